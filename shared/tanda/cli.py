@@ -1,0 +1,96 @@
+"""The ``tanda`` command. Each subcommand imports what it needs only when it runs."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from tanda.api.serve import run_server
+
+    return run_server(host=args.host, port=args.port)
+
+
+def _keys_create(args: argparse.Namespace) -> int:
+    from tanda.auth.local import keys_create_command
+
+    return keys_create_command(args)
+
+
+def _token(args: argparse.Namespace) -> int:
+    from tanda.auth.local import token_command
+
+    return token_command(args)
+
+
+def _ask(args: argparse.Namespace) -> int:
+    from tanda.terminal import ask_command
+
+    return ask_command(args)
+
+
+def _demo(args: argparse.Namespace) -> int:
+    from tanda.terminal import demo_command
+
+    return demo_command(args)
+
+
+def _openapi(args: argparse.Namespace) -> int:
+    from tanda.api.openapi import write_openapi
+
+    return write_openapi(args.out)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="tanda", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    def add(name: str, handler: Callable[[argparse.Namespace], int], help_: str) -> argparse.ArgumentParser:
+        p = sub.add_parser(name, help=help_, description=help_)
+        p.set_defaults(handler=handler)
+        return p
+
+    p = add("serve", _serve, "Run every route in one local HTTP server (uvicorn).")
+    p.add_argument("--host", default=None, help="bind address (default: TANDA_HOST or 127.0.0.1)")
+    p.add_argument("--port", type=int, default=None, help="port (default: TANDA_PORT or 8765)")
+
+    p = add("keys", _keys_create, "Manage local credentials.")
+    keys_sub = p.add_subparsers(dest="keys_command", required=True, metavar="ACTION")
+    kc = keys_sub.add_parser(
+        "create",
+        help="Create the shared API key, a /v1 API key and a local signing key pair.",
+    )
+    kc.add_argument("--tenant", default="demo", help="tenant the keys belong to (default: demo)")
+    kc.add_argument("--test", action="store_true", help="make a dip_test_ key (metered, never charged)")
+    kc.set_defaults(handler=_keys_create)
+
+    p = add("token", _token, "Print a short-lived partner JWT signed with the local key pair.")
+    p.add_argument("--tenant", default="demo", help="tenant (partner) the token is for")
+    p.add_argument("--subject", default="local-user", help="the `sub` claim")
+    p.add_argument("--admin", action="store_true", help="sign as the admin issuer (playground)")
+    p.add_argument("--ttl", type=int, default=900, help="lifetime in seconds (default 900)")
+
+    p = add("ask", _ask, "Ask a question and print the annotated answer in the terminal.")
+    p.add_argument("question", help="the question")
+    p.add_argument("--tenant", default="demo")
+    p.add_argument("--json", action="store_true", help="print the annotate-v2 JSON instead")
+
+    p = add("demo", _demo, "Print the seed's annotated example, composed and aggregated by tanda.")
+    p.add_argument("--json", action="store_true", help="print the annotate-v2 JSON instead")
+
+    p = add("openapi", _openapi, "Write the OpenAPI document generated from the contract models.")
+    p.add_argument("--out", default="docs/openapi.json", help="output path (default docs/openapi.json)")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    handler: Callable[[argparse.Namespace], int] = args.handler
+    return handler(args)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

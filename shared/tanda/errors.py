@@ -1,0 +1,69 @@
+"""Domain errors. Each carries a stable ``code``; ``tanda.api.errors`` is the one place that maps
+them to HTTP statuses. Messages are written for the caller: they never carry a stack trace, a
+model server's text, or why exactly a credential failed.
+"""
+
+from __future__ import annotations
+
+
+class TandaError(Exception):
+    """Base of every error a route may answer with."""
+
+    code = "internal_error"
+    message = "The request could not be completed."
+
+    def __init__(self, message: str | None = None, *, code: str | None = None) -> None:
+        super().__init__(message or self.message)
+        if code is not None:
+            self.code = code
+        if message is not None:
+            self.message = message
+
+
+class MissingCredentials(TandaError):
+    """401 — no API key was sent (V2-01: missing key → 401)."""
+
+    code = "missing_api_key"
+    message = "An API key is required."
+
+
+class Forbidden(TandaError):
+    """403 — credentials were sent but are not accepted. The code is stable; the detail is withheld."""
+
+    code = "forbidden"
+    message = "The credentials are not accepted for this request."
+
+
+class NotFound(TandaError):
+    code = "not_found"
+    message = "Nothing readable was found."
+
+
+class Conflict(TandaError):
+    code = "conflict"
+    message = "The resource belongs to another route."
+
+
+class PayloadTooLarge(TandaError):
+    code = "context_budget_exhausted"
+    message = "The source material needed for this question does not fit the model context."
+
+
+class BadRequest(TandaError):
+    code = "bad_request"
+    message = "The request cannot be served."
+
+
+class UpstreamFailed(TandaError):
+    code = "upstream_failed"
+    message = "A model or source service did not answer usably."
+
+
+class ServiceUnavailable(TandaError):
+    code = "service_unavailable"
+    message = "The service is not available for this request."
+
+
+class RateLimited(TandaError):
+    code = "rate_limited"
+    message = "Too many requests; try again later."
