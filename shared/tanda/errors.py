@@ -28,7 +28,10 @@ class MissingCredentials(TandaError):
 
 
 class Forbidden(TandaError):
-    """403 — credentials were sent but are not accepted. The code is stable; the detail is withheld."""
+    """403 — credentials were sent but are not accepted.
+
+    The code is stable; the detail is withheld.
+    """
 
     code = "forbidden"
     message = "The credentials are not accepted for this request."

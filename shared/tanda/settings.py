@@ -8,11 +8,13 @@ configuration at all.
 
 from __future__ import annotations
 
+import json
 from functools import lru_cache
 from pathlib import Path
+from typing import Annotated, Any
 
-from pydantic import Field
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import Field, field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 
 class Settings(BaseSettings):
@@ -31,6 +33,60 @@ class Settings(BaseSettings):
     )
     runner: str = Field(default="inprocess", description="`inprocess` or `stepfunctions`.")
     store: str = Field(default="sqlite", description="`sqlite` (embedded) or `dynamodb`.")
+
+    # --- auth (docs/auth.md) -------------------------------------------------------------------
+    # Secrets are never configured here, only their SHA-256 hashes; keys written by
+    # `tanda keys create` to `<home>/keys.json` are trusted in addition to these.
+    api_key_hashes: Annotated[tuple[str, ...], NoDecode] = Field(
+        default=(),
+        description="SHA-256 hex digests of accepted shared `X-API-Key` values (V2-01, PG-1); "
+        "a JSON list or a comma-separated string.",
+    )
+    v1_api_key_hashes: dict[str, str] = Field(
+        default_factory=dict,
+        description="JSON map SHA-256 hex digest of a `dip_live_…`/`dip_test_…` key → tenant id "
+        "(ASK-01).",
+    )
+    jwt_public_keys: str | None = Field(
+        default=None,
+        description="Partner JWT verification keys: a JWKS JSON document, a PEM public key, a path "
+        "to either (trusted for every configured issuer), or a JSON map issuer → one of those "
+        "(each key trusted for its issuer only).",
+    )
+    jwt_issuers: dict[str, str] = Field(
+        default_factory=dict,
+        description="JSON map of accepted JWT issuer (`iss`) → tenant id.",
+    )
+    jwt_admin_issuer: str | None = Field(
+        default=None,
+        description="The issuer whose tokens carry the `admin` role (playground, PG-1). Must also "
+        "be a key of `jwt_issuers`.",
+    )
+    jwt_audience: str = Field(default="tanda", description="Required JWT `aud` value.")
+    jwt_leeway_s: float = Field(
+        default=30.0, ge=0, le=300, description="Clock skew tolerated on JWT `exp`/`nbf`, seconds."
+    )
+    verified_identity: bool = Field(
+        default=True,
+        description="Admin identity is verified from the admin JWT. When false the playground "
+        "fails closed with 503 (PG-1).",
+    )
+    admin_rate_per_minute: float = Field(
+        default=10.0, gt=0, description="Sustained playground requests per admin per minute (PG-1)."
+    )
+    admin_rate_burst: int = Field(
+        default=5, ge=1, description="Playground requests an admin may send in one burst (PG-1)."
+    )
+
+    @field_validator("api_key_hashes", mode="before")
+    @classmethod
+    def _split_hashes(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            text = value.strip()
+            if text.startswith("["):
+                return tuple(json.loads(text))
+            return tuple(part.strip() for part in text.split(",") if part.strip())
+        return value
 
 
 @lru_cache(maxsize=1)

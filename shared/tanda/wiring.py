@@ -1,7 +1,7 @@
-"""The one factory that turns settings into adapters (DESIGN §1: one code path, adapters chosen here).
+"""The one factory that turns settings into adapters (DESIGN §1: one code path).
 
-A ``Runtime`` is built once per process (per Lambda container) and handed to the app; each adapter is
-built on first use so a route pays only for what it touches (cold start).
+A ``Runtime`` is built once per process (per Lambda container) and handed to the app; each
+adapter is built on first use so a route pays only for what it touches (cold start).
 """
 
 from __future__ import annotations

@@ -1,0 +1,45 @@
+"""The FastAPI application: every router of :mod:`tanda.api.routes` (or the ones given), the one
+error mapping, and a :class:`~tanda.wiring.Runtime` built on the first request that needs it —
+never at import (Lambda cold start).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from fastapi import APIRouter, FastAPI
+
+from tanda import __version__
+from tanda.api.errors import install_error_handlers
+
+if TYPE_CHECKING:
+    from tanda.wiring import Runtime
+
+
+def create_app(
+    runtime: Runtime | None = None, routers: Sequence[APIRouter] | None = None
+) -> FastAPI:
+    """An app serving ``routers`` (default: ``tanda.api.routes.ALL_ROUTERS``).
+
+    ``runtime`` defaults to ``tanda.wiring.build_runtime()``, built lazily by
+    :func:`tanda.api.security.current_runtime`.
+    """
+    app = FastAPI(
+        title="tanda",
+        version=__version__,
+        description="Grounded-answer API: every statement of an answer is marked with what "
+        "verified it.",
+        openapi_url="/openapi.json",
+        docs_url="/docs",
+        redoc_url=None,
+    )
+    app.state.runtime = runtime
+    install_error_handlers(app)
+    if routers is None:
+        from tanda.api.routes import ALL_ROUTERS
+
+        routers = ALL_ROUTERS
+    for router in routers:
+        app.include_router(router)
+    return app

@@ -1,0 +1,112 @@
+"""The one mapping from domain errors to HTTP statuses (V2-19). Every error body is an
+:class:`~tanda.contract.errors.ErrorResponse`; none carries a stack trace, an input value or the
+reason a credential failed.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from tanda import errors
+from tanda.contract.errors import ErrorDetail, ErrorResponse, FieldError
+
+log = logging.getLogger(__name__)
+
+STATUS_BY_ERROR: dict[type[errors.TandaError], int] = {
+    errors.BadRequest: 400,
+    errors.MissingCredentials: 401,
+    errors.Forbidden: 403,
+    errors.NotFound: 404,
+    errors.Conflict: 409,
+    errors.PayloadTooLarge: 413,
+    errors.RateLimited: 429,
+    errors.UpstreamFailed: 502,
+    errors.ServiceUnavailable: 503,
+}
+INTERNAL_ERROR_MESSAGE = "The request could not be completed."
+VALIDATION_MESSAGE = "The request is not valid."
+_HTTP_CODES: dict[int, tuple[str, str]] = {
+    400: ("bad_request", "The request cannot be served."),
+    404: ("not_found", "No such route."),
+    405: ("method_not_allowed", "This method is not allowed on this route."),
+    413: ("payload_too_large", "The request body is too large."),
+    415: ("unsupported_media_type", "The request body must be JSON."),
+}
+
+
+def status_for(error: errors.TandaError) -> int:
+    """The HTTP status of a domain error: its nearest mapped class, else 500."""
+    for cls in type(error).__mro__:
+        status = STATUS_BY_ERROR.get(cls)
+        if status is not None:
+            return status
+    return 500
+
+
+def error_body(code: str, message: str, fields: list[FieldError] | None = None) -> dict[str, Any]:
+    return ErrorResponse(error=ErrorDetail(code=code, message=message, fields=fields)).model_dump(
+        mode="json", exclude_none=True
+    )
+
+
+def _response(
+    status: int, code: str, message: str, *, headers: dict[str, str] | None = None, **extra: Any
+) -> JSONResponse:
+    return JSONResponse(error_body(code, message, **extra), status_code=status, headers=headers)
+
+
+async def _on_domain_error(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, errors.TandaError)
+    status = status_for(exc)
+    headers: dict[str, str] = {}
+    if status == 401:
+        headers["WWW-Authenticate"] = "Bearer" if exc.code == "missing_token" else "ApiKey"
+    retry_after = getattr(exc, "retry_after_s", None)
+    if status == 429 and isinstance(retry_after, int):
+        headers["Retry-After"] = str(retry_after)
+    if status == 500:
+        log.error("unmapped domain error %s on %s", type(exc).__name__, request.url.path)
+        return _response(500, "internal_error", INTERNAL_ERROR_MESSAGE)
+    return _response(status, exc.code, exc.message, headers=headers or None)
+
+
+async def _on_validation_error(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, RequestValidationError)
+    # Never echo `input` or `ctx`: they carry what the caller sent (possibly a secret).
+    fields = [
+        FieldError(
+            loc=[part for part in err.get("loc", ()) if isinstance(part, str | int)],
+            message=str(err.get("msg", "invalid")),
+            type=str(err.get("type", "invalid")),
+        )
+        for err in exc.errors()
+    ]
+    return _response(422, "validation_error", VALIDATION_MESSAGE, fields=fields)
+
+
+async def _on_http_error(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, StarletteHTTPException)
+    code, message = _HTTP_CODES.get(exc.status_code, ("http_error", "The request failed."))
+    headers = dict(exc.headers) if exc.headers else None
+    if exc.status_code >= 500:
+        return _response(exc.status_code, "internal_error", INTERNAL_ERROR_MESSAGE)
+    return _response(exc.status_code, code, message, headers=headers)
+
+
+async def _on_unexpected(request: Request, exc: Exception) -> JSONResponse:
+    log.exception("unhandled error on %s %s", request.method, request.url.path)
+    return _response(500, "internal_error", INTERNAL_ERROR_MESSAGE)
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    """Make every error of ``app`` answer in the :class:`ErrorResponse` shape."""
+    app.add_exception_handler(errors.TandaError, _on_domain_error)
+    app.add_exception_handler(RequestValidationError, _on_validation_error)
+    app.add_exception_handler(StarletteHTTPException, _on_http_error)
+    app.add_exception_handler(Exception, _on_unexpected)

@@ -1,0 +1,191 @@
+"""The one object routes ask "who is this?" (V2-01, PG-1, ASK-01). Pure: no web framework.
+
+Header values arrive as lists (every line of that header) so a duplicated credential header is
+refused here, in one place, rather than silently resolved to its first or last copy.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+from tanda.auth.api_keys import SharedKeyRing, V1KeyRing
+from tanda.auth.principal import Principal
+from tanda.auth.rate_limit import TokenBucket
+from tanda.errors import Forbidden, MissingCredentials, ServiceUnavailable
+
+if TYPE_CHECKING:
+    from tanda.auth.tokens import JwtVerifier
+    from tanda.settings import Settings
+
+log = logging.getLogger(__name__)
+
+NOT_CONFIGURED_MESSAGE = (
+    "No credentials are configured on this server. Run `tanda keys create` "
+    "(or set TANDA_API_KEY_HASHES / TANDA_JWT_* / TANDA_V1_API_KEY_HASHES)."
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Credentials:
+    """Every value of each credential header, as received."""
+
+    api_keys: Sequence[str] = ()
+    authorizations: Sequence[str] = ()
+
+
+def _single(values: Sequence[str]) -> str | None:
+    if len(values) > 1:
+        raise Forbidden(
+            "Each credential header may be sent only once.", code="duplicate_credentials"
+        )
+    return values[0] if values else None
+
+
+def _bearer(authorization: str) -> str:
+    scheme, _, token = authorization.strip().partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise Forbidden(code="invalid_token")
+    return token.strip()
+
+
+class Authenticator:
+    def __init__(
+        self,
+        *,
+        shared_keys: SharedKeyRing,
+        v1_keys: V1KeyRing,
+        jwt_verifier: JwtVerifier | None,
+        admin_limiter: TokenBucket,
+        verified_identity: bool = True,
+    ) -> None:
+        self._shared_keys = shared_keys
+        self._v1_keys = v1_keys
+        self._jwt = jwt_verifier
+        self._admin_limiter = admin_limiter
+        self._verified_identity = verified_identity
+
+    @classmethod
+    def from_settings(
+        cls, settings: Settings, *, clock: Callable[[], float] = time.time
+    ) -> Authenticator:
+        """Keys from the settings plus those ``tanda keys create`` wrote under ``settings.home``."""
+        from tanda.auth.local import read_keys_file
+        from tanda.auth.tokens import JwtVerifier, load_configured_keys, load_key_source
+
+        local = read_keys_file(settings.home)
+        issuers: dict[str, str] = dict(settings.jwt_issuers)
+        configured = frozenset(issuers)
+        keys = [
+            # A key configured for "every issuer" means every issuer of the settings, never the
+            # local ones added below.
+            key if key.issuers is not None else replace(key, issuers=configured)
+            for key in (
+                load_configured_keys(settings.jwt_public_keys) if settings.jwt_public_keys else []
+            )
+        ]
+        admin_issuers = {settings.jwt_admin_issuer} if settings.jwt_admin_issuer else set()
+        if local is not None and local.issuers:
+            # Local keys sign only for local issuers.
+            local_issuers = frozenset(local.issuers)
+            keys.extend(load_key_source(local.jwks, local_issuers))
+            issuers.update(local.issuers)
+            admin_issuers.update(local.admin_issuers)
+        shared_digests = list(settings.api_key_hashes)
+        v1_digests: dict[str, str] = dict(settings.v1_api_key_hashes)
+        if local is not None:
+            shared_digests.extend(local.api_key_hashes)
+            v1_digests.update(local.v1_api_key_hashes)
+        verifier = (
+            JwtVerifier(
+                keys,
+                issuers,
+                admin_issuers=admin_issuers,
+                audience=settings.jwt_audience,
+                leeway_s=settings.jwt_leeway_s,
+                clock=clock,
+            )
+            if keys and issuers
+            else None
+        )
+        authenticator = cls(
+            shared_keys=SharedKeyRing(shared_digests),
+            v1_keys=V1KeyRing.of(v1_digests),
+            jwt_verifier=verifier,
+            admin_limiter=TokenBucket(
+                rate_per_minute=settings.admin_rate_per_minute,
+                burst=settings.admin_rate_burst,
+                clock=clock,
+            ),
+            verified_identity=settings.verified_identity,
+        )
+        if not authenticator.partner_configured and not authenticator.v1_configured:
+            log.warning(NOT_CONFIGURED_MESSAGE)
+        return authenticator
+
+    @property
+    def partner_configured(self) -> bool:
+        return bool(self._shared_keys) and self._jwt is not None and bool(self._jwt)
+
+    @property
+    def v1_configured(self) -> bool:
+        return bool(self._v1_keys)
+
+    def partner(self, credentials: Credentials) -> Principal:
+        """V2-01: the shared API key **and** a partner JWT. Missing → 401, refused → 403."""
+        api_key = _single(credentials.api_keys)
+        authorization = _single(credentials.authorizations)
+        if not self.partner_configured or self._jwt is None:
+            # Fail closed: with nothing configured, nothing protected is served.
+            raise ServiceUnavailable(NOT_CONFIGURED_MESSAGE, code="auth_not_configured")
+        if api_key is None or not api_key.strip():
+            raise MissingCredentials()
+        self._shared_keys.check(api_key.strip())
+        if authorization is None:
+            raise MissingCredentials("A partner token is required.", code="missing_token")
+        return self._jwt.verify(_bearer(authorization))
+
+    def admin(self, credentials: Credentials) -> Principal:
+        """PG-1: shared key + admin JWT, verified identity on, within the admin's rate."""
+        api_key = _single(credentials.api_keys)
+        authorization = _single(credentials.authorizations)
+        if not self.partner_configured or self._jwt is None:
+            raise ServiceUnavailable(NOT_CONFIGURED_MESSAGE, code="auth_not_configured")
+        if api_key is None or not api_key.strip():
+            raise MissingCredentials()
+        self._shared_keys.check(api_key.strip())
+        if not self._verified_identity:
+            raise ServiceUnavailable(
+                "Verified admin identity is disabled on this server.",
+                code="verified_identity_disabled",
+            )
+        if authorization is None:
+            raise MissingCredentials("An admin token is required.", code="missing_token")
+        principal = self._jwt.verify(_bearer(authorization))
+        if not principal.is_admin:
+            raise Forbidden("This route requires a verified administrator.", code="not_admin")
+        self._admin_limiter.take(f"{principal.partner_id}\x00{principal.subject}")
+        return principal
+
+    def v1(self, credentials: Credentials) -> Principal:
+        """ASK-01: ``Authorization: Bearer dip_live_…`` / ``dip_test_…``."""
+        authorization = _single(credentials.authorizations)
+        if not self.v1_configured:
+            raise ServiceUnavailable(NOT_CONFIGURED_MESSAGE, code="auth_not_configured")
+        if authorization is None or not authorization.strip():
+            raise MissingCredentials()
+        scheme, _, key = authorization.strip().partition(" ")
+        if scheme.lower() != "bearer" or not key.strip():
+            raise Forbidden(code="invalid_api_key")
+        return self._v1_keys.principal(key.strip())
+
+
+def credentials_from(headers: Mapping[str, Sequence[str]]) -> Credentials:
+    """Build :class:`Credentials` from lower-cased header name → all values."""
+    return Credentials(
+        api_keys=tuple(headers.get("x-api-key", ())),
+        authorizations=tuple(headers.get("authorization", ())),
+    )

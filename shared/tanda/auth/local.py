@@ -1,0 +1,260 @@
+"""Local credentials for the embedded default: ``tanda keys create`` and ``tanda token``.
+
+``<home>/keys.json`` (0600) holds only SHA-256 digests of the API keys, the local issuers and the
+public JWKS; ``<home>/signing_key.pem`` (0600) holds the one Ed25519 private key that signs local
+tokens. Secrets are printed once and never stored. Re-running ``keys create`` adds keys and keeps
+every earlier one valid (remove a digest from ``keys.json`` to revoke it); the signing key is
+created once and reused.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import secrets
+import sys
+import time
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from tanda.auth.api_keys import hash_api_key, new_shared_key, new_v1_key
+from tanda.auth.config import AuthConfigError
+
+KEYS_FILE = "keys.json"
+SIGNING_KEY_FILE = "signing_key.pem"
+PARTNER_ISSUER_PREFIX = "tanda-local:"
+ADMIN_ISSUER_PREFIX = "tanda-local-admin:"
+MAX_TOKEN_TTL_S = 24 * 3600
+_TENANT = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+
+
+def partner_issuer(tenant: str) -> str:
+    return PARTNER_ISSUER_PREFIX + tenant
+
+
+def admin_issuer(tenant: str) -> str:
+    return ADMIN_ISSUER_PREFIX + tenant
+
+
+@dataclass(frozen=True)
+class LocalKeys:
+    """What ``keys.json`` holds — no secret."""
+
+    api_key_hashes: tuple[str, ...] = ()
+    v1_api_key_hashes: dict[str, str] = field(default_factory=dict)
+    issuers: dict[str, str] = field(default_factory=dict)
+    admin_issuers: tuple[str, ...] = ()
+    jwks: dict[str, Any] = field(default_factory=lambda: {"keys": []})
+
+
+def read_keys_file(home: Path) -> LocalKeys | None:
+    """The local keys under ``home``, or ``None`` when ``tanda keys create`` never ran there."""
+    path = home / KEYS_FILE
+    try:
+        document = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError) as exc:
+        raise AuthConfigError(f"cannot read {path}") from exc
+    try:
+        return LocalKeys(
+            api_key_hashes=tuple(entry["sha256"] for entry in document["shared_api_keys"]),
+            v1_api_key_hashes={
+                entry["sha256"]: entry["tenant"] for entry in document["v1_api_keys"]
+            },
+            issuers=dict(document["issuers"]),
+            admin_issuers=tuple(document["admin_issuers"]),
+            jwks=dict(document["jwks"]),
+        )
+    except (KeyError, TypeError) as exc:
+        raise AuthConfigError(f"{path} is not a tanda keys file") from exc
+
+
+def _write_private(path: Path, content: bytes) -> None:
+    """Write ``content`` atomically, readable by the owner only."""
+    tmp = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(content)
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+def _load_or_create_signing_key(home: Path) -> Any:
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+    from cryptography.hazmat.primitives.serialization import (
+        Encoding,
+        NoEncryption,
+        PrivateFormat,
+        load_pem_private_key,
+    )
+
+    path = home / SIGNING_KEY_FILE
+    if path.exists():
+        if path.stat().st_mode & 0o077:
+            print(f"tanda: {path} was readable by others; restricting it to 0600", file=sys.stderr)
+            path.chmod(0o600)
+        key = load_pem_private_key(path.read_bytes(), password=None)
+        if not isinstance(key, Ed25519PrivateKey):
+            raise AuthConfigError(f"{path} is not an Ed25519 private key")
+        return key
+    key = Ed25519PrivateKey.generate()
+    pem = key.private_bytes(Encoding.PEM, PrivateFormat.PKCS8, NoEncryption())
+    _write_private(path, pem)
+    return key
+
+
+def _load_signing_key(home: Path) -> Any:
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+    from cryptography.hazmat.primitives.serialization import load_pem_private_key
+
+    path = home / SIGNING_KEY_FILE
+    key = load_pem_private_key(path.read_bytes(), password=None)
+    if not isinstance(key, Ed25519PrivateKey):
+        raise AuthConfigError(f"{path} is not an Ed25519 private key")
+    return key
+
+
+def _check_tenant(tenant: str) -> None:
+    if not _TENANT.match(tenant):
+        raise AuthConfigError("a tenant id is 1-64 letters, digits, '_', '.' or '-'")
+
+
+def create_local_keys(home: Path, *, tenant: str, test: bool) -> dict[str, str]:
+    """Add a shared API key, a /v1 key and the tenant's local issuers under ``home``.
+
+    Returns the new secrets (``api_key``, ``v1_key``) and the issuer names; only digests are stored.
+    """
+    from tanda.auth.tokens import public_jwk, thumbprint
+
+    _check_tenant(tenant)
+    home.mkdir(parents=True, exist_ok=True, mode=0o700)
+    signing_key = _load_or_create_signing_key(home)
+    public_key = signing_key.public_key()
+    kid = thumbprint(public_key)
+
+    path = home / KEYS_FILE
+    if path.exists():
+        document: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    else:
+        document = {
+            "version": 1,
+            "shared_api_keys": [],
+            "v1_api_keys": [],
+            "issuers": {},
+            "admin_issuers": [],
+            "jwks": {"keys": []},
+        }
+    created = datetime.now(UTC).isoformat(timespec="seconds")
+    api_key = new_shared_key()
+    v1_key = new_v1_key(test=test)
+    document["shared_api_keys"].append({"sha256": hash_api_key(api_key), "created": created})
+    document["v1_api_keys"].append(
+        {"sha256": hash_api_key(v1_key), "tenant": tenant, "test": test, "created": created}
+    )
+    document["issuers"][partner_issuer(tenant)] = tenant
+    document["issuers"][admin_issuer(tenant)] = tenant
+    if admin_issuer(tenant) not in document["admin_issuers"]:
+        document["admin_issuers"].append(admin_issuer(tenant))
+    if all(jwk.get("kid") != kid for jwk in document["jwks"]["keys"]):
+        document["jwks"]["keys"].append(
+            {**public_jwk(public_key), "kid": kid, "alg": "EdDSA", "use": "sig"}
+        )
+    _write_private(path, (json.dumps(document, indent=2) + "\n").encode("utf-8"))
+    return {
+        "api_key": api_key,
+        "v1_key": v1_key,
+        "partner_issuer": partner_issuer(tenant),
+        "admin_issuer": admin_issuer(tenant),
+        "kid": kid,
+    }
+
+
+def sign_local_token(
+    home: Path,
+    *,
+    tenant: str,
+    subject: str,
+    admin: bool,
+    ttl_s: int,
+    audience: str,
+    now: float | None = None,
+) -> str:
+    """A JWT for ``tenant`` signed with the local key (``kid`` = its RFC 7638 thumbprint)."""
+    import jwt
+
+    from tanda.auth.tokens import thumbprint
+
+    _check_tenant(tenant)
+    if not 0 < ttl_s <= MAX_TOKEN_TTL_S:
+        raise AuthConfigError(f"--ttl must be between 1 and {MAX_TOKEN_TTL_S} seconds")
+    local = read_keys_file(home)
+    issuer = admin_issuer(tenant) if admin else partner_issuer(tenant)
+    if local is None or issuer not in local.issuers:
+        raise AuthConfigError(
+            f"no local keys for tenant {tenant!r} under {home}; "
+            f"run `tanda keys create --tenant {tenant}` first"
+        )
+    key = _load_signing_key(home)
+    issued = int(time.time() if now is None else now)
+    claims = {
+        "iss": issuer,
+        "sub": subject,
+        "aud": audience,
+        "iat": issued,
+        "nbf": issued,
+        "exp": issued + ttl_s,
+        "jti": secrets.token_urlsafe(12),
+    }
+    token: str = jwt.encode(
+        claims, key, algorithm="EdDSA", headers={"kid": thumbprint(key.public_key())}
+    )
+    return token
+
+
+def keys_create_command(args: argparse.Namespace) -> int:
+    from tanda.settings import load_settings
+
+    settings = load_settings()
+    tenant: str = args.tenant
+    try:
+        created = create_local_keys(settings.home, tenant=tenant, test=bool(args.test))
+    except AuthConfigError as exc:
+        print(f"tanda: {exc}", file=sys.stderr)
+        return 2
+    home = settings.home
+    print(f"# tanda: new credentials for tenant {tenant!r} in {home} (only hashes are stored).")
+    print("# These secrets are shown once. Earlier keys stay valid; remove a hash from")
+    print(f"# {home / KEYS_FILE} to revoke it. The server must run with the same TANDA_HOME.")
+    print(f"export TANDA_API_KEY={created['api_key']}")
+    print(f"export TANDA_V1_KEY={created['v1_key']}")
+    print(f'export TANDA_JWT="$(tanda token --tenant {tenant})"')
+    print(f'export TANDA_ADMIN_JWT="$(tanda token --tenant {tenant} --admin)"')
+    return 0
+
+
+def token_command(args: argparse.Namespace) -> int:
+    from tanda.settings import load_settings
+
+    settings = load_settings()
+    try:
+        token = sign_local_token(
+            settings.home,
+            tenant=args.tenant,
+            subject=args.subject,
+            admin=bool(args.admin),
+            ttl_s=int(args.ttl),
+            audience=settings.jwt_audience,
+        )
+    except AuthConfigError as exc:
+        print(f"tanda: {exc}", file=sys.stderr)
+        return 2
+    print(token)
+    return 0

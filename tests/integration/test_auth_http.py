@@ -1,0 +1,266 @@
+"""Auth over HTTP: the dependencies of tanda.api.security on a real uvicorn server
+(V2-01, PG-1, ASK-01)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Annotated, Any
+
+import httpx
+import jwt
+import pytest
+from cryptography.hazmat.primitives.asymmetric import ed25519
+from fastapi import APIRouter, Depends, FastAPI
+
+from tanda.api.app import create_app
+from tanda.api.security import admin_principal, partner_principal, v1_principal
+from tanda.auth import Principal
+from tanda.auth.api_keys import hash_api_key
+from tanda.auth.tokens import public_jwk
+from tanda.settings import Settings
+from tanda.wiring import Runtime
+
+from .conftest import ServeApp, raw_http
+
+pytestmark = pytest.mark.integration
+
+API_KEY = "tk_integration-shared-key"
+V1_KEY = "dip_test_integration-key"
+PARTNER = "https://idp.partner.example"
+ADMIN = "https://idp.admin.example"
+
+
+def _describe(principal: Principal) -> dict[str, Any]:
+    return {
+        "tenant_id": principal.tenant_id,
+        "partner_id": principal.partner_id,
+        "subject": principal.subject,
+        "is_admin": principal.is_admin,
+        "is_test": principal.is_test,
+    }
+
+
+def protected_router() -> APIRouter:
+    """Test-only routes guarded by each dependency."""
+    router = APIRouter()
+
+    @router.get("/t/partner")
+    def partner(p: Annotated[Principal, Depends(partner_principal)]) -> dict[str, Any]:
+        return _describe(p)
+
+    @router.get("/t/admin")
+    def admin(p: Annotated[Principal, Depends(admin_principal)]) -> dict[str, Any]:
+        return _describe(p)
+
+    @router.get("/t/v1")
+    def v1(p: Annotated[Principal, Depends(v1_principal)]) -> dict[str, Any]:
+        return _describe(p)
+
+    return router
+
+
+@pytest.fixture(scope="module")
+def signing_key() -> ed25519.Ed25519PrivateKey:
+    return ed25519.Ed25519PrivateKey.generate()
+
+
+def sign(key: ed25519.Ed25519PrivateKey, issuer: str = PARTNER, **extra: Any) -> str:
+    now = int(time.time())
+    claims = {"iss": issuer, "sub": "user-1", "aud": "tanda", "exp": now + 300, **extra}
+    token: str = jwt.encode(claims, key, algorithm="EdDSA", headers={"kid": "k1"})
+    return token
+
+
+def make_app(tmp_path: Path, key: ed25519.Ed25519PrivateKey, **overrides: Any) -> FastAPI:
+    jwks = {"keys": [{**public_jwk(key.public_key()), "kid": "k1"}]}
+    fields: dict[str, Any] = {
+        "home": tmp_path,
+        "api_key_hashes": (hash_api_key(API_KEY),),
+        "v1_api_key_hashes": {hash_api_key(V1_KEY): "acme"},
+        "jwt_public_keys": json.dumps(jwks),
+        "jwt_issuers": {PARTNER: "acme", ADMIN: "acme"},
+        "jwt_admin_issuer": ADMIN,
+        "admin_rate_burst": 2,
+        "admin_rate_per_minute": 1,
+    }
+    fields.update(overrides)
+    return create_app(Runtime(settings=Settings(**fields)), routers=[protected_router()])
+
+
+@pytest.fixture
+def base_url(serve_app: ServeApp, tmp_path: Path, signing_key: ed25519.Ed25519PrivateKey) -> str:
+    return serve_app(make_app(tmp_path, signing_key))
+
+
+def assert_error(response: httpx.Response, status: int, code: str) -> None:
+    assert response.status_code == status, response.text
+    body = response.json()
+    assert set(body) == {"error"}
+    assert body["error"]["code"] == code
+    assert "Traceback" not in response.text
+
+
+def test_given_no_api_key_when_calling_a_partner_route_then_401_missing_api_key(
+    base_url: str, signing_key: ed25519.Ed25519PrivateKey
+) -> None:
+    response = httpx.get(
+        f"{base_url}/t/partner", headers={"Authorization": f"Bearer {sign(signing_key)}"}
+    )
+    assert_error(response, 401, "missing_api_key")
+    assert response.headers["www-authenticate"]
+
+
+def test_given_a_wrong_api_key_then_403_invalid_api_key(
+    base_url: str, signing_key: ed25519.Ed25519PrivateKey
+) -> None:
+    response = httpx.get(
+        f"{base_url}/t/partner",
+        headers={"X-API-Key": "nope", "Authorization": f"Bearer {sign(signing_key)}"},
+    )
+    assert_error(response, 403, "invalid_api_key")
+
+
+def test_given_no_token_then_401_missing_token(base_url: str) -> None:
+    response = httpx.get(f"{base_url}/t/partner", headers={"X-API-Key": API_KEY})
+    assert_error(response, 401, "missing_token")
+    assert response.headers["www-authenticate"] == "Bearer"
+
+
+def test_given_an_expired_token_then_403_invalid_token_without_the_reason(
+    base_url: str, signing_key: ed25519.Ed25519PrivateKey
+) -> None:
+    token = sign(signing_key, exp=int(time.time()) - 3600)
+    response = httpx.get(
+        f"{base_url}/t/partner", headers={"X-API-Key": API_KEY, "Authorization": f"Bearer {token}"}
+    )
+    assert_error(response, 403, "invalid_token")
+    assert "expired" not in response.text.lower()
+
+
+def test_given_valid_credentials_then_the_partner_route_answers_with_the_principal(
+    base_url: str, signing_key: ed25519.Ed25519PrivateKey
+) -> None:
+    response = httpx.get(
+        f"{base_url}/t/partner",
+        headers={"X-API-Key": API_KEY, "Authorization": f"Bearer {sign(signing_key)}"},
+    )
+    assert response.status_code == 200
+    assert response.json()["tenant_id"] == "acme"
+
+
+def test_given_a_partner_token_on_the_admin_route_then_403_not_admin(
+    base_url: str, signing_key: ed25519.Ed25519PrivateKey
+) -> None:
+    response = httpx.get(
+        f"{base_url}/t/admin",
+        headers={"X-API-Key": API_KEY, "Authorization": f"Bearer {sign(signing_key)}"},
+    )
+    assert_error(response, 403, "not_admin")
+
+
+def test_given_an_admin_over_the_rate_then_429_with_retry_after(
+    base_url: str, signing_key: ed25519.Ed25519PrivateKey
+) -> None:
+    headers = {"X-API-Key": API_KEY, "Authorization": f"Bearer {sign(signing_key, ADMIN)}"}
+    statuses = [httpx.get(f"{base_url}/t/admin", headers=headers) for _ in range(3)]
+
+    assert [r.status_code for r in statuses[:2]] == [200, 200]
+    assert statuses[0].json()["is_admin"] is True
+    assert_error(statuses[2], 429, "rate_limited")
+    assert int(statuses[2].headers["retry-after"]) >= 1
+
+
+def test_given_verified_identity_disabled_then_the_admin_route_answers_503(
+    serve_app: ServeApp, tmp_path: Path, signing_key: ed25519.Ed25519PrivateKey
+) -> None:
+    url = serve_app(make_app(tmp_path, signing_key, verified_identity=False))
+    headers = {"X-API-Key": API_KEY, "Authorization": f"Bearer {sign(signing_key, ADMIN)}"}
+
+    assert_error(httpx.get(f"{url}/t/admin", headers=headers), 503, "verified_identity_disabled")
+
+
+def test_given_nothing_configured_then_protected_routes_fail_closed_with_503(
+    serve_app: ServeApp, tmp_path: Path
+) -> None:
+    app = create_app(Runtime(settings=Settings(home=tmp_path)), routers=[protected_router()])
+    url = serve_app(app)
+
+    response = httpx.get(f"{url}/t/partner", headers={"X-API-Key": "x"})
+
+    assert_error(response, 503, "auth_not_configured")
+    assert "tanda keys create" in response.json()["error"]["message"]
+
+
+def test_given_a_dip_test_key_then_the_v1_route_answers_with_a_test_principal(
+    base_url: str,
+) -> None:
+    response = httpx.get(f"{base_url}/t/v1", headers={"Authorization": f"Bearer {V1_KEY}"})
+    assert response.status_code == 200
+    assert response.json()["is_test"] is True
+
+
+def test_given_no_v1_key_then_401(base_url: str) -> None:
+    assert_error(httpx.get(f"{base_url}/t/v1"), 401, "missing_api_key")
+
+
+@pytest.mark.parametrize("header", ["X-API-Key", "Authorization"])
+def test_given_a_credential_header_sent_twice_then_403_duplicate_credentials(
+    base_url: str, signing_key: ed25519.Ed25519PrivateKey, header: str
+) -> None:
+    lines = {"X-API-Key": API_KEY, "Authorization": f"Bearer {sign(signing_key)}"}
+    head = "".join(f"{name}: {value}\r\n" for name, value in lines.items())
+    head += f"{header}: {lines[header]}\r\n"
+    request = f"GET /t/partner HTTP/1.1\r\nHost: test\r\nConnection: close\r\n{head}\r\n"
+
+    response = raw_http(base_url, request.encode())
+
+    status_line, _, rest = response.partition(b"\r\n")
+    assert b" 403 " in status_line
+    assert b'"duplicate_credentials"' in rest
+
+
+def _tanda(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "TANDA_HOME": str(home)}
+    return subprocess.run(
+        [sys.executable, "-m", "tanda.cli", *args],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
+
+
+def test_given_keys_create_and_token_from_the_cli_then_the_credentials_pass(
+    serve_app: ServeApp, tmp_path: Path
+) -> None:
+    home = tmp_path / "home"
+    created = _tanda(home, "keys", "create", "--tenant", "demo", "--test").stdout
+    exports = dict(
+        line.removeprefix("export ").split("=", 1)
+        for line in created.splitlines()
+        if line.startswith("export ") and "$(" not in line
+    )
+    token = _tanda(home, "token", "--tenant", "demo", "--subject", "cli-user").stdout.strip()
+    admin_token = _tanda(home, "token", "--tenant", "demo", "--admin").stdout.strip()
+    app = create_app(Runtime(settings=Settings(home=home)), routers=[protected_router()])
+    url = serve_app(app)
+
+    api_key = exports["TANDA_API_KEY"]
+    partner = httpx.get(
+        f"{url}/t/partner", headers={"X-API-Key": api_key, "Authorization": f"Bearer {token}"}
+    )
+    admin = httpx.get(
+        f"{url}/t/admin", headers={"X-API-Key": api_key, "Authorization": f"Bearer {admin_token}"}
+    )
+    v1 = httpx.get(f"{url}/t/v1", headers={"Authorization": f"Bearer {exports['TANDA_V1_KEY']}"})
+
+    assert partner.status_code == 200, partner.text
+    assert partner.json()["subject"] == "cli-user"
+    assert admin.status_code == 200 and admin.json()["is_admin"] is True
+    assert v1.status_code == 200 and v1.json()["is_test"] is True
