@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable, Sequence
 
@@ -47,7 +48,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="tanda", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    def add(name: str, handler: Callable[[argparse.Namespace], int], help_: str) -> argparse.ArgumentParser:
+    def add(
+        name: str, handler: Callable[[argparse.Namespace], int], help_: str
+    ) -> argparse.ArgumentParser:
         p = sub.add_parser(name, help=help_, description=help_)
         p.set_defaults(handler=handler)
         return p
@@ -63,7 +66,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="Create the shared API key, a /v1 API key and a local signing key pair.",
     )
     kc.add_argument("--tenant", default="demo", help="tenant the keys belong to (default: demo)")
-    kc.add_argument("--test", action="store_true", help="make a dip_test_ key (metered, never charged)")
+    kc.add_argument(
+        "--test", action="store_true", help="make a dip_test_ key (metered, never charged)"
+    )
     kc.set_defaults(handler=_keys_create)
 
     p = add("token", _token, "Print a short-lived partner JWT signed with the local key pair.")
@@ -81,7 +86,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the annotate-v2 JSON instead")
 
     p = add("openapi", _openapi, "Write the OpenAPI document generated from the contract models.")
-    p.add_argument("--out", default="docs/openapi.json", help="output path (default docs/openapi.json)")
+    p.add_argument(
+        "--out", default="docs/openapi.json", help="output path (default docs/openapi.json)"
+    )
     return parser
 
 
@@ -89,7 +96,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     handler: Callable[[argparse.Namespace], int] = args.handler
-    return handler(args)
+    try:
+        return handler(args)
+    except BrokenPipeError:  # `tanda … | head` closed the pipe: not an error
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 — silence the flush at exit
+        return 0
+    except KeyboardInterrupt:
+        return 130
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -80,12 +80,6 @@ class ComposedAnswer:
     """Code-point ranges the server wrote between segments (spaces, newlines, ``## ``, pipes…)."""
 
 
-def _utf16_len(text: str) -> int:
-    if text.isascii():
-        return len(text)
-    return len(text.encode("utf-16-le", "surrogatepass")) // 2
-
-
 def table_cells(text: str) -> int:
     """How many cells a table segment has: unescaped ``|`` separate them."""
     return len(_UNESCAPED_PIPE.findall(text)) + 1
@@ -101,29 +95,40 @@ def check_segment_text(index: int, text: str) -> None:
         char = bad.group()
         if "\ud800" <= char <= "\udfff":
             raise SegmentLayoutError(index, "text contains a lone surrogate")
-        raise SegmentLayoutError(index, f"text contains a line break or control character U+{ord(char):04X}")
+        raise SegmentLayoutError(
+            index, f"text contains a line break or control character U+{ord(char):04X}"
+        )
 
 
-def _layout_before(index: int, segment: Segment, previous: Layout | None) -> str:
-    layout = segment.layout
-    if layout is Layout.table_row and previous not in _TABLE:
+# Layout written before a segment, by (block the previous segment sits in, this layout).
+_FIRST: dict[Layout, str] = {
+    Layout.heading: "## ",
+    Layout.list_item: "- ",
+    Layout.table_header: "| ",
+}
+_AFTER: dict[Layout, str] = {
+    Layout.continue_: " ",
+    Layout.paragraph: "\n\n",
+    Layout.heading: "\n\n## ",
+    Layout.list_item: "\n\n- ",
+    Layout.table_header: "\n\n| ",
+    Layout.table_row: "\n| ",
+}
+
+
+def _layout_before(index: int, layout: Layout, block: Layout | None) -> str:
+    if block is None:
+        if layout is Layout.table_row:
+            raise SegmentLayoutError(index, "table_row without a table_header before it")
+        return _FIRST.get(layout, "")
+    if block in _TABLE:
+        if layout is Layout.continue_:
+            raise SegmentLayoutError(index, "continue cannot follow a table segment")
+    elif layout is Layout.table_row:
         raise SegmentLayoutError(index, "table_row without a table_header before it")
-    if layout is Layout.continue_ and previous in _TABLE:
-        raise SegmentLayoutError(index, "continue cannot follow a table segment")
-    if previous is None:
-        return {Layout.heading: "## ", Layout.list_item: "- ", Layout.table_header: "| "}.get(layout, "")
-    if layout is Layout.continue_:
-        return " "
-    if layout is Layout.paragraph:
-        return "\n\n"
-    if layout is Layout.heading:
-        return "\n\n## "
-    if layout is Layout.list_item:
-        # ``previous`` is the block's layout: a continue inherits the layout of its block.
-        return "\n- " if previous is Layout.list_item else "\n\n- "
-    if layout is Layout.table_header:
-        return "\n\n| "
-    return "\n| "  # table_row after a table segment
+    if layout is Layout.list_item and block is Layout.list_item:
+        return "\n- "  # the next item of the same list
+    return _AFTER[layout]
 
 
 def compose(segments: Sequence[Segment]) -> ComposedAnswer:
@@ -131,24 +136,20 @@ def compose(segments: Sequence[Segment]) -> ComposedAnswer:
     parts: list[str] = []
     spans: list[Span] = []
     layout_ranges: list[tuple[int, int]] = []
-    cp = 0
-    u16 = 0
+    cp = 0  # offset in code points
+    u16 = 0  # offset in UTF-16 code units
     block: Layout | None = None  # layout of the block the last segment sits in
     columns = 0
-
-    def write_layout(text: str) -> None:
-        nonlocal cp, u16
-        if text:
-            parts.append(text)
-            layout_ranges.append((cp, cp + len(text)))
-            cp += len(text)
-            u16 += len(text)  # layout is ASCII
-
     for index, segment in enumerate(segments):
         text = segment.text
-        check_segment_text(index, text)
         layout = segment.layout
-        write_layout(_layout_before(index, segment, block))
+        check_segment_text(index, text)
+        before = _layout_before(index, layout, block)
+        if before:
+            parts.append(before)
+            layout_ranges.append((cp, cp + len(before)))
+            cp += len(before)
+            u16 += len(before)  # layout is ASCII
         if layout in _TABLE:
             cells = table_cells(text)
             if layout is Layout.table_header:
@@ -158,14 +159,17 @@ def compose(segments: Sequence[Segment]) -> ComposedAnswer:
                     index, f"table_row has {cells} cells but its header has {columns}"
                 )
         parts.append(text)
-        length_u16 = _utf16_len(text)
-        spans.append(Span(cp, cp + len(text), u16, u16 + length_u16))
-        cp += len(text)
-        u16 += length_u16
-        if layout is Layout.table_header:
-            write_layout(" |\n|" + " --- |" * columns)
-        elif layout is Layout.table_row:
-            write_layout(" |")
+        n_cp = len(text)
+        n_u16 = n_cp if text.isascii() else len(text.encode("utf-16-le", "surrogatepass")) >> 1
+        spans.append(Span(cp, cp + n_cp, u16, u16 + n_u16))
+        cp += n_cp
+        u16 += n_u16
+        if layout in _TABLE:
+            after = " |\n|" + " --- |" * columns if layout is Layout.table_header else " |"
+            parts.append(after)
+            layout_ranges.append((cp, cp + len(after)))
+            cp += len(after)
+            u16 += len(after)
         if layout is not Layout.continue_:
             block = layout
         elif block is None:

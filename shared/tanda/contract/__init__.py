@@ -91,4 +91,5 @@ __all__ = [
     "UsedDoc",
     "Verdict",
     "Verification",
+    "WireModel",
 ]

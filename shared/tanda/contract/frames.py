@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import Field
+from pydantic import ConfigDict, Field
 
 from tanda.contract.common import (
     Citation,
@@ -42,7 +42,7 @@ class MessageStartFrame(WireModel):
     message_id: str
     schema_: SchemaName = Field(default="annotate-v2", alias="schema")
 
-    model_config = {"populate_by_name": True, "serialize_by_alias": True}
+    model_config = ConfigDict(extra="forbid", populate_by_name=True, serialize_by_alias=True)
 
 
 class TraceFrame(WireModel):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import Field
+from pydantic import ConfigDict, Field
 
 from tanda.contract.common import (
     Citation,
@@ -160,12 +160,14 @@ class AnnotatedFields(WireModel):
         "Opt-in (`include_grounding`): the passages shown to the agent, by key."
     )
     used_docs: list[UsedDoc] | None = omitted_when_none("Opt-in (`include_provenance`).")
-    tool_call_audit: list[ToolCallAudit] | None = omitted_when_none("Opt-in (`include_provenance`).")
+    tool_call_audit: list[ToolCallAudit] | None = omitted_when_none(
+        "Opt-in (`include_provenance`)."
+    )
     model_call_log: list[ModelCallRecord] | None = omitted_when_none(
         "Opt-in (`include_provenance`): every model call with role, latency and outcome."
     )
 
-    model_config = {"populate_by_name": True, "serialize_by_alias": True}
+    model_config = ConfigDict(extra="forbid", populate_by_name=True, serialize_by_alias=True)
 
 
 class QueryV2Response(AnnotatedFields):

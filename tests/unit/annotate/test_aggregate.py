@@ -27,11 +27,15 @@ from tanda.contract import (
 )
 
 SEED = json.loads(
-    (Path(__file__).parents[2] / "fixtures" / "seed_query_v2_example.json").read_text(encoding="utf-8")
+    (Path(__file__).parents[2] / "fixtures" / "seed_query_v2_example.json").read_text(
+        encoding="utf-8"
+    )
 )
 
 
-def seg(text: str, layout: str = "paragraph", kind: str = "fact", cites: list[str] | None = None) -> Segment:
+def seg(
+    text: str, layout: str = "paragraph", kind: str = "fact", cites: list[str] | None = None
+) -> Segment:
     return Segment(text=text, kind=SegmentKind(kind), cites=cites or [], layout=Layout(layout))
 
 
@@ -50,7 +54,11 @@ def test_seed_example_is_reproduced_field_for_field() -> None:
     # When composed and aggregated
     composed = compose(segments)
     annotation = aggregate(
-        composed, segments, outcomes, {"P1": Citation(chunk_id="…")}, framing_check=StageStatus.complete
+        composed,
+        segments,
+        outcomes,
+        {"P1": Citation(chunk_id="…")},
+        framing_check=StageStatus.complete,
     )
     grounding = annotation.grounding
     body = QueryV2Response(
@@ -69,7 +77,12 @@ def test_seed_example_is_reproduced_field_for_field() -> None:
     # Then every field the seed shows is equal, and the v1 gate fields are absent (V2-14)
     for key, value in SEED.items():
         assert body[key] == value, key
-    for removed in ("claim_map", "dropped_claims_count", "dropped_claim_reasons", "provenance_complete"):
+    for removed in (
+        "claim_map",
+        "dropped_claims_count",
+        "dropped_claim_reasons",
+        "provenance_complete",
+    ):
         assert removed not in body
     assert "checked" not in body["faithfulness"]
 
@@ -81,7 +94,9 @@ def test_fact_without_cites_is_uncited_without_a_judge() -> None:
 
 
 def test_uncited_framing_goes_to_the_framing_check() -> None:
-    assert route_segment(seg("Berikut datanya.", kind="framing"), {"P1"}).route is Route.framing_check
+    assert (
+        route_segment(seg("Berikut datanya.", kind="framing"), {"P1"}).route is Route.framing_check
+    )
 
 
 def test_framing_that_cites_passages_is_judged_as_a_fact() -> None:
@@ -99,11 +114,15 @@ def test_segment_with_one_valid_key_is_judged_on_it_and_keeps_its_invalid_keys()
 
 def test_segment_whose_keys_are_all_invalid_is_invalid_citation() -> None:
     routing = route_segment(seg("x", cites=["P7", "P8"]), {"P1"})
-    assert routing.outcome == SegmentOutcome(Verdict.invalid_citation, invalid_citation_keys=("P7", "P8"))
+    assert routing.outcome == SegmentOutcome(
+        Verdict.invalid_citation, invalid_citation_keys=("P7", "P8")
+    )
 
 
 def test_segment_citing_only_conversation_turns_is_from_conversation() -> None:
-    routing = route_segment(seg("Seperti Anda katakan, 5 miliar.", cites=["C1"]), {"P1", "C1"}, {"C1"})
+    routing = route_segment(
+        seg("Seperti Anda katakan, 5 miliar.", cites=["C1"]), {"P1", "C1"}, {"C1"}
+    )
     assert routing.outcome is not None
     assert routing.outcome.verdict is Verdict.from_conversation
 
@@ -111,7 +130,9 @@ def test_segment_citing_only_conversation_turns_is_from_conversation() -> None:
 def test_from_conversation_is_not_counted_in_claims_total_and_prevents_full() -> None:
     segments = [seg("a", cites=["P1"]), seg("b", "continue", cites=["C1"])]
     outcomes = [claim(Verdict.supported), claim(Verdict.from_conversation)]
-    report = aggregate(compose(segments), segments, outcomes, {}, framing_check=StageStatus.skipped).faithfulness
+    report = aggregate(
+        compose(segments), segments, outcomes, {}, framing_check=StageStatus.skipped
+    ).faithfulness
     assert (report.claims_total, report.supported, report.from_conversation) == (1, 1, 1)
     assert report.grounding.grounding_rate == 1.0
     assert report.verification == "partial"
@@ -120,7 +141,9 @@ def test_from_conversation_is_not_counted_in_claims_total_and_prevents_full() ->
 def test_all_supported_and_fully_located_is_full() -> None:
     segments = [seg("Berikut:", kind="framing"), seg("a", "continue", cites=["P1"])]
     outcomes = [SegmentOutcome.framing(), claim(Verdict.supported)]
-    report = aggregate(compose(segments), segments, outcomes, {}, framing_check=StageStatus.complete).faithfulness
+    report = aggregate(
+        compose(segments), segments, outcomes, {}, framing_check=StageStatus.complete
+    ).faithfulness
     assert report.verification == "full"
     assert report.judge_status == "complete"
 
@@ -136,10 +159,16 @@ def test_empty_answer_is_none_with_null_rate() -> None:
 def test_only_framing_is_none_and_judge_skipped() -> None:
     segments = [seg("Halo!", kind="framing"), seg("Ada yang bisa dibantu?", "continue", "framing")]
     outcomes = [SegmentOutcome.framing(), SegmentOutcome.framing()]
-    annotation = aggregate(compose(segments), segments, outcomes, {}, framing_check=StageStatus.complete)
+    annotation = aggregate(
+        compose(segments), segments, outcomes, {}, framing_check=StageStatus.complete
+    )
     report = annotation.faithfulness
     assert annotation.claims == []
-    assert (report.framing_total, report.verification, report.judge_status) == (2, "none", "skipped")
+    assert (report.framing_total, report.verification, report.judge_status) == (
+        2,
+        "none",
+        "skipped",
+    )
     assert report.grounding.grounding_rate is None
 
 
@@ -147,16 +176,26 @@ def test_all_unverified_counts_each_reason_and_marks_the_judge_unavailable() -> 
     reasons = list(UnverifiedReason)
     segments = [seg(f"fakta {i}", cites=["P1"]) for i in range(len(reasons))]
     outcomes = [claim(Verdict.unverified, r) for r in reasons]
-    report = aggregate(compose(segments), segments, outcomes, {}, framing_check=StageStatus.skipped).faithfulness
+    report = aggregate(
+        compose(segments), segments, outcomes, {}, framing_check=StageStatus.skipped
+    ).faithfulness
     assert report.unverified_reasons.model_dump() == dict.fromkeys([r.value for r in reasons], 1)
     assert (report.verification, report.judge_status) == ("none", "unavailable")
-    assert report.grounding.model_dump() == {"claims_supported": 0, "claims_total": 5, "grounding_rate": 0.0}
+    assert report.grounding.model_dump() == {
+        "claims_supported": 0,
+        "claims_total": 5,
+        "grounding_rate": 0.0,
+    }
 
 
 def test_checkable_framing_is_an_uncited_framing_claim() -> None:
     segments = [seg("Anggarannya naik.", kind="framing")]
     annotation = aggregate(
-        compose(segments), segments, [claim(Verdict.uncited)], {}, framing_check=StageStatus.complete
+        compose(segments),
+        segments,
+        [claim(Verdict.uncited)],
+        {},
+        framing_check=StageStatus.complete,
     )
     assert annotation.claims[0].kind == "framing"
     assert annotation.claims[0].verdict == "uncited"
@@ -166,7 +205,11 @@ def test_claim_citations_resolve_only_valid_keys() -> None:
     segments = [seg("a", cites=["P1", "P9"])]
     outcomes = [SegmentOutcome(Verdict.supported, invalid_citation_keys=("P9",))]
     annotation = aggregate(
-        compose(segments), segments, outcomes, {"P1": Citation(chunk_id="c1")}, framing_check=StageStatus.skipped
+        compose(segments),
+        segments,
+        outcomes,
+        {"P1": Citation(chunk_id="c1")},
+        framing_check=StageStatus.skipped,
     )
     only = annotation.claims[0]
     assert only.citation_keys == ["P1", "P9"]
@@ -199,7 +242,11 @@ def test_policy_block_keeps_the_counts_of_claims_checked_before_it() -> None:
     )
     blocked = refusal_annotation("Jawaban tidak dapat ditampilkan.", checked_before=checked)
     assert blocked.claims == []
-    assert blocked.grounding.model_dump() == {"claims_supported": 1, "claims_total": 2, "grounding_rate": 0.5}
+    assert blocked.grounding.model_dump() == {
+        "claims_supported": 1,
+        "claims_total": 2,
+        "grounding_rate": 0.5,
+    }
     assert blocked.faithfulness.verification == "none"
 
 
@@ -208,3 +255,35 @@ def test_reason_is_set_exactly_when_unverified() -> None:
         SegmentOutcome(Verdict.unverified)
     with pytest.raises(ValueError):
         SegmentOutcome(Verdict.supported, UnverifiedReason.deadline)
+
+
+def test_annotations_frame_matches_the_seed_stream_example() -> None:
+    from tanda.annotate import annotations_frame
+
+    segments = [
+        seg("Berikut datanya.", "paragraph", "framing"),
+        seg("Anggaran pendidikan 2023 adalah Rp 5 miliar.", "continue", cites=["P1"]),
+        seg("Naik 9 persen dari 2022.", "continue", cites=["P1"]),
+    ]
+    outcomes = [SegmentOutcome.framing(), claim(Verdict.supported), claim(Verdict.unsupported)]
+    annotation = aggregate(
+        compose(segments), segments, outcomes, {}, framing_check=StageStatus.complete
+    )
+    frame = annotations_frame(annotation, fallback_used=False, fallback_reason=None).model_dump(
+        mode="json"
+    )
+    assert frame["claims"][0] == {
+        "start": 17, "end": 61, "start_utf16": 17, "end_utf16": 61,
+        "kind": "fact", "layout": "continue", "citation_keys": ["P1"],
+        "verdict": "supported", "unverified_reason": None, "invalid_citation_keys": [],
+    }  # fmt: skip
+    assert frame["framing"] == [
+        {"start": 0, "end": 16, "start_utf16": 0, "end_utf16": 16, "layout": "paragraph"}
+    ]
+    assert frame["grounding"] == {"claims_supported": 1, "claims_total": 2, "grounding_rate": 0.5}
+    assert (frame["verification"], frame["fallback_used"], frame["fallback_reason"]) == (
+        "partial",
+        False,
+        None,
+    )
+    assert "checked" not in frame

@@ -6,7 +6,9 @@ from tanda.annotate import SegmentLayoutError, compose
 from tanda.contract import Layout, Segment, SegmentKind
 
 
-def seg(text: str, layout: str = "paragraph", kind: str = "fact", cites: list[str] | None = None) -> Segment:
+def seg(
+    text: str, layout: str = "paragraph", kind: str = "fact", cites: list[str] | None = None
+) -> Segment:
     return Segment(text=text, kind=SegmentKind(kind), cites=cites or [], layout=Layout(layout))
 
 
@@ -96,7 +98,11 @@ def test_escaped_pipe_is_a_literal_not_a_cell_separator() -> None:
 
 
 def test_markdown_emphasis_emoji_rtl_and_combining_marks_are_copied_unchanged() -> None:
-    texts = ["**Penting:** anggaran _naik_ 🎉", "ميزانية التعليم ٢٠٢٣", "e\u0301 n\u0303 👩🏽‍💻 done"]
+    texts = [
+        "**Penting:** anggaran _naik_ 🎉",
+        "ميزانية التعليم ٢٠٢٣",
+        "e\u0301 n\u0303 👩🏽‍💻 done",
+    ]
     composed = compose([seg(t, "paragraph") for t in texts])
     for text, span in zip(texts, composed.spans, strict=True):
         assert composed.answer[span.start : span.end] == text
@@ -129,7 +135,9 @@ def test_empty_answer_has_no_spans() -> None:
         ("nul\x00byte", "control"),
     ],
 )
-def test_text_that_would_change_layout_or_is_not_unicode_is_rejected(text: str, reason: str) -> None:
+def test_text_that_would_change_layout_or_is_not_unicode_is_rejected(
+    text: str, reason: str
+) -> None:
     with pytest.raises(SegmentLayoutError) as raised:
         compose([seg("ok"), seg(text)])
     assert raised.value.index == 1
@@ -141,7 +149,9 @@ def test_lone_surrogate_is_rejected_by_the_contract_and_by_compose() -> None:
     with pytest.raises(ValueError):
         seg(text)
     # compose guards too, for segments built without validation
-    unchecked = Segment.model_construct(text=text, kind=SegmentKind.fact, cites=[], layout=Layout.paragraph)
+    unchecked = Segment.model_construct(
+        text=text, kind=SegmentKind.fact, cites=[], layout=Layout.paragraph
+    )
     with pytest.raises(SegmentLayoutError, match="lone surrogate"):
         compose([unchecked])
 

@@ -1,4 +1,4 @@
-"""Property tests: offsets are exact and claims + framing + layout cover the whole answer (V2-04)."""
+"""Property tests: offsets are exact; claims + framing + layout cover the whole answer (V2-04)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,15 @@ from tanda.annotate import (
     compose,
     count_unlocated,
 )
-from tanda.contract import Citation, Layout, Segment, SegmentKind, StageStatus, UnverifiedReason, Verdict
+from tanda.contract import (
+    Citation,
+    Layout,
+    Segment,
+    SegmentKind,
+    StageStatus,
+    UnverifiedReason,
+    Verdict,
+)
 
 # Every code point a model might write: astral emoji, RTL, combining marks, ZWJ, CJK… but no
 # surrogates, controls or line/paragraph separators (those are rejected, tested elsewhere).
@@ -20,7 +28,9 @@ CHARS = st.characters(
     blacklist_categories=("Cs", "Cc", "Zl", "Zp"),
     blacklist_characters="\x85",
 )
-ASTRAL = st.characters(min_codepoint=0x10000, max_codepoint=0x10FFFF, blacklist_categories=("Cs", "Cn"))
+ASTRAL = st.characters(
+    min_codepoint=0x10000, max_codepoint=0x10FFFF, blacklist_categories=("Cs", "Cn")
+)
 
 
 def _clean(text: str) -> str:
@@ -51,7 +61,9 @@ def block(draw: st.DrawFn) -> list[Segment]:
     for _ in range(draw(st.integers(1, 3))):
         out.append(Segment(text=draw(segment_text), kind=draw(seg_kind), layout=first))
         for _ in range(draw(st.integers(0, 2))):
-            out.append(Segment(text=draw(segment_text), kind=draw(seg_kind), layout=Layout.continue_))
+            out.append(
+                Segment(text=draw(segment_text), kind=draw(seg_kind), layout=Layout.continue_)
+            )
         if kind != "list":
             break
     return out
@@ -62,7 +74,9 @@ valid_segments = st.lists(block(), max_size=8).map(lambda blocks: [s for b in bl
 
 @settings(max_examples=400, deadline=None)
 @given(valid_segments)
-def test_every_span_slices_back_to_its_text_in_code_points_and_utf16(segments: list[Segment]) -> None:
+def test_every_span_slices_back_to_its_text_in_code_points_and_utf16(
+    segments: list[Segment],
+) -> None:
     composed = compose(segments)
     utf16 = composed.answer.encode("utf-16-le", "surrogatepass")
     for segment, span in zip(segments, composed.spans, strict=True):
@@ -93,14 +107,22 @@ outcome = st.one_of(
 
 
 @settings(max_examples=300, deadline=None)
-@given(valid_segments.flatmap(lambda s: st.tuples(st.just(s), st.lists(outcome, min_size=len(s), max_size=len(s)))))
+@given(
+    valid_segments.flatmap(
+        lambda s: st.tuples(st.just(s), st.lists(outcome, min_size=len(s), max_size=len(s)))
+    )
+)
 def test_claims_and_framing_cover_every_non_layout_character(
     case: tuple[list[Segment], list[SegmentOutcome]],
 ) -> None:
     segments, outcomes = case
     composed = compose(segments)
     annotation = aggregate(
-        composed, segments, outcomes, {"P1": Citation(chunk_id="c1")}, framing_check=StageStatus.complete
+        composed,
+        segments,
+        outcomes,
+        {"P1": Citation(chunk_id="c1")},
+        framing_check=StageStatus.complete,
     )
     report = annotation.faithfulness
     assert report.unlocated_total == 0
@@ -131,7 +153,9 @@ def test_claims_and_framing_cover_every_non_layout_character(
 any_segments = st.lists(
     st.builds(
         Segment,
-        text=st.text(min_size=1, max_size=20).filter(lambda t: not any("\ud800" <= c <= "\udfff" for c in t)),
+        text=st.text(min_size=1, max_size=20).filter(
+            lambda t: not any("\ud800" <= c <= "\udfff" for c in t)
+        ),
         kind=st.sampled_from(list(SegmentKind)),
         layout=st.sampled_from(list(Layout)),
     ),
