@@ -93,3 +93,17 @@ class Settings(BaseSettings):
 def load_settings() -> Settings:
     """The process's settings, read from the environment the first time they are needed."""
     return Settings()
+
+
+def settings_table() -> str:
+    """The Markdown table of every setting, as ``docs/settings.md`` shows it (kept current by a
+    test)."""
+    rows = ["| setting | default | meaning |", "|---|---|---|"]
+    for name, field in Settings.model_fields.items():
+        default = field.get_default(call_default_factory=True)
+        if isinstance(default, Path):
+            default = str(default)
+        shown = "—" if default in (None, (), {}) else f"`{default}`"
+        meaning = (field.description or "").replace("|", "\\|")
+        rows.append(f"| `TANDA_{name.upper()}` | {shown} | {meaning} |")
+    return "\n".join(rows) + "\n"

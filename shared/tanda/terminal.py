@@ -48,8 +48,8 @@ def claim_mark(claim: Claim) -> str:
     if verdict == "uncited":
         return f"[? {UNVERIFIED}: tanpa sumber]"
     if verdict == "invalid_citation":
-        keys = ", ".join(claim.invalid_citation_keys)
-        return f"[? {UNVERIFIED}: sitasi tidak dapat diselesaikan ({keys})]"
+        invalid = ", ".join(claim.invalid_citation_keys)
+        return f"[? {UNVERIFIED}: sitasi tidak dapat diselesaikan ({invalid})]"
     return "[~ dari percakapan, bukan dokumen]"
 
 

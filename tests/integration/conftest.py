@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 import uvicorn
+from cryptography.hazmat.primitives.asymmetric import ed25519
 
 ServeApp = Callable[[Any], str]
 
@@ -58,3 +59,9 @@ def raw_http(base_url: str, request: bytes) -> bytes:
         while chunk := conn.recv(65536):
             chunks.append(chunk)
     return b"".join(chunks)
+
+
+@pytest.fixture(scope="module")
+def signing_key() -> ed25519.Ed25519PrivateKey:
+    """A partner/admin signing key made at test time (no key is committed)."""
+    return ed25519.Ed25519PrivateKey.generate()

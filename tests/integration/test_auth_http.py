@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
@@ -12,7 +11,6 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import httpx
-import jwt
 import pytest
 from cryptography.hazmat.primitives.asymmetric import ed25519
 from fastapi import APIRouter, Depends, FastAPI
@@ -20,19 +18,13 @@ from fastapi import APIRouter, Depends, FastAPI
 from tanda.api.app import create_app
 from tanda.api.security import admin_principal, partner_principal, v1_principal
 from tanda.auth import Principal
-from tanda.auth.api_keys import hash_api_key
-from tanda.auth.tokens import public_jwk
 from tanda.settings import Settings
 from tanda.wiring import Runtime
 
 from .conftest import ServeApp, raw_http
+from .credentials import ADMIN, API_KEY, V1_KEY, assert_error, settings_for, sign
 
 pytestmark = pytest.mark.integration
-
-API_KEY = "tk_integration-shared-key"
-V1_KEY = "dip_test_integration-key"
-PARTNER = "https://idp.partner.example"
-ADMIN = "https://idp.admin.example"
 
 
 def _describe(principal: Principal) -> dict[str, Any]:
@@ -64,45 +56,15 @@ def protected_router() -> APIRouter:
     return router
 
 
-@pytest.fixture(scope="module")
-def signing_key() -> ed25519.Ed25519PrivateKey:
-    return ed25519.Ed25519PrivateKey.generate()
-
-
-def sign(key: ed25519.Ed25519PrivateKey, issuer: str = PARTNER, **extra: Any) -> str:
-    now = int(time.time())
-    claims = {"iss": issuer, "sub": "user-1", "aud": "tanda", "exp": now + 300, **extra}
-    token: str = jwt.encode(claims, key, algorithm="EdDSA", headers={"kid": "k1"})
-    return token
-
-
 def make_app(tmp_path: Path, key: ed25519.Ed25519PrivateKey, **overrides: Any) -> FastAPI:
-    jwks = {"keys": [{**public_jwk(key.public_key()), "kid": "k1"}]}
-    fields: dict[str, Any] = {
-        "home": tmp_path,
-        "api_key_hashes": (hash_api_key(API_KEY),),
-        "v1_api_key_hashes": {hash_api_key(V1_KEY): "acme"},
-        "jwt_public_keys": json.dumps(jwks),
-        "jwt_issuers": {PARTNER: "acme", ADMIN: "acme"},
-        "jwt_admin_issuer": ADMIN,
-        "admin_rate_burst": 2,
-        "admin_rate_per_minute": 1,
-    }
-    fields.update(overrides)
-    return create_app(Runtime(settings=Settings(**fields)), routers=[protected_router()])
+    return create_app(
+        Runtime(settings=settings_for(tmp_path, key, **overrides)), routers=[protected_router()]
+    )
 
 
 @pytest.fixture
 def base_url(serve_app: ServeApp, tmp_path: Path, signing_key: ed25519.Ed25519PrivateKey) -> str:
     return serve_app(make_app(tmp_path, signing_key))
-
-
-def assert_error(response: httpx.Response, status: int, code: str) -> None:
-    assert response.status_code == status, response.text
-    body = response.json()
-    assert set(body) == {"error"}
-    assert body["error"]["code"] == code
-    assert "Traceback" not in response.text
 
 
 def test_given_no_api_key_when_calling_a_partner_route_then_401_missing_api_key(

@@ -12,6 +12,7 @@ from fastapi import APIRouter, FastAPI
 
 from tanda import __version__
 from tanda.api.errors import install_error_handlers
+from tanda.api.openapi import install_openapi
 
 if TYPE_CHECKING:
     from tanda.wiring import Runtime
@@ -36,6 +37,7 @@ def create_app(
     )
     app.state.runtime = runtime
     install_error_handlers(app)
+    install_openapi(app)
     if routers is None:
         from tanda.api.routes import ALL_ROUTERS
 

@@ -3,8 +3,9 @@ function mounts only its own (``functions/<route>/``)."""
 
 from fastapi import APIRouter
 
-from tanda.api.routes import health
+from tanda.api.routes import health, query_v2
 
 ALL_ROUTERS: list[APIRouter] = [
     health.router,
+    query_v2.router,
 ]

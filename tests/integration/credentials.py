@@ -1,0 +1,57 @@
+"""Credentials for integration tests: a signing key made at test time, settings trusting it, and
+tokens signed with it."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import jwt
+from cryptography.hazmat.primitives.asymmetric import ed25519
+
+from tanda.auth.api_keys import hash_api_key
+from tanda.auth.tokens import public_jwk
+from tanda.settings import Settings
+
+API_KEY = "tk_integration-shared-key"
+V1_KEY = "dip_test_integration-key"
+PARTNER = "https://idp.partner.example"
+ADMIN = "https://idp.admin.example"
+
+
+def sign(key: ed25519.Ed25519PrivateKey, issuer: str = PARTNER, **extra: Any) -> str:
+    now = int(time.time())
+    claims = {"iss": issuer, "sub": "user-1", "aud": "tanda", "exp": now + 300, **extra}
+    token: str = jwt.encode(claims, key, algorithm="EdDSA", headers={"kid": "k1"})
+    return token
+
+
+def settings_for(tmp_path: Path, key: ed25519.Ed25519PrivateKey, **overrides: Any) -> Settings:
+    jwks = {"keys": [{**public_jwk(key.public_key()), "kid": "k1"}]}
+    fields: dict[str, Any] = {
+        "home": tmp_path,
+        "api_key_hashes": (hash_api_key(API_KEY),),
+        "v1_api_key_hashes": {hash_api_key(V1_KEY): "acme"},
+        "jwt_public_keys": json.dumps(jwks),
+        "jwt_issuers": {PARTNER: "acme", ADMIN: "acme"},
+        "jwt_admin_issuer": ADMIN,
+        "admin_rate_burst": 2,
+        "admin_rate_per_minute": 1,
+    }
+    fields.update(overrides)
+    return Settings(**fields)
+
+
+def partner_headers(key: ed25519.Ed25519PrivateKey) -> dict[str, str]:
+    return {"X-API-Key": API_KEY, "Authorization": f"Bearer {sign(key)}"}
+
+
+def assert_error(response: httpx.Response, status: int, code: str) -> None:
+    assert response.status_code == status, response.text
+    body = response.json()
+    assert set(body) == {"error"}
+    assert body["error"]["code"] == code
+    assert "Traceback" not in response.text
