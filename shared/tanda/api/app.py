@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 def create_app(
     runtime: Runtime | None = None, routers: Sequence[APIRouter] | None = None
 ) -> FastAPI:
-    """An app serving ``routers`` (default: ``tanda.api.routes.ALL_ROUTERS``).
+    """An app serving ``routers`` (default: ``tanda.api.routes.all_routers()``).
 
     ``runtime`` defaults to ``tanda.wiring.build_runtime()``, built lazily by
     :func:`tanda.api.security.current_runtime`.
@@ -39,9 +39,9 @@ def create_app(
     install_error_handlers(app)
     install_openapi(app)
     if routers is None:
-        from tanda.api.routes import ALL_ROUTERS
+        from tanda.api.routes import all_routers
 
-        routers = ALL_ROUTERS
+        routers = all_routers()
     for router in routers:
         app.include_router(router)
     return app

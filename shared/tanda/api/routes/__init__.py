@@ -1,11 +1,15 @@
-"""Every router ``tanda serve`` mounts. Add a route's router to ``ALL_ROUTERS``; a Lambda
-function mounts only its own (``functions/<route>/``)."""
+"""Every router ``tanda serve`` mounts. A Lambda function imports only its own route module
+(``functions/<route>/``), so this package imports nothing at import time (cold start)."""
+
+from __future__ import annotations
+
+from importlib import import_module
 
 from fastapi import APIRouter
 
-from tanda.api.routes import health, query_v2
+ROUTE_MODULES: tuple[str, ...] = ("health", "query_v2")
+"""Route modules under ``tanda.api.routes``; each exposes ``router``. Add new routes here."""
 
-ALL_ROUTERS: list[APIRouter] = [
-    health.router,
-    query_v2.router,
-]
+
+def all_routers() -> list[APIRouter]:
+    return [import_module(f"tanda.api.routes.{name}").router for name in ROUTE_MODULES]

@@ -1,0 +1,275 @@
+"""Cold-start import cost of each Lambda entry point, beside a minimal Powertools handler.
+
+Every sample is a fresh interpreter (a new Lambda execution environment pays the same imports):
+the clock starts after interpreter start-up, imports the entry module from its function folder
+and stops; then, where the entry has a Mangum ``handler``, it is invoked once with a synthetic
+API Gateway REST event to prove it answers and to time the first invocation. The reference is
+``aws_lambda_powertools.event_handler.APIGatewayRestResolver`` serving ``GET /healthz``, written
+to a temporary folder and measured the same way.
+
+Run from the repository root::
+
+    .venv/bin/python bench/coldstart.py [--runs 5]
+
+Writes ``bench/results/coldstart.json``. Local figures, not Lambda's: no layer unzip, bytecode
+already cached, a different CPU - use them to compare entries, not as absolute budgets.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+
+REPO = Path(__file__).resolve().parents[1]
+RESULTS = REPO / "bench" / "results" / "coldstart.json"
+REFERENCE = "powertools_rest_resolver"
+
+POWERTOOLS_HANDLER = """\
+from aws_lambda_powertools.event_handler import APIGatewayRestResolver
+
+app = APIGatewayRestResolver()
+
+
+@app.get("/healthz")
+def healthz() -> dict[str, str]:
+    return {"status": "ok"}
+
+
+def handler(event, context):
+    return app.resolve(event, context)
+"""
+
+# Runs in the fresh interpreter: argv = [module, folder-or-"", method, path].
+PROBE = """\
+import json, sys, time
+module, folder, method, path = sys.argv[1:5]
+if folder:
+    sys.path.insert(0, folder)
+start = time.perf_counter()
+import importlib
+entry = importlib.import_module(module)
+import_ms = (time.perf_counter() - start) * 1000
+out = {"import_ms": import_ms}
+handler = getattr(entry, "handler", None)
+if method and callable(handler):
+    class Context:
+        function_name = "coldstart"
+        memory_limit_in_mb = 1024
+        invoked_function_arn = "arn:aws:lambda:us-east-1:123456789012:function:coldstart"
+        aws_request_id = "00000000-0000-0000-0000-000000000000"
+        def get_remaining_time_in_millis(self):
+            return 29000
+    host = "example.execute-api.us-east-1.amazonaws.com"
+    event = {
+        "resource": path, "path": path, "httpMethod": method,
+        "headers": {"Host": host, "Accept": "*/*", "Content-Type": "application/json"},
+        "multiValueHeaders": {"Host": [host], "Accept": ["*/*"],
+                              "Content-Type": ["application/json"]},
+        "queryStringParameters": None, "multiValueQueryStringParameters": None,
+        "pathParameters": None, "stageVariables": None,
+        "requestContext": {"resourcePath": path, "httpMethod": method, "path": "/v1" + path,
+                           "stage": "v1", "requestId": "coldstart",
+                           "identity": {"sourceIp": "203.0.113.7", "userAgent": "coldstart"}},
+        "body": "{}" if method == "POST" else None, "isBase64Encoded": False,
+    }
+    start = time.perf_counter()
+    response = handler(event, Context())
+    out["first_invoke_ms"] = (time.perf_counter() - start) * 1000
+    out["status"] = response["statusCode"]
+print(json.dumps(out))
+"""
+
+
+def partner_auth_env() -> dict[str, str]:
+    """Partner auth configured (one key hash, one issuer and its public key), so a guarded route
+    sent no credentials answers 401 like a deployed one, not 503 ``auth_not_configured``."""
+    public_pem = (
+        Ed25519PrivateKey.generate()
+        .public_key()
+        .public_bytes(Encoding.PEM, PublicFormat.SubjectPublicKeyInfo)
+        .decode()
+    )
+    return {
+        "TANDA_API_KEY_HASHES": hashlib.sha256(b"coldstart-unused-key").hexdigest(),
+        "TANDA_JWT_ISSUERS": json.dumps({"https://idp.coldstart.example": "tenant-coldstart"}),
+        "TANDA_JWT_PUBLIC_KEYS": public_pem,
+    }
+
+
+PARTNER_AUTH_ENV = partner_auth_env()
+
+
+@dataclass(frozen=True)
+class Entry:
+    name: str
+    module: str
+    folder: Path | None
+    # The synthetic request the handler answers once per sample, and the status it must give.
+    method: str = ""
+    path: str = ""
+    expect_status: int | None = None
+
+
+def entries(reference_folder: Path) -> list[Entry]:
+    found = [
+        Entry("tanda.api.app", "tanda.api.app", None),
+        Entry(REFERENCE, "app", reference_folder, "GET", "/healthz", 200),
+    ]
+    for app_file in sorted((REPO / "functions").glob("*/app.py")):
+        route = app_file.parent.name
+        if route == "health":
+            found.append(Entry(route, "app", app_file.parent, "GET", "/healthz", 200))
+        elif route == "query_v2":
+            # No credentials sent: the route must answer through the error mapping (401).
+            found.append(Entry(route, "app", app_file.parent, "POST", "/query/v2", 401))
+        else:
+            # query_v2_stream: served by uvicorn under the Lambda Web Adapter, no handler.
+            found.append(Entry(route, "app", app_file.parent))
+    return found
+
+
+def sample(entry: Entry, workdir: Path) -> dict[str, Any]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("AWS_", "TANDA_"))}
+    env["TANDA_HOME"] = str(workdir / "tanda-home")
+    env.update(PARTNER_AUTH_ENV)
+    command = [
+        sys.executable,
+        "-c",
+        PROBE,
+        entry.module,
+        str(entry.folder or ""),
+        entry.method,
+        entry.path,
+    ]
+    started = time.perf_counter()
+    result = subprocess.run(
+        command, cwd=workdir, env=env, capture_output=True, text=True, timeout=120
+    )
+    process_ms = (time.perf_counter() - started) * 1000
+    if result.returncode != 0:
+        last = result.stderr.strip().splitlines()[-1:] or ["no output"]
+        raise RuntimeError(f"{entry.name}: {last[0]}")
+    measured: dict[str, Any] = json.loads(result.stdout.strip().splitlines()[-1])
+    measured["process_ms"] = process_ms
+    return measured
+
+
+def measure(entry: Entry, runs: int, workdir: Path) -> dict[str, Any]:
+    sample(entry, workdir)  # warm-up: bytecode cache and page cache, as on a reused host
+    samples = [sample(entry, workdir) for _ in range(runs)]
+    imports = [s["import_ms"] for s in samples]
+    summary: dict[str, Any] = {
+        "module": entry.module,
+        "folder": shown(entry.folder) if entry.folder else None,
+        "median_ms": round(statistics.median(imports), 1),
+        "min_ms": round(min(imports), 1),
+        "process_median_ms": round(statistics.median(s["process_ms"] for s in samples), 1),
+    }
+    if entry.method:
+        statuses = sorted({s.get("status") for s in samples}, key=str)
+        summary["first_invoke"] = {
+            "request": f"{entry.method} {entry.path}",
+            "median_ms": round(statistics.median(s["first_invoke_ms"] for s in samples), 1),
+            "status": statuses[0] if len(statuses) == 1 else statuses,
+            "expected_status": entry.expect_status,
+            "ok": statuses == [entry.expect_status],
+        }
+    return summary
+
+
+def shown(path: Path) -> str:
+    return str(path.relative_to(REPO)) if path.is_relative_to(REPO) else str(path)
+
+
+def print_table(report: dict[str, Any]) -> None:
+    rows = [(name, data) for name, data in report["entries"].items()]
+    rows.append((f"{REFERENCE} (reference)", report["reference"][REFERENCE]))
+    header = (
+        f"{'entry':<36} {'import med':>10} {'min':>8} {'x ptools':>8} {'process':>8}  first invoke"
+    )
+    print(header)
+    print("-" * len(header))
+    for name, data in rows:
+        if "error" in data:
+            print(f"{name:<36} {'-':>10} {'-':>8} {'-':>8} {'-':>8}  {data['error']}")
+            continue
+        ratio = data.get("ratio_to_powertools", 1.0)
+        invoke = data.get("first_invoke")
+        invoke_text = (
+            f"{invoke['request']} -> {invoke['status']} in {invoke['median_ms']:.1f} ms"
+            + ("" if invoke["ok"] else f"  (EXPECTED {invoke['expected_status']})")
+            if invoke
+            else ""
+        )
+        print(
+            f"{name:<36} {data['median_ms']:>8.1f}ms {data['min_ms']:>6.1f}ms "
+            f"{ratio:>7.2f}x {data['process_median_ms']:>6.1f}ms  {invoke_text}"
+        )
+    print(f"\n{report['runs']} runs each, median; python {report['python']} on {report['machine']}")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--output", type=Path, default=RESULTS)
+    args = parser.parse_args()
+
+    with tempfile.TemporaryDirectory(prefix="tanda-coldstart-") as tmp:
+        workdir = Path(tmp)
+        reference_folder = workdir / "powertools"
+        reference_folder.mkdir()
+        (reference_folder / "app.py").write_text(POWERTOOLS_HANDLER, encoding="utf-8")
+
+        measured: dict[str, dict[str, Any]] = {}
+        for entry in entries(reference_folder):
+            try:
+                measured[entry.name] = measure(entry, args.runs, workdir)
+            except RuntimeError as error:
+                measured[entry.name] = {"error": str(error)}
+
+    reference = measured.pop(REFERENCE)
+    reference["folder"] = "(temporary file; see POWERTOOLS_HANDLER in bench/coldstart.py)"
+    if "error" in reference:
+        print(f"reference failed: {reference['error']}", file=sys.stderr)
+        return 1
+    for data in measured.values():
+        if "median_ms" in data:
+            data["ratio_to_powertools"] = round(data["median_ms"] / reference["median_ms"], 2)
+
+    report = {
+        "python": platform.python_version(),
+        "machine": f"{platform.platform()} ({platform.machine()}, {os.cpu_count()} cpu)",
+        "runs": args.runs,
+        "measure": "import of the entry module in a fresh interpreter (start-up excluded); "
+        "process_median_ms is the whole subprocess including start-up and first invoke",
+        "entries": measured,
+        "reference": {REFERENCE: reference},
+    }
+    print_table(report)
+    args.output.parent.mkdir(parents=True, exist_ok=True)
+    args.output.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+    print(f"wrote {shown(args.output.resolve())}")
+    failed = [
+        name
+        for name, data in measured.items()
+        if "first_invoke" in data and not data["first_invoke"]["ok"]
+    ]
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
