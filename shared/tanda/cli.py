@@ -38,6 +38,24 @@ def _demo(args: argparse.Namespace) -> int:
     return demo_command(args)
 
 
+def _ingest(args: argparse.Namespace) -> int:
+    from tanda.retrieval.ingest.command import ingest_command
+
+    return ingest_command(args)
+
+
+def _search(args: argparse.Namespace) -> int:
+    from tanda.retrieval.command import search_command
+
+    return search_command(args)
+
+
+def _eval_retrieval(args: argparse.Namespace) -> int:
+    from tanda.retrieval.evaluation import eval_retrieval_command
+
+    return eval_retrieval_command(args)
+
+
 def _openapi(args: argparse.Namespace) -> int:
     from tanda.api.openapi import write_openapi
 
@@ -84,6 +102,30 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = add("demo", _demo, "Print the seed's annotated example, composed and aggregated by tanda.")
     p.add_argument("--json", action="store_true", help="print the annotate-v2 JSON instead")
+
+    p = add("ingest", _ingest, "Index documents: PDF, text, Markdown, CSV, JSONL, BEIR folders.")
+    p.add_argument("paths", nargs="+", metavar="PATH", help="files or folders (recursed)")
+    p.add_argument("--tenant", default="demo", help="tenant the documents belong to")
+    p.add_argument("--batch", default=None, help="batch id (scope for /v1 search and ask)")
+    p.add_argument("--selection", action="append", default=[], help="named selection (repeatable)")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+    p = add("search", _search, "Search the index and print ranked chunks.")
+    p.add_argument("query")
+    p.add_argument("--tenant", default="demo")
+    p.add_argument("--top-k", type=int, default=5)
+    p.add_argument("--document", dest="document_ids", action="append", default=None)
+    p.add_argument("--batch", default=None)
+    p.add_argument("--selection", default=None)
+    p.add_argument("--lang", default=None)
+    p.add_argument("--json", action="store_true")
+
+    p = add("eval", _eval_retrieval, "Measure quality on an evaluation set.")
+    eval_sub = p.add_subparsers(dest="eval_kind", required=True, metavar="KIND")
+    er = eval_sub.add_parser("retrieval", help="nDCG@10, recall@5, MRR@10 on a BEIR folder")
+    er.add_argument("dir", help="BEIR folder: corpus.jsonl, queries.jsonl, qrels/test.tsv")
+    er.add_argument("--lang", default=None, help="analyzer language (default: detected)")
+    er.set_defaults(handler=_eval_retrieval)
 
     p = add("openapi", _openapi, "Write the OpenAPI document generated from the contract models.")
     p.add_argument(

@@ -34,6 +34,33 @@ class Settings(BaseSettings):
     runner: str = Field(default="inprocess", description="`inprocess` or `stepfunctions`.")
     store: str = Field(default="sqlite", description="`sqlite` (embedded) or `dynamodb`.")
 
+    # --- retrieval (docs/retrieval.md) ---------------------------------------------------------
+    index: str = Field(
+        default="sqlite",
+        description="Search index: `sqlite` (embedded file `<home>/index.sqlite`) or "
+        "`opensearch:https://HOST` (AWS SigV4 when `opensearch_service` is set).",
+    )
+    opensearch_index: str = Field(default="tanda-chunks", description="OpenSearch index name.")
+    opensearch_service: str | None = Field(
+        default=None, description="SigV4 signing service: `es` (managed) or `aoss` (serverless)."
+    )
+    opensearch_region: str | None = Field(default=None, description="AWS region for SigV4.")
+    embedder: str = Field(
+        default="none",
+        description="Embedder: `none` (lexical only), `openai:BASE_URL[#MODEL]` (`/embeddings`), "
+        "`bedrock:MODEL_ID` (Titan Text Embeddings v2).",
+    )
+    rrf_k: int = Field(default=60, ge=1, description="Reciprocal rank fusion constant k.")
+    rrf_weights: dict[str, float] = Field(
+        default_factory=lambda: {"lexical": 1.0, "vector": 1.0},
+        description="Weight of each retrieval arm in the fusion (JSON map arm → weight).",
+    )
+    rerank_min_score: float | None = Field(
+        default=None,
+        description="Reranker floor (ASK-06): hits scoring below it never reach synthesis. "
+        "Applied only when a reranker is configured.",
+    )
+
     # --- auth (docs/auth.md) -------------------------------------------------------------------
     # Secrets are never configured here, only their SHA-256 hashes; keys written by
     # `tanda keys create` to `<home>/keys.json` are trusted in addition to these.

@@ -14,6 +14,8 @@ from tanda.settings import Settings, load_settings
 
 if TYPE_CHECKING:
     from tanda.auth import Authenticator
+    from tanda.ports import Embedder, SearchIndex
+    from tanda.retrieval.fusion import FusionConfig
 
 
 @dataclass
@@ -25,6 +27,31 @@ class Runtime:
         from tanda.auth import Authenticator
 
         return Authenticator.from_settings(self.settings)
+
+    @cached_property
+    def fusion(self) -> FusionConfig:
+        from tanda.retrieval.fusion import FusionConfig
+
+        return FusionConfig(k=self.settings.rrf_k, weights=dict(self.settings.rrf_weights))
+
+    @cached_property
+    def search_index(self) -> SearchIndex:
+        spec = self.settings.index
+        if spec == "sqlite":
+            from tanda.adapters.sqlite_index import SqliteSearchIndex
+
+            return SqliteSearchIndex(self.settings.home / "index.sqlite", fusion=self.fusion)
+        if spec.startswith("opensearch:"):
+            from tanda.adapters.opensearch_index import OpenSearchIndex
+
+            return OpenSearchIndex.from_settings(self.settings)
+        raise ValueError(f"TANDA_INDEX: unknown search index {spec!r} (sqlite | opensearch:URL)")
+
+    @cached_property
+    def embedder(self) -> Embedder | None:
+        from tanda.adapters.embedders import build_embedder
+
+        return build_embedder(self.settings.embedder)
 
 
 def build_runtime(settings: Settings | None = None) -> Runtime:

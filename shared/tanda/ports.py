@@ -1,0 +1,57 @@
+"""Ports: what the core needs from the outside world (DESIGN §1). Adapters in ``tanda.adapters``
+implement them; ``tanda.wiring`` picks one per port from the settings."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol, runtime_checkable
+
+from tanda.retrieval.model import (
+    Chunk,
+    Document,
+    IngestOutcome,
+    SearchHit,
+    SearchQuery,
+    SearchScope,
+)
+
+
+@runtime_checkable
+class SearchIndex(Protocol):
+    """Chunks of every tenant's documents. Every method filters by tenant inside the adapter."""
+
+    def upsert_document(self, document: Document, chunks: Sequence[Chunk]) -> IngestOutcome:
+        """Add or replace a document's chunks atomically: same ``content_hash`` → unchanged; a
+        failure midway leaves the previous version searchable."""
+        ...
+
+    def search(self, query: SearchQuery) -> list[SearchHit]:
+        """Ranked hits within ``query.scope`` (lexical, plus vector when ``query.vector``)."""
+        ...
+
+    def chunks(self, scope: SearchScope, chunk_ids: Sequence[str]) -> list[Chunk]:
+        """The named chunks that lie inside ``scope`` (others are silently absent)."""
+        ...
+
+    def document_chunks(self, scope: SearchScope, document_id: str) -> list[Chunk]:
+        """A whole document in order (``read_document``), or ``[]`` outside ``scope``."""
+        ...
+
+    def documents(self, scope: SearchScope) -> list[Document]:
+        """The documents inside ``scope`` (``list_sources``; empty scope → ``[]``)."""
+        ...
+
+
+class Embedder(Protocol):
+    """Text → vectors. ``dimensions`` is fixed per embedder."""
+
+    @property
+    def dimensions(self) -> int: ...
+
+    def embed(self, texts: Sequence[str]) -> list[tuple[float, ...]]: ...
+
+
+class Reranker(Protocol):
+    """Scores (query, passage) pairs; hits under ``RERANK_MIN_SCORE`` never reach synthesis."""
+
+    def score(self, query: str, passages: Sequence[str]) -> list[float]: ...

@@ -1,0 +1,112 @@
+"""What retrieval stores and returns: documents, chunks with identity, scopes, hits (DESIGN §6).
+
+Every read names a tenant: a ``SearchScope`` cannot be built without ``tenant_id``, and every
+adapter applies it inside the query, so no route can forget the tenant filter.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+TOP_K_DEFAULT = 5
+TOP_K_MAX = 20
+
+ChunkKind = Literal["text", "table"]
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class LegalIdentity(_Model):
+    """The identity the judge must see beside a passage (V2-07). Empty fields are unknown."""
+
+    legal_reference: str | None = Field(
+        default=None, description="E.g. `Undang-Undang Republik Indonesia Nomor 27 Tahun 2022`."
+    )
+    regulation_type: str | None = Field(
+        default=None, description="E.g. `Undang-Undang`, `Perpres`."
+    )
+    number: str | None = None
+    year: int | None = None
+    publisher: str | None = Field(default=None, description="Issuing body, e.g. `Presiden RI`.")
+    section: str | None = Field(
+        default=None, description="Document-level section, when the whole document is one."
+    )
+    dataset: str | None = Field(default=None, description="For tables/portal data: dataset name.")
+    period: str | None = Field(default=None, description="For tables/portal data: e.g. `2023`.")
+
+
+class Document(_Model):
+    document_id: str
+    tenant_id: str
+    title: str
+    source: str = Field(description="Where it came from: a path or a URI.")
+    content_hash: str = Field(description="SHA-256 of the source bytes: same hash, same document.")
+    identity: LegalIdentity = LegalIdentity()
+    batch_id: str | None = None
+    selections: tuple[str, ...] = ()
+    lang: str | None = Field(default=None, description="`id`, `tr`, `en`, or unknown.")
+    pages: int | None = None
+    metadata: dict[str, str] = Field(default_factory=dict)
+
+
+class Chunk(_Model):
+    chunk_id: str = Field(description="Stable: the same content of the same document, the same id.")
+    document_id: str
+    tenant_id: str
+    ordinal: int = Field(ge=0, description="Position in the document.")
+    title: str
+    identity: LegalIdentity = LegalIdentity()
+    page_no: int | None = None
+    section: str | None = Field(
+        default=None, description="Heading path, e.g. `BAB II > Pasal 5 > ayat (2)`."
+    )
+    kind: ChunkKind = "text"
+    text: str
+    batch_id: str | None = None
+    selections: tuple[str, ...] = ()
+    lang: str | None = None
+    embedding: tuple[float, ...] | None = None
+
+
+class SearchScope(_Model):
+    """Which chunks a query may see. ``tenant_id`` always; the rest narrows."""
+
+    tenant_id: str = Field(min_length=1)
+    document_ids: tuple[str, ...] | None = None
+    batch_id: str | None = None
+    selection: str | None = None
+
+    @model_validator(mode="after")
+    def _document_xor_batch(self) -> SearchScope:
+        if self.document_ids is not None and self.batch_id is not None:
+            raise ValueError("scope by document or by batch, not both (ASK-02)")
+        return self
+
+
+class SearchQuery(_Model):
+    text: str = Field(min_length=1)
+    scope: SearchScope
+    top_k: int = Field(default=TOP_K_DEFAULT, ge=1, le=TOP_K_MAX)
+    lang: str | None = Field(default=None, description="Analyzer hint; detected when absent.")
+    vector: tuple[float, ...] | None = Field(
+        default=None, description="Query embedding, when an embedder is configured."
+    )
+
+
+class SearchHit(_Model):
+    chunk: Chunk
+    score: float = Field(description="Fused score (RRF); higher is better.")
+    lexical_rank: int | None = Field(default=None, description="1-based rank in the lexical arm.")
+    vector_rank: int | None = Field(default=None, description="1-based rank in the vector arm.")
+
+
+class IngestOutcome(_Model):
+    """What one ``upsert_document`` did."""
+
+    document_id: str
+    status: Literal["added", "replaced", "unchanged"]
+    chunks: int
