@@ -1,0 +1,28 @@
+"""``POST /v1/search`` (ASK-01, ASK-02): ranked chunks of the caller's tenant."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Request
+
+from tanda.api.security import AUTH_RESPONSES, current_runtime, v1_principal
+from tanda.auth import Principal
+from tanda.contract.v1_search import V1SearchRequest, V1SearchResponse
+from tanda.service.search_v1 import search_v1
+
+router = APIRouter(tags=["v1"])
+
+
+@router.post(
+    "/v1/search",
+    response_model=V1SearchResponse,
+    responses=AUTH_RESPONSES,
+    summary="Hybrid search over the caller's documents (no synthesis)",
+)
+def v1_search(
+    body: V1SearchRequest,
+    request: Request,
+    principal: Annotated[Principal, Depends(v1_principal)],
+) -> V1SearchResponse:
+    return search_v1(current_runtime(request), principal, body)

@@ -1,0 +1,81 @@
+"""``POST /v1/search`` (ASK-01, ASK-02): ranked chunks, the retrieval primitive."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field, field_validator, model_validator
+
+from tanda.contract.common import WireModel
+
+SEARCH_TOP_K_DEFAULT = 5
+SEARCH_TOP_K_MAX = 20
+
+
+class V1SearchRequest(WireModel):
+    query: str = Field(min_length=1, max_length=2000)
+    top_k: int = Field(default=SEARCH_TOP_K_DEFAULT, ge=1, le=SEARCH_TOP_K_MAX)
+    document_id: str | None = Field(default=None, min_length=1, max_length=128)
+    batch_id: str | None = Field(default=None, min_length=1, max_length=128)
+    lang: str | None = Field(
+        default=None,
+        max_length=16,
+        description="Analyzer hint (`id`, `tr`, `en`); an unknown code falls back to detection.",
+    )
+
+    @field_validator("query")
+    @classmethod
+    def _not_blank(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("query must contain non-whitespace text")
+        return value
+
+    @model_validator(mode="after")
+    def _document_xor_batch(self) -> V1SearchRequest:
+        if self.document_id is not None and self.batch_id is not None:
+            raise ValueError("give document_id or batch_id, not both")
+        return self
+
+
+class Identity(WireModel):
+    """The document identity shown beside a passage (V2-07); unknown parts are null."""
+
+    legal_reference: str | None = None
+    regulation_type: str | None = None
+    number: str | None = None
+    year: int | None = None
+    publisher: str | None = None
+    section: str | None = None
+    dataset: str | None = None
+    period: str | None = None
+
+
+class SearchResult(WireModel):
+    rank: int = Field(ge=1)
+    chunk_id: str
+    document_id: str
+    title: str
+    score: float = Field(description="Fused reciprocal-rank score; comparable within one response.")
+    lexical_rank: int | None
+    vector_rank: int | None
+    page_no: int | None
+    section: str | None
+    kind: Literal["text", "table"]
+    identity: Identity
+    snippet: str = Field(description="The first 200 characters of the chunk.")
+    text: str
+
+
+class RetrievalInfo(WireModel):
+    mode: Literal["lexical", "hybrid"] = Field(
+        description="`lexical` when no embedder is configured (or it failed), else `hybrid`."
+    )
+    embedder: str = Field(description="The embedder used for the query, or `none`.")
+    reranked: bool = False
+
+
+class V1SearchResponse(WireModel):
+    query: str
+    top_k: int
+    results: list[SearchResult]
+    retrieval: RetrievalInfo

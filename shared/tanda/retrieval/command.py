@@ -1,0 +1,54 @@
+"""``tanda search``: the /v1/search use case from the terminal, for a local operator."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from pydantic import ValidationError
+
+
+def search_command(args: argparse.Namespace) -> int:
+    from tanda.auth import Principal
+    from tanda.contract.v1_search import V1SearchRequest
+    from tanda.service.search_v1 import search_v1
+    from tanda.wiring import build_runtime
+
+    if args.document_ids and len(args.document_ids) > 1:
+        print("tanda search: give at most one --document", file=sys.stderr)
+        return 2
+    try:
+        body = V1SearchRequest(
+            query=args.query,
+            top_k=args.top_k,
+            document_id=args.document_ids[0] if args.document_ids else None,
+            batch_id=args.batch,
+            lang=args.lang,
+        )
+    except ValidationError as error:
+        for problem in error.errors():
+            where = ".".join(str(p) for p in problem["loc"]) or "request"
+            print(f"tanda search: {where}: {problem['msg']}", file=sys.stderr)
+        return 2
+    operator = Principal(tenant_id=args.tenant, partner_id="local-cli", subject="local-cli")
+    response = search_v1(build_runtime(), operator, body)
+    if args.json:
+        print(response.model_dump_json(indent=2))
+        return 0
+    if not response.results:
+        print(f"No results in tenant {args.tenant!r}. Ingest documents with `tanda ingest PATH`.")
+        return 0
+    for result in response.results:
+        where = " · ".join(
+            part
+            for part in (
+                result.identity.legal_reference or result.title,
+                f"hlm. {result.page_no}" if result.page_no is not None else None,
+                result.section,
+            )
+            if part
+        )
+        print(f"{result.rank:>2}. {where}  [{result.chunk_id}, score {result.score:.4f}]")
+        print(f"    {result.snippet.replace(chr(10), ' ')}")
+    print(f"({response.retrieval.mode} retrieval)")
+    return 0

@@ -1,0 +1,62 @@
+"""``search_v1``: the use case behind ``POST /v1/search`` (ASK-02)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from tanda.contract.v1_search import (
+    Identity,
+    RetrievalInfo,
+    SearchResult,
+    V1SearchRequest,
+    V1SearchResponse,
+)
+from tanda.retrieval.model import SearchQuery, SearchScope
+from tanda.retrieval.search import retrieve
+
+if TYPE_CHECKING:
+    from tanda.auth import Principal
+    from tanda.wiring import Runtime
+
+KNOWN_LANGS = frozenset({"id", "tr", "en"})
+SNIPPET_CHARS = 200
+
+
+def search_v1(runtime: Runtime, principal: Principal, body: V1SearchRequest) -> V1SearchResponse:
+    scope = SearchScope(
+        tenant_id=principal.tenant_id,
+        document_ids=(body.document_id,) if body.document_id else None,
+        batch_id=body.batch_id,
+    )
+    lang = body.lang.lower() if body.lang and body.lang.lower() in KNOWN_LANGS else None
+    query = SearchQuery(text=body.query, scope=scope, top_k=body.top_k, lang=lang)
+    retrieved = retrieve(runtime.search_index, query, embedder=runtime.embedder)
+    results = [
+        SearchResult(
+            rank=rank,
+            chunk_id=hit.chunk.chunk_id,
+            document_id=hit.chunk.document_id,
+            title=hit.chunk.title,
+            score=hit.score,
+            lexical_rank=hit.lexical_rank,
+            vector_rank=hit.vector_rank,
+            page_no=hit.chunk.page_no,
+            section=hit.chunk.section,
+            kind=hit.chunk.kind,
+            identity=Identity.model_validate(hit.chunk.identity.model_dump()),
+            snippet=hit.chunk.text[:SNIPPET_CHARS],
+            text=hit.chunk.text,
+        )
+        for rank, hit in enumerate(retrieved.hits, start=1)
+    ]
+    hybrid = retrieved.mode == "hybrid"
+    return V1SearchResponse(
+        query=body.query,
+        top_k=body.top_k,
+        results=results,
+        retrieval=RetrievalInfo(
+            mode="hybrid" if hybrid else "lexical",
+            embedder=runtime.settings.embedder.split(":", 1)[0] if hybrid else "none",
+            reranked=retrieved.reranked,
+        ),
+    )
