@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
+from tanda.chat import ChatRequest, ChatResponse
 from tanda.retrieval.model import (
     Chunk,
     Document,
@@ -55,3 +56,11 @@ class Reranker(Protocol):
     """Scores (query, passage) pairs; hits under ``RERANK_MIN_SCORE`` never reach synthesis."""
 
     def score(self, query: str, passages: Sequence[str]) -> list[float]: ...
+
+
+class ChatModel(Protocol):
+    """One model endpoint. Raises ``tanda.chat.ModelError`` subclasses, never client errors."""
+
+    name: str
+
+    def complete(self, request: ChatRequest) -> ChatResponse: ...

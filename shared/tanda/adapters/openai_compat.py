@@ -1,0 +1,357 @@
+"""``ChatModel`` over any OpenAI-compatible ``/chat/completions`` endpoint (DESIGN §5).
+
+Works with OpenAI itself and with the usual local servers (vLLM, llama.cpp, Ollama, LiteLLM). The
+request body is built and the reply parsed by pure functions (:func:`chat_completions_body`,
+:func:`parse_chat_completion`); :class:`OpenAICompatModel` adds the HTTP call, the retry policy and
+the error mapping. What the server says in an error body is logged at debug level only and never
+put in a raised exception: it can hold prompts, keys or internals (docs/models.md).
+"""
+
+from __future__ import annotations
+
+import email.utils
+import json
+import logging
+import os
+import random
+import re
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any, Literal
+
+import httpx
+
+from tanda.chat import (
+    ChatMessage,
+    ChatRequest,
+    ChatResponse,
+    ModelContextExceeded,
+    ModelError,
+    ModelRejected,
+    ModelTimeout,
+    ModelUnavailable,
+    ToolCall,
+)
+
+log = logging.getLogger(__name__)
+
+API_KEY_ENV = "TANDA_MODEL_API_KEY"
+DEFAULT_MODEL = "default"
+MAX_BACKOFF_S = 8.0
+CONNECT_TIMEOUT_S = 5.0
+
+FinishReason = Literal["stop", "tool_calls", "length", "other"]
+
+_CONTEXT_EXCEEDED = re.compile(
+    r"context[ _]length|maximum context|context (size|window)|too many tokens|prompt is too long",
+    re.IGNORECASE,
+)
+_FINISH_REASONS: dict[str, FinishReason] = {
+    "stop": "stop",
+    "tool_calls": "tool_calls",
+    "function_call": "tool_calls",
+    "length": "length",
+}
+
+
+class OpenAICompatModel:
+    """One model behind an OpenAI-compatible endpoint.
+
+    Retries 5xx, 429, timeouts and dropped connections with exponential backoff and full jitter
+    (``rng() * min(MAX_BACKOFF_S, backoff_s * 2**n)``), or after ``Retry-After`` when the server
+    sends one that fits the remaining budget. ``request.timeout_s`` bounds the whole call, sleeps
+    included: no attempt or sleep runs past it. Each attempt may use all that is left, unless
+    ``attempt_timeout_s`` caps it (then a hung attempt leaves time for another); connecting is
+    capped at ``CONNECT_TIMEOUT_S`` so an unreachable server is retried rather than waited on.
+    """
+
+    def __init__(
+        self,
+        base_url: str,
+        model: str,
+        *,
+        api_key: str | None = None,
+        client: httpx.Client | None = None,
+        max_retries: int = 3,
+        backoff_s: float = 0.2,
+        sleep: Callable[[float], None] = time.sleep,
+        rng: Callable[[], float] = random.random,
+        clock: Callable[[], float] = time.monotonic,
+        attempt_timeout_s: float | None = None,
+    ) -> None:
+        if not base_url.startswith(("http://", "https://")):
+            raise ValueError("base_url must be an http(s) URL")
+        if not model:
+            raise ValueError("model must not be empty")
+        if max_retries < 0 or backoff_s < 0:
+            raise ValueError("max_retries and backoff_s must not be negative")
+        if attempt_timeout_s is not None and attempt_timeout_s <= 0:
+            raise ValueError("attempt_timeout_s must be positive")
+        self.name = f"openai:{model}"
+        self.model = model
+        self._url = base_url.rstrip("/") + "/chat/completions"
+        self._headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
+        self._client = client or httpx.Client()
+        self._owns_client = client is None
+        self._max_retries = max_retries
+        self._backoff_s = backoff_s
+        self._sleep = sleep
+        self._rng = rng
+        self._clock = clock
+        self._attempt_timeout_s = attempt_timeout_s
+
+    @classmethod
+    def from_spec(
+        cls, spec: str, *, api_key: str | None = None, **kwargs: Any
+    ) -> OpenAICompatModel:
+        """``openai:BASE_URL[#MODEL]`` → a model; the key defaults to ``$TANDA_MODEL_API_KEY``."""
+        return from_spec(spec, api_key=api_key, **kwargs)
+
+    def close(self) -> None:
+        if self._owns_client:
+            self._client.close()
+
+    def complete(self, request: ChatRequest) -> ChatResponse:
+        body = chat_completions_body(self.model, request)
+        deadline = self._clock() + request.timeout_s
+        attempt = 0
+        while True:
+            remaining = deadline - self._clock()
+            if remaining <= 0:
+                raise ModelTimeout(f"{self.name}: no time left for another attempt")
+            if self._attempt_timeout_s is not None:
+                remaining = min(remaining, self._attempt_timeout_s)
+            result, retry_after = self._attempt(body, remaining)
+            if isinstance(result, ChatResponse):
+                return result
+            failure = result
+            if attempt >= self._max_retries:
+                raise failure
+            delay = self._delay(attempt, retry_after)
+            if self._clock() + delay >= deadline:
+                # Retrying would end past the caller's deadline: fail now, with the last cause.
+                raise failure
+            log.info(
+                "model call retry",
+                extra={"model": self.name, "attempt": attempt + 1, "outcome": failure.outcome},
+            )
+            self._sleep(delay)
+            attempt += 1
+
+    def _attempt(
+        self, body: dict[str, Any], timeout_s: float
+    ) -> tuple[ChatResponse | ModelError, float | None]:
+        """One POST. Returns the response, or a retryable error with the server's Retry-After;
+        raises the errors that must not be retried."""
+        try:
+            reply = self._client.post(
+                self._url,
+                json=body,
+                headers=self._headers,
+                timeout=httpx.Timeout(timeout_s, connect=min(timeout_s, CONNECT_TIMEOUT_S)),
+            )
+        except httpx.TimeoutException as exc:
+            log.debug("model call timed out: %r", exc)
+            return ModelTimeout(f"{self.name}: timed out"), None
+        except httpx.TransportError as exc:
+            log.debug("model call transport error: %r", exc)
+            return ModelUnavailable(f"{self.name}: connection failed"), None
+        status = reply.status_code
+        if status == 200:
+            try:
+                return parse_chat_completion(reply.json()), None
+            except ValueError as exc:  # json.JSONDecodeError is a ValueError
+                log.debug("model reply unusable: %s; body: %.2000s", exc, reply.text)
+                raise ModelUnavailable(f"{self.name}: reply is not a chat completion") from None
+        log.debug("model call HTTP %d; body: %.2000s", status, reply.text)
+        if status == 429 or status >= 500:
+            return ModelUnavailable(f"{self.name}: HTTP {status}"), _retry_after_s(reply)
+        if 400 <= status < 500:
+            if status in (400, 413) and _CONTEXT_EXCEEDED.search(reply.text):
+                raise ModelContextExceeded(f"{self.name}: prompt exceeds the context window")
+            raise ModelRejected(f"{self.name}: request rejected (HTTP {status})")
+        raise ModelUnavailable(f"{self.name}: unexpected HTTP {status}")
+
+    def _delay(self, attempt: int, retry_after: float | None) -> float:
+        if retry_after is not None:
+            return retry_after
+        return self._rng() * min(MAX_BACKOFF_S, self._backoff_s * 2.0**attempt)
+
+
+def from_spec(spec: str, *, api_key: str | None = None, **kwargs: Any) -> OpenAICompatModel:
+    """Build from ``TANDA_MODEL=openai:BASE_URL[#MODEL]`` (model ``default`` when omitted: fine
+    for single-model servers such as llama.cpp). The API key, when not passed, comes from
+    ``$TANDA_MODEL_API_KEY``."""
+    if not spec.startswith("openai:"):
+        raise ValueError("an openai model spec starts with 'openai:'")
+    base_url, _, model = spec.removeprefix("openai:").partition("#")
+    key = api_key if api_key is not None else os.environ.get(API_KEY_ENV) or None
+    return OpenAICompatModel(base_url, model or DEFAULT_MODEL, api_key=key, **kwargs)
+
+
+# --- wire format (pure) ------------------------------------------------------------------------
+
+
+def chat_completions_body(model: str, request: ChatRequest) -> dict[str, Any]:
+    """The ``/chat/completions`` request body for ``request`` (``items``/``scenario`` ignored)."""
+    body: dict[str, Any] = {
+        "model": model,
+        "messages": [_wire_message(message) for message in request.messages],
+        "temperature": request.temperature,
+    }
+    if request.max_tokens is not None:
+        body["max_tokens"] = request.max_tokens
+    if request.tools:
+        body["tools"] = [
+            {
+                "type": "function",
+                "function": {
+                    "name": tool.name,
+                    "description": tool.description,
+                    "parameters": tool.parameters,
+                },
+            }
+            for tool in request.tools
+        ]
+    if request.json_schema is not None:
+        body["response_format"] = {
+            "type": "json_schema",
+            "json_schema": {
+                "name": request.schema_name or "output",
+                "schema": request.json_schema,
+                "strict": True,
+            },
+        }
+    return body
+
+
+def _wire_message(message: ChatMessage) -> dict[str, Any]:
+    if message.role == "tool":
+        return {"role": "tool", "tool_call_id": message.tool_call_id, "content": message.content}
+    if message.role == "assistant" and message.tool_calls:
+        return {
+            "role": "assistant",
+            # OpenAI wants null, not "", beside tool calls.
+            "content": message.content or None,
+            "tool_calls": [
+                {
+                    "id": call.id,
+                    "type": "function",
+                    "function": {"name": call.name, "arguments": json.dumps(call.arguments)},
+                }
+                for call in message.tool_calls
+            ],
+        }
+    return {"role": message.role, "content": message.content}
+
+
+def parse_chat_completion(payload: Any) -> ChatResponse:
+    """A ``/chat/completions`` reply → ``ChatResponse``. Raises ``ValueError`` when the payload
+    is not a chat completion (no choices, no message).
+
+    Tool-call arguments that are not a JSON object become ``{}``: the call is kept, so the agent
+    sees the model asked for that tool and its argument validation treats the call as invalid
+    output (one regeneration, then ``unparseable_completion``) rather than a model failure."""
+    if not isinstance(payload, dict):
+        raise ValueError("reply is not a JSON object")
+    choices = payload.get("choices")
+    if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
+        raise ValueError("reply has no choices")
+    message = choices[0].get("message")
+    if not isinstance(message, dict):
+        raise ValueError("first choice has no message")
+    tool_calls = [
+        _parse_tool_call(raw, index) for index, raw in enumerate(message.get("tool_calls") or [])
+    ]
+    usage = payload.get("usage")
+    if not isinstance(usage, dict):
+        usage = {}
+    return ChatResponse(
+        content=_text(message.get("content")),
+        tool_calls=tool_calls,
+        finish_reason=_finish_reason(choices[0].get("finish_reason"), bool(tool_calls)),
+        input_tokens=_count(usage.get("prompt_tokens")),
+        output_tokens=_count(usage.get("completion_tokens")),
+    )
+
+
+def _parse_tool_call(raw: Any, index: int) -> ToolCall:
+    if not isinstance(raw, dict) or not isinstance(raw.get("function"), dict):
+        raise ValueError("tool call without a function")
+    function = raw["function"]
+    name = function.get("name")
+    if not isinstance(name, str) or not name:
+        raise ValueError("tool call without a name")
+    arguments: Any = function.get("arguments")
+    if isinstance(arguments, str):
+        try:
+            arguments = json.loads(arguments) if arguments.strip() else {}
+        except json.JSONDecodeError:
+            log.debug("tool call %s: arguments are not JSON: %.500s", name, arguments)
+            arguments = {}
+    if not isinstance(arguments, dict):
+        arguments = {}
+    call_id = raw.get("id")
+    return ToolCall(
+        id=call_id if isinstance(call_id, str) and call_id else f"call_{index}",
+        name=name,
+        arguments=arguments,
+    )
+
+
+def _text(content: Any) -> str | None:
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):  # content parts
+        parts = [
+            p.get("text", "") for p in content if isinstance(p, dict) and p.get("type") == "text"
+        ]
+        return "".join(parts)
+    return None
+
+
+def _finish_reason(raw: Any, has_tool_calls: bool) -> FinishReason:
+    # Some servers (Ollama, some vLLM tool parsers) say "stop" or nothing beside tool calls.
+    if has_tool_calls and raw in (None, "stop"):
+        return "tool_calls"
+    if raw is None:
+        return "stop"
+    return _FINISH_REASONS.get(str(raw), "other")
+
+
+def _count(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _retry_after_s(reply: httpx.Response) -> float | None:
+    """Seconds from ``retry-after-ms`` (OpenAI) or ``Retry-After`` (seconds or an HTTP date)."""
+    millis = reply.headers.get("retry-after-ms")
+    if millis is not None:
+        try:
+            return max(0.0, float(millis) / 1000)
+        except ValueError:
+            pass
+    value = reply.headers.get("retry-after")
+    if value is None:
+        return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    return max(0.0, (when - datetime.now(UTC)).total_seconds())
+
+
+__all__ = [
+    "API_KEY_ENV",
+    "OpenAICompatModel",
+    "chat_completions_body",
+    "from_spec",
+    "parse_chat_completion",
+]

@@ -1,0 +1,140 @@
+"""The model call: what every stage sends to a ``ChatModel`` and what comes back (DESIGN §5).
+
+One call = a role, messages, optional tools and an optional JSON schema for structured output, and
+a timeout. ``items`` carries the same things the messages show, in structured form: real model
+adapters ignore it; the scripted and offline adapters answer from it, so they never parse prompts.
+
+The stage outputs (``AgentOutput``, ``JudgeOutput``…) are the JSON the stages ask models for. They
+live here, beside the port, because the stages parse them and the scripted/offline adapters write
+them.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from tanda.contract.segments import Segment
+
+
+class ModelRole(StrEnum):
+    agent = "agent"
+    framing_check = "framing_check"
+    judge = "judge"
+    recheck = "recheck"
+    guard = "guard"
+    ask = "ask"
+    xc_judge = "xc_judge"
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class ToolCall(_Model):
+    id: str
+    name: str
+    arguments: dict[str, Any] = Field(default_factory=dict)
+
+
+class ChatMessage(_Model):
+    role: Literal["system", "user", "assistant", "tool"]
+    content: str = ""
+    tool_calls: list[ToolCall] = Field(default_factory=list, description="assistant only")
+    tool_call_id: str | None = Field(default=None, description="tool only: the call answered")
+
+
+class ToolSpec(_Model):
+    name: str
+    description: str
+    parameters: dict[str, Any] = Field(description="JSON schema of the arguments.")
+
+
+class ChatRequest(_Model):
+    role: ModelRole
+    messages: list[ChatMessage]
+    tools: list[ToolSpec] | None = None
+    json_schema: dict[str, Any] | None = Field(
+        default=None, description="Structured output: the reply's content must match it."
+    )
+    schema_name: str | None = None
+    timeout_s: float = Field(default=30.0, gt=0)
+    max_tokens: int | None = None
+    temperature: float = 0.0
+    items: list[dict[str, Any]] | None = Field(
+        default=None, description="Structured form of what the messages show (scripted/offline)."
+    )
+    scenario: str | None = Field(
+        default=None, description="Scripted model only: the scenario picked by X-Tanda-Scenario."
+    )
+
+
+class ChatResponse(_Model):
+    content: str | None = None
+    tool_calls: list[ToolCall] = Field(default_factory=list)
+    finish_reason: Literal["stop", "tool_calls", "length", "other"] = "stop"
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+
+
+# --- errors: adapters raise these, never their client library's, never the server's text -------
+
+
+class ModelError(Exception):
+    """A model call failed. ``outcome`` is logged in ``model_call_log``."""
+
+    outcome = "error"
+
+
+class ModelTimeout(ModelError):
+    outcome = "timeout"
+
+
+class ModelUnavailable(ModelError):
+    """5xx/429/connection failures after retries."""
+
+    outcome = "unavailable"
+
+
+class ModelRejected(ModelError):
+    """A 4xx other than 429: the request itself was refused (not retried)."""
+
+    outcome = "rejected"
+
+
+class ModelContextExceeded(ModelRejected):
+    """The prompt does not fit the model's context window (V2-18)."""
+
+    outcome = "context_exceeded"
+
+
+# --- stage outputs ----------------------------------------------------------------------------
+
+
+class AgentOutput(_Model):
+    segments: list[Segment]
+
+
+class ItemVerdict(_Model):
+    id: str
+    verdict: Literal["supported", "unsupported", "unverifiable"]
+    reason: str | None = None
+
+
+class JudgeOutput(_Model):
+    """Judge and re-check reply: one verdict per item id."""
+
+    verdicts: list[ItemVerdict]
+
+
+class FramingCheckOutput(_Model):
+    checkable: list[str] = Field(
+        description="Ids of framing segments that state a citable fact or answer the question."
+    )
+
+
+class GuardOutput(_Model):
+    block: bool
+    category: str | None = None
