@@ -1,0 +1,52 @@
+"""What a reader hands to the chunker: a document as blocks of paragraphs or tables, each with
+the page it sits on and its section path, or the reason the file was skipped."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from tanda.retrieval.model import LegalIdentity
+
+
+@dataclass(frozen=True)
+class Paragraph:
+    text: str
+    page_no: int | None = None
+
+
+@dataclass(frozen=True)
+class TextBlock:
+    """Consecutive paragraphs under one section path (e.g. ``BAB II > Pasal 5``)."""
+
+    section: str | None
+    paragraphs: tuple[Paragraph, ...]
+
+
+@dataclass(frozen=True)
+class TableBlock:
+    """One table, kept as a table: its header and its rows, cells verbatim."""
+
+    section: str | None
+    header: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+    page_no: int | None = None
+
+
+Block = TextBlock | TableBlock
+
+
+@dataclass(frozen=True)
+class ParsedDocument:
+    title: str | None
+    blocks: tuple[Block, ...]
+    identity: LegalIdentity = field(default_factory=LegalIdentity)
+    lang: str | None = None
+    pages: int | None = None
+    metadata: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Skipped:
+    """A source that yields no document, and why (one line, shown in the ingest summary)."""
+
+    reason: str

@@ -1,0 +1,411 @@
+"""``ingest_paths``: files and folders → documents and chunks in a ``SearchIndex``.
+
+Callable from code and tests without argparse; ``command.ingest_command`` is its CLI face.
+One bad source is a line in the report, never the end of the batch.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from tanda.ports import Embedder, SearchIndex
+from tanda.retrieval.ingest.chunking import ChunkDraft, ChunkingConfig, chunk_blocks
+from tanda.retrieval.ingest.identity import (
+    apply_metadata,
+    chunk_id_for,
+    content_hash,
+    document_id_for,
+)
+from tanda.retrieval.ingest.parsed import ParsedDocument, Skipped, TableBlock
+from tanda.retrieval.ingest.readers import (
+    parse_plain_text,
+    read_csv,
+    read_jsonl_records,
+    read_markdown,
+    read_pdf,
+    read_text,
+)
+from tanda.retrieval.model import Chunk, Document, IngestOutcome, SearchScope
+
+SIDECAR_SUFFIX = ".meta.json"
+EMBED_BATCH = 64
+_TEXT_SUFFIXES = {".txt", ".text"}
+_MARKDOWN_SUFFIXES = {".md", ".markdown"}
+SUPPORTED_SUFFIXES = frozenset({".pdf", ".csv", ".jsonl", *_TEXT_SUFFIXES, *_MARKDOWN_SUFFIXES})
+
+
+class SkippedSource(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    source: str = Field(description="Path (and `#line` for a JSONL line).")
+    reason: str
+    failed: bool = Field(
+        description="True when the source could not be read (corrupt, encrypted, bad line); "
+        "False when it was not meant to be ingested (unknown extension)."
+    )
+
+
+class IngestReport(BaseModel):
+    """What one ingest did; ``summary_lines`` renders it for the terminal."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    added: int = 0
+    replaced: int = 0
+    unchanged: int = 0
+    chunks: int = Field(default=0, description="Chunks written (added + replaced documents).")
+    pages: int = Field(default=0, description="PDF pages read.")
+    tables: int = Field(default=0, description="Tables read (CSV files).")
+    outcomes: tuple[IngestOutcome, ...] = ()
+    skipped: tuple[SkippedSource, ...] = ()
+
+    @property
+    def documents(self) -> int:
+        return self.added + self.replaced + self.unchanged
+
+    @property
+    def failed(self) -> int:
+        return sum(1 for s in self.skipped if s.failed)
+
+    def summary_lines(self) -> list[str]:
+        lines = [
+            f"documents: {self.documents} ({self.added} added, {self.replaced} replaced, "
+            f"{self.unchanged} unchanged)",
+            f"chunks: {self.chunks} · pages: {self.pages} · tables: {self.tables}",
+        ]
+        if self.skipped:
+            lines.append(f"skipped: {len(self.skipped)}")
+            lines.extend(f"  {s.source}: {s.reason}" for s in self.skipped)
+        return lines
+
+
+@dataclass(frozen=True)
+class SourceFile:
+    path: Path
+    key: str  # POSIX path relative to the ingest root: what identifies the document
+
+
+@dataclass
+class _Tally:
+    added: int = 0
+    replaced: int = 0
+    unchanged: int = 0
+    chunks: int = 0
+    pages: int = 0
+    tables: int = 0
+
+
+def discover(paths: Iterable[Path]) -> tuple[list[SourceFile], list[SkippedSource]]:
+    """Files under ``paths`` (folders recursed, hidden entries and sidecars ignored), sorted."""
+    found: list[SourceFile] = []
+    skipped: list[SkippedSource] = []
+    for root in paths:
+        if not root.exists():
+            skipped.append(SkippedSource(source=str(root), reason="no such path", failed=True))
+            continue
+        if root.is_file():
+            found.append(SourceFile(root, root.name))
+            continue
+        for path in sorted(root.rglob("*")):
+            relative = path.relative_to(root)
+            if any(part.startswith(".") for part in relative.parts) or not path.is_file():
+                continue
+            if path.name.endswith(SIDECAR_SUFFIX):
+                continue
+            if _inside_beir(path) and path.name != "corpus.jsonl":
+                continue  # BEIR queries and qrels are not documents
+            found.append(SourceFile(path, PurePosixPath(*relative.parts).as_posix()))
+    return found, skipped
+
+
+def _inside_beir(path: Path) -> bool:
+    for folder in (path.parent, path.parent.parent):
+        if (folder / "corpus.jsonl").is_file() and (
+            (folder / "queries.jsonl").is_file() or (folder / "qrels").is_dir()
+        ):
+            return True
+    return False
+
+
+def ingest_paths(
+    index: SearchIndex,
+    embedder: Embedder | None,
+    paths: Sequence[Path | str],
+    *,
+    tenant: str,
+    batch: str | None = None,
+    selections: Sequence[str] = (),
+    progress: bool = False,
+    chunking: ChunkingConfig | None = None,
+) -> IngestReport:
+    """Ingest every supported file under ``paths`` into ``index`` for ``tenant``.
+
+    Re-ingesting an unchanged source is ``unchanged`` without parsing it again when the index
+    already holds that content hash (with the same batch and selections); a changed source keeps
+    its ``document_id`` and replaces its chunks (``upsert_document`` is atomic).
+    """
+    files, skipped = discover([Path(p) for p in paths])
+    tally = _Tally()
+    outcomes: list[IngestOutcome] = []
+    selection_tuple = tuple(selections)
+    for source in _progress(files, enabled=progress):
+        suffix = source.path.suffix.lower()
+        if suffix not in SUPPORTED_SUFFIXES:
+            reason = f"unsupported file type {suffix or '(no extension)'}"
+            skipped.append(SkippedSource(source=str(source.path), reason=reason, failed=False))
+            continue
+        try:
+            data = source.path.read_bytes()
+        except OSError as exc:
+            skipped.append(SkippedSource(source=str(source.path), reason=str(exc), failed=True))
+            continue
+        for unit in _units(source, data, suffix, tenant):
+            if isinstance(unit, SkippedSource):
+                skipped.append(unit)
+                continue
+            if _already_indexed(index, tenant, unit, batch, selection_tuple):
+                tally.unchanged += 1
+                outcomes.append(
+                    IngestOutcome(document_id=unit.document_id, status="unchanged", chunks=0)
+                )
+                continue
+            parsed = unit.parse()
+            if isinstance(parsed, Skipped):
+                skipped.append(SkippedSource(source=unit.label, reason=parsed.reason, failed=True))
+                continue
+            document, chunks = build_document(
+                parsed,
+                tenant=tenant,
+                document_id=unit.document_id,
+                source=unit.label,
+                digest=unit.digest,
+                batch=batch,
+                selections=selection_tuple,
+                metadata=unit.metadata,
+                chunking=chunking,
+            )
+            if embedder is not None:
+                chunks = embed_chunks(embedder, chunks)
+            try:
+                outcome = index.upsert_document(document, chunks)
+            except Exception as exc:  # one failing document never aborts the batch
+                reason = f"index refused it ({type(exc).__name__}: {exc})"
+                skipped.append(SkippedSource(source=unit.label, reason=reason, failed=True))
+                continue
+            outcomes.append(outcome)
+            if outcome.status == "unchanged":
+                tally.unchanged += 1
+                continue
+            if outcome.status == "added":
+                tally.added += 1
+            else:
+                tally.replaced += 1
+            tally.chunks += len(chunks)
+            tally.pages += parsed.pages or 0
+            tally.tables += sum(1 for b in parsed.blocks if isinstance(b, TableBlock))
+    return IngestReport(
+        added=tally.added,
+        replaced=tally.replaced,
+        unchanged=tally.unchanged,
+        chunks=tally.chunks,
+        pages=tally.pages,
+        tables=tally.tables,
+        outcomes=tuple(outcomes),
+        skipped=tuple(skipped),
+    )
+
+
+def _progress(files: list[SourceFile], *, enabled: bool) -> Iterable[SourceFile]:
+    if not enabled:
+        return files
+    import shutil
+
+    from tqdm import tqdm
+
+    # A pseudo-terminal may report a 0×0 size, which tqdm takes literally (no bar at all).
+    size = shutil.get_terminal_size((80, 24))
+    return tqdm(  # type: ignore[no-any-return]
+        files,
+        desc="ingest",
+        unit="file",
+        file=sys.stderr,
+        leave=False,
+        ncols=size.columns or 80,
+        nrows=size.lines or 24,
+    )
+
+
+@dataclass(frozen=True)
+class _Unit:
+    """One document-to-be: its id and hash are known before it is parsed."""
+
+    label: str
+    document_id: str
+    digest: str
+    parse: Callable[[], ParsedDocument | Skipped]
+    metadata: dict[str, object]
+
+
+def _units(
+    source: SourceFile, data: bytes, suffix: str, tenant: str
+) -> Iterator[_Unit | SkippedSource]:
+    label = str(source.path)
+    if suffix == ".jsonl":
+        for record in read_jsonl_records(data):
+            if isinstance(record, tuple):
+                line_no, skip = record
+                yield SkippedSource(source=f"{label}#{line_no}", reason=skip.reason, failed=True)
+                continue
+            document_id = record.document_id or document_id_for(
+                tenant, f"{source.key}#{record.line_no}"
+            )
+            text, title = record.text, record.title
+
+            def parse(text: str = text, title: str | None = title) -> ParsedDocument:
+                parsed = parse_plain_text(text, fallback_title=None)
+                return _with_title(parsed, title or parsed.title or document_id_title(text))
+
+            yield _Unit(
+                label=f"{label}#{record.line_no}",
+                document_id=document_id,
+                digest=content_hash(record.raw),
+                parse=parse,
+                metadata=dict(record.metadata),
+            )
+        return
+    sidecar = _read_sidecar(source.path)
+    if isinstance(sidecar, SkippedSource):
+        yield sidecar
+        return
+    explicit_id = sidecar.get("document_id")
+    document_id = str(explicit_id) if explicit_id else document_id_for(tenant, source.key)
+    digest = content_hash(data + json.dumps(sidecar, sort_keys=True).encode() if sidecar else data)
+    yield _Unit(label, document_id, digest, lambda: _read_file(source, data, suffix), sidecar)
+
+
+def document_id_title(text: str) -> str:
+    first = text.strip().splitlines()[0] if text.strip() else ""
+    return first[:120]
+
+
+def _with_title(parsed: ParsedDocument, title: str | None) -> ParsedDocument:
+    from dataclasses import replace
+
+    return replace(parsed, title=title)
+
+
+def _read_file(source: SourceFile, data: bytes, suffix: str) -> ParsedDocument | Skipped:
+    if suffix == ".pdf":
+        return read_pdf(data, name=source.path.name)
+    if suffix == ".csv":
+        return read_csv(data, path=PurePosixPath(source.key))
+    if suffix in _MARKDOWN_SUFFIXES:
+        return read_markdown(data, name=source.path.name)
+    return read_text(data, name=source.path.name)
+
+
+def _read_sidecar(path: Path) -> dict[str, object] | SkippedSource:
+    sidecar = path.with_name(path.name + SIDECAR_SUFFIX)
+    if not sidecar.is_file():
+        return {}
+    try:
+        value = json.loads(sidecar.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        return SkippedSource(source=str(path), reason=f"bad {sidecar.name}: {exc}", failed=True)
+    if not isinstance(value, dict):
+        return SkippedSource(
+            source=str(path), reason=f"bad {sidecar.name}: not a JSON object", failed=True
+        )
+    return value
+
+
+def _already_indexed(
+    index: SearchIndex, tenant: str, unit: _Unit, batch: str | None, selections: tuple[str, ...]
+) -> bool:
+    known = index.documents(SearchScope(tenant_id=tenant, document_ids=(unit.document_id,)))
+    return any(
+        doc.document_id == unit.document_id
+        and doc.content_hash == unit.digest
+        and doc.batch_id == batch
+        and tuple(doc.selections) == selections
+        for doc in known
+    )
+
+
+def build_document(
+    parsed: ParsedDocument,
+    *,
+    tenant: str,
+    document_id: str,
+    source: str,
+    digest: str,
+    batch: str | None,
+    selections: tuple[str, ...],
+    metadata: dict[str, object],
+    chunking: ChunkingConfig | None = None,
+) -> tuple[Document, list[Chunk]]:
+    """A parsed document → the ``Document`` and its ``Chunk``s, metadata overriding identity."""
+    merged = apply_metadata(parsed.identity, parsed.title, parsed.lang, metadata)
+    title = merged.title or document_id
+    document = Document(
+        document_id=document_id,
+        tenant_id=tenant,
+        title=title,
+        source=source,
+        content_hash=digest,
+        identity=merged.identity,
+        batch_id=batch,
+        selections=selections,
+        lang=merged.lang,
+        pages=parsed.pages,
+        metadata={**parsed.metadata, **merged.metadata},
+    )
+    drafts = chunk_blocks(parsed.blocks, chunking or ChunkingConfig())
+    return document, _chunks(document, drafts)
+
+
+def _chunks(document: Document, drafts: Sequence[ChunkDraft]) -> list[Chunk]:
+    seen: dict[tuple[str | None, int | None, str], int] = {}
+    chunks: list[Chunk] = []
+    for ordinal, draft in enumerate(drafts):
+        key = (draft.section, draft.page_no, draft.text)
+        occurrence = seen.get(key, 0)
+        seen[key] = occurrence + 1
+        chunks.append(
+            Chunk(
+                chunk_id=chunk_id_for(
+                    document.document_id, draft.section, draft.page_no, draft.text, occurrence
+                ),
+                document_id=document.document_id,
+                tenant_id=document.tenant_id,
+                ordinal=ordinal,
+                title=document.title,
+                identity=document.identity,
+                page_no=draft.page_no,
+                section=draft.section,
+                kind=draft.kind,
+                text=draft.text,
+                batch_id=document.batch_id,
+                selections=document.selections,
+                lang=document.lang,
+            )
+        )
+    return chunks
+
+
+def embed_chunks(embedder: Embedder, chunks: list[Chunk]) -> list[Chunk]:
+    out: list[Chunk] = []
+    for start in range(0, len(chunks), EMBED_BATCH):
+        batch = chunks[start : start + EMBED_BATCH]
+        vectors = embedder.embed([c.text for c in batch])
+        out.extend(
+            c.model_copy(update={"embedding": tuple(v)})
+            for c, v in zip(batch, vectors, strict=True)
+        )
+    return out

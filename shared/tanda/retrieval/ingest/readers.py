@@ -1,0 +1,302 @@
+"""Readers: source bytes → ``ParsedDocument`` or ``Skipped`` (with a one-line reason).
+
+Pure functions of the bytes (and, for CSV, of the path that names the table); nothing here
+touches the index or the file system.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import logging
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import PurePath
+
+from tanda.retrieval.ingest.identity import (
+    approved_by,
+    extract_legal_identity,
+    guess_lang,
+)
+from tanda.retrieval.ingest.parsed import (
+    Block,
+    Paragraph,
+    ParsedDocument,
+    Skipped,
+    TableBlock,
+    TextBlock,
+)
+from tanda.retrieval.ingest.statute import (
+    clean_pages,
+    join_lines,
+    looks_like_statute,
+    parse_statute_pages,
+)
+from tanda.retrieval.model import LegalIdentity
+
+_YEAR_RE = re.compile(r"^(19|20)\d{2}$")
+
+
+def decode_text(data: bytes) -> str:
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return data.decode("cp1252", errors="replace")
+
+
+def _title_from_identity(identity: LegalIdentity, fallback: str | None) -> str | None:
+    return identity.legal_reference or fallback
+
+
+# --- PDF ---------------------------------------------------------------------------------------
+
+
+def read_pdf(data: bytes, *, name: str) -> ParsedDocument | Skipped:
+    """The text layer, page by page (page numbers kept), statute structure and identity read."""
+    from pypdf import PdfReader
+    from pypdf.errors import PdfReadError
+
+    # pypdf logs every repaired cross-reference of a slightly broken file; that is not news.
+    logging.getLogger("pypdf").setLevel(logging.ERROR)
+    try:
+        reader = PdfReader(io.BytesIO(data))
+        if reader.is_encrypted:
+            try:
+                # Many PDFs are "encrypted" with an empty user password (print/copy restrictions).
+                if not reader.decrypt(""):
+                    return Skipped("encrypted PDF (a password is needed to read it)")
+            except Exception:  # pypdf raises several types for unsupported encryption
+                return Skipped("encrypted PDF (a password is needed to read it)")
+        pages = [page.extract_text() or "" for page in reader.pages]
+    except (PdfReadError, ValueError, KeyError, TypeError, OSError) as exc:
+        return Skipped(f"not a readable PDF ({type(exc).__name__}: {_one_line(exc)})")
+    except Exception as exc:  # a corrupt file must never abort the batch
+        return Skipped(f"not a readable PDF ({type(exc).__name__}: {_one_line(exc)})")
+    if not any(p.strip() for p in pages):
+        return Skipped("PDF without a text layer (scanned images; OCR it first)")
+    return parse_pages(pages, fallback_title=PurePath(name).stem)
+
+
+def parse_pages(pages: list[str], *, fallback_title: str | None) -> ParsedDocument:
+    """Pages of text (1-based numbering) → blocks with section paths and legal identity."""
+    head = "\n".join(pages[:2])
+    identity = extract_legal_identity(head)
+    cleaned = clean_pages(pages)
+    blocks: list[Block] = list(parse_statute_pages(cleaned, first_page=1))
+    full = "\n".join("\n".join(lines) for lines in cleaned)
+    metadata: dict[str, str] = {}
+    approver = approved_by(head)
+    if approver:
+        metadata["approved_by"] = approver
+    return ParsedDocument(
+        title=_title_from_identity(identity, fallback_title),
+        blocks=tuple(blocks),
+        identity=identity,
+        lang=guess_lang(full),
+        pages=len(pages),
+        metadata=metadata,
+    )
+
+
+def _one_line(exc: BaseException) -> str:
+    text = re.sub(r"\s+", " ", str(exc)).strip()
+    return text[:160] or "no detail"
+
+
+# --- plain text and Markdown -------------------------------------------------------------------
+
+
+def read_text(data: bytes, *, name: str) -> ParsedDocument | Skipped:
+    return parse_plain_text(decode_text(data), fallback_title=PurePath(name).stem)
+
+
+def parse_plain_text(text: str, *, fallback_title: str | None) -> ParsedDocument:
+    """Paragraphs separated by blank lines; a statute's structure when it has one."""
+    if not text.strip():
+        return ParsedDocument(title=fallback_title, blocks=())
+    identity = extract_legal_identity(text)
+    if looks_like_statute(text):
+        lines = [re.sub(r"\s+", " ", ln).strip() for ln in text.splitlines()]
+        blocks: list[Block] = list(
+            parse_statute_pages([[ln for ln in lines if ln]], first_page=None)
+        )
+    else:
+        paragraphs = tuple(
+            Paragraph(join_lines([ln.strip() for ln in part.splitlines() if ln.strip()]))
+            for part in re.split(r"\n\s*\n", text)
+            if part.strip()
+        )
+        blocks = [TextBlock(None, paragraphs)] if paragraphs else []
+    return ParsedDocument(
+        title=_title_from_identity(identity, fallback_title),
+        blocks=tuple(blocks),
+        identity=identity,
+        lang=guess_lang(text),
+    )
+
+
+_HEADING_RE = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")
+_FENCE_RE = re.compile(r"^(```|~~~)")
+
+
+def read_markdown(data: bytes, *, name: str) -> ParsedDocument | Skipped:
+    """Headings become the section path (``Install > Linux``); fenced code stays verbatim."""
+    text = decode_text(data)
+    path: list[tuple[int, str]] = []
+    blocks: list[Block] = []
+    paragraphs: list[Paragraph] = []
+    lines: list[str] = []
+    in_fence = False
+    first_heading: str | None = None
+
+    def section() -> str | None:
+        return " > ".join(title for _, title in path) or None
+
+    def flush_paragraph() -> None:
+        nonlocal lines
+        if lines:
+            joined = "\n".join(lines) if in_fence or _FENCE_RE.match(lines[0]) else None
+            paragraphs.append(Paragraph(joined or join_lines([ln.strip() for ln in lines])))
+            lines = []
+
+    def flush_block() -> None:
+        nonlocal paragraphs
+        flush_paragraph()
+        if paragraphs:
+            blocks.append(TextBlock(section(), tuple(paragraphs)))
+            paragraphs = []
+
+    for raw in text.splitlines():
+        if _FENCE_RE.match(raw.strip()):
+            if in_fence:
+                lines.append(raw)
+                in_fence = False
+                flush_paragraph()
+                continue
+            flush_paragraph()
+            in_fence = True
+            lines.append(raw)
+            continue
+        if in_fence:
+            lines.append(raw)
+            continue
+        heading = _HEADING_RE.match(raw)
+        if heading:
+            flush_block()
+            level, title = len(heading.group(1)), heading.group(2).strip()
+            first_heading = first_heading or title
+            path = [(lv, t) for lv, t in path if lv < level] + [(level, title)]
+            continue
+        if not raw.strip():
+            flush_paragraph()
+            continue
+        if raw.lstrip().startswith(("- ", "* ", "+ ")) or re.match(r"^\s*\d+\.\s", raw):
+            flush_paragraph()  # a list item is its own paragraph
+        lines.append(raw)
+    in_fence = False
+    flush_block()
+    identity = extract_legal_identity(text)
+    return ParsedDocument(
+        title=_title_from_identity(identity, first_heading or PurePath(name).stem),
+        blocks=tuple(blocks),
+        identity=identity,
+        lang=guess_lang(text),
+    )
+
+
+# --- CSV -----------------------------------------------------------------------------------------
+
+
+def read_csv(data: bytes, *, path: PurePath) -> ParsedDocument | Skipped:
+    """One table: header + rows, cells verbatim (``10.723,82 M`` stays ``10.723,82 M``).
+
+    The path names it: ``apbd_jatim/2023/Surabaya.csv`` → dataset ``APBD Surabaya``, period
+    ``2023`` (a year folder is the period; the collection folder's first word is the dataset kind).
+    """
+    text = decode_text(data)
+    sample = text[:4096]
+    try:
+        dialect: type[csv.Dialect] | csv.Dialect = csv.Sniffer().sniff(sample, delimiters=",;\t|")
+    except csv.Error:
+        dialect = csv.excel
+    rows = [
+        tuple(cell.strip() for cell in row)
+        for row in csv.reader(io.StringIO(text), dialect)
+        if any(cell.strip() for cell in row)
+    ]
+    if not rows:
+        return Skipped("empty CSV")
+    header, body = rows[0], rows[1:]
+    if not body:
+        return Skipped("CSV with a header and no rows")
+    dataset, period = table_identity(path)
+    title = " ".join(part for part in (dataset, period) if part)
+    return ParsedDocument(
+        title=title,
+        blocks=(TableBlock(section=dataset, header=header, rows=tuple(body)),),
+        identity=LegalIdentity(dataset=dataset, period=period),
+        lang=guess_lang(" ".join(" ".join(r) for r in rows[:50])),
+        metadata={"columns": ",".join(header), "rows": str(len(body))},
+    )
+
+
+def table_identity(path: PurePath) -> tuple[str, str | None]:
+    """Dataset and period named by a table's path (see ``read_csv``)."""
+    name = path.stem.replace("_", " ").strip()
+    folders = list(path.parent.parts)
+    period: str | None = None
+    if folders and _YEAR_RE.match(folders[-1]):
+        period = folders.pop()
+    collection = folders[-1] if folders else ""
+    kind = re.split(r"[_\-\s]+", collection)[0] if collection else ""
+    if kind and period is not None:
+        label = kind.upper() if len(kind) <= 5 else kind.replace("_", " ").title()
+        return f"{label} {name}", period
+    return name, period
+
+
+# --- JSONL and BEIR ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class JsonlRecord:
+    """One JSONL line: ``{document_id?, title, text, metadata}`` (BEIR: ``{_id, title, text}``)."""
+
+    line_no: int
+    raw: bytes
+    document_id: str | None
+    title: str | None
+    text: str
+    metadata: Mapping[str, object] = field(default_factory=dict)
+
+
+def read_jsonl_records(data: bytes) -> Iterator[JsonlRecord | tuple[int, Skipped]]:
+    """Each non-empty line → a record, or ``(line_no, Skipped)`` for a bad line."""
+    for line_no, raw in enumerate(data.splitlines(), start=1):
+        if not raw.strip():
+            continue
+        try:
+            obj = json.loads(raw)
+        except ValueError as exc:
+            yield line_no, Skipped(f"line {line_no}: not JSON ({_one_line(exc)})")
+            continue
+        if not isinstance(obj, dict):
+            yield line_no, Skipped(f"line {line_no}: not a JSON object")
+            continue
+        text = obj.get("text")
+        if not isinstance(text, str) or not text.strip():
+            yield line_no, Skipped(f"line {line_no}: no text")
+            continue
+        raw_id = obj.get("document_id", obj.get("_id"))
+        metadata = obj.get("metadata")
+        title = obj.get("title")
+        yield JsonlRecord(
+            line_no=line_no,
+            raw=raw,
+            document_id=str(raw_id) if raw_id not in (None, "") else None,
+            title=str(title) if isinstance(title, str) and title.strip() else None,
+            text=text,
+            metadata=metadata if isinstance(metadata, dict) else {},
+        )

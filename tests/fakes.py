@@ -1,0 +1,106 @@
+"""In-memory fakes of the ports, for tests that must not depend on a real adapter (STYLE:
+hand in small fakes instead of patching)."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Sequence
+
+from tanda.retrieval.model import (
+    Chunk,
+    Document,
+    IngestOutcome,
+    SearchHit,
+    SearchQuery,
+    SearchScope,
+)
+
+
+def _in_scope(scope: SearchScope, document: Document) -> bool:
+    if document.tenant_id != scope.tenant_id:
+        return False
+    if scope.document_ids is not None and document.document_id not in scope.document_ids:
+        return False
+    if scope.batch_id is not None and document.batch_id != scope.batch_id:
+        return False
+    return scope.selection is None or scope.selection in document.selections
+
+
+class InMemorySearchIndex:
+    """A ``SearchIndex`` in dictionaries: keyed by (tenant, document_id); search is word overlap."""
+
+    def __init__(self) -> None:
+        self._documents: dict[tuple[str, str], Document] = {}
+        self._chunks: dict[tuple[str, str], list[Chunk]] = {}
+        self.upserts: list[str] = []
+
+    def upsert_document(self, document: Document, chunks: Sequence[Chunk]) -> IngestOutcome:
+        key = (document.tenant_id, document.document_id)
+        self.upserts.append(document.document_id)
+        previous = self._documents.get(key)
+        if previous is not None and previous == document:
+            return IngestOutcome(document_id=document.document_id, status="unchanged", chunks=0)
+        self._documents[key] = document
+        self._chunks[key] = list(chunks)
+        if previous is None:
+            return IngestOutcome(
+                document_id=document.document_id, status="added", chunks=len(chunks)
+            )
+        return IngestOutcome(
+            document_id=document.document_id, status="replaced", chunks=len(chunks)
+        )
+
+    def search(self, query: SearchQuery) -> list[SearchHit]:
+        words = set(re.findall(r"\w+", query.text.lower()))
+        scored: list[tuple[float, Chunk]] = []
+        for key, document in self._documents.items():
+            if not _in_scope(query.scope, document):
+                continue
+            for chunk in self._chunks[key]:
+                overlap = len(words & set(re.findall(r"\w+", chunk.text.lower())))
+                if overlap:
+                    scored.append((float(overlap), chunk))
+        scored.sort(key=lambda pair: -pair[0])
+        return [
+            SearchHit(chunk=c, score=s, lexical_rank=i + 1)
+            for i, (s, c) in enumerate(scored[: query.top_k])
+        ]
+
+    def chunks(self, scope: SearchScope, chunk_ids: Sequence[str]) -> list[Chunk]:
+        wanted = set(chunk_ids)
+        return [
+            c
+            for key, doc in self._documents.items()
+            if _in_scope(scope, doc)
+            for c in self._chunks[key]
+            if c.chunk_id in wanted
+        ]
+
+    def document_chunks(self, scope: SearchScope, document_id: str) -> list[Chunk]:
+        document = self._documents.get((scope.tenant_id, document_id))
+        if document is None or not _in_scope(scope, document):
+            return []
+        return list(self._chunks[(scope.tenant_id, document_id)])
+
+    def documents(self, scope: SearchScope) -> list[Document]:
+        return [doc for doc in self._documents.values() if _in_scope(scope, doc)]
+
+
+class HashEmbedder:
+    """Deterministic 8-dimensional vectors from a hash of the text."""
+
+    def __init__(self) -> None:
+        self.calls: list[int] = []
+
+    @property
+    def dimensions(self) -> int:
+        return 8
+
+    def embed(self, texts: Sequence[str]) -> list[tuple[float, ...]]:
+        self.calls.append(len(texts))
+        out: list[tuple[float, ...]] = []
+        for text in texts:
+            digest = hashlib.sha256(text.encode()).digest()
+            out.append(tuple(b / 255 for b in digest[:8]))
+        return out

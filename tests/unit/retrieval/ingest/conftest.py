@@ -1,0 +1,18 @@
+"""The shared data (statute PDFs, budget CSVs) lives beside the repository: ../shared/data."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parents[4]
+SHARED_DATA = REPO_ROOT.parent / "shared" / "data"
+CORPUS = SHARED_DATA / "corpus"
+
+
+@pytest.fixture
+def corpus() -> Path:
+    if not CORPUS.is_dir():
+        pytest.skip(f"shared demo corpus not found at {CORPUS} (expected ../shared/data)")
+    return CORPUS
