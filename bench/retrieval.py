@@ -1,0 +1,393 @@
+"""Retrieval quality and speed: tanda's embedded index against rank_bm25 and tantivy (issue 3).
+
+Run from the repository root: ``.venv/bin/python bench/retrieval.py [--quick]`` → prints a table,
+writes ``bench/results/retrieval.json``.
+
+(a) Quality on the dev sets in ``../shared/data/eval/retrieval/`` (tydiqa_id, xquad_tr): tanda
+    (language detected per query and per document, as a partner would run it; and with the
+    language given) against the peer ``rank_bm25.BM25Okapi`` over ``\\w+`` lowercase tokens with
+    Snowball stems (PyStemmer), both measured in this run.
+(b) Scale: corpora of 10k and 100k chunks built from the shared text (see ``scale_corpus``),
+    ingest rate and query p50/p95 for tanda, rank_bm25 (its query is O(corpus): fewer queries)
+    and tantivy (simple tokenizer, lowercase, ASCII folding; it has no Indonesian stemmer).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import platform
+import re
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator, Sequence
+from itertools import islice
+from pathlib import Path
+from typing import Any
+
+import Stemmer
+import tantivy
+from pypdf import PdfReader
+from rank_bm25 import BM25Okapi
+
+from tanda.adapters.sqlite_index import SqliteSearchIndex
+from tanda.retrieval.evaluation import (
+    BeirSet,
+    beir_documents,
+    evaluate_index,
+    load_beir,
+    percentile,
+    score_runs,
+)
+from tanda.retrieval.model import Chunk, Document, SearchQuery, SearchScope
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT.parent / "shared" / "data"
+RESULTS = ROOT / "bench" / "results" / "retrieval.json"
+DATASETS = {"tydiqa_id": ("id", "indonesian"), "xquad_tr": ("tr", "turkish")}
+PEER_NDCG_STATED = {"tydiqa_id": 0.880, "xquad_tr": 0.947}
+SIZES = (10_000, 100_000)
+QUERIES_PER_SIZE = 300
+RANK_BM25_QUERIES = {10_000: 300, 100_000: 30}
+CHUNKS_PER_DOCUMENT = 100
+TENANT = "bench"
+
+_WORD = re.compile(r"\w+")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
+
+
+# -- (a) quality --------------------------------------------------------------------------------
+
+
+def peer_rank_bm25(beir: BeirSet, snowball: str) -> dict[str, Any]:
+    """The plain peer: ``\\w+`` lowercase tokens, Snowball stems, BM25Okapi defaults."""
+    stemmer = Stemmer.Stemmer(snowball)
+
+    def analyze(text: str) -> list[str]:
+        words: list[str] = stemmer.stemWords(_WORD.findall(text.lower()))
+        return words
+
+    ids = [doc_id for doc_id, _, _ in beir.corpus]
+    bm25 = BM25Okapi([analyze(f"{title} {text}".strip()) for _, title, text in beir.corpus])
+    runs: dict[str, list[str]] = {}
+    latencies: list[float] = []
+    for query_id in beir.qrels:
+        started = time.perf_counter()
+        scores = bm25.get_scores(analyze(beir.queries[query_id]))
+        top = sorted(range(len(ids)), key=lambda i: (-scores[i], i))[:10]
+        latencies.append((time.perf_counter() - started) * 1000)
+        runs[query_id] = [ids[i] for i in top]
+    return score_runs(runs, beir.qrels, latencies).as_json()
+
+
+def tanda_quality(beir: BeirSet, lang: str | None) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory(prefix="tanda-bench-") as tmp:
+        index = SqliteSearchIndex(Path(tmp) / "index.sqlite")
+        try:
+            for document, chunks in beir_documents(beir, lang=lang):
+                index.upsert_document(document, chunks)
+            return evaluate_index(index, beir, lang=lang).as_json()
+        finally:
+            index.close()
+
+
+def quality() -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for name, (lang, snowball) in DATASETS.items():
+        beir = load_beir(DATA / "eval" / "retrieval" / name)
+        out[name] = {
+            "tanda": tanda_quality(beir, None),
+            "tanda_lang_given": tanda_quality(beir, lang),
+            "rank_bm25_snowball": peer_rank_bm25(beir, snowball),
+            "rank_bm25_stated_ndcg@10": PEER_NDCG_STATED[name],
+        }
+    return out
+
+
+# -- (b) scale ----------------------------------------------------------------------------------
+
+
+def source_units() -> tuple[list[str], dict[str, int]]:
+    """Sentences of the shared text, in a fixed order: eval paragraphs, statute PDF pages (pypdf
+    text layer), and budget CSV rows rendered as ``region year: account | budget | actual | %``."""
+    units: list[str] = []
+    counts: dict[str, int] = {}
+
+    def add(source: str, texts: Iterator[str]) -> None:
+        before = len(units)
+        for text in texts:
+            units.extend(s.strip() for s in _SENTENCE_END.split(text) if len(s.strip()) > 20)
+        counts[source] = len(units) - before
+
+    for name in DATASETS:
+        beir = load_beir(DATA / "eval" / "retrieval" / name)
+        add(f"eval/{name}", (text for _, _, text in beir.corpus))
+
+    def pdf_pages() -> Iterator[str]:
+        for pdf in sorted((DATA / "corpus" / "id_laws").glob("*.pdf")):
+            for page in PdfReader(pdf).pages:
+                yield page.extract_text() or ""
+
+    add("corpus/id_laws (pypdf pages)", pdf_pages())
+
+    def csv_rows() -> Iterator[str]:
+        for path in sorted((DATA / "corpus" / "apbd_jatim").glob("*/*.csv")):
+            with path.open(encoding="utf-8", errors="replace") as handle:
+                for row in csv.DictReader(handle):
+                    cells = " | ".join(str(v).strip() for v in row.values())
+                    yield f"APBD {path.stem} {path.parent.name}: {cells}\n"
+
+    add("corpus/apbd_jatim (CSV rows)", csv_rows())
+    return units, counts
+
+
+def scale_corpus(units: Sequence[str], size: int) -> list[str]:
+    """``size`` distinct chunks: windows over the sentence stream, one pass per start offset with
+    a width that changes every pass (3, 4, 5, 2, 6, 7, …), so no two chunks are the same text."""
+    widths = (3, 4, 5, 2, 6, 7, 8, 9, 10, 11, 12, 13)
+    chunks: list[str] = []
+    n = len(units)
+    for j in range(size):
+        passes, start = divmod(j, n)
+        width = widths[passes % len(widths)]
+        chunks.append(" ".join(units[(start + i) % n] for i in range(width)))
+    return chunks
+
+
+def bench_queries() -> list[str]:
+    per_set = QUERIES_PER_SIZE // len(DATASETS)
+    texts: list[str] = []
+    for name in DATASETS:
+        beir = load_beir(DATA / "eval" / "retrieval" / name)
+        texts.extend(islice((beir.queries[q] for q in beir.qrels), per_set))
+    return texts
+
+
+def timed(fn: Callable[[str], object], queries: Sequence[str]) -> dict[str, float]:
+    latencies = []
+    for text in queries:
+        started = time.perf_counter()
+        fn(text)
+        latencies.append((time.perf_counter() - started) * 1000)
+    return {
+        "queries": len(latencies),
+        "p50_ms": round(percentile(latencies, 50), 3),
+        "p95_ms": round(percentile(latencies, 95), 3),
+    }
+
+
+def tanda_scale(chunks: Sequence[str], queries: Sequence[str], tmp: Path) -> dict[str, Any]:
+    index = SqliteSearchIndex(tmp / f"tanda-{len(chunks)}.sqlite")
+    try:
+        started = time.perf_counter()
+        for first in range(0, len(chunks), CHUNKS_PER_DOCUMENT):
+            doc_id = f"doc{first // CHUNKS_PER_DOCUMENT:05d}"
+            part = chunks[first : first + CHUNKS_PER_DOCUMENT]
+            document = Document(
+                document_id=doc_id,
+                tenant_id=TENANT,
+                title=doc_id,
+                source="bench",
+                content_hash=f"{doc_id}:{len(part)}",
+            )
+            index.upsert_document(
+                document,
+                [
+                    Chunk(
+                        chunk_id=f"{doc_id}#{i}",
+                        document_id=doc_id,
+                        tenant_id=TENANT,
+                        ordinal=i,
+                        title="",
+                        text=text,
+                    )
+                    for i, text in enumerate(part)
+                ],
+            )
+        seconds = time.perf_counter() - started
+        scope = SearchScope(tenant_id=TENANT)
+        for text in queries[:20]:  # warm the page cache and the stemmers
+            index.search(SearchQuery(text=text, scope=scope, top_k=10))
+        speed = timed(
+            lambda text: index.search(SearchQuery(text=text, scope=scope, top_k=10)), queries
+        )
+    finally:
+        index.close()
+    return {
+        "ingest_s": round(seconds, 2),
+        "ingest_chunks_per_s": round(len(chunks) / seconds),
+    } | speed
+
+
+def rank_bm25_scale(chunks: Sequence[str], queries: Sequence[str]) -> dict[str, Any]:
+    stemmer = Stemmer.Stemmer("indonesian")  # most of the shared text is Indonesian
+
+    def analyze(text: str) -> list[str]:
+        words: list[str] = stemmer.stemWords(_WORD.findall(text.lower()))
+        return words
+
+    started = time.perf_counter()
+    bm25 = BM25Okapi([analyze(text) for text in chunks])
+    seconds = time.perf_counter() - started
+
+    def search(text: str) -> list[int]:
+        scores = bm25.get_scores(analyze(text))
+        return sorted(range(len(chunks)), key=lambda i: -scores[i])[:10]
+
+    speed = timed(search, queries[: RANK_BM25_QUERIES[len(chunks)]])
+    return {
+        "ingest_s": round(seconds, 2),
+        "ingest_chunks_per_s": round(len(chunks) / seconds),
+    } | speed
+
+
+def tantivy_scale(chunks: Sequence[str], queries: Sequence[str], tmp: Path) -> dict[str, Any]:
+    folder = tmp / f"tantivy-{len(chunks)}"
+    folder.mkdir()
+    builder = tantivy.SchemaBuilder()
+    builder.add_text_field("body", stored=False, tokenizer_name="bench_simple")
+    builder.add_integer_field("id", stored=True)
+    schema = builder.build()
+    index = tantivy.Index(schema, path=str(folder))
+    analyzer = (
+        tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.simple())
+        .filter(tantivy.Filter.lowercase())
+        .filter(tantivy.Filter.ascii_fold())
+        .build()
+    )
+    index.register_tokenizer("bench_simple", analyzer)
+    started = time.perf_counter()
+    writer = index.writer(heap_size=128_000_000, num_threads=2)
+    for i, text in enumerate(chunks):
+        writer.add_document(tantivy.Document(id=i, body=text))
+    writer.commit()
+    writer.wait_merging_threads()
+    index.reload()
+    seconds = time.perf_counter() - started
+    searcher = index.searcher()
+
+    def search(text: str) -> object:
+        words = " ".join(_WORD.findall(text))
+        return searcher.search(index.parse_query(words, ["body"]), 10).hits
+
+    for text in queries[:20]:
+        search(text)
+    speed = timed(search, queries)
+    return {
+        "ingest_s": round(seconds, 2),
+        "ingest_chunks_per_s": round(len(chunks) / seconds),
+    } | speed
+
+
+def scale(sizes: Sequence[int]) -> dict[str, Any]:
+    units, counts = source_units()
+    queries = bench_queries()
+    out: dict[str, Any] = {
+        "corpus": {
+            "how": (
+                "sentences of the eval corpora (tydiqa_id, xquad_tr paragraphs), the statute "
+                "PDFs (pypdf text layer) and the APBD CSV rows; chunk j is a window over that "
+                "sentence stream starting at j mod n, its width changing every pass "
+                "(3,4,5,2,6,…) so chunks are distinct; 100 chunks per document"
+            ),
+            "sentences_by_source": counts,
+            "sentences": len(units),
+        },
+        "queries": (
+            f"{len(queries)} eval queries (half tydiqa_id, half xquad_tr), top 10, one thread; "
+            f"rank_bm25 at 100k on the first {RANK_BM25_QUERIES[100_000]} only (O(corpus) each)"
+        ),
+    }
+    with tempfile.TemporaryDirectory(prefix="tanda-bench-scale-") as tmp_name:
+        tmp = Path(tmp_name)
+        for size in sizes:
+            chunks = scale_corpus(units, size)
+            words = sum(len(_WORD.findall(c)) for c in chunks)
+            print(f"scale {size}: tanda …", file=sys.stderr)
+            row: dict[str, Any] = {"mean_words_per_chunk": round(words / size, 1)}
+            row["tanda"] = tanda_scale(chunks, queries, tmp)
+            print(f"scale {size}: tantivy …", file=sys.stderr)
+            row["tantivy"] = tantivy_scale(chunks, queries, tmp)
+            print(f"scale {size}: rank_bm25 …", file=sys.stderr)
+            row["rank_bm25"] = rank_bm25_scale(chunks, queries)
+            out[str(size)] = row
+    if len(sizes) == 2:
+        small, large = (out[str(s)] for s in sizes)
+        growth = sizes[1] / sizes[0]
+        out["growth"] = {
+            "corpus_x": growth,
+            "tanda_p50_x": round(large["tanda"]["p50_ms"] / small["tanda"]["p50_ms"], 2),
+            "tantivy_p50_x": round(large["tantivy"]["p50_ms"] / small["tantivy"]["p50_ms"], 2),
+            "rank_bm25_p50_x": round(
+                large["rank_bm25"]["p50_ms"] / small["rank_bm25"]["p50_ms"], 2
+            ),
+        }
+        out["ratios_at_largest"] = {
+            "rank_bm25_p50_over_tanda": round(
+                large["rank_bm25"]["p50_ms"] / large["tanda"]["p50_ms"], 1
+            ),
+            "tantivy_p50_over_tanda": round(
+                large["tantivy"]["p50_ms"] / large["tanda"]["p50_ms"], 2
+            ),
+            "tanda_ingest_over_tantivy": round(
+                large["tanda"]["ingest_chunks_per_s"] / large["tantivy"]["ingest_chunks_per_s"],
+                2,
+            ),
+        }
+    return out
+
+
+def print_table(results: dict[str, Any]) -> None:
+    print(f"{'quality':<12} {'system':<22} {'nDCG@10':>8} {'R@5':>7} {'MRR@10':>7} {'p50 ms':>8}")
+    for name, row in results["quality"].items():
+        for system in ("tanda", "tanda_lang_given", "rank_bm25_snowball"):
+            m = row[system]
+            print(
+                f"{name:<12} {system:<22} {m['ndcg@10']:>8.4f} {m['recall@5']:>7.4f} "
+                f"{m['mrr@10']:>7.4f} {m['p50_ms']:>8.3f}"
+            )
+    print()
+    print(
+        f"{'chunks':>8} {'system':<10} {'ingest/s':>9} {'p50 ms':>8} {'p95 ms':>8} {'queries':>8}"
+    )
+    for size in results["scale"]:
+        if not size.isdigit():
+            continue
+        for system in ("tanda", "tantivy", "rank_bm25"):
+            m = results["scale"][size][system]
+            print(
+                f"{size:>8} {system:<10} {m['ingest_chunks_per_s']:>9} {m['p50_ms']:>8.2f} "
+                f"{m['p95_ms']:>8.2f} {m['queries']:>8}"
+            )
+    for key in ("growth", "ratios_at_largest"):
+        if key in results["scale"]:
+            print(key, json.dumps(results["scale"][key]))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--quick", action="store_true", help="quality + 10k only; no JSON")
+    args = parser.parse_args()
+    started = time.perf_counter()
+    results: dict[str, Any] = {
+        "machine": {
+            "python": platform.python_version(),
+            "platform": platform.platform(),
+            "cpus": __import__("os").cpu_count(),
+        },
+        "quality": quality(),
+        "scale": scale(SIZES[:1] if args.quick else SIZES),
+    }
+    results["runtime_s"] = round(time.perf_counter() - started, 1)
+    print_table(results)
+    if not args.quick:
+        RESULTS.parent.mkdir(parents=True, exist_ok=True)
+        RESULTS.write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n")
+        print(f"wrote {RESULTS.relative_to(ROOT)} in {results['runtime_s']} s")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,368 @@
+"""The embedded SearchIndex on real SQLite files (issue 3, ASK-02): replace semantics, scopes,
+tenant isolation, the vector arm and Turkish matching."""
+
+from __future__ import annotations
+
+import itertools
+import threading
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+import pytest
+
+import tanda.retrieval.analysis as analysis
+from tanda.adapters.sqlite_index import SqliteSearchIndex
+from tanda.ports import SearchIndex
+from tanda.retrieval.model import Chunk, Document, SearchQuery, SearchScope
+
+pytestmark = pytest.mark.integration
+
+
+@pytest.fixture
+def index(tmp_path: Path) -> Iterator[SqliteSearchIndex]:
+    idx = SqliteSearchIndex(tmp_path / "index.sqlite")
+    yield idx
+    idx.close()
+
+
+def doc(
+    document_id: str,
+    texts: Sequence[str],
+    *,
+    tenant: str = "t1",
+    version: str = "v1",
+    batch: str | None = None,
+    selections: tuple[str, ...] = (),
+    lang: str | None = "id",
+    vectors: Sequence[tuple[float, ...]] | None = None,
+) -> tuple[Document, list[Chunk]]:
+    document = Document(
+        document_id=document_id,
+        tenant_id=tenant,
+        title=f"Dokumen {document_id}",
+        source=f"/tmp/{document_id}.txt",
+        content_hash=f"{document_id}:{version}",
+        batch_id=batch,
+        selections=selections,
+        lang=lang,
+    )
+    chunks = [
+        Chunk(
+            chunk_id=f"{document_id}:{version}:{i}",
+            document_id=document_id,
+            tenant_id=tenant,
+            ordinal=i,
+            title=document.title,
+            text=text,
+            batch_id=batch,
+            selections=selections,
+            lang=lang,
+            embedding=None if vectors is None else vectors[i],
+        )
+        for i, text in enumerate(texts)
+    ]
+    return document, chunks
+
+
+def search(
+    index: SearchIndex, text: str, top_k: int = 5, lang: str | None = None, **scope: object
+) -> list[str]:
+    query = SearchQuery(text=text, scope=SearchScope(**scope), top_k=top_k, lang=lang)  # type: ignore[arg-type]
+    return [hit.chunk.chunk_id for hit in index.search(query)]
+
+
+def test_the_adapter_satisfies_the_search_index_port(index: SqliteSearchIndex) -> None:
+    assert isinstance(index, SearchIndex)
+
+
+def test_first_upsert_adds_and_the_same_hash_again_is_unchanged(
+    index: SqliteSearchIndex,
+) -> None:
+    first = index.upsert_document(*doc("a", ["anggaran pendidikan", "belanja pegawai"]))
+    again = index.upsert_document(*doc("a", ["anggaran pendidikan", "belanja pegawai"]))
+    assert (first.status, first.chunks) == ("added", 2)
+    assert (again.status, again.chunks) == ("unchanged", 2)
+
+
+def test_a_new_hash_replaces_the_chunks_and_the_old_ones_are_never_returned(
+    index: SqliteSearchIndex,
+) -> None:
+    index.upsert_document(*doc("a", ["anggaran pendidikan lama"], version="v1"))
+    outcome = index.upsert_document(*doc("a", ["anggaran kesehatan baru"], version="v2"))
+    assert outcome.status == "replaced"
+    assert search(index, "anggaran", tenant_id="t1") == ["a:v2:0"]
+    assert search(index, "pendidikan", tenant_id="t1") == []
+    scope = SearchScope(tenant_id="t1")
+    assert [c.chunk_id for c in index.document_chunks(scope, "a")] == ["a:v2:0"]
+    assert index.chunks(scope, ["a:v1:0"]) == []
+
+
+def test_a_replace_may_reuse_chunk_ids_of_unchanged_passages(index: SqliteSearchIndex) -> None:
+    document, chunks = doc("a", ["pasal satu", "pasal dua"], version="v1")
+    index.upsert_document(document, chunks)
+    changed = document.model_copy(update={"content_hash": "a:v2"})
+    edited = [chunks[0], chunks[1].model_copy(update={"text": "pasal dua diubah"})]
+    assert index.upsert_document(changed, edited).status == "replaced"
+    texts = [c.text for c in index.document_chunks(SearchScope(tenant_id="t1"), "a")]
+    assert texts == ["pasal satu", "pasal dua diubah"]
+
+
+def test_a_failure_midway_rolls_back_and_keeps_the_previous_version(
+    index: SqliteSearchIndex, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Given version 1 is indexed
+    index.upsert_document(*doc("a", ["anggaran pendidikan"], version="v1"))
+    # When analysis fails on the second chunk of version 2
+    calls = itertools.count()
+    real = analysis.index_terms
+
+    def failing(text: str, lang: str) -> list[str]:
+        if next(calls) == 1:
+            raise RuntimeError("disk on fire")
+        return real(text, lang)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(analysis, "index_terms", failing)
+    with pytest.raises(RuntimeError, match="disk on fire"):
+        index.upsert_document(*doc("a", ["kesehatan", "pertahanan"], version="v2"))
+    # Then version 1 is still what search, reads and the document list see
+    assert search(index, "anggaran pendidikan", tenant_id="t1") == ["a:v1:0"]
+    assert search(index, "kesehatan", tenant_id="t1") == []
+    scope = SearchScope(tenant_id="t1")
+    assert [c.chunk_id for c in index.document_chunks(scope, "a")] == ["a:v1:0"]
+    assert [d.content_hash for d in index.documents(scope)] == ["a:v1"]
+
+
+def test_a_constraint_violation_midway_rolls_back_too(index: SqliteSearchIndex) -> None:
+    index.upsert_document(*doc("a", ["anggaran pendidikan"], version="v1"))
+    document, chunks = doc("a", ["satu", "dua"], version="v2")
+    duplicate = [chunks[0], chunks[1].model_copy(update={"chunk_id": chunks[0].chunk_id})]
+    with pytest.raises(Exception, match="UNIQUE"):
+        index.upsert_document(document, duplicate)
+    assert search(index, "pendidikan", tenant_id="t1") == ["a:v1:0"]
+
+
+def test_chunks_of_another_document_are_refused(index: SqliteSearchIndex) -> None:
+    document, _ = doc("a", ["x"])
+    _, foreign = doc("b", ["y"])
+    with pytest.raises(ValueError, match="belongs to"):
+        index.upsert_document(document, foreign)
+
+
+@pytest.fixture
+def scoped(index: SqliteSearchIndex) -> SqliteSearchIndex:
+    index.upsert_document(*doc("a", ["anggaran daerah Batu"], batch="b1", selections=("apbd",)))
+    index.upsert_document(*doc("b", ["anggaran daerah Malang"], batch="b1"))
+    index.upsert_document(*doc("c", ["anggaran daerah Kediri"], batch="b2", selections=("apbd",)))
+    return index
+
+
+def test_document_ids_scope_narrows_search(scoped: SqliteSearchIndex) -> None:
+    hits = search(scoped, "anggaran", tenant_id="t1", document_ids=("a", "c"))
+    assert sorted(hits) == ["a:v1:0", "c:v1:0"]
+
+
+def test_an_empty_document_ids_scope_sees_nothing(scoped: SqliteSearchIndex) -> None:
+    assert search(scoped, "anggaran", tenant_id="t1", document_ids=()) == []
+    assert scoped.documents(SearchScope(tenant_id="t1", document_ids=())) == []
+
+
+def test_batch_scope_narrows_search_and_documents(scoped: SqliteSearchIndex) -> None:
+    assert sorted(search(scoped, "anggaran", tenant_id="t1", batch_id="b1")) == [
+        "a:v1:0",
+        "b:v1:0",
+    ]
+    docs = scoped.documents(SearchScope(tenant_id="t1", batch_id="b2"))
+    assert [d.document_id for d in docs] == ["c"]
+
+
+def test_selection_scope_narrows_search_and_reads(scoped: SqliteSearchIndex) -> None:
+    scope = SearchScope(tenant_id="t1", selection="apbd")
+    assert sorted(search(scoped, "anggaran", tenant_id="t1", selection="apbd")) == [
+        "a:v1:0",
+        "c:v1:0",
+    ]
+    assert scoped.document_chunks(scope, "b") == []
+    assert [c.chunk_id for c in scoped.chunks(scope, ["a:v1:0", "b:v1:0"])] == ["a:v1:0"]
+    assert [d.document_id for d in scoped.documents(scope)] == ["a", "c"]
+
+
+def test_scopes_combine(scoped: SqliteSearchIndex) -> None:
+    assert search(scoped, "anggaran", tenant_id="t1", batch_id="b1", selection="apbd") == ["a:v1:0"]
+
+
+SCOPE_VARIANTS = [
+    {},
+    {"document_ids": ("same",)},
+    {"document_ids": ("same", "other")},
+    {"batch_id": "b1"},
+    {"selection": "apbd"},
+    {"document_ids": ("same",), "selection": "apbd"},
+    {"batch_id": "b1", "selection": "apbd"},
+]
+
+
+@pytest.mark.parametrize("narrowing", SCOPE_VARIANTS)
+def test_two_tenants_with_identical_documents_never_see_each_others_chunks(
+    index: SqliteSearchIndex, narrowing: dict[str, object]
+) -> None:
+    # Given two tenants hold byte-identical documents (same ids, same text, same vectors)
+    for tenant in ("t1", "t2"):
+        document, chunks = doc(
+            "same",
+            ["rahasia anggaran daerah", "data pribadi warga"],
+            tenant=tenant,
+            batch="b1",
+            selections=("apbd",),
+            vectors=[(1.0, 0.0), (0.0, 1.0)],
+        )
+        chunks = [c.model_copy(update={"chunk_id": f"{tenant}-{c.ordinal}"}) for c in chunks]
+        index.upsert_document(document, chunks)
+    for tenant, other in (("t1", "t2"), ("t2", "t1")):
+        scope = SearchScope(tenant_id=tenant, **narrowing)  # type: ignore[arg-type]
+        # When each reads through every method, with and without a query vector
+        hits = [
+            *index.search(SearchQuery(text="rahasia anggaran data", scope=scope, top_k=20)),
+            *index.search(
+                SearchQuery(text="rahasia anggaran", scope=scope, top_k=20, vector=(1.0, 0.1))
+            ),
+        ]
+        read = [
+            *(h.chunk for h in hits),
+            *index.chunks(scope, [f"{other}-0", f"{other}-1", f"{tenant}-0"]),
+            *index.document_chunks(scope, "same"),
+        ]
+        # Then only its own chunks and documents come back, and they do come back
+        assert read
+        assert {c.tenant_id for c in read} == {tenant}
+        assert {c.chunk_id for c in read} <= {f"{tenant}-0", f"{tenant}-1"}
+        assert {d.tenant_id for d in index.documents(scope)} == {tenant}
+
+
+def test_the_vector_arm_ranks_by_cosine_and_fuses_with_lexical(
+    index: SqliteSearchIndex,
+) -> None:
+    # Given chunks with hand-made vectors; "b" matches the query vector but not its words
+    index.upsert_document(
+        *doc("a", ["anggaran pendidikan"], vectors=[(1.0, 0.0, 0.0)]),
+    )
+    index.upsert_document(*doc("b", ["belanja sekolah"], vectors=[(0.0, 1.0, 0.0)]))
+    index.upsert_document(*doc("c", ["jalan raya"], vectors=[(0.0, 0.0, 1.0)]))
+    scope = SearchScope(tenant_id="t1")
+    query = SearchQuery(text="anggaran", scope=scope, top_k=3, vector=(0.0, 1.0, 0.1))
+    hits = index.search(query)
+    by_id = {h.chunk.chunk_id: h for h in hits}
+    # Then the vector arm ranks b first, the lexical arm a first, and both are returned
+    assert by_id["b:v1:0"].vector_rank == 1
+    assert by_id["b:v1:0"].lexical_rank is None
+    assert by_id["a:v1:0"].lexical_rank == 1
+    assert hits[0].score >= hits[-1].score
+    assert by_id["b:v1:0"].chunk.embedding == (0.0, 1.0, 0.0)
+
+
+def test_the_vector_arm_inside_a_narrow_scope_is_exact(index: SqliteSearchIndex) -> None:
+    index.upsert_document(*doc("a", ["satu"], vectors=[(1.0, 0.0)], batch="b1"))
+    index.upsert_document(*doc("b", ["dua"], vectors=[(0.9, 0.1)], batch="b2"))
+    query = SearchQuery(
+        text="zzz", scope=SearchScope(tenant_id="t1", batch_id="b2"), vector=(1.0, 0.0)
+    )
+    assert [(h.chunk.chunk_id, h.vector_rank) for h in index.search(query)] == [("b:v1:0", 1)]
+
+
+def test_without_a_query_vector_only_the_lexical_arm_runs(index: SqliteSearchIndex) -> None:
+    index.upsert_document(*doc("a", ["anggaran"], vectors=[(1.0, 0.0)]))
+    hits = index.search(SearchQuery(text="anggaran", scope=SearchScope(tenant_id="t1")))
+    assert [(h.lexical_rank, h.vector_rank) for h in hits] == [(1, None)]
+
+
+def test_a_replaced_document_leaves_no_stale_vectors(index: SqliteSearchIndex) -> None:
+    index.upsert_document(*doc("a", ["lama"], version="v1", vectors=[(1.0, 0.0)]))
+    index.upsert_document(*doc("a", ["baru"], version="v2", vectors=[(0.0, 1.0)]))
+    query = SearchQuery(text="zzz", scope=SearchScope(tenant_id="t1"), vector=(1.0, 0.0))
+    assert [h.chunk.chunk_id for h in index.search(query)] == ["a:v2:0"]
+
+
+def test_an_embedding_of_another_size_is_refused(index: SqliteSearchIndex) -> None:
+    index.upsert_document(*doc("a", ["satu"], vectors=[(1.0, 0.0)]))
+    with pytest.raises(ValueError, match="dimensions"):
+        index.upsert_document(*doc("b", ["dua"], vectors=[(1.0, 0.0, 0.0)]))
+
+
+@pytest.mark.parametrize("query", ["ışık hızı", "IŞIK HIZI", "isik hizi", "ISIK HIZI", "Işık Hızı"])
+def test_turkish_dotted_and_dotless_i_match_end_to_end(
+    index: SqliteSearchIndex, query: str
+) -> None:
+    index.upsert_document(
+        *doc("tr", ["IŞIK HIZI saniyede yaklaşık 300.000 kilometredir."], lang="tr")
+    )
+    index.upsert_document(*doc("id", ["Kecepatan cahaya di ruang hampa."], lang="id"))
+    assert search(index, query, lang="tr", tenant_id="t1") == ["tr:v1:0"]
+
+
+def test_istanbul_written_with_capital_dotted_i_matches_a_lowercase_query(
+    index: SqliteSearchIndex,
+) -> None:
+    index.upsert_document(*doc("tr", ["İSTANBUL BOĞAZI"], lang="tr"))
+    assert search(index, "istanbul bogazi", tenant_id="t1") == ["tr:v1:0"]
+
+
+def test_numbers_match_whole_and_by_their_parts(index: SqliteSearchIndex) -> None:
+    index.upsert_document(*doc("uu", ["Undang-Undang Nomor 27 Tahun 2022 tentang PDP"]))
+    index.upsert_document(*doc("rp", ["Realisasi Rp 10.723,82 miliar"]))
+    assert search(index, "UU 27/2022", tenant_id="t1")[0] == "uu:v1:0"
+    assert search(index, "10.723,82", tenant_id="t1") == ["rp:v1:0"]
+
+
+def test_results_are_deterministic(index: SqliteSearchIndex) -> None:
+    for i in range(12):
+        index.upsert_document(*doc(f"d{i:02d}", ["anggaran daerah yang sama"]))
+    runs = {tuple(search(index, "anggaran daerah", top_k=10, tenant_id="t1")) for _ in range(5)}
+    assert len(runs) == 1
+    assert list(next(iter(runs))) == sorted(next(iter(runs)))  # equal scores: by chunk id
+
+
+def test_hits_carry_ranks_and_the_full_chunk(index: SqliteSearchIndex) -> None:
+    index.upsert_document(*doc("a", ["anggaran pendidikan"], batch="b1", selections=("s",)))
+    (hit,) = index.search(SearchQuery(text="pendidikan", scope=SearchScope(tenant_id="t1")))
+    assert hit.lexical_rank == 1
+    assert hit.score > 0
+    assert hit.chunk.batch_id == "b1"
+    assert hit.chunk.selections == ("s",)
+    assert hit.chunk.title == "Dokumen a"
+
+
+def test_the_index_survives_reopening(tmp_path: Path) -> None:
+    first = SqliteSearchIndex(tmp_path / "i.sqlite")
+    first.upsert_document(*doc("a", ["anggaran"]))
+    first.close()
+    second = SqliteSearchIndex(tmp_path / "i.sqlite")
+    try:
+        assert search(second, "anggaran", tenant_id="t1") == ["a:v1:0"]
+    finally:
+        second.close()
+
+
+def test_concurrent_readers_and_a_writer_from_many_threads(index: SqliteSearchIndex) -> None:
+    index.upsert_document(*doc("a", ["anggaran pendidikan"]))
+    errors: list[BaseException] = []
+
+    def read() -> None:
+        try:
+            for _ in range(50):
+                assert search(index, "anggaran", tenant_id="t1")
+        except BaseException as error:  # surfaced in the main thread
+            errors.append(error)
+
+    def write() -> None:
+        try:
+            for i in range(20):
+                index.upsert_document(*doc(f"w{i}", [f"anggaran tambahan {i}"]))
+        except BaseException as error:
+            errors.append(error)
+
+    threads = [threading.Thread(target=read) for _ in range(4)] + [threading.Thread(target=write)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    assert len(index.documents(SearchScope(tenant_id="t1"))) == 21
