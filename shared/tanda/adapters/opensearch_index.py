@@ -1,0 +1,343 @@
+"""``SearchIndex`` on OpenSearch (managed ``es`` or serverless ``aoss``), through opensearch-py.
+
+The client is injected (STYLE: adapters accept an injected client); :meth:`OpenSearchIndex.
+from_settings` builds the real one, signed with SigV4 when ``opensearch_service`` is set. Every
+body comes from :mod:`tanda.retrieval.opensearch_bodies`, so every read carries the tenant filter.
+See docs/opensearch.md.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterator, Sequence
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
+
+from tanda.errors import UpstreamFailed
+from tanda.retrieval import opensearch_bodies as bodies
+from tanda.retrieval.fusion import FusionConfig, reciprocal_rank_fusion
+from tanda.retrieval.model import (
+    Chunk,
+    Document,
+    IngestOutcome,
+    SearchHit,
+    SearchQuery,
+    SearchScope,
+)
+
+if TYPE_CHECKING:
+    from tanda.settings import Settings
+
+log = logging.getLogger(__name__)
+
+DEFAULT_PIPELINE = "tanda-hybrid"
+_UNKNOWN: Any = object()
+
+
+class SearchIndexFailed(UpstreamFailed):
+    """The search index did not answer usably. The message never carries the server's text."""
+
+    code = "search_index_failed"
+    message = "The search index did not answer usably."
+
+
+def _utc_now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+class OpenSearchIndex:
+    """Chunks of every tenant in one OpenSearch index (plus one record per document).
+
+    ``dimensions`` is the size of the index's ``knn_vector`` field; ``None`` means "ask the
+    index" (read from its mapping the first time a vector is involved), so the same settings work
+    whether or not an embedder was configured when the index was created.
+    """
+
+    def __init__(
+        self,
+        client: Any,
+        index_name: str,
+        *,
+        pipeline_name: str = DEFAULT_PIPELINE,
+        dimensions: int | None = None,
+        fusion: FusionConfig | None = None,
+        candidates: int = 50,
+        refresh: bool = True,
+        auto_create: bool = True,
+        combination: bodies.CombinationMethod | None = None,
+        clock: Callable[[], str] = _utc_now,
+    ) -> None:
+        if not index_name:
+            raise ValueError("index_name is required")
+        if candidates < 1:
+            raise ValueError("candidates must be positive")
+        self.client = client
+        self.index_name = index_name
+        self.pipeline_name = pipeline_name
+        self.fusion = fusion or FusionConfig()
+        self.candidates = candidates
+        # OpenSearch Serverless refuses the `refresh` parameter; it makes writes visible itself.
+        self.refresh = refresh
+        self.auto_create = auto_create
+        # None: RRF where the cluster accepts it, else min-max (decided when the pipeline is made).
+        self.combination = combination
+        self._ensured = False
+        self._clock = clock
+        self._dimensions: int | None = dimensions if dimensions is not None else _UNKNOWN
+
+    # --- construction ----------------------------------------------------------------------
+
+    @classmethod
+    def from_settings(cls, settings: Settings, *, dimensions: int | None = None) -> OpenSearchIndex:
+        """The index named by ``TANDA_INDEX=opensearch:URL``, signed with SigV4 for ``es`` /
+        ``aoss`` (credentials from the boto3 chain: Lambda role, env, profile)."""
+        url = settings.index.removeprefix("opensearch:")
+        serverless = settings.opensearch_service == "aoss"
+        client = build_client(
+            url, service=settings.opensearch_service, region=settings.opensearch_region
+        )
+        return cls(
+            client,
+            settings.opensearch_index,
+            dimensions=dimensions,
+            fusion=FusionConfig(k=settings.rrf_k, weights=dict(settings.rrf_weights)),
+            refresh=not serverless,
+            # Serverless documents the normalization processor only, not the score ranker (RRF).
+            combination="min_max" if serverless else None,
+        )
+
+    # --- setup -----------------------------------------------------------------------------
+
+    def ensure_index(self, dimensions: int | None = None) -> None:
+        """Create the index (with a vector field of ``dimensions``, or of the size given to the
+        constructor) and the hybrid search pipeline if they are absent. An existing index is left
+        as it is. The pipeline uses RRF where the cluster knows it (2.19+), else min-max."""
+        from opensearchpy.exceptions import NotFoundError, RequestError
+
+        if not self._call(self.client.indices.exists, index=self.index_name):
+            if dimensions is None and self._dimensions is not _UNKNOWN:
+                dimensions = self._dimensions
+            body = bodies.index_body(dimensions)
+            self._call(self.client.indices.create, index=self.index_name, body=body)
+            self._dimensions = dimensions
+        try:
+            self.client.search_pipeline.get(id=self.pipeline_name)
+            return
+        except NotFoundError:
+            pass
+        weights = (self.fusion.weight("lexical"), self.fusion.weight("vector"))
+        min_max = bodies.search_pipeline_body("min_max", weights=weights)
+        if self.combination == "min_max":
+            self._call(self.client.search_pipeline.put, id=self.pipeline_name, body=min_max)
+            return
+        rrf = bodies.search_pipeline_body("rrf", rank_constant=self.fusion.k, weights=weights)
+        try:
+            self.client.search_pipeline.put(id=self.pipeline_name, body=rrf)
+        except RequestError:
+            if self.combination == "rrf":
+                raise
+            log.warning("search pipeline: RRF not supported here; using min-max normalization")
+            self._call(self.client.search_pipeline.put, id=self.pipeline_name, body=min_max)
+
+    def _ensure_once(self, chunks: Sequence[Chunk]) -> None:
+        # The first write of this instance creates what is missing, sized by the chunks' vectors.
+        if self._ensured or not self.auto_create:
+            return
+        sizes = sorted({len(c.embedding) for c in chunks if c.embedding is not None})
+        self.ensure_index(dimensions=sizes[0] if sizes else None)
+        self._ensured = True
+
+    @property
+    def dimensions(self) -> int | None:
+        """Size of the index's vector field, or ``None`` for a lexical-only index."""
+        if self._dimensions is _UNKNOWN:
+            self._dimensions = self._mapped_dimensions()
+        return self._dimensions
+
+    def _mapped_dimensions(self) -> int | None:
+        mapping = self._call(self.client.indices.get_mapping, index=self.index_name)
+        for index_mapping in mapping.values():
+            field = index_mapping.get("mappings", {}).get("properties", {}).get("embedding")
+            if field:
+                return int(field["dimension"])
+        return None
+
+    # --- SearchIndex -------------------------------------------------------------------------
+
+    def upsert_document(self, document: Document, chunks: Sequence[Chunk]) -> IngestOutcome:
+        """Same ``content_hash`` → unchanged. Otherwise: index the new chunks, then delete the
+        chunks the new version no longer has, then write the document record. A failure at any
+        step leaves the previous version searchable, and the next ingest redoes the work.
+        The first write creates the index and pipeline if missing (``auto_create``)."""
+        self._ensure_once(chunks)
+        state = self._document_state(document)
+        if state is not None and state.get("content_hash") == document.content_hash:
+            return IngestOutcome(
+                document_id=document.document_id,
+                status="unchanged",
+                chunks=int(state.get("chunk_count") or 0),
+            )
+        indexed_at = self._clock()
+        if chunks:
+            actions = bodies.bulk_actions(
+                document,
+                chunks,
+                dimensions=self._dimensions_for_write(chunks),
+                indexed_at=indexed_at,
+            )
+            response = self._call(
+                self.client.bulk, index=self.index_name, body=actions, **self._refresh_params()
+            )
+            if response.get("errors"):
+                raise SearchIndexFailed("The search index refused some chunks of the document.")
+        if state is not None:
+            self._call(
+                self.client.delete_by_query,
+                index=self.index_name,
+                body=bodies.replaced_chunks_body(
+                    document.tenant_id, document.document_id, [c.chunk_id for c in chunks]
+                ),
+                conflicts="proceed",
+                **self._refresh_params(),
+            )
+        self._call(
+            self.client.index,
+            index=self.index_name,
+            id=bodies.document_record_id(document.tenant_id, document.document_id),
+            body=bodies.document_source(document, chunk_count=len(chunks), indexed_at=indexed_at),
+            **self._refresh_params(),
+        )
+        return IngestOutcome(
+            document_id=document.document_id,
+            status="added" if state is None else "replaced",
+            chunks=len(chunks),
+        )
+
+    def search(self, query: SearchQuery) -> list[SearchHit]:
+        vector = query.vector
+        if vector is not None:
+            dimensions = self.dimensions
+            if dimensions is None:
+                query = query.model_copy(update={"vector": None})  # lexical-only index
+            elif len(vector) != dimensions:
+                raise ValueError(
+                    f"query vector has {len(vector)} dimensions, the index {dimensions}"
+                )
+        body = bodies.search_body(query, candidates=max(self.candidates, query.top_k))
+        params: dict[str, str] = {}
+        if query.vector is not None:
+            params["search_pipeline"] = self.pipeline_name
+        response = self._call(self.client.search, index=self.index_name, body=body, **params)
+        raw_hits = response.get("hits", {}).get("hits", [])
+        chunks = [bodies.chunk_from_source(hit) for hit in raw_hits]
+        if query.vector is not None:
+            # The pipeline fused the arms server-side; per-arm ranks are not reported.
+            return [
+                SearchHit(chunk=chunk, score=float(hit.get("_score") or 0.0))
+                for chunk, hit in zip(chunks, raw_hits, strict=True)
+            ]
+        # Lexical only: score like the embedded adapter, RRF over the one arm, so scores compare.
+        fused = reciprocal_rank_fusion({"lexical": [c.chunk_id for c in chunks]}, self.fusion)
+        by_id = {chunk.chunk_id: chunk for chunk in chunks}
+        return [
+            SearchHit(chunk=by_id[f.id], score=f.score, lexical_rank=f.ranks["lexical"])
+            for f in fused
+        ]
+
+    def chunks(self, scope: SearchScope, chunk_ids: Sequence[str]) -> list[Chunk]:
+        wanted = list(dict.fromkeys(chunk_ids))
+        if not wanted:
+            return []
+        response = self._call(
+            self.client.search, index=self.index_name, body=bodies.chunks_body(scope, wanted)
+        )
+        found = {
+            chunk.chunk_id: chunk
+            for chunk in map(bodies.chunk_from_source, response.get("hits", {}).get("hits", []))
+        }
+        return [found[chunk_id] for chunk_id in wanted if chunk_id in found]
+
+    def document_chunks(self, scope: SearchScope, document_id: str) -> list[Chunk]:
+        return [
+            bodies.chunk_from_source(hit)
+            for hit in self._pages(
+                lambda after: bodies.document_chunks_body(scope, document_id, after=after)
+            )
+        ]
+
+    def documents(self, scope: SearchScope) -> list[Document]:
+        return [
+            bodies.document_from_source(hit)
+            for hit in self._pages(lambda after: bodies.documents_body(scope, after=after))
+        ]
+
+    # --- internals -------------------------------------------------------------------------
+
+    def _document_state(self, document: Document) -> dict[str, Any] | None:
+        response = self._call(
+            self.client.search,
+            index=self.index_name,
+            body=bodies.document_state_body(document.tenant_id, document.document_id),
+        )
+        hits = response.get("hits", {}).get("hits", [])
+        return dict(hits[0].get("_source") or {}) if hits else None
+
+    def _dimensions_for_write(self, chunks: Sequence[Chunk]) -> int | None:
+        if all(chunk.embedding is None for chunk in chunks):
+            return None  # nothing to write to the vector field; no need to ask the index
+        return self.dimensions
+
+    def _refresh_params(self) -> dict[str, str]:
+        return {"refresh": "true"} if self.refresh else {}
+
+    def _pages(self, body_for: Callable[[Sequence[Any]], dict[str, Any]]) -> Iterator[Any]:
+        after: Sequence[Any] = ()
+        while True:
+            body = body_for(after)
+            hits = self._call(self.client.search, index=self.index_name, body=body)
+            page = hits.get("hits", {}).get("hits", [])
+            yield from page
+            if len(page) < body["size"]:
+                return
+            after = page[-1]["sort"]
+
+    def _call(self, method: Callable[..., Any], **kwargs: Any) -> Any:
+        from opensearchpy.exceptions import OpenSearchException
+
+        try:
+            return method(**kwargs)
+        except OpenSearchException as exc:
+            # The server's text stays in the log, never in the error a caller sees.
+            log.warning("opensearch %s failed: %s", getattr(method, "__name__", "call"), exc)
+            raise SearchIndexFailed() from exc
+
+
+def build_client(url: str, *, service: str | None, region: str | None) -> Any:
+    """An opensearch-py client for ``url``; SigV4-signed for ``service`` ``es`` or ``aoss``."""
+    from opensearchpy import OpenSearch, RequestsHttpConnection
+
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ValueError("TANDA_INDEX: expected opensearch:https://HOST[:PORT]")
+    use_ssl = parts.scheme == "https"
+    options: dict[str, Any] = {
+        "hosts": [url],
+        "use_ssl": use_ssl,
+        "verify_certs": use_ssl,
+        "connection_class": RequestsHttpConnection,
+        "timeout": 10,
+    }
+    if service is not None:
+        if service not in ("es", "aoss"):
+            raise ValueError("TANDA_OPENSEARCH_SERVICE: expected `es` or `aoss`")
+        import boto3
+        from opensearchpy import RequestsAWSV4SignerAuth
+
+        session = boto3.Session()
+        credentials = session.get_credentials()
+        signing_region = region or session.region_name
+        if credentials is None or not signing_region:
+            raise ValueError("SigV4 needs AWS credentials and a region (TANDA_OPENSEARCH_REGION)")
+        options["http_auth"] = RequestsAWSV4SignerAuth(credentials, signing_region, service)
+    return OpenSearch(**options)

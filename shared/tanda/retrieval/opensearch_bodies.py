@@ -1,0 +1,566 @@
+"""OpenSearch request bodies, built by pure functions (DESIGN §6, issue 3 "Hybrid search").
+
+Nothing here talks to a server: every function turns models into the JSON OpenSearch expects, so
+the mapping, the analyzers, the hybrid query and the scope filter are tested without a network.
+``tanda.adapters.opensearch_index`` sends them.
+
+One index holds two kinds of record, told apart by ``record``:
+
+- ``chunk`` — one per :class:`~tanda.retrieval.model.Chunk`: the searchable text, the identity the
+  judge sees, and the document's ``content_hash`` (so a re-ingest can tell what changed);
+- ``document`` — one per :class:`~tanda.retrieval.model.Document`: what ``documents()`` lists.
+  Written last, so its ``content_hash`` names a version whose chunks are all in place.
+
+Every read goes through :func:`filter_clauses`, which always carries the tenant term and
+``stale: false`` — no caller can forget the tenant filter.
+
+``python -m tanda.retrieval.opensearch_bodies infra/opensearch`` rewrites the committed bodies.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any, Literal
+
+from tanda.retrieval.model import (
+    Chunk,
+    Document,
+    LegalIdentity,
+    SearchQuery,
+    SearchScope,
+)
+
+Body = dict[str, Any]
+Record = Literal["chunk", "document"]
+CombinationMethod = Literal["rrf", "min_max"]
+KnnEngine = Literal["lucene", "faiss"]
+
+ANALYZED_LANGUAGES: tuple[str, ...] = ("id", "tr", "en")
+"""Languages with their own analyzer; each is a sub-field ``text.<lang>``."""
+
+TEXT_FIELD = "text"
+EMBEDDING_FIELD = "embedding"
+DEFAULT_DIMENSIONS = 1024
+"""Titan Text Embeddings v2's default size; the committed vector mapping uses it."""
+DEFAULT_RANK_CONSTANT = 60
+LANGUAGE_BOOST = 2.0
+"""A query with a known language favours that language's stemmed field over the others."""
+MAX_PAGE = 1000
+"""Page size of the listing reads (``document_chunks``, ``documents``); paged by search_after."""
+
+# --- mapping -----------------------------------------------------------------------------------
+
+_ANALYSIS: Body = {
+    "filter": {
+        "indonesian_stop": {"type": "stop", "stopwords": "_indonesian_"},
+        "indonesian_stemmer": {"type": "stemmer", "language": "indonesian"},
+        # Turkish: the apostrophe filter drops suffixes after an apostrophe (`Ankara'da` → `Ankara`)
+        # and `turkish_lowercase` maps I → ı and İ → i, which the default lowercase gets wrong.
+        "turkish_lowercase": {"type": "lowercase", "language": "turkish"},
+        "turkish_stop": {"type": "stop", "stopwords": "_turkish_"},
+        "turkish_stemmer": {"type": "stemmer", "language": "turkish"},
+        "english_possessive_stemmer": {"type": "stemmer", "language": "possessive_english"},
+        "english_stop": {"type": "stop", "stopwords": "_english_"},
+        "english_stemmer": {"type": "stemmer", "language": "english"},
+    },
+    "analyzer": {
+        "tanda_id": {
+            "type": "custom",
+            "tokenizer": "standard",
+            "filter": ["lowercase", "indonesian_stop", "indonesian_stemmer"],
+        },
+        "tanda_tr": {
+            "type": "custom",
+            "tokenizer": "standard",
+            "filter": ["apostrophe", "turkish_lowercase", "turkish_stop", "turkish_stemmer"],
+        },
+        "tanda_en": {
+            "type": "custom",
+            "tokenizer": "standard",
+            "filter": [
+                "english_possessive_stemmer",
+                "lowercase",
+                "english_stop",
+                "english_stemmer",
+            ],
+        },
+    },
+}
+
+_KEYWORD: Body = {"type": "keyword"}
+_LONG_KEYWORD: Body = {"type": "keyword", "ignore_above": 1024}
+
+_IDENTITY_PROPERTIES: Body = {
+    "legal_reference": _LONG_KEYWORD,
+    "regulation_type": _KEYWORD,
+    "number": _KEYWORD,
+    "year": {"type": "integer"},
+    "publisher": _LONG_KEYWORD,
+    "section": _LONG_KEYWORD,
+    "dataset": _LONG_KEYWORD,
+    "period": _KEYWORD,
+}
+
+
+def _text_with_languages() -> Body:
+    return {
+        "type": "text",
+        "analyzer": "standard",
+        "fields": {
+            lang: {"type": "text", "analyzer": f"tanda_{lang}"} for lang in ANALYZED_LANGUAGES
+        },
+    }
+
+
+def index_body(dimensions: int | None, *, engine: KnnEngine = "lucene") -> Body:
+    """Settings and mapping of the chunk index. ``dimensions`` adds the ``knn_vector`` field.
+
+    ``dynamic: strict`` rejects any field not listed here, so a typo or an embedding sent to a
+    lexical-only index fails loudly instead of creating a stray mapping.
+    """
+    if dimensions is not None and dimensions < 1:
+        raise ValueError("dimensions must be a positive integer")
+    properties: Body = {
+        "record": _KEYWORD,
+        "tenant_id": _KEYWORD,
+        "document_id": _KEYWORD,
+        "chunk_id": _KEYWORD,
+        "batch_id": _KEYWORD,
+        "selections": _KEYWORD,
+        "lang": _KEYWORD,
+        "kind": _KEYWORD,
+        "stale": {"type": "boolean"},
+        "content_hash": _KEYWORD,
+        "title": {"type": "text", "analyzer": "standard"},
+        "section": {"type": "text", "analyzer": "standard"},
+        TEXT_FIELD: _text_with_languages(),
+        "identity": {"type": "object", "properties": _IDENTITY_PROPERTIES},
+        "page_no": {"type": "integer"},
+        "ordinal": {"type": "integer"},
+        "indexed_at": {"type": "date"},
+        # document records only
+        "source": {"type": "keyword", "index": False},
+        "pages": {"type": "integer"},
+        "chunk_count": {"type": "integer"},
+        "metadata": {"type": "object", "enabled": False},
+    }
+    if dimensions is not None:
+        properties[EMBEDDING_FIELD] = {
+            "type": "knn_vector",
+            "dimension": dimensions,
+            "method": {"name": "hnsw", "engine": engine, "space_type": "cosinesimil"},
+        }
+    return {
+        "settings": {"index": {"knn": True}, "analysis": _ANALYSIS},
+        "mappings": {"dynamic": "strict", "properties": properties},
+    }
+
+
+# --- search pipeline ---------------------------------------------------------------------------
+
+
+def search_pipeline_body(
+    method: CombinationMethod,
+    *,
+    rank_constant: int = DEFAULT_RANK_CONSTANT,
+    weights: Sequence[float] = (1.0, 1.0),
+) -> Body:
+    """The search pipeline that combines the hybrid query's two arms (lexical, vector — in the
+    order :func:`search_body` writes them).
+
+    ``rrf`` uses the ``score-ranker-processor`` (OpenSearch 2.19+): ranks only, so BM25 and
+    cosine scores never need a common scale. ``min_max`` is the fallback for older clusters: a
+    ``normalization-processor`` with min-max normalization and a weighted arithmetic mean.
+    Weights are sent only when they differ (RRF weights need OpenSearch 3.x).
+    """
+    if len(weights) != 2 or any(w < 0 for w in weights) or sum(weights) <= 0:
+        raise ValueError("weights: two non-negative numbers (lexical, vector), not both zero")
+    total = float(sum(weights))
+    shares = [round(w / total, 6) for w in weights]
+    uniform = weights[0] == weights[1]
+    if method == "rrf":
+        if rank_constant < 1:
+            raise ValueError("rank_constant must be at least 1")
+        combination: Body = {"technique": "rrf", "rank_constant": rank_constant}
+        if not uniform:
+            combination["parameters"] = {"weights": shares}
+        processor: Body = {"score-ranker-processor": {"combination": combination}}
+        description = "tanda hybrid search: reciprocal rank fusion of lexical and vector arms"
+    elif method == "min_max":
+        processor = {
+            "normalization-processor": {
+                "normalization": {"technique": "min_max"},
+                "combination": {
+                    "technique": "arithmetic_mean",
+                    "parameters": {"weights": shares},
+                },
+            }
+        }
+        description = "tanda hybrid search: min-max normalized, weighted mean of both arms"
+    else:
+        raise ValueError(f"unknown combination method {method!r} (rrf | min_max)")
+    return {"description": description, "phase_results_processors": [processor]}
+
+
+# --- scope filter (table-driven, as Haystack's OpenSearch filter translator) -------------------
+
+
+def _term(field: str, value: object) -> Body:
+    return {"term": {field: value}}
+
+
+def _terms(field: str, values: object) -> Body:
+    assert isinstance(values, tuple)
+    return {"terms": {field: list(values)}}
+
+
+_SCOPE_TABLE: tuple[tuple[str, str, Callable[[str, object], Body]], ...] = (
+    # (SearchScope attribute, index field, clause builder); an attribute left None adds nothing.
+    ("tenant_id", "tenant_id", _term),
+    ("document_ids", "document_id", _terms),  # () → terms [] → matches nothing, as it should
+    ("batch_id", "batch_id", _term),
+    ("selection", "selections", _term),
+)
+
+
+def filter_clauses(scope: SearchScope, *, record: Record = "chunk") -> list[Body]:
+    """``scope`` as bool ``filter`` clauses: always the tenant, ``stale: false`` and the record
+    kind; then each narrowing the scope names."""
+    clauses = [_term("record", record), _term("stale", False)]
+    for attribute, field, build in _SCOPE_TABLE:
+        value = getattr(scope, attribute)
+        if value is not None:
+            clauses.append(build(field, value))
+    return clauses
+
+
+def scope_filter(scope: SearchScope, *, record: Record = "chunk") -> Body:
+    return {"bool": {"filter": filter_clauses(scope, record=record)}}
+
+
+# --- queries -----------------------------------------------------------------------------------
+
+_SOURCE_WITHOUT_EMBEDDING: Body = {"excludes": [EMBEDDING_FIELD]}
+
+
+def text_fields(lang: str | None) -> list[str]:
+    """Fields the lexical arm matches: the standard-analyzed text always; the stemmed field of
+    the query's language (boosted) when known, else every language's."""
+    if lang in ANALYZED_LANGUAGES:
+        return [TEXT_FIELD, f"{TEXT_FIELD}.{lang}^{LANGUAGE_BOOST:g}"]
+    return [TEXT_FIELD, *(f"{TEXT_FIELD}.{code}" for code in ANALYZED_LANGUAGES)]
+
+
+def lexical_query(query: SearchQuery) -> Body:
+    return {
+        "bool": {
+            "must": [
+                {
+                    "multi_match": {
+                        "query": query.text,
+                        "fields": text_fields(query.lang),
+                        "type": "best_fields",
+                        "tie_breaker": 0.3,
+                    }
+                }
+            ],
+            "filter": filter_clauses(query.scope),
+        }
+    }
+
+
+def vector_query(vector: Sequence[float], scope: SearchScope, *, k: int) -> Body:
+    # The filter sits inside the knn clause (efficient filtering, lucene 2.4+/faiss 2.9+), so the
+    # k neighbours are found among the tenant's chunks, not cut down after the fact.
+    return {
+        "knn": {
+            EMBEDDING_FIELD: {
+                "vector": list(vector),
+                "k": k,
+                "filter": scope_filter(scope),
+            }
+        }
+    }
+
+
+def search_body(query: SearchQuery, *, candidates: int) -> Body:
+    """The ``_search`` body: a ``hybrid`` query (lexical + knn, each carrying the scope filter)
+    when ``query.vector`` is set — to be sent with the search pipeline — else a plain bool query.
+
+    ``candidates`` is how many neighbours the vector arm collects before fusion.
+    """
+    if candidates < query.top_k:
+        raise ValueError("candidates must be at least top_k")
+    if query.vector is None:
+        body_query = lexical_query(query)
+    else:
+        body_query = {
+            "hybrid": {
+                "queries": [
+                    lexical_query(query),
+                    vector_query(query.vector, query.scope, k=candidates),
+                ]
+            }
+        }
+    return {"size": query.top_k, "_source": _SOURCE_WITHOUT_EMBEDDING, "query": body_query}
+
+
+def chunks_body(scope: SearchScope, chunk_ids: Sequence[str]) -> Body:
+    """The named chunks inside ``scope``."""
+    return {
+        "size": len(chunk_ids),
+        "_source": _SOURCE_WITHOUT_EMBEDDING,
+        "query": {
+            "bool": {"filter": [*filter_clauses(scope), _terms("chunk_id", tuple(chunk_ids))]}
+        },
+    }
+
+
+def document_chunks_body(
+    scope: SearchScope, document_id: str, *, size: int = MAX_PAGE, after: Sequence[Any] = ()
+) -> Body:
+    """One page of a document's chunks in order; pass the last hit's ``sort`` as ``after``."""
+    body: Body = {
+        "size": size,
+        "_source": _SOURCE_WITHOUT_EMBEDDING,
+        "query": {"bool": {"filter": [*filter_clauses(scope), _term("document_id", document_id)]}},
+        "sort": [{"ordinal": "asc"}, {"chunk_id": "asc"}],
+    }
+    if after:
+        body["search_after"] = list(after)
+    return body
+
+
+def documents_body(scope: SearchScope, *, size: int = MAX_PAGE, after: Sequence[Any] = ()) -> Body:
+    """One page of the document records inside ``scope``, by id."""
+    body: Body = {
+        "size": size,
+        "query": scope_filter(scope, record="document"),
+        "sort": [{"document_id": "asc"}],
+    }
+    if after:
+        body["search_after"] = list(after)
+    return body
+
+
+def document_state_body(tenant_id: str, document_id: str) -> Body:
+    """The stored record of one document: is it there, and which ``content_hash`` does it have?"""
+    scope = SearchScope(tenant_id=tenant_id, document_ids=(document_id,))
+    return {
+        "size": 1,
+        "_source": ["content_hash", "chunk_count"],
+        "query": scope_filter(scope, record="document"),
+    }
+
+
+# --- writes ------------------------------------------------------------------------------------
+
+
+def _record_id(tenant_id: str, record: Record, key: str) -> str:
+    # Ids of different tenants never collide, whatever characters their ids hold.
+    raw = json.dumps([tenant_id, record, key], ensure_ascii=False).encode("utf-8")
+    return hashlib.sha256(raw).hexdigest()
+
+
+def chunk_record_id(tenant_id: str, chunk_id: str) -> str:
+    return _record_id(tenant_id, "chunk", chunk_id)
+
+
+def document_record_id(tenant_id: str, document_id: str) -> str:
+    return _record_id(tenant_id, "document", document_id)
+
+
+def _identity_source(identity: LegalIdentity) -> Body:
+    return identity.model_dump(exclude_none=True)
+
+
+def chunk_source(
+    document: Document,
+    chunk: Chunk,
+    *,
+    dimensions: int | None,
+    indexed_at: str | None = None,
+) -> Body:
+    """The stored ``_source`` of one chunk. Its embedding is kept only when the index has a vector
+    field (``dimensions``), and must then have that many numbers."""
+    if chunk.document_id != document.document_id or chunk.tenant_id != document.tenant_id:
+        raise ValueError(f"chunk {chunk.chunk_id!r} does not belong to the document it came with")
+    source: Body = {
+        "record": "chunk",
+        "tenant_id": chunk.tenant_id,
+        "document_id": chunk.document_id,
+        "chunk_id": chunk.chunk_id,
+        "ordinal": chunk.ordinal,
+        "title": chunk.title,
+        "identity": _identity_source(chunk.identity),
+        "page_no": chunk.page_no,
+        "section": chunk.section,
+        "kind": chunk.kind,
+        TEXT_FIELD: chunk.text,
+        "batch_id": chunk.batch_id,
+        "selections": list(chunk.selections),
+        "lang": chunk.lang,
+        "stale": False,
+        "content_hash": document.content_hash,
+    }
+    if indexed_at is not None:
+        source["indexed_at"] = indexed_at
+    if dimensions is not None and chunk.embedding is not None:
+        if len(chunk.embedding) != dimensions:
+            raise ValueError(
+                f"chunk {chunk.chunk_id!r}: embedding has {len(chunk.embedding)} dimensions, "
+                f"the index {dimensions}"
+            )
+        source[EMBEDDING_FIELD] = list(chunk.embedding)
+    return source
+
+
+def bulk_actions(
+    document: Document,
+    chunks: Sequence[Chunk],
+    *,
+    dimensions: int | None = None,
+    indexed_at: str | None = None,
+) -> list[Body]:
+    """``_bulk`` lines (action, source, action, source, …) indexing ``chunks``; send them with the
+    index name in the path. Ids are per tenant, so the same chunk id of two tenants never meets."""
+    lines: list[Body] = []
+    for chunk in chunks:
+        record_id = chunk_record_id(chunk.tenant_id, chunk.chunk_id)
+        lines.append({"index": {"_id": record_id}})
+        lines.append(chunk_source(document, chunk, dimensions=dimensions, indexed_at=indexed_at))
+    return lines
+
+
+def document_source(document: Document, *, chunk_count: int, indexed_at: str | None = None) -> Body:
+    """The stored ``_source`` of a document record."""
+    source: Body = {
+        "record": "document",
+        "tenant_id": document.tenant_id,
+        "document_id": document.document_id,
+        "title": document.title,
+        "source": document.source,
+        "content_hash": document.content_hash,
+        "identity": _identity_source(document.identity),
+        "batch_id": document.batch_id,
+        "selections": list(document.selections),
+        "lang": document.lang,
+        "pages": document.pages,
+        "metadata": dict(document.metadata),
+        "chunk_count": chunk_count,
+        "stale": False,
+    }
+    if indexed_at is not None:
+        source["indexed_at"] = indexed_at
+    return source
+
+
+def replaced_chunks_body(tenant_id: str, document_id: str, keep_chunk_ids: Sequence[str]) -> Body:
+    """``_delete_by_query`` body removing a document's chunks that the new version no longer has.
+
+    Deliberately not built on :func:`filter_clauses`: it must also catch chunks marked stale.
+    """
+    return {
+        "query": {
+            "bool": {
+                "filter": [
+                    _term("record", "chunk"),
+                    _term("tenant_id", tenant_id),
+                    _term("document_id", document_id),
+                ],
+                "must_not": [_terms("chunk_id", tuple(keep_chunk_ids))],
+            }
+        }
+    }
+
+
+# --- reads -------------------------------------------------------------------------------------
+
+
+def _source_of(hit: Mapping[str, Any]) -> Mapping[str, Any]:
+    source = hit.get("_source")
+    if not isinstance(source, Mapping):
+        raise ValueError("search hit without _source")
+    return source
+
+
+def _identity_from(source: Mapping[str, Any]) -> LegalIdentity:
+    return LegalIdentity.model_validate(source.get("identity") or {})
+
+
+def chunk_from_source(hit: Mapping[str, Any]) -> Chunk:
+    """A search hit back into a :class:`Chunk` (without its embedding, which reads exclude)."""
+    source = _source_of(hit)
+    embedding = source.get(EMBEDDING_FIELD)
+    return Chunk(
+        chunk_id=source["chunk_id"],
+        document_id=source["document_id"],
+        tenant_id=source["tenant_id"],
+        ordinal=source["ordinal"],
+        title=source["title"],
+        identity=_identity_from(source),
+        page_no=source.get("page_no"),
+        section=source.get("section"),
+        kind=source.get("kind") or "text",
+        text=source[TEXT_FIELD],
+        batch_id=source.get("batch_id"),
+        selections=tuple(source.get("selections") or ()),
+        lang=source.get("lang"),
+        embedding=tuple(float(x) for x in embedding) if embedding is not None else None,
+    )
+
+
+def document_from_source(hit: Mapping[str, Any]) -> Document:
+    """A document record back into a :class:`Document`."""
+    source = _source_of(hit)
+    return Document(
+        document_id=source["document_id"],
+        tenant_id=source["tenant_id"],
+        title=source["title"],
+        source=source["source"],
+        content_hash=source["content_hash"],
+        identity=_identity_from(source),
+        batch_id=source.get("batch_id"),
+        selections=tuple(source.get("selections") or ()),
+        lang=source.get("lang"),
+        pages=source.get("pages"),
+        metadata=dict(source.get("metadata") or {}),
+    )
+
+
+# --- committed bodies (infra/opensearch/) -------------------------------------------------------
+
+
+def committed_bodies() -> dict[str, Body]:
+    """File name → body of everything committed under ``infra/opensearch/``."""
+    return {
+        "index.lexical.json": index_body(None),
+        f"index.vector-{DEFAULT_DIMENSIONS}.json": index_body(DEFAULT_DIMENSIONS),
+        "search-pipeline.rrf.json": search_pipeline_body("rrf"),
+        "search-pipeline.min-max.json": search_pipeline_body("min_max"),
+    }
+
+
+def render(body: Body) -> str:
+    """The committed text of a body: indented, keys in order, one trailing newline."""
+    return json.dumps(body, indent=2, ensure_ascii=False) + "\n"
+
+
+def write_committed_bodies(folder: Path) -> list[Path]:
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, body in committed_bodies().items():
+        path = folder / name
+        path.write_text(render(body), encoding="utf-8")
+        written.append(path)
+    return written
+
+
+if __name__ == "__main__":  # pragma: no cover - a maintenance command
+    target = Path(sys.argv[1]) if len(sys.argv) > 1 else Path("infra/opensearch")
+    for written_path in write_committed_bodies(target):
+        print(written_path)

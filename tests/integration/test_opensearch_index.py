@@ -1,0 +1,509 @@
+"""OpenSearchIndex through a real opensearch-py client against a recording fake OpenSearch on
+loopback: what goes over the wire (bodies, order, pipeline, SigV4), not search quality."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+
+from tanda.adapters.opensearch_index import OpenSearchIndex, SearchIndexFailed, build_client
+from tanda.retrieval import opensearch_bodies as bodies
+from tanda.retrieval.fusion import FusionConfig
+from tanda.retrieval.model import Chunk, Document, SearchQuery, SearchScope
+from tanda.settings import Settings
+
+pytestmark = pytest.mark.integration
+
+INDEX = "tanda-chunks"
+PIPELINE = "tanda-hybrid"
+TENANT = "tenant-a"
+TENANT_TERM = {"term": {"tenant_id": TENANT}}
+
+
+@dataclass
+class Recorded:
+    method: str
+    path: str
+    params: dict[str, list[str]]
+    headers: dict[str, str]
+    body: Any
+
+
+@dataclass
+class FakeOpenSearch:
+    """Answers like OpenSearch would, records every request. ``search_replies`` are returned by
+    ``_search`` in order (then empty results)."""
+
+    url: str = ""
+    requests: list[Recorded] = field(default_factory=list)
+    indices: set[str] = field(default_factory=set)
+    pipelines: dict[str, Any] = field(default_factory=dict)
+    mapping: dict[str, Any] = field(default_factory=dict)
+    search_replies: list[Any] = field(default_factory=list)
+    reject_rrf: bool = False
+    bulk_errors: bool = False
+    fail_with: int | None = None
+
+    def of(self, method: str, suffix: str) -> list[Recorded]:
+        return [r for r in self.requests if r.method == method and r.path.endswith(suffix)]
+
+    def routes(self) -> list[str]:
+        return [f"{r.method} {r.path}" for r in self.requests]
+
+    def reply(self, request: Recorded) -> tuple[int, Any]:
+        if self.fail_with is not None:
+            return self.fail_with, {"error": {"reason": "SECRET-SERVER-TEXT"}, "status": 500}
+        parts = [p for p in request.path.split("/") if p]
+        if parts[:2] == ["_search", "pipeline"]:
+            name = parts[2]
+            if request.method == "GET":
+                if name in self.pipelines:
+                    return 200, {name: self.pipelines[name]}
+                return 404, {}
+            processor = next(iter(request.body["phase_results_processors"][0]))
+            if self.reject_rrf and processor == "score-ranker-processor":
+                return 400, _error("illegal_argument_exception", "Invalid processor type")
+            self.pipelines[name] = request.body
+            return 200, {"acknowledged": True}
+        index = parts[0]
+        if len(parts) == 1:
+            if request.method == "HEAD":
+                return (200 if index in self.indices else 404), None
+            if request.method == "PUT":
+                self.indices.add(index)
+                return 200, {"acknowledged": True, "shards_acknowledged": True, "index": index}
+        action = parts[1]
+        if action == "_mapping":
+            return 200, {index: {"mappings": self.mapping}}
+        if action == "_bulk":
+            items = [
+                {"index": {"_id": line["index"]["_id"], "status": 400 if self.bulk_errors else 201}}
+                for line in request.body
+                if "index" in line
+            ]
+            return 200, {"took": 1, "errors": self.bulk_errors, "items": items}
+        if action == "_search":
+            reply = self.search_replies.pop(0) if self.search_replies else _hits([])
+            return 200, reply
+        if action == "_delete_by_query":
+            return 200, {"took": 1, "deleted": 2, "failures": []}
+        if action == "_doc":
+            return 201, {"_index": index, "_id": parts[2], "result": "created"}
+        return 400, _error("unknown", "not faked")
+
+
+def _error(kind: str, reason: str) -> dict[str, Any]:
+    return {
+        "error": {"root_cause": [{"type": kind, "reason": reason}], "type": kind},
+        "status": 400,
+    }
+
+
+def _hits(sources: list[dict[str, Any]], *, sort_key: str | None = None) -> dict[str, Any]:
+    hits = []
+    for rank, source in enumerate(sources):
+        hit: dict[str, Any] = {"_index": INDEX, "_id": f"h{rank}", "_score": 10.0 - rank}
+        hit["_source"] = source
+        if sort_key:
+            hit["sort"] = [source[sort_key], source.get("chunk_id", "")]
+        hits.append(hit)
+    return {"took": 1, "timed_out": False, "hits": {"total": {"value": len(hits)}, "hits": hits}}
+
+
+@pytest.fixture
+def fake() -> Iterator[FakeOpenSearch]:
+    state = FakeOpenSearch()
+
+    class Handler(BaseHTTPRequestHandler):
+        def log_message(self, format: str, *args: Any) -> None:
+            pass
+
+        def _handle(self) -> None:
+            url = urlsplit(self.path)
+            length = int(self.headers.get("Content-Length") or 0)
+            raw = self.rfile.read(length).decode("utf-8") if length else ""
+            body: Any = None
+            if raw:
+                lines = [line for line in raw.splitlines() if line.strip()]
+                body = (
+                    [json.loads(line) for line in lines]
+                    if url.path.endswith("_bulk")
+                    else json.loads(raw)
+                )
+            request = Recorded(
+                self.command, url.path, parse_qs(url.query), dict(self.headers.items()), body
+            )
+            state.requests.append(request)
+            status, reply = state.reply(request)
+            payload = b"" if reply is None else json.dumps(reply).encode()
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(payload)))
+            self.end_headers()
+            if self.command != "HEAD":
+                self.wfile.write(payload)
+
+        do_GET = do_PUT = do_POST = do_DELETE = do_HEAD = _handle
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    state.url = f"http://127.0.0.1:{server.server_address[1]}"
+    thread = threading.Thread(target=server.serve_forever, args=(0.01,), daemon=True)
+    thread.start()
+    yield state
+    server.shutdown()
+    server.server_close()
+    thread.join(timeout=5)
+
+
+def _index(fake: FakeOpenSearch, **options: Any) -> OpenSearchIndex:
+    client = build_client(fake.url, service=None, region=None)
+    options = {"auto_create": False, "clock": lambda: "2025-01-01T00:00:00.000+00:00", **options}
+    return OpenSearchIndex(client, INDEX, pipeline_name=PIPELINE, **options)
+
+
+def _document(content_hash: str = "hash-2") -> Document:
+    return Document(
+        document_id="uu-27-2022",
+        tenant_id=TENANT,
+        title="UU 27/2022",
+        source="corpus/uu27.pdf",
+        content_hash=content_hash,
+        batch_id="b1",
+    )
+
+
+def _chunk(n: int, *, embedding: tuple[float, ...] | None = None) -> Chunk:
+    return Chunk(
+        chunk_id=f"c{n}",
+        document_id="uu-27-2022",
+        tenant_id=TENANT,
+        ordinal=n,
+        title="UU 27/2022",
+        text=f"Pasal {n} data pribadi",
+        batch_id="b1",
+        embedding=embedding,
+    )
+
+
+def _chunk_source(n: int) -> dict[str, Any]:
+    return bodies.chunk_source(_document(), _chunk(n), dimensions=None)
+
+
+def _scope(**narrowing: Any) -> SearchScope:
+    return SearchScope(tenant_id=TENANT, **narrowing)
+
+
+def _contains(tree: Any, clause: dict[str, Any]) -> bool:
+    if tree == clause:
+        return True
+    if isinstance(tree, dict):
+        return any(_contains(value, clause) for value in tree.values())
+    if isinstance(tree, list):
+        return any(_contains(item, clause) for item in tree)
+    return False
+
+
+def _assert_every_read_carries_the_tenant(fake: FakeOpenSearch) -> None:
+    reads = fake.of("POST", "/_search") + fake.of("POST", "/_delete_by_query")
+    assert reads
+    for read in reads:
+        assert _contains(read.body, TENANT_TERM), read.body
+
+
+# --- setup -----------------------------------------------------------------------------------
+
+
+def test_ensure_index_creates_the_index_and_an_rrf_pipeline_when_absent(
+    fake: FakeOpenSearch,
+) -> None:
+    _index(fake, fusion=FusionConfig(k=40)).ensure_index(dimensions=3)
+
+    create = fake.of("PUT", f"/{INDEX}")
+    assert [r.body for r in create] == [bodies.index_body(3)]
+    put = fake.of("PUT", f"/_search/pipeline/{PIPELINE}")
+    assert [r.body for r in put] == [bodies.search_pipeline_body("rrf", rank_constant=40)]
+
+
+def test_ensure_index_falls_back_to_min_max_where_rrf_is_unknown(fake: FakeOpenSearch) -> None:
+    fake.reject_rrf = True
+    _index(fake).ensure_index()
+
+    put = fake.of("PUT", f"/_search/pipeline/{PIPELINE}")
+    assert [r.body for r in put][-1] == bodies.search_pipeline_body("min_max")
+    assert fake.pipelines[PIPELINE] == bodies.search_pipeline_body("min_max")
+    assert [r.body for r in fake.of("PUT", f"/{INDEX}")] == [bodies.index_body(None)]
+
+
+def test_serverless_gets_a_min_max_pipeline_straight_away(
+    fake: FakeOpenSearch, aws_env: None
+) -> None:
+    settings = Settings(
+        index=f"opensearch:{fake.url}", opensearch_service="aoss", opensearch_region="eu-west-1"
+    )
+    OpenSearchIndex.from_settings(settings).ensure_index()
+
+    put = fake.of("PUT", f"/_search/pipeline/{PIPELINE}")
+    assert [r.body for r in put] == [bodies.search_pipeline_body("min_max")]
+
+
+def test_ensure_index_leaves_an_existing_index_and_pipeline_alone(fake: FakeOpenSearch) -> None:
+    fake.indices.add(INDEX)
+    fake.pipelines[PIPELINE] = {"phase_results_processors": []}
+    _index(fake).ensure_index()
+
+    assert fake.routes() == [f"HEAD /{INDEX}", f"GET /_search/pipeline/{PIPELINE}"]
+
+
+def test_the_first_write_creates_a_missing_index_sized_by_the_chunks_vectors(
+    fake: FakeOpenSearch,
+) -> None:
+    index = _index(fake, auto_create=True)
+    index.upsert_document(_document(), [_chunk(0, embedding=(0.1, 0.2))])
+    index.upsert_document(_document("hash-3"), [_chunk(0, embedding=(0.1, 0.2))])
+
+    assert [r.body for r in fake.of("PUT", f"/{INDEX}")] == [bodies.index_body(2)]
+    assert len(fake.of("HEAD", f"/{INDEX}")) == 1  # once per instance
+    assert fake.of("POST", "/_bulk")[0].body[1]["embedding"] == [0.1, 0.2]
+
+
+# --- writes ----------------------------------------------------------------------------------
+
+
+def test_a_new_document_is_bulk_indexed_then_recorded(fake: FakeOpenSearch) -> None:
+    outcome = _index(fake).upsert_document(_document(), [_chunk(0), _chunk(1)])
+
+    assert outcome.status == "added" and outcome.chunks == 2
+    assert fake.routes() == [
+        f"POST /{INDEX}/_search",
+        f"POST /{INDEX}/_bulk",
+        f"PUT /{INDEX}/_doc/{bodies.document_record_id(TENANT, 'uu-27-2022')}",
+    ]
+    state, bulk, record = fake.requests
+    assert state.body == bodies.document_state_body(TENANT, "uu-27-2022")
+    assert bulk.body == bodies.bulk_actions(
+        _document(), [_chunk(0), _chunk(1)], indexed_at="2025-01-01T00:00:00.000+00:00"
+    )
+    assert bulk.params["refresh"] == ["true"]
+    assert record.body["content_hash"] == "hash-2" and record.body["chunk_count"] == 2
+
+
+def test_a_changed_document_indexes_new_chunks_before_deleting_old_ones(
+    fake: FakeOpenSearch,
+) -> None:
+    fake.search_replies.append(_hits([{"content_hash": "hash-1", "chunk_count": 3}]))
+    outcome = _index(fake).upsert_document(_document("hash-2"), [_chunk(0), _chunk(5)])
+
+    assert outcome.status == "replaced" and outcome.chunks == 2
+    routes = fake.routes()
+    assert routes[1:] == [
+        f"POST /{INDEX}/_bulk",
+        f"POST /{INDEX}/_delete_by_query",
+        f"PUT /{INDEX}/_doc/{bodies.document_record_id(TENANT, 'uu-27-2022')}",
+    ]
+    delete = fake.of("POST", "/_delete_by_query")[0]
+    assert delete.body == bodies.replaced_chunks_body(TENANT, "uu-27-2022", ["c0", "c5"])
+    assert delete.params["conflicts"] == ["proceed"]
+    _assert_every_read_carries_the_tenant(fake)
+
+
+def test_an_unchanged_document_writes_nothing(fake: FakeOpenSearch) -> None:
+    fake.search_replies.append(_hits([{"content_hash": "hash-2", "chunk_count": 7}]))
+    outcome = _index(fake).upsert_document(_document("hash-2"), [_chunk(0)])
+
+    assert outcome.status == "unchanged" and outcome.chunks == 7
+    assert fake.routes() == [f"POST /{INDEX}/_search"]
+
+
+def test_embeddings_are_written_when_the_index_has_a_vector_field(fake: FakeOpenSearch) -> None:
+    _index(fake, dimensions=3).upsert_document(_document(), [_chunk(0, embedding=(0.1, 0.2, 0.3))])
+
+    assert fake.of("POST", "/_bulk")[0].body[1]["embedding"] == [0.1, 0.2, 0.3]
+
+
+def test_a_refused_chunk_fails_the_ingest_before_anything_is_deleted(fake: FakeOpenSearch) -> None:
+    fake.bulk_errors = True
+    fake.search_replies.append(_hits([{"content_hash": "hash-1", "chunk_count": 1}]))
+    with pytest.raises(SearchIndexFailed):
+        _index(fake).upsert_document(_document(), [_chunk(0)])
+
+    assert not fake.of("POST", "/_delete_by_query")
+    assert not fake.of("PUT", "/_doc/" + bodies.document_record_id(TENANT, "uu-27-2022"))
+
+
+# --- reads -----------------------------------------------------------------------------------
+
+
+def test_a_lexical_search_is_a_filtered_bool_query_without_pipeline(fake: FakeOpenSearch) -> None:
+    fake.search_replies.append(_hits([_chunk_source(2), _chunk_source(1)]))
+    query = SearchQuery(text="data pribadi", scope=_scope(batch_id="b1"), top_k=2, lang="id")
+    hits = _index(fake).search(query)
+
+    assert [h.chunk.chunk_id for h in hits] == ["c2", "c1"]
+    assert [h.lexical_rank for h in hits] == [1, 2]
+    assert hits[0].score == pytest.approx(1 / 61)
+    (search,) = fake.of("POST", "/_search")
+    assert search.body == bodies.search_body(query, candidates=50)
+    assert "search_pipeline" not in search.params
+    assert TENANT_TERM in search.body["query"]["bool"]["filter"]
+
+
+def test_a_search_with_a_vector_is_hybrid_and_names_the_pipeline(fake: FakeOpenSearch) -> None:
+    fake.search_replies.append(_hits([_chunk_source(1)]))
+    query = SearchQuery(text="data pribadi", scope=_scope(), top_k=3, vector=(1.0, 0.0, 0.0))
+    hits = _index(fake, dimensions=3, candidates=30).search(query)
+
+    assert [h.chunk.chunk_id for h in hits] == ["c1"]
+    (search,) = fake.of("POST", "/_search")
+    assert search.params["search_pipeline"] == [PIPELINE]
+    lexical, vector = search.body["query"]["hybrid"]["queries"]
+    assert TENANT_TERM in lexical["bool"]["filter"]
+    assert TENANT_TERM in vector["knn"]["embedding"]["filter"]["bool"]["filter"]
+    assert vector["knn"]["embedding"]["k"] == 30
+    assert search.body["_source"] == {"excludes": ["embedding"]}
+
+
+def test_a_vector_on_a_lexical_only_index_falls_back_to_lexical(fake: FakeOpenSearch) -> None:
+    fake.mapping = {"properties": {"text": {"type": "text"}}}
+    query = SearchQuery(text="data", scope=_scope(), vector=(1.0, 0.0))
+    _index(fake).search(query)
+
+    assert fake.routes() == [f"GET /{INDEX}/_mapping", f"POST /{INDEX}/_search"]
+    (search,) = fake.of("POST", "/_search")
+    assert "hybrid" not in search.body["query"] and "search_pipeline" not in search.params
+
+
+def test_the_vector_size_is_learnt_from_the_mapping(fake: FakeOpenSearch) -> None:
+    fake.mapping = bodies.index_body(2)["mappings"]
+    _index(fake).search(SearchQuery(text="data", scope=_scope(), vector=(1.0, 0.0)))
+
+    (search,) = fake.of("POST", "/_search")
+    assert "hybrid" in search.body["query"]
+
+
+def test_named_chunks_are_read_inside_the_scope_in_the_order_asked(fake: FakeOpenSearch) -> None:
+    fake.search_replies.append(_hits([_chunk_source(1), _chunk_source(3)]))
+    chunks = _index(fake).chunks(_scope(document_ids=("uu-27-2022",)), ["c3", "c9", "c1"])
+
+    assert [c.chunk_id for c in chunks] == ["c3", "c1"]
+    (search,) = fake.of("POST", "/_search")
+    assert search.body == bodies.chunks_body(
+        _scope(document_ids=("uu-27-2022",)), ["c3", "c9", "c1"]
+    )
+
+
+def test_no_chunk_ids_ask_nothing(fake: FakeOpenSearch) -> None:
+    assert _index(fake).chunks(_scope(), []) == []
+    assert fake.requests == []
+
+
+def test_a_whole_document_is_read_page_by_page(fake: FakeOpenSearch) -> None:
+    first = [_chunk_source(n) for n in range(bodies.MAX_PAGE)]
+    fake.search_replies += [_hits(first, sort_key="ordinal"), _hits([_chunk_source(1000)])]
+    chunks = _index(fake).document_chunks(_scope(), "uu-27-2022")
+
+    assert len(chunks) == bodies.MAX_PAGE + 1
+    page_one, page_two = fake.of("POST", "/_search")
+    assert "search_after" not in page_one.body
+    assert page_two.body["search_after"] == [bodies.MAX_PAGE - 1, f"c{bodies.MAX_PAGE - 1}"]
+    _assert_every_read_carries_the_tenant(fake)
+
+
+def test_documents_are_listed_from_document_records(fake: FakeOpenSearch) -> None:
+    record = bodies.document_source(_document(), chunk_count=2)
+    fake.search_replies.append(_hits([record]))
+    documents = _index(fake).documents(_scope(selection="statutes"))
+
+    assert documents == [_document()]
+    (search,) = fake.of("POST", "/_search")
+    assert search.body == bodies.documents_body(_scope(selection="statutes"))
+    assert {"term": {"record": "document"}} in search.body["query"]["bool"]["filter"]
+
+
+def test_a_failing_server_becomes_a_domain_error_without_its_text(fake: FakeOpenSearch) -> None:
+    fake.fail_with = 500
+    with pytest.raises(SearchIndexFailed) as caught:
+        _index(fake).search(SearchQuery(text="data", scope=_scope()))
+
+    assert "SECRET" not in str(caught.value)
+
+
+# --- SigV4 and settings ----------------------------------------------------------------------
+
+
+@pytest.fixture
+def aws_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> None:
+    monkeypatch.setenv("AWS_ACCESS_KEY_ID", "AKIDEXAMPLE")
+    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY")
+    monkeypatch.setenv("AWS_SESSION_TOKEN", "session-token-example")
+    monkeypatch.setenv("AWS_CONFIG_FILE", str(tmp_path / "none"))
+    monkeypatch.setenv("AWS_SHARED_CREDENTIALS_FILE", str(tmp_path / "none"))
+    monkeypatch.delenv("AWS_PROFILE", raising=False)
+
+
+@pytest.mark.parametrize("service", ["es", "aoss"])
+def test_requests_are_signed_with_sigv4_for_the_service(
+    fake: FakeOpenSearch, aws_env: None, service: str
+) -> None:
+    settings = Settings(
+        index=f"opensearch:{fake.url}",
+        opensearch_service=service,
+        opensearch_region="eu-west-1",
+    )
+    index = OpenSearchIndex.from_settings(settings)
+    index.search(SearchQuery(text="data", scope=_scope()))
+
+    (search,) = fake.of("POST", "/_search")
+    headers = {name.lower(): value for name, value in search.headers.items()}
+    authorization = headers["authorization"]
+    assert authorization.startswith("AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/")
+    assert f"/eu-west-1/{service}/aws4_request" in authorization
+    assert "x-amz-content-sha256" in authorization  # the payload hash is signed (aoss needs it)
+    assert headers["x-amz-security-token"] == "session-token-example"
+    assert "x-amz-date" in headers
+
+
+def test_serverless_writes_send_no_refresh_parameter(fake: FakeOpenSearch, aws_env: None) -> None:
+    settings = Settings(
+        index=f"opensearch:{fake.url}", opensearch_service="aoss", opensearch_region="eu-west-1"
+    )
+    OpenSearchIndex.from_settings(settings).upsert_document(_document(), [_chunk(0)])
+
+    writes = fake.of("POST", "/_bulk") + fake.of("PUT", "")
+    assert writes and all("refresh" not in w.params for w in writes)
+
+
+def test_without_a_service_requests_are_not_signed(fake: FakeOpenSearch) -> None:
+    index = OpenSearchIndex.from_settings(Settings(index=f"opensearch:{fake.url}"))
+    index.documents(_scope())
+
+    assert "Authorization" not in fake.requests[0].headers
+
+
+def test_a_bad_endpoint_or_service_is_refused_when_building() -> None:
+    with pytest.raises(ValueError, match="opensearch:https://HOST"):
+        build_client("nohost", service=None, region=None)
+    with pytest.raises(ValueError, match="es` or `aoss"):
+        build_client("https://search.example", service="s3", region="eu-west-1")
+
+
+def test_every_read_of_every_method_carries_the_tenant_filter(fake: FakeOpenSearch) -> None:
+    index = _index(fake, dimensions=2)
+    fake.search_replies.append(_hits([{"content_hash": "old", "chunk_count": 1}]))
+    index.upsert_document(_document(), [_chunk(0, embedding=(1.0, 0.0))])
+    index.search(SearchQuery(text="data", scope=_scope()))
+    index.search(SearchQuery(text="data", scope=_scope(batch_id="b1"), vector=(1.0, 0.0)))
+    index.chunks(_scope(), ["c0"])
+    index.document_chunks(_scope(selection="s"), "uu-27-2022")
+    index.documents(_scope(document_ids=("uu-27-2022",)))
+
+    assert len(fake.of("POST", "/_search")) == 6
+    _assert_every_read_carries_the_tenant(fake)
+    hybrid = fake.of("POST", "/_search")[2].body["query"]["hybrid"]["queries"]
+    assert all(_contains(arm, TENANT_TERM) for arm in hybrid)
