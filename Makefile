@@ -4,6 +4,11 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
+# The demo corpus: the shared one beside this checkout when it is there, else the bundled copy.
+DEMO_CORPUS ?= $(firstword $(wildcard ../shared/data/corpus) demo/corpus)
+DEMO_HOME   ?= .tanda/demo
+DEMO_QUESTION ?= Berapa realisasi pendapatan daerah Surabaya tahun 2023?
+
 .PHONY: demo test lint bench openapi clean
 
 $(STAMP): pyproject.toml
@@ -13,9 +18,10 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e ".[dev]"
 	@touch $(STAMP)
 
-## demo: set up, then show an annotated answer on the embedded defaults
+## demo: set up, ingest the demo corpus, ask one question, print the annotated answer
 demo: $(STAMP)
-	$(BIN)/tanda demo
+	TANDA_HOME=$(DEMO_HOME) $(BIN)/tanda ingest $(DEMO_CORPUS) --tenant demo
+	TANDA_HOME=$(DEMO_HOME) $(BIN)/tanda ask "$(DEMO_QUESTION)" --tenant demo
 
 ## test: set up, then run every test
 test: $(STAMP)
@@ -31,6 +37,7 @@ lint: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python bench/compose.py
 	$(BIN)/python bench/coldstart.py
+	$(BIN)/python bench/retrieval.py
 
 ## openapi: regenerate docs/openapi.json from the contract models
 openapi: $(STAMP)

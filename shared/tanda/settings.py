@@ -28,8 +28,9 @@ class Settings(BaseSettings):
     port: int = Field(default=8765, ge=0, le=65535, description="`tanda serve` port.")
     model: str = Field(
         default="offline",
-        description="Chat model adapter: `offline` (embedded default), `scripted:DIR`, "
-        "`openai:BASE_URL`, `bedrock:MODEL_ID`.",
+        description="Chat model adapter: `offline` (embedded default), `scripted:DIR` "
+        "(docs/scenarios.md), `openai:BASE_URL[#MODEL]` (API key in env `TANDA_MODEL_API_KEY`), "
+        "`bedrock:MODEL_ID`.",
     )
     runner: str = Field(default="inprocess", description="`inprocess` or `stepfunctions`.")
     store: str = Field(default="sqlite", description="`sqlite` (embedded) or `dynamodb`.")
@@ -60,6 +61,31 @@ class Settings(BaseSettings):
         description="Reranker floor (ASK-06): hits scoring below it never reach synthesis. "
         "Applied only when a reranker is configured.",
     )
+
+    # --- answering pipeline (docs/pipeline.md) ---------------------------------------------------
+    request_deadline_s: float = Field(
+        default=60.0, gt=0, description="Wall-time budget of one answer, all model calls included."
+    )
+    model_call_budget: int = Field(
+        default=24,
+        ge=4,
+        description="Model calls one answer may make (agent, judge, checks, guard).",
+    )
+    judge_share: float = Field(
+        default=0.4,
+        gt=0,
+        lt=1,
+        description="Share of the deadline kept for the judge, framing check and guard (V2-23).",
+    )
+    judge_batch_size: int = Field(default=6, ge=1, le=50, description="Segments per judge call.")
+    agent_max_tool_rounds: int = Field(default=4, ge=1, le=10, description="Agent tool rounds.")
+    agent_context_chars: int = Field(
+        default=24000,
+        ge=1000,
+        description="Evidence the agent may be shown, in characters; beyond it the answer stops "
+        "with `context_budget_exhausted` (V2-18).",
+    )
+    search_top_k: int = Field(default=6, ge=1, le=20, description="Passages per agent search.")
 
     # --- auth (docs/auth.md) -------------------------------------------------------------------
     # Secrets are never configured here, only their SHA-256 hashes; keys written by

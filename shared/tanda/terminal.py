@@ -217,9 +217,33 @@ def demo_command(args: argparse.Namespace) -> int:
 
 
 def ask_command(args: argparse.Namespace) -> int:
-    print(
-        "tanda ask: answering needs document retrieval and the annotate-v2 pipeline, which are "
-        "not installed in this version yet. `tanda demo` shows how an answer is annotated.",
-        file=sys.stderr,
-    )
-    return 2
+    """Answer in-process on the configured adapters (embedded: SQLite + offline model)."""
+    from tanda.auth import Principal
+    from tanda.contract import QueryV2Request
+    from tanda.errors import TandaError
+    from tanda.service.answer_v2 import answer_v2
+    from tanda.wiring import build_runtime
+
+    runtime = build_runtime()
+    operator = Principal(tenant_id=args.tenant, partner_id="local-cli", subject="local-cli")
+    try:
+        body = QueryV2Request(query=args.question)
+        response = answer_v2(runtime, operator, body)
+    except TandaError as error:
+        print(f"tanda ask: {error.message} ({error.code})", file=sys.stderr)
+        if error.code == "no_readable_result":
+            print(
+                f"Nothing in tenant {args.tenant!r} matched. Ingest documents first: "
+                "`tanda ingest PATH`.",
+                file=sys.stderr,
+            )
+        return 1
+    except ValueError as error:
+        print(f"tanda ask: {error}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(response.model_dump_json(indent=2))
+        return 0
+    print(f"Pertanyaan: {args.question}\n")
+    print(render_answer(response, color=sys.stdout.isatty()))
+    return 0

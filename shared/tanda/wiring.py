@@ -14,7 +14,7 @@ from tanda.settings import Settings, load_settings
 
 if TYPE_CHECKING:
     from tanda.auth import Authenticator
-    from tanda.ports import Embedder, SearchIndex
+    from tanda.ports import ChatModel, Embedder, SearchIndex
     from tanda.retrieval.fusion import FusionConfig
 
 
@@ -46,6 +46,34 @@ class Runtime:
 
             return OpenSearchIndex.from_settings(self.settings)
         raise ValueError(f"TANDA_INDEX: unknown search index {spec!r} (sqlite | opensearch:URL)")
+
+    @cached_property
+    def model(self) -> ChatModel:
+        spec = self.settings.model
+        if spec == "offline":
+            from tanda.adapters.offline import OfflineModel
+
+            return OfflineModel()
+        if spec.startswith("scripted:"):
+            from tanda.adapters.scripted import ScriptedModel
+
+            return ScriptedModel.from_dir(spec.removeprefix("scripted:"))
+        if spec.startswith("openai:"):
+            from tanda.adapters.openai_compat import OpenAICompatModel
+
+            return OpenAICompatModel.from_spec(spec)
+        if spec.startswith("bedrock:"):
+            from tanda.adapters.bedrock import BedrockModel
+
+            return BedrockModel(spec.removeprefix("bedrock:"))
+        raise ValueError(
+            f"TANDA_MODEL: unknown model {spec!r} "
+            "(offline | scripted:DIR | openai:URL[#MODEL] | bedrock:MODEL_ID)"
+        )
+
+    @property
+    def scripted(self) -> bool:
+        return self.settings.model.startswith("scripted:")
 
     @cached_property
     def embedder(self) -> Embedder | None:

@@ -11,7 +11,9 @@ def test_a_document_both_arms_rank_beats_one_only_one_arm_ranks_first() -> None:
 
 def test_score_is_the_weighted_sum_of_reciprocal_ranks() -> None:
     config = FusionConfig(k=10, weights={"lexical": 2.0, "vector": 0.5})
-    fused = {f.id: f.score for f in reciprocal_rank_fusion({"lexical": ["a"], "vector": ["a"]}, config)}
+    fused = {
+        f.id: f.score for f in reciprocal_rank_fusion({"lexical": ["a"], "vector": ["a"]}, config)
+    }
     assert fused["a"] == 2.0 / 11 + 0.5 / 11
 
 

@@ -1,0 +1,204 @@
+"""The offline model: the embedded default, no network and no weights (DESIGN §5).
+
+It is honest about what it is — extractive. The agent searches once with the question, picks the
+sentences of the passages that share the most (IDF-weighted) terms with it, and cites each one; the
+judge supports a statement only when its cited passages contain it (verbatim after whitespace and
+case folding, or nearly every content term present) and every quantity in it is found by
+``tanda.numbers``; the framing check treats framing with digits as checkable; the guard blocks
+answers carrying personal identifiers (a 16-digit NIK). Answers come from ``ChatRequest.items``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+from tanda.chat import ChatRequest, ChatResponse, ModelRole, ToolCall
+from tanda.retrieval.analysis import guess_lang, index_terms, query_terms
+
+LEAD_IN = "Kutipan paling relevan dari dokumen (mode offline, ekstraktif):"
+NOTHING = "Dokumen yang ditemukan tidak memuat kalimat yang menjawab pertanyaan ini."
+MAX_SENTENCES = 3
+MAX_SENTENCE_CHARS = 400
+
+# A sentence ends at . ! ? followed by space and an uppercase letter, digit or opening mark; a
+# line break always ends a unit (table rows, list items).
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[A-ZÀ-ÖØ-ÞİÇĞÖŞÜ0-9])|\s*\n\s*")
+_SPACE = re.compile(r"\s+")
+_NIK = re.compile(r"(?<!\d)\d{16}(?!\d)")
+_DIGIT = re.compile(r"\d")
+
+
+def sentences(text: str) -> list[str]:
+    units = (_SPACE.sub(" ", unit).strip() for unit in _SENTENCE_END.split(text))
+    return [u for u in units if len(u) >= 12 and any(ch.isalpha() for ch in u)]
+
+
+@dataclass(frozen=True)
+class Unit:
+    """A sentence, or a table row with its header, of one passage."""
+
+    key: str
+    text: str
+    header: str | None = None
+
+
+def units_of(key: str, text: str) -> list[Unit]:
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    if len(lines) >= 2 and " | " in lines[0]:
+        header = lines[0]
+        cells = header.count("|")
+        rows = [line for line in lines[1:] if line.count("|") == cells]
+        if rows:
+            return [Unit(key, _SPACE.sub(" ", row), header) for row in rows]
+    return [Unit(key, sentence) for sentence in sentences(text)]
+
+
+def _segment(text: str, kind: str, cites: list[str], layout: str) -> dict[str, Any]:
+    return {"text": text, "kind": kind, "cites": cites, "layout": layout}
+
+
+def _normalize(text: str) -> str:
+    return _SPACE.sub(" ", text).strip().casefold()
+
+
+class OfflineModel:
+    name = "offline"
+
+    def complete(self, request: ChatRequest) -> ChatResponse:
+        handler = {
+            ModelRole.agent: self._agent,
+            ModelRole.judge: self._judge,
+            ModelRole.recheck: self._judge,
+            ModelRole.framing_check: self._framing,
+            ModelRole.guard: self._guard,
+        }.get(request.role)
+        if handler is None:
+            return ChatResponse(content="{}")
+        return handler(request)
+
+    # --- agent ---------------------------------------------------------------------------------
+
+    def _agent(self, request: ChatRequest) -> ChatResponse:
+        items = request.items or []
+        question = next((i["question"] for i in items if "question" in i), "")
+        passages = [i for i in items if "key" in i]
+        searched = any(m.tool_calls for m in request.messages if m.role == "assistant")
+        if not searched and request.tools:
+            call = ToolCall(id="call_1", name="search", arguments={"query": question})
+            return ChatResponse(tool_calls=[call], finish_reason="tool_calls")
+        picked = self.pick_units(question, passages)
+        if not picked:
+            segments = [_segment(NOTHING, "framing", [], "paragraph")]
+        else:
+            segments = [_segment(LEAD_IN, "framing", [], "paragraph")]
+            table_of: dict[str, str] = {}
+            for unit in picked:
+                if unit.header is None:
+                    segments.append(_segment(unit.text, "fact", [unit.key], "list_item"))
+                    continue
+                if table_of.get(unit.key) != unit.header:
+                    # A table row is shown under its own header, as the reader needs it (V2-07).
+                    table_of[unit.key] = unit.header
+                    segments.append(_segment(unit.header, "framing", [], "table_header"))
+                segments.append(_segment(unit.text, "fact", [unit.key], "table_row"))
+        return ChatResponse(content=json.dumps({"segments": segments}, ensure_ascii=False))
+
+    @staticmethod
+    def pick_units(question: str, passages: list[dict[str, Any]]) -> list[Unit]:
+        """The sentences (or table rows) that best answer ``question``: IDF-weighted overlap of
+        query terms with the unit and its passage's identity (title, period…), best first,
+        ties to the earlier-ranked passage; table rows are returned grouped by table."""
+        lang = guess_lang(question)
+        wanted = set(query_terms(question, lang))
+        candidates: list[tuple[Unit, set[str], set[str]]] = []
+        for passage in passages:
+            identity = set(index_terms(" ".join(passage.get("identity", [])), lang)) & wanted
+            for unit in units_of(str(passage["key"]), str(passage["text"])):
+                if len(unit.text) <= MAX_SENTENCE_CHARS:
+                    own = set(index_terms(unit.text, lang)) & wanted
+                    if own:  # the unit itself must share a term with the question
+                        candidates.append((unit, own, identity - own))
+        if not candidates:
+            return []
+        frequency = Counter(t for _, own, ident in candidates for t in own | ident)
+        total = len(candidates)
+
+        def weight(term: str) -> float:
+            return math.log(1 + total / frequency[term])
+
+        def score(own: set[str], ident: set[str]) -> float:
+            # Terms of the passage's identity (title, period) count half: they place the unit,
+            # they do not make it an answer.
+            return sum(weight(t) for t in own) + 0.5 * sum(weight(t) for t in ident)
+
+        ranked = sorted(
+            (
+                (score(own, ident), position, unit)
+                for position, (unit, own, ident) in enumerate(candidates)
+            ),
+            key=lambda row: (-row[0], row[1]),
+        )
+        best = ranked[0][0]
+        picked: list[tuple[int, Unit]] = []
+        seen: set[str] = set()
+        for value, position, unit in ranked:
+            # Keep units at least half as relevant as the best; never repeat one.
+            if value <= 0 or value < best / 2 or unit.text in seen:
+                continue
+            seen.add(unit.text)
+            picked.append((position, unit))
+            if len(picked) == MAX_SENTENCES:
+                break
+        # Rows of one table stay together, in the table's order.
+        tables = [p for p in picked if p[1].header is not None]
+        tables.sort(key=lambda p: (p[1].key, p[0]))
+        return [u for _, u in picked if u.header is None] + [u for _, u in tables]
+
+    # --- judge and re-check ----------------------------------------------------------------------
+
+    def _judge(self, request: ChatRequest) -> ChatResponse:
+        verdicts = [
+            {
+                "id": item["id"],
+                "verdict": self.judge_one(item["text"], [p["text"] for p in item["passages"]]),
+            }
+            for item in request.items or []
+            if "id" in item
+        ]
+        return ChatResponse(content=json.dumps({"verdicts": verdicts}, ensure_ascii=False))
+
+    @staticmethod
+    def judge_one(statement: str, passages: list[str]) -> str:
+        from tanda.numbers import find_in
+
+        source = "\n".join(passages)
+        if find_in(statement, source):
+            return "unsupported"  # a number the passages do not state (V2-08)
+        if _normalize(statement) in _normalize(source):
+            return "supported"
+        lang = guess_lang(statement)
+        terms = set(index_terms(statement, lang))
+        if not terms:
+            return "unverifiable"
+        coverage = len(terms & set(index_terms(source, lang))) / len(terms)
+        if coverage >= 0.9:
+            return "supported"
+        return "unsupported" if coverage < 0.5 else "unverifiable"
+
+    # --- framing check and guard ------------------------------------------------------------------
+
+    def _framing(self, request: ChatRequest) -> ChatResponse:
+        checkable = [i["id"] for i in request.items or [] if "id" in i and _DIGIT.search(i["text"])]
+        return ChatResponse(content=json.dumps({"checkable": checkable}))
+
+    def _guard(self, request: ChatRequest) -> ChatResponse:
+        answer = next((i["answer"] for i in request.items or [] if "answer" in i), "")
+        block = bool(_NIK.search(answer))
+        return ChatResponse(
+            content=json.dumps({"block": block, "category": "personal_data" if block else None})
+        )

@@ -1,0 +1,254 @@
+"""The scripted model: answers every role from a scenario file, so tests and client developers
+can get every verdict, reason and fallback on demand (docs/scenarios.md).
+
+``TANDA_MODEL=scripted:DIR`` loads ``DIR/*.json``; the request header ``X-Tanda-Scenario: NAME``
+picks one (``default`` otherwise). It answers from ``ChatRequest.items`` and never parses prompts.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from tanda.chat import (
+    ChatRequest,
+    ChatResponse,
+    ModelContextExceeded,
+    ModelError,
+    ModelRole,
+    ModelTimeout,
+    ModelUnavailable,
+    ToolCall,
+)
+from tanda.contract.segments import Segment
+
+Failure = Literal["timeout", "error", "http_500", "invalid_json", "context_length"]
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class ScriptedToolCall(_Model):
+    tool: Literal["search", "read_document", "list_sources"] = "search"
+    query: str | None = None
+    document_id: str | None = None
+
+
+class AgentScript(_Model):
+    tool_calls: list[ScriptedToolCall] = Field(default_factory=list)
+    segments: list[Segment] = Field(default_factory=list)
+    invalid_outputs: int = Field(
+        default=0, ge=0, description="Reply with invalid segments this many times first."
+    )
+    truncated_outputs: int = Field(
+        default=0, ge=0, description="Reply cut off at the length limit this many times first."
+    )
+    fail: Failure | None = None
+
+
+class FramingScript(_Model):
+    checkable: list[str] = Field(
+        default_factory=list, description="Framing texts judged checkable."
+    )
+    fail: Failure | None = None
+
+
+class JudgeScript(_Model):
+    default: Literal["supported", "unsupported", "unverifiable"] = "supported"
+    supported: list[str] = Field(default_factory=list)
+    unsupported: list[str] = Field(default_factory=list)
+    unverifiable: list[str] = Field(default_factory=list)
+    unparseable: list[str] = Field(
+        default_factory=list, description="Segment texts the judge gives no usable verdict for."
+    )
+    fail: Failure | None = None
+
+
+class RecheckScript(_Model):
+    default: Literal["confirm", "dispute"] = "confirm"
+    confirm: list[str] = Field(default_factory=list)
+    dispute: list[str] = Field(default_factory=list)
+    fail: Failure | None = None
+
+
+class GuardScript(_Model):
+    block: bool = False
+    fail: Failure | None = None
+
+
+class Scenario(_Model):
+    description: str | None = None
+    agent: AgentScript = AgentScript()
+    framing_check: FramingScript = FramingScript()
+    judge: JudgeScript = JudgeScript()
+    recheck: RecheckScript = RecheckScript()
+    guard: GuardScript = GuardScript()
+    latency_ms: dict[str, int] = Field(default_factory=dict, description="Per role, e.g. judge.")
+
+
+class ScenarioNotFound(ModelError):
+    outcome = "rejected"
+
+
+class ScriptedModel:
+    name = "scripted"
+
+    def __init__(
+        self,
+        scenarios: dict[str, Scenario],
+        *,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        self.scenarios = scenarios
+        self._sleep = sleep
+
+    @classmethod
+    def from_dir(cls, directory: str | Path) -> ScriptedModel:
+        folder = Path(directory)
+        scenarios = {
+            path.stem: Scenario.model_validate_json(path.read_text(encoding="utf-8"))
+            for path in sorted(folder.glob("*.json"))
+        }
+        if not scenarios:
+            raise ValueError(f"no scenario files (*.json) in {folder}")
+        return cls(scenarios)
+
+    def scenario(self, name: str | None) -> Scenario:
+        key = name or "default"
+        if key not in self.scenarios:
+            if name is None and len(self.scenarios) == 1:
+                return next(iter(self.scenarios.values()))
+            raise ScenarioNotFound(f"unknown scenario {key!r}")
+        return self.scenarios[key]
+
+    def complete(self, request: ChatRequest) -> ChatResponse:
+        scenario = self.scenario(request.scenario)
+        latency = scenario.latency_ms.get(request.role.value, 0) / 1000
+        if latency:
+            self._sleep(min(latency, request.timeout_s))
+            if latency > request.timeout_s:
+                raise ModelTimeout("scripted latency exceeds the call's timeout")
+        handler = {
+            ModelRole.agent: self._agent,
+            ModelRole.framing_check: self._framing,
+            ModelRole.judge: self._judge,
+            ModelRole.recheck: self._recheck,
+            ModelRole.guard: self._guard,
+        }.get(request.role)
+        if handler is None:
+            raise ScenarioNotFound(f"the scripted model has no script for role {request.role}")
+        return handler(scenario, request)
+
+    @staticmethod
+    def _fail(failure: Failure | None) -> ChatResponse | None:
+        if failure is None:
+            return None
+        if failure == "timeout":
+            raise ModelTimeout("scripted timeout")
+        if failure == "http_500":
+            raise ModelUnavailable("scripted server error")
+        if failure == "context_length":
+            raise ModelContextExceeded("scripted context overflow")
+        if failure == "invalid_json":
+            return ChatResponse(content="{not json")
+        raise ModelError("scripted failure")
+
+    @staticmethod
+    def _json(value: Any) -> ChatResponse:
+        return ChatResponse(content=json.dumps(value, ensure_ascii=False))
+
+    def _agent(self, scenario: Scenario, request: ChatRequest) -> ChatResponse:
+        script = scenario.agent
+        failed = self._fail(script.fail)
+        if failed is not None:
+            return failed
+        calls_made = sum(len(m.tool_calls) for m in request.messages if m.role == "assistant")
+        if calls_made < len(script.tool_calls) and request.tools:
+            call = script.tool_calls[calls_made]
+            arguments = {
+                "search": {"query": call.query or ""},
+                "read_document": {"document_id": call.document_id or ""},
+                "list_sources": {},
+            }[call.tool]
+            return ChatResponse(
+                tool_calls=[
+                    ToolCall(id=f"call_{calls_made + 1}", name=call.tool, arguments=arguments)
+                ],
+                finish_reason="tool_calls",
+            )
+        # Count final-answer attempts by how many non-tool assistant replies the loop has seen.
+        attempts = sum(1 for m in request.messages if m.role == "assistant" and not m.tool_calls)
+        if attempts < script.truncated_outputs:
+            return ChatResponse(content='{"segments": [{"text": "Terpot', finish_reason="length")
+        if attempts < script.invalid_outputs:
+            return ChatResponse(content='{"segments": "not a list"}')
+        return self._json({"segments": [s.model_dump(mode="json") for s in script.segments]})
+
+    def _framing(self, scenario: Scenario, request: ChatRequest) -> ChatResponse:
+        failed = self._fail(scenario.framing_check.fail)
+        if failed is not None:
+            return failed
+        wanted = set(scenario.framing_check.checkable)
+        items = [i for i in request.items or [] if "id" in i]
+        return self._json({"checkable": [i["id"] for i in items if i["text"] in wanted]})
+
+    def _judge(self, scenario: Scenario, request: ChatRequest) -> ChatResponse:
+        script = scenario.judge
+        failed = self._fail(script.fail)
+        if failed is not None:
+            return failed
+        verdicts = []
+        for item in request.items or []:
+            text = item["text"]
+            if text in script.unparseable:
+                continue
+            verdict = script.default
+            for name in ("supported", "unsupported", "unverifiable"):
+                if text in getattr(script, name):
+                    verdict = name
+            verdicts.append({"id": item["id"], "verdict": verdict})
+        return self._json({"verdicts": verdicts})
+
+    def _recheck(self, scenario: Scenario, request: ChatRequest) -> ChatResponse:
+        script = scenario.recheck
+        failed = self._fail(script.fail)
+        if failed is not None:
+            return failed
+        verdicts = []
+        for item in request.items or []:
+            text = item["text"]
+            if text in scenario.judge.unparseable:
+                continue
+            decision = script.default
+            if text in script.confirm:
+                decision = "confirm"
+            if text in script.dispute:
+                decision = "dispute"
+            first = "unsupported"
+            if text in scenario.judge.supported or (
+                scenario.judge.default == "supported" and text not in scenario.judge.unsupported
+            ):
+                first = "supported"
+            # "confirm" repeats the batch verdict; "dispute" gives the other one.
+            other = "supported" if first == "unsupported" else "unsupported"
+            verdicts.append(
+                {"id": item["id"], "verdict": first if decision == "confirm" else other}
+            )
+        return self._json({"verdicts": verdicts})
+
+    def _guard(self, scenario: Scenario, request: ChatRequest) -> ChatResponse:
+        failed = self._fail(scenario.guard.fail)
+        if failed is not None:
+            return failed
+        return self._json(
+            {
+                "block": scenario.guard.block,
+                "category": "scripted" if scenario.guard.block else None,
+            }
+        )

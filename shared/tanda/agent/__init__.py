@@ -1,0 +1,1 @@
+"""The agent stage: tools, the tool loop, segment output."""

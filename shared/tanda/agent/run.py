@@ -1,0 +1,144 @@
+"""The agent: a tool loop under the request's budgets that ends in ordered segments (V2-03,
+V2-17, V2-18, V2-23). Invalid output gets one regeneration; still invalid is never published."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from pydantic import ValidationError
+
+from tanda.agent.tools import TOOL_SPECS, AgentTools, ContextFull
+from tanda.annotate.compose import SegmentLayoutError, compose
+from tanda.chat import (
+    AgentOutput,
+    ChatMessage,
+    ChatRequest,
+    ChatResponse,
+    ModelContextExceeded,
+    ModelError,
+    ModelRole,
+    ModelTimeout,
+)
+from tanda.contract.common import FallbackReason
+from tanda.contract.segments import Segment
+from tanda.errors import UpstreamFailed
+from tanda.pipeline.context import BudgetSpent, ModelLedger
+from tanda.prompts import prompt
+
+AGENT_SCHEMA = AgentOutput.model_json_schema()
+
+
+@dataclass
+class AgentResult:
+    segments: list[Segment] = field(default_factory=list)
+    fallback: FallbackReason | None = None
+    tool_rounds: int = 0
+
+
+class InvalidSegments(ValueError):
+    pass
+
+
+def parse_segments(response: ChatResponse) -> list[Segment]:
+    """The agent's final output as segments that compose, or ``InvalidSegments`` saying why."""
+    if response.finish_reason == "length":
+        raise InvalidSegments("the output was cut off at the length limit")
+    try:
+        output = AgentOutput.model_validate_json(response.content or "")
+    except ValidationError as error:
+        raise InvalidSegments(f"not valid segment JSON ({error.error_count()} problems)") from error
+    # Spacing around a segment is layout, the server's job: trim what the agent left there.
+    segments = [s.model_copy(update={"text": s.text.strip()}) for s in output.segments]
+    if not segments:
+        raise InvalidSegments("no segments")
+    try:
+        compose(segments)
+    except SegmentLayoutError as error:
+        raise InvalidSegments(str(error)) from error
+    return segments
+
+
+def run_agent(
+    ledger: ModelLedger,
+    tools: AgentTools,
+    question: str,
+    *,
+    editorial_prompt: str | None = None,
+    history: list[ChatMessage] | None = None,
+    until: float,
+    reserve_calls: int,
+    max_tool_rounds: int = 4,
+) -> AgentResult:
+    system = (editorial_prompt or prompt("editorial")) + "\n\n" + prompt("agent_segments")
+    messages = [
+        ChatMessage(role="system", content=system),
+        *(history or []),
+        ChatMessage(role="user", content=question),
+    ]
+    result = AgentResult()
+    regenerated = False
+    length_hits = 0
+    while True:
+        allow_tools = result.tool_rounds < max_tool_rounds
+        request = ChatRequest(
+            role=ModelRole.agent,
+            messages=messages,
+            tools=TOOL_SPECS if allow_tools else None,
+            json_schema=AGENT_SCHEMA,
+            schema_name="segments",
+            items=[{"question": question}, *[p.as_item() for p in tools.passages.values()]],
+        )
+        try:
+            response = ledger.complete(request, until=until, reserve_calls=reserve_calls)
+        except BudgetSpent:
+            return AgentResult(fallback=FallbackReason.query_budget_exhausted)
+        except ModelContextExceeded:
+            return AgentResult(fallback=FallbackReason.context_budget_exhausted)
+        except ModelTimeout:
+            return AgentResult(fallback=FallbackReason.model_timeout)
+        except ModelError as error:
+            raise UpstreamFailed("The answering model did not respond usably.") from error
+        if response.tool_calls and allow_tools:
+            result.tool_rounds += 1
+            messages.append(
+                ChatMessage(
+                    role="assistant", content=response.content or "", tool_calls=response.tool_calls
+                )
+            )
+            for call in response.tool_calls:
+                try:
+                    outcome = tools.run(call.name, call.arguments)
+                except ContextFull:
+                    return AgentResult(fallback=FallbackReason.context_budget_exhausted)
+                messages.append(
+                    ChatMessage(role="tool", content=outcome.content, tool_call_id=call.id)
+                )
+            continue
+        try:
+            result.segments = parse_segments(response)
+            return result
+        except InvalidSegments as problem:
+            if response.finish_reason == "length":
+                length_hits += 1
+            if regenerated:
+                if length_hits >= 2:
+                    return AgentResult(fallback=FallbackReason.agent_output_limit)
+                return AgentResult(fallback=FallbackReason.unparseable_completion)
+            regenerated = True
+            messages.append(ChatMessage(role="assistant", content=response.content or ""))
+            messages.append(
+                ChatMessage(
+                    role="user",
+                    content=(
+                        f"Your answer could not be used: {problem}. Reply again with only the "
+                        'JSON object {"segments": [...]} as instructed.'
+                    ),
+                )
+            )
+
+
+def tool_results_readable(tools: AgentTools) -> bool:
+    """V2-19: False when tools ran and none returned anything readable (→ 404)."""
+    if not tools.audit:
+        return True
+    return any(entry.status == "ok" for entry in tools.audit)

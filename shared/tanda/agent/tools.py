@@ -1,0 +1,145 @@
+"""The agent's tools: ``search``, ``read_document``, ``list_sources`` (V2-03). Every passage shown
+gets a citation key that is recorded, so the server knows which keys are valid (V2-11); evidence is
+capped at the context budget (V2-18)."""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from tanda.chat import ToolSpec
+from tanda.contract.response import ToolCallAudit
+from tanda.pipeline.passages import Passage, passage_from_chunk
+from tanda.ports import Embedder, SearchIndex
+from tanda.retrieval.model import SearchQuery, SearchScope
+from tanda.retrieval.search import retrieve
+
+TOOL_SPECS = [
+    ToolSpec(
+        name="search",
+        description="Search the caller's documents; returns passages with citation keys.",
+        parameters={
+            "type": "object",
+            "properties": {"query": {"type": "string", "description": "what to look for"}},
+            "required": ["query"],
+            "additionalProperties": False,
+        },
+    ),
+    ToolSpec(
+        name="read_document",
+        description="Read one document whole (for follow-ups about a single document).",
+        parameters={
+            "type": "object",
+            "properties": {"document_id": {"type": "string"}},
+            "required": ["document_id"],
+            "additionalProperties": False,
+        },
+    ),
+    ToolSpec(
+        name="list_sources",
+        description="List the documents in scope (titles and ids; no passages).",
+        parameters={"type": "object", "properties": {}, "additionalProperties": False},
+    ),
+]
+
+
+class ContextFull(Exception):
+    """No passage of a tool result fits the remaining context budget (V2-18)."""
+
+
+@dataclass
+class ToolOutcome:
+    content: str
+    """The tool message the agent reads (JSON)."""
+    new_passages: list[Passage]
+    status: str
+    """``ok``, ``empty``, ``error`` or ``timeout``."""
+
+
+@dataclass
+class AgentTools:
+    """Runs tool calls within one request's scope and remembers every key shown."""
+
+    index: SearchIndex
+    scope: SearchScope
+    embedder: Embedder | None = None
+    top_k: int = 6
+    context_chars: int = 24000
+    passages: dict[str, Passage] = field(default_factory=dict)
+    audit: list[ToolCallAudit] = field(default_factory=list)
+    used_chars: int = 0
+    _by_chunk: dict[str, str] = field(default_factory=dict)
+
+    def run(self, name: str, arguments: dict[str, Any]) -> ToolOutcome:
+        started = time.monotonic()
+        try:
+            if name == "search":
+                outcome = self._search(str(arguments.get("query", "")).strip())
+            elif name == "read_document":
+                outcome = self._read_document(str(arguments.get("document_id", "")))
+            elif name == "list_sources":
+                outcome = self._list_sources()
+            else:
+                outcome = ToolOutcome(json.dumps({"error": f"unknown tool {name!r}"}), [], "error")
+        except ContextFull:
+            self._log(name, arguments, "context_full", 0, started)
+            raise
+        self._log(name, arguments, outcome.status, len(outcome.new_passages), started)
+        return outcome
+
+    def _log(
+        self, name: str, arguments: dict[str, Any], status: str, n: int, started: float
+    ) -> None:
+        self.audit.append(
+            ToolCallAudit(
+                tool=name,
+                arguments=arguments,
+                status=status,
+                result_count=n,
+                latency_ms=round((time.monotonic() - started) * 1000),
+            )
+        )
+
+    def _show(self, chunks: list[Any], call: str) -> ToolOutcome:
+        shown: list[Passage] = []
+        new: list[Passage] = []
+        for chunk in chunks:
+            key = self._by_chunk.get(chunk.chunk_id)
+            if key is not None:
+                shown.append(self.passages[key])
+                continue
+            if self.used_chars + len(chunk.text) > self.context_chars:
+                continue  # does not fit; smaller passages later in the list may
+            key = f"P{len(self.passages) + 1}"
+            passage = passage_from_chunk(key, chunk, producing_call=call)
+            self.passages[key] = passage
+            self._by_chunk[chunk.chunk_id] = key
+            self.used_chars += len(chunk.text)
+            shown.append(passage)
+            new.append(passage)
+        if chunks and not shown:
+            raise ContextFull(call)
+        body = {
+            "passages": [
+                {"key": p.key, "identity": p.identity_lines(), "text": p.text} for p in shown
+            ]
+        }
+        return ToolOutcome(json.dumps(body, ensure_ascii=False), new, "ok" if shown else "empty")
+
+    def _search(self, text: str) -> ToolOutcome:
+        if not text:
+            return ToolOutcome(json.dumps({"error": "empty query"}), [], "error")
+        query = SearchQuery(text=text, scope=self.scope, top_k=self.top_k)
+        hits = retrieve(self.index, query, embedder=self.embedder).hits
+        return self._show([h.chunk for h in hits], f"search({text!r})")
+
+    def _read_document(self, document_id: str) -> ToolOutcome:
+        chunks = self.index.document_chunks(self.scope, document_id)
+        return self._show(chunks, f"read_document({document_id!r})")
+
+    def _list_sources(self) -> ToolOutcome:
+        documents = self.index.documents(self.scope)
+        body = {"documents": [{"document_id": d.document_id, "title": d.title} for d in documents]}
+        return ToolOutcome(json.dumps(body, ensure_ascii=False), [], "ok" if documents else "empty")

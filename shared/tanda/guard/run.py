@@ -1,0 +1,36 @@
+"""The Government Policy Guard (V2-13): reads the whole composed answer; the only check that may
+replace it. It fails closed: when the guard cannot answer, nothing unguarded is published."""
+
+from __future__ import annotations
+
+from pydantic import ValidationError
+
+from tanda.chat import ChatMessage, ChatRequest, GuardOutput, ModelError, ModelRole
+from tanda.errors import UpstreamFailed
+from tanda.pipeline.context import ModelLedger
+from tanda.prompts import prompt
+
+GUARD_SCHEMA = GuardOutput.model_json_schema()
+
+
+class GuardUnavailable(UpstreamFailed):
+    code = "policy_guard_unavailable"
+    message = "The policy guard could not check the answer, so it was not published."
+
+
+def guard_blocks(ledger: ModelLedger, answer: str) -> bool:
+    request = ChatRequest(
+        role=ModelRole.guard,
+        messages=[
+            ChatMessage(role="system", content=prompt("guard")),
+            ChatMessage(role="user", content=answer),
+        ],
+        json_schema=GUARD_SCHEMA,
+        schema_name="guard",
+        items=[{"answer": answer}],
+    )
+    try:
+        response = ledger.complete(request)
+        return GuardOutput.model_validate_json(response.content or "").block
+    except (ModelError, ValidationError) as error:
+        raise GuardUnavailable() from error

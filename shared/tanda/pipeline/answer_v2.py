@@ -1,0 +1,239 @@
+"""The ``/query/v2`` steps chained in-process under one deadline (DESIGN §3, §4):
+scope → agent ⇄ tools → compose → [judge ∥ framing check] → aggregate → guard.
+
+Each step takes and returns plain models so a Step Functions runner can cut between them; the
+deadline and model-call budget travel in the ``ModelLedger``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+
+from tanda.agent.run import run_agent, tool_results_readable
+from tanda.agent.tools import AgentTools
+from tanda.annotate.aggregate import (
+    Annotation,
+    Route,
+    SegmentOutcome,
+    aggregate,
+    refusal_annotation,
+    route_segment,
+)
+from tanda.annotate.compose import compose
+from tanda.contract.common import Citation, FallbackReason, StageStatus, Verdict
+from tanda.contract.query import QueryV2Request
+from tanda.contract.response import ModelCallRecord, ToolCallAudit
+from tanda.contract.segments import Segment
+from tanda.errors import NotFound
+from tanda.guard.run import guard_blocks
+from tanda.judge.reader_context import reader_contexts
+from tanda.judge.run import JudgeItem, check_framing, judge_claims
+from tanda.pipeline.context import ModelLedger, RequestBudget
+from tanda.pipeline.notices import NOTICES
+from tanda.pipeline.passages import Passage
+from tanda.ports import ChatModel, Embedder, SearchIndex
+from tanda.retrieval.model import SearchScope
+from tanda.settings import Settings
+
+
+class NothingReadable(NotFound):
+    code = "no_readable_result"
+    message = "The tool that ran returned nothing readable."
+
+
+@dataclass
+class AnswerDeps:
+    index: SearchIndex
+    model: ChatModel
+    settings: Settings
+    embedder: Embedder | None = None
+    clock: Callable[[], float] = time.monotonic
+
+
+@dataclass
+class AnswerOutcome:
+    """Everything a v2 route publishes or stores about one answer."""
+
+    answer: str
+    annotation: Annotation
+    segments: list[Segment] = field(default_factory=list)
+    outcomes: list[SegmentOutcome] = field(default_factory=list)
+    citations: list[Citation] = field(default_factory=list)
+    passages: dict[str, Passage] = field(default_factory=dict)
+    fallback: FallbackReason | None = None
+    tool: str | None = None
+    tool_executed: bool = False
+    tool_audit: list[ToolCallAudit] = field(default_factory=list)
+    model_calls: list[ModelCallRecord] = field(default_factory=list)
+
+    @property
+    def fallback_used(self) -> bool:
+        return self.fallback is not None
+
+
+def refusal(reason: FallbackReason, **extra: object) -> AnswerOutcome:
+    text = NOTICES[reason]
+    checked = reason is not FallbackReason.context_budget_exhausted  # V2-18
+    return AnswerOutcome(
+        answer=text,
+        annotation=refusal_annotation(text, checked=checked),
+        fallback=reason,
+        **extra,  # type: ignore[arg-type]
+    )
+
+
+def resolve_scope(
+    index: SearchIndex, tenant_id: str, body: QueryV2Request
+) -> SearchScope | FallbackReason:
+    """Step 1 (V2-20): the caller's scope, or the refusal that ends the request before any tool
+    or model call."""
+    if body.sources and "portal" in body.sources:
+        return FallbackReason.source_scope_unavailable  # no portal source is configured here
+    if body.mcp_servers:
+        return FallbackReason.mcp_source_unavailable  # no MCP server is configured here
+    scope = SearchScope(
+        tenant_id=tenant_id,
+        document_ids=tuple(body.document_ids) if body.document_ids else None,
+        selection=body.selection,
+    )
+    if body.selection is not None or body.document_ids:
+        found = {d.document_id for d in index.documents(scope)}
+        if body.selection is not None and not found:
+            return FallbackReason.source_scope_empty
+        if body.document_ids and not set(body.document_ids) <= found:
+            return FallbackReason.source_out_of_scope
+    return scope
+
+
+def answer_v2(
+    deps: AnswerDeps,
+    tenant_id: str,
+    body: QueryV2Request,
+    *,
+    scenario: str | None = None,
+    editorial_prompt: str | None = None,
+) -> AnswerOutcome:
+    settings = deps.settings
+    scope = resolve_scope(deps.index, tenant_id, body)
+    if isinstance(scope, FallbackReason):
+        return refusal(scope)
+
+    budget = RequestBudget.starting_now(
+        settings.request_deadline_s, settings.model_call_budget, clock=deps.clock
+    )
+    ledger = ModelLedger(deps.model, budget, scenario=scenario)
+    start = deps.clock()
+    total = settings.request_deadline_s
+    # V2-23: the agent stops early enough that the checks keep their share of time and calls.
+    agent_until = start + total * (1 - settings.judge_share)
+    guard_reserve_s = min(5.0, total * 0.1)
+    judge_until = budget.deadline - guard_reserve_s
+    reserve_calls = max(3, round(settings.model_call_budget * settings.judge_share))
+
+    tools = AgentTools(
+        deps.index,
+        scope,
+        embedder=deps.embedder,
+        top_k=settings.search_top_k,
+        context_chars=settings.agent_context_chars,
+    )
+    result = run_agent(
+        ledger,
+        tools,
+        body.query,
+        editorial_prompt=editorial_prompt,
+        until=agent_until,
+        reserve_calls=reserve_calls,
+        max_tool_rounds=settings.agent_max_tool_rounds,
+    )
+    tool_info = {
+        "tool": tools.audit[-1].tool if tools.audit else None,
+        "tool_executed": bool(tools.audit),
+        "tool_audit": tools.audit,
+        "passages": tools.passages,
+    }
+    if result.fallback is not None:
+        return refusal(result.fallback, model_calls=ledger.records, **tool_info)
+    if not tool_results_readable(tools):
+        raise NothingReadable()
+
+    segments = result.segments
+    composed = compose(segments)
+    shown = set(tools.passages)
+    contexts = reader_contexts(segments)
+    outcomes: dict[int, SegmentOutcome] = {}
+    judge_items: list[JudgeItem] = []
+    framing_items: list[tuple[int, Segment]] = []
+    invalid: dict[int, tuple[str, ...]] = {}
+    for index, segment in enumerate(segments):
+        routing = route_segment(segment, shown)
+        invalid[index] = routing.invalid_keys
+        if routing.route is Route.final:
+            assert routing.outcome is not None
+            outcomes[index] = routing.outcome
+        elif routing.route is Route.judge:
+            passages = [tools.passages[k] for k in routing.judge_keys]
+            judge_items.append(JudgeItem(index, segment, passages, contexts[index]))
+        else:
+            framing_items.append((index, segment))
+
+    executor = ThreadPoolExecutor(max_workers=8, thread_name_prefix="tanda-judge")
+    try:
+        framing_future = executor.submit(
+            check_framing, ledger, body.query, framing_items, until=judge_until
+        )
+        outcomes.update(
+            judge_claims(
+                ledger,
+                judge_items,
+                invalid_keys=invalid,
+                until=judge_until,
+                executor=executor,
+                batch_size=settings.judge_batch_size,
+            )
+        )
+        checkable, framing_status = framing_future.result()
+    finally:
+        executor.shutdown(wait=False, cancel_futures=True)
+    for index, _ in framing_items:
+        # V2-06: checkable framing is an uncited claim; the rest is framing (no verdict).
+        outcomes[index] = (
+            SegmentOutcome(Verdict.uncited) if index in checkable else SegmentOutcome.framing()
+        )
+    ordered = [outcomes[i] for i in range(len(segments))]
+    if not framing_items:
+        framing_status = StageStatus.skipped
+    annotation = aggregate(
+        composed,
+        segments,
+        ordered,
+        {k: p.citation for k, p in tools.passages.items()},
+        framing_check=framing_status,
+    )
+
+    if guard_blocks(ledger, composed.answer):
+        text = NOTICES[FallbackReason.policy_blocked]
+        return AnswerOutcome(
+            answer=text,
+            annotation=refusal_annotation(text, checked_before=annotation),
+            fallback=FallbackReason.policy_blocked,
+            model_calls=ledger.records,
+            **tool_info,  # type: ignore[arg-type]
+        )
+
+    cited: dict[str, Citation] = {}
+    for claim in annotation.claims:
+        for citation in claim.citations:
+            cited.setdefault(citation.citation_key, citation.citation)
+    return AnswerOutcome(
+        answer=composed.answer,
+        annotation=annotation,
+        segments=segments,
+        outcomes=ordered,
+        citations=list(cited.values()),
+        model_calls=ledger.records,
+        **tool_info,  # type: ignore[arg-type]
+    )

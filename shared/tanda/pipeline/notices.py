@@ -1,0 +1,45 @@
+"""Fixed notice texts published with a refusal (V2-17, V2-18, V2-20). System copy, never a
+model's or a server's message."""
+
+from __future__ import annotations
+
+from tanda.contract.common import FallbackReason
+
+NOTICES: dict[FallbackReason, str] = {
+    FallbackReason.policy_blocked: (
+        "Jawaban tidak dapat ditampilkan karena tidak sesuai dengan kebijakan penggunaan layanan."
+    ),
+    FallbackReason.query_budget_exhausted: (
+        "Batas panggilan model untuk pertanyaan ini habis sebelum jawaban selesai disusun. "
+        "Silakan ajukan pertanyaan yang lebih sempit."
+    ),
+    FallbackReason.model_timeout: (
+        "Model tidak selesai menjawab dalam batas waktu permintaan. Silakan coba lagi."
+    ),
+    FallbackReason.context_budget_exhausted: (
+        "Bahan sumber yang dibutuhkan pertanyaan ini tidak muat dalam konteks model, sehingga "
+        "jawaban dihentikan sebelum ditulis dan tidak ada yang diperiksa. Persempit pertanyaan "
+        "atau pilih lebih sedikit dokumen."
+    ),
+    FallbackReason.agent_output_limit: (
+        "Jawaban melebihi batas panjang keluaran sebelum selesai, sehingga tidak diterbitkan."
+    ),
+    FallbackReason.mcp_source_unavailable: (
+        "Sumber data eksternal yang dipilih sedang tidak tersedia, sehingga pertanyaan tidak dapat "
+        "dijawab."
+    ),
+    FallbackReason.source_out_of_scope: (
+        "Dokumen yang diminta tidak termasuk dalam sumber yang dapat Anda akses."
+    ),
+    FallbackReason.source_scope_unavailable: (
+        "Sumber yang dipilih tidak tersedia pada layanan ini, sehingga pertanyaan tidak dapat "
+        "dijawab."
+    ),
+    FallbackReason.unparseable_completion: (
+        "Jawaban tidak dapat disusun dalam format yang dapat diperiksa, sehingga tidak diterbitkan."
+    ),
+    FallbackReason.source_scope_empty: (
+        "Pilihan sumber ini tidak memiliki dokumen yang terindeks, sehingga pertanyaan tidak "
+        "dapat dijawab dari dokumen."
+    ),
+}

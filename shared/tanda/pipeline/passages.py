@@ -1,0 +1,74 @@
+"""Passages: what the agent is shown under a citation key, and the judge sees again with the same
+document identity (V2-07, V2-11)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from tanda.contract.common import Citation
+from tanda.retrieval.model import Chunk, LegalIdentity
+
+
+@dataclass(frozen=True)
+class Passage:
+    key: str
+    kind: Literal["chunk", "tool", "conversation"]
+    text: str
+    citation: Citation
+    identity: LegalIdentity
+    chunk: Chunk | None = None
+    producing_call: str | None = None
+    """For tool/portal results: the call that produced it, e.g. ``search("anggaran")``."""
+
+    def identity_lines(self) -> list[str]:
+        """The identity as both the agent and the judge see it, one ``label: value`` a line."""
+        ident = self.identity
+        pairs: list[tuple[str, Any]] = [
+            ("Dokumen", self.citation.document_title),
+            ("Rujukan hukum", ident.legal_reference),
+            ("Jenis peraturan", ident.regulation_type),
+            ("Nomor", ident.number),
+            ("Tahun", ident.year),
+            ("Penerbit", ident.publisher),
+            ("Bagian", self.citation.section),
+            ("Halaman", self.citation.page_no),
+            ("Dataset", ident.dataset),
+            ("Periode", ident.period),
+            ("Sumber", self.citation.source),
+            ("Dihasilkan oleh", self.producing_call),
+        ]
+        return [f"{label}: {value}" for label, value in pairs if value not in (None, "")]
+
+    def as_block(self) -> str:
+        header = "; ".join(self.identity_lines())
+        return f"[{self.key}] {header}\n{self.text}"
+
+    def as_item(self) -> dict[str, Any]:
+        return {
+            "key": self.key,
+            "text": self.text,
+            "identity": self.identity_lines(),
+            "document_id": self.citation.document_id,
+        }
+
+
+def passage_from_chunk(key: str, chunk: Chunk, producing_call: str | None = None) -> Passage:
+    citation = Citation(
+        citation_key=key,
+        chunk_id=chunk.chunk_id,
+        document_id=chunk.document_id,
+        document_title=chunk.title,
+        page_no=chunk.page_no,
+        section=chunk.section,
+        legal_reference=chunk.identity.legal_reference,
+    )
+    return Passage(
+        key=key,
+        kind="chunk",
+        text=chunk.text,
+        citation=citation,
+        identity=chunk.identity,
+        chunk=chunk,
+        producing_call=producing_call,
+    )

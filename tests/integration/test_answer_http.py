@@ -1,0 +1,190 @@
+"""/query/v2 and /v1/search end to end over HTTP: uvicorn on loopback, a real SQLite index file,
+the scripted model over tests/scenarios (V2-01 … V2-20, ASK-01, ASK-02)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from cryptography.hazmat.primitives.asymmetric import ed25519
+
+from tanda.api.app import create_app
+from tanda.auth.api_keys import hash_api_key
+from tanda.wiring import Runtime
+from tests.corpus import QUESTION, add_qanun
+
+from .conftest import ServeApp
+from .credentials import V1_KEY, assert_error, partner_headers, settings_for
+
+pytestmark = pytest.mark.integration
+
+SCENARIOS = Path(__file__).parents[1] / "scenarios"
+OTHER_V1_KEY = "dip_live_other-tenant-key"
+
+
+@pytest.fixture
+def runtime(tmp_path: Path, signing_key: ed25519.Ed25519PrivateKey) -> Runtime:
+    settings = settings_for(
+        tmp_path,
+        signing_key,
+        model=f"scripted:{SCENARIOS}",
+        v1_api_key_hashes={hash_api_key(V1_KEY): "acme", hash_api_key(OTHER_V1_KEY): "other"},
+        request_deadline_s=5.0,
+    )
+    runtime = Runtime(settings=settings)
+    add_qanun(runtime.search_index, "acme", selections=("anggaran",), batch_id="b1")
+    add_qanun(
+        runtime.search_index,
+        "other",
+        texts=["Anggaran pendidikan 2023 adalah Rp 9 triliun menurut dokumen tenant lain."],
+    )
+    return runtime
+
+
+@pytest.fixture
+def base_url(serve_app: ServeApp, runtime: Runtime) -> str:
+    return serve_app(create_app(runtime))
+
+
+def post_v2(
+    base_url: str, key: ed25519.Ed25519PrivateKey, scenario: str | None, **body: Any
+) -> httpx.Response:
+    headers = partner_headers(key)
+    if scenario:
+        headers["X-Tanda-Scenario"] = scenario
+    return httpx.post(
+        f"{base_url}/query/v2", json={"query": QUESTION, **body}, headers=headers, timeout=30
+    )
+
+
+def test_seed_example_over_http_is_the_seed_json(
+    base_url: str, signing_key: ed25519.Ed25519PrivateKey
+) -> None:
+    response = post_v2(base_url, signing_key, "seed_example")
+    assert response.status_code == 200, response.text
+    body = response.json()
+    seed = json.loads(
+        (Path(__file__).parents[1] / "fixtures" / "seed_query_v2_example.json").read_text()
+    )
+    assert body["schema"] == "annotate-v2"
+    assert body["answer"] == seed["answer"]
+    for key in (
+        "faithfulness",
+        "claims_supported",
+        "claims_total",
+        "grounding_rate",
+        "fallback_used",
+    ):
+        assert body[key] == seed[key], key
+    strip = {"citations"}
+    assert [{k: v for k, v in c.items() if k not in strip} for c in body["claims"]] == [
+        {k: v for k, v in c.items() if k not in strip} for c in seed["claims"]
+    ]
+    assert body["claims"][0]["citations"][0]["citation"]["document_id"] == "qanun-2023"
+    for absent in ("claim_map", "dropped_claims_count", "grounding", "model_call_log", "checked"):
+        assert absent not in body
+
+
+def test_provenance_opt_in_adds_the_model_call_log_and_tool_audit(
+    base_url: str, signing_key: ed25519.Ed25519PrivateKey
+) -> None:
+    body = post_v2(
+        base_url, signing_key, "default", include_provenance=True, include_grounding=True
+    ).json()
+    roles = [call["role"] for call in body["model_call_log"]]
+    assert roles.count("agent") == 2 and "judge" in roles and roles[-1] == "guard"
+    assert body["tool_call_audit"][0]["tool"] == "search"
+    assert body["grounding"][0]["citation_key"] == "P1"
+    assert body["used_docs"] == [
+        {"document_id": "qanun-2023", "document_title": "Qanun Anggaran", "cited": True}
+    ]
+
+
+def test_a_tenant_never_sees_another_tenants_passages(
+    base_url: str, signing_key: ed25519.Ed25519PrivateKey
+) -> None:
+    body = post_v2(base_url, signing_key, "default", include_grounding=True).json()
+    assert all("triliun" not in g["text"] for g in body["grounding"])
+
+
+def test_context_budget_is_200_with_checked_false(
+    base_url: str, signing_key: ed25519.Ed25519PrivateKey
+) -> None:
+    body = post_v2(base_url, signing_key, "context_budget").json()
+    assert (body["fallback_used"], body["fallback_reason"]) == (True, "context_budget_exhausted")
+    assert body["faithfulness"]["checked"] is False
+    assert body["claims"] == [] and body["grounding_rate"] is None
+
+
+def test_empty_selection_is_the_fixed_refusal(
+    base_url: str, signing_key: ed25519.Ed25519PrivateKey
+) -> None:
+    body = post_v2(base_url, signing_key, None, selection="tidak-ada").json()
+    assert body["fallback_reason"] == "source_scope_empty"
+    assert body["faithfulness"]["unlocated_total"] == 1
+
+
+def test_nothing_readable_is_404(base_url: str, signing_key: ed25519.Ed25519PrivateKey) -> None:
+    assert_error(post_v2(base_url, signing_key, "nothing_found"), 404, "no_readable_result")
+
+
+def test_a_failing_model_is_502_without_its_text(
+    base_url: str, signing_key: ed25519.Ed25519PrivateKey
+) -> None:
+    response = post_v2(base_url, signing_key, "agent_upstream_error")
+    assert_error(response, 502, "upstream_failed")
+    assert "scripted" not in response.text
+
+
+def test_an_unknown_scenario_is_400(base_url: str, signing_key: ed25519.Ed25519PrivateKey) -> None:
+    assert_error(post_v2(base_url, signing_key, "no-such-scenario"), 400, "unknown_scenario")
+
+
+def v1_search(base_url: str, key: str, **body: Any) -> httpx.Response:
+    return httpx.post(
+        f"{base_url}/v1/search", json=body, headers={"Authorization": f"Bearer {key}"}, timeout=30
+    )
+
+
+def test_v1_search_ranks_the_callers_chunks_with_identity(base_url: str) -> None:
+    body = v1_search(base_url, V1_KEY, query="anggaran pendidikan 2023").json()
+    first = body["results"][0]
+    assert first["document_id"] == "qanun-2023" and first["rank"] == 1
+    assert first["identity"]["legal_reference"].startswith("Qanun Aceh Nomor 1")
+    assert first["snippet"] == first["text"][:200]
+    assert body["retrieval"] == {"mode": "lexical", "embedder": "none", "reranked": False}
+
+
+@pytest.mark.parametrize(
+    "scope",
+    [{}, {"document_id": "qanun-2023"}, {"batch_id": "b1"}],
+)
+def test_v1_search_tenants_with_identical_documents_never_see_each_other(
+    base_url: str, scope: dict[str, str]
+) -> None:
+    mine = v1_search(base_url, V1_KEY, query="anggaran pendidikan", **scope).json()["results"]
+    theirs = v1_search(base_url, OTHER_V1_KEY, query="anggaran pendidikan", **scope).json()[
+        "results"
+    ]
+    assert mine and all("triliun" not in r["text"] for r in mine)
+    assert all("triliun" in r["text"] for r in theirs)
+    assert {r["chunk_id"] for r in mine}.isdisjoint({r["chunk_id"] for r in theirs})
+
+
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ({"query": "q", "top_k": 21}, "top_k"),
+        ({"query": "q", "document_id": "d", "batch_id": "b"}, "body"),
+        ({"query": ""}, "query"),
+    ],
+)
+def test_v1_search_bad_bodies_are_422_naming_the_field(
+    base_url: str, body: dict[str, Any], field: str
+) -> None:
+    response = v1_search(base_url, V1_KEY, **body)
+    assert_error(response, 422, "validation_error")
+    assert field in [str(part) for f in response.json()["error"]["fields"] for part in f["loc"]]

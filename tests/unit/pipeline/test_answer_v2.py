@@ -1,0 +1,202 @@
+"""The /query/v2 pipeline: a scripted scenario per verdict, reason and fallback (V2-03 … V2-20)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from tanda.contract import QueryV2Request
+from tanda.errors import NotFound, UpstreamFailed
+from tanda.pipeline.answer_v2 import AnswerDeps, AnswerOutcome, answer_v2
+from tanda.pipeline.notices import NOTICES
+
+QUESTION = "Berapa anggaran pendidikan Aceh tahun 2023?"
+
+
+def ask(deps: AnswerDeps, scenario: str, **body: object) -> AnswerOutcome:
+    return answer_v2(deps, "acme", QueryV2Request(query=QUESTION, **body), scenario=scenario)  # type: ignore[arg-type]
+
+
+def verdicts(outcome: AnswerOutcome) -> list[tuple[str, str | None]]:
+    return [
+        (c.verdict.value, c.unverified_reason and c.unverified_reason.value)
+        for c in outcome.annotation.claims
+    ]
+
+
+def test_all_supported_is_full_with_exact_offsets(deps: AnswerDeps) -> None:
+    outcome = ask(deps, "default")
+    report = outcome.annotation.faithfulness
+    assert outcome.answer == "Berikut datanya. Anggaran pendidikan 2023 adalah Rp 5 miliar."
+    assert verdicts(outcome) == [("supported", None)]
+    claim = outcome.annotation.claims[0]
+    assert outcome.answer[claim.start : claim.end] == claim.text
+    assert (report.verification, report.judge_status, report.framing_check) == (
+        "full",
+        "complete",
+        "complete",
+    )
+    assert [c.citation_key for c in outcome.citations] == ["P1"]
+    assert outcome.tool == "search" and outcome.tool_executed
+
+
+def test_seed_example_end_to_end_reproduces_the_seed_offsets_and_counts(deps: AnswerDeps) -> None:
+    outcome = ask(deps, "seed_example")
+    claims = outcome.annotation.claims
+    assert [(c.start, c.end) for c in claims] == [(17, 61), (62, 86)]
+    assert verdicts(outcome) == [("supported", None), ("unsupported", None)]
+    assert outcome.annotation.grounding.grounding_rate == 0.5
+    assert outcome.annotation.faithfulness.verification == "partial"
+
+
+def test_unsupported_not_confirmed_by_the_recheck_is_disputed(deps: AnswerDeps) -> None:
+    assert verdicts(ask(deps, "disputed")) == [("unverified", "disputed")]
+
+
+def test_a_failing_judge_leaves_claims_unverified_judge_unavailable(deps: AnswerDeps) -> None:
+    outcome = ask(deps, "judge_unavailable")
+    assert verdicts(outcome) == [("unverified", "judge_unavailable")]
+    assert outcome.annotation.faithfulness.judge_status == "unavailable"
+
+
+def test_no_usable_verdict_is_unparseable_and_other_segments_keep_theirs(deps: AnswerDeps) -> None:
+    assert verdicts(ask(deps, "judge_unparseable")) == [
+        ("supported", None),
+        ("unverified", "unparseable"),
+    ]
+
+
+def test_a_judge_slower_than_the_deadline_gives_deadline(deps: AnswerDeps) -> None:
+    fast = replace(deps, settings=deps.settings.model_copy(update={"request_deadline_s": 0.6}))
+    outcome = ask(fast, "judge_deadline")
+    assert verdicts(outcome) == [("unverified", "deadline")]
+
+
+def test_a_budget_spent_before_the_recheck_leaves_that_claim_unverified_budget(
+    deps: AnswerDeps,
+) -> None:
+    # 5 calls: the agent's two, the framing check, the judge batch, the guard; none for the recheck.
+    tight = replace(deps, settings=deps.settings.model_copy(update={"model_call_budget": 5}))
+    outcome = ask(tight, "seed_example")
+    assert verdicts(outcome) == [("supported", None), ("unverified", "budget")]
+    assert outcome.annotation.faithfulness.unverified_reasons.budget == 1
+
+
+def test_a_budget_too_small_for_the_agent_is_query_budget_exhausted(deps: AnswerDeps) -> None:
+    tight = replace(deps, settings=deps.settings.model_copy(update={"model_call_budget": 4}))
+    outcome = ask(tight, "seed_example")
+    assert outcome.fallback == "query_budget_exhausted"
+    assert outcome.annotation.claims == []
+
+
+def test_uncited_invalid_citation_and_partly_invalid_keys(deps: AnswerDeps) -> None:
+    outcome = ask(deps, "uncited_and_invalid")
+    assert verdicts(outcome) == [("supported", None), ("uncited", None), ("invalid_citation", None)]
+    claims = outcome.annotation.claims
+    assert claims[0].invalid_citation_keys == ["P9"] and claims[2].invalid_citation_keys == ["P7"]
+
+
+def test_checkable_framing_becomes_an_uncited_framing_claim(deps: AnswerDeps) -> None:
+    outcome = ask(deps, "framing_checkable")
+    first = outcome.annotation.claims[0]
+    assert (first.kind, first.verdict) == ("framing", "uncited")
+    assert outcome.annotation.faithfulness.framing_total == 0
+
+
+def test_a_failed_framing_check_makes_framing_uncited(deps: AnswerDeps) -> None:
+    outcome = ask(deps, "framing_unavailable")
+    report = outcome.annotation.faithfulness
+    assert report.framing_check == "unavailable"
+    assert verdicts(outcome)[0] == ("uncited", None)
+    assert report.verification == "partial"
+
+
+def test_policy_block_publishes_the_fixed_refusal_and_keeps_the_counts(deps: AnswerDeps) -> None:
+    outcome = ask(deps, "policy_blocked")
+    assert outcome.fallback == "policy_blocked"
+    assert outcome.answer == NOTICES[outcome.fallback]
+    assert outcome.annotation.claims == []
+    assert outcome.annotation.grounding.model_dump() == {
+        "claims_supported": 1, "claims_total": 1, "grounding_rate": 1.0,
+    }  # fmt: skip
+    assert outcome.annotation.faithfulness.verification == "none"
+
+
+def test_one_regeneration_recovers_invalid_output(deps: AnswerDeps) -> None:
+    outcome = ask(deps, "regenerated")
+    assert outcome.fallback is None
+    assert verdicts(outcome) == [("supported", None)]
+
+
+@pytest.mark.parametrize(
+    ("scenario", "reason"),
+    [
+        ("unparseable_completion", "unparseable_completion"),
+        ("agent_output_limit", "agent_output_limit"),
+        ("context_budget", "context_budget_exhausted"),
+        ("model_timeout", "model_timeout"),
+    ],
+)
+def test_agent_fallbacks_publish_a_fixed_refusal_without_claims(
+    deps: AnswerDeps, scenario: str, reason: str
+) -> None:
+    outcome = ask(deps, scenario)
+    assert outcome.fallback == reason
+    assert outcome.answer == NOTICES[outcome.fallback]
+    assert outcome.annotation.claims == []
+    report = outcome.annotation.faithfulness
+    assert (report.unlocated_total, report.verification) == (1, "none")
+    assert report.checked is (False if reason == "context_budget_exhausted" else None)
+
+
+def test_agent_server_error_is_502_without_the_servers_text(deps: AnswerDeps) -> None:
+    with pytest.raises(UpstreamFailed) as raised:
+        ask(deps, "agent_upstream_error")
+    assert "scripted" not in raised.value.message
+
+
+def test_a_search_that_finds_nothing_is_404(deps: AnswerDeps) -> None:
+    with pytest.raises(NotFound):
+        ask(deps, "nothing_found")
+
+
+def test_empty_named_selection_refuses_before_any_model_call(deps: AnswerDeps) -> None:
+    calls: list[object] = []
+
+    class CountingModel:
+        name = "counting"
+
+        def complete(self, request: object) -> object:
+            calls.append(request)
+            raise AssertionError("no model call may happen")
+
+    outcome = ask(replace(deps, model=CountingModel()), "default", selection="kosong")  # type: ignore[arg-type]
+    assert outcome.fallback == "source_scope_empty"
+    assert outcome.answer == NOTICES[outcome.fallback]
+    assert calls == []
+
+
+def test_another_tenants_documents_are_out_of_scope(deps: AnswerDeps) -> None:
+    outcome = answer_v2(deps, "nobody", QueryV2Request(query=QUESTION, document_ids=["qanun-2023"]))
+    assert outcome.fallback == "source_out_of_scope"
+
+
+def test_the_judge_never_sees_the_question(deps: AnswerDeps) -> None:
+    seen: list[object] = []
+    inner = deps.model
+
+    class Spy:
+        name = "spy"
+
+        def complete(self, request):  # type: ignore[no-untyped-def]
+            seen.append(request)
+            return inner.complete(request)
+
+    ask(replace(deps, model=Spy()), "seed_example")
+    judged = [r for r in seen if r.role in ("judge", "recheck")]  # type: ignore[attr-defined]
+    assert judged
+    for request in judged:
+        text = " ".join(m.content for m in request.messages) + str(request.items)  # type: ignore[attr-defined]
+        assert QUESTION not in text
+        assert "Qanun Aceh Nomor 1 Tahun 2023" in text  # the same identity the agent saw
