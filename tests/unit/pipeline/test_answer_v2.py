@@ -200,3 +200,78 @@ def test_the_judge_never_sees_the_question(deps: AnswerDeps) -> None:
         text = " ".join(m.content for m in request.messages) + str(request.items)  # type: ignore[attr-defined]
         assert QUESTION not in text
         assert "Qanun Aceh Nomor 1 Tahun 2023" in text  # the same identity the agent saw
+
+
+@pytest.mark.parametrize(
+    ("body", "reason"),
+    [
+        ({"sources": ["portal"]}, "source_scope_unavailable"),
+        ({"mcp_servers": ["bps"]}, "mcp_source_unavailable"),
+        ({"document_ids": ["qanun-2023", "not-mine"]}, "source_out_of_scope"),
+    ],
+)
+def test_unavailable_or_foreign_sources_refuse_before_any_model_call(
+    deps: AnswerDeps, body: dict[str, object], reason: str
+) -> None:
+    class NoModel:
+        name = "none"
+
+        def complete(self, request: object) -> object:
+            raise AssertionError("no model call may happen")
+
+    outcome = ask(replace(deps, model=NoModel()), "default", **body)  # type: ignore[arg-type]
+    assert outcome.fallback == reason
+    assert outcome.answer == NOTICES[outcome.fallback]
+
+
+@pytest.mark.parametrize(
+    ("recheck", "expected"),
+    [("confirm", ("supported", None)), ("dispute", ("unverified", "disputed"))],
+)
+def test_a_supported_verdict_whose_numbers_are_not_in_the_passages_must_survive_a_recheck(
+    deps: AnswerDeps, recheck: str, expected: tuple[str, str | None]
+) -> None:
+    # The passage says Rp 5 miliar; the segment says Rp 5 juta. The judge says supported, but
+    # tanda.numbers cannot find the amount, so the single-segment re-check decides.
+    from tanda.adapters.scripted import (
+        AgentScript,
+        RecheckScript,
+        Scenario,
+        ScriptedModel,
+        ScriptedToolCall,
+    )
+    from tanda.contract import Segment
+
+    wrong = Segment(text="Anggaran pendidikan 2023 adalah Rp 5 juta.", kind="fact", cites=["P1"])
+    scenario = Scenario(
+        agent=AgentScript(tool_calls=[ScriptedToolCall(query="anggaran")], segments=[wrong]),
+        recheck=RecheckScript(default=recheck),  # type: ignore[arg-type]
+    )
+    model = ScriptedModel({"scaled": scenario})
+    roles: list[str] = []
+
+    class Spy:
+        name = "spy"
+
+        def complete(self, request):  # type: ignore[no-untyped-def]
+            roles.append(request.role.value)
+            return model.complete(request)
+
+    outcome = ask(replace(deps, model=Spy()), "scaled")
+    assert roles.count("recheck") == 1
+    assert verdicts(outcome) == [expected]
+
+
+def test_a_supported_verdict_with_matching_numbers_needs_no_recheck(deps: AnswerDeps) -> None:
+    roles: list[str] = []
+    inner = deps.model
+
+    class Spy:
+        name = "spy"
+
+        def complete(self, request):  # type: ignore[no-untyped-def]
+            roles.append(request.role.value)
+            return inner.complete(request)
+
+    assert verdicts(ask(replace(deps, model=Spy()), "default")) == [("supported", None)]
+    assert "recheck" not in roles

@@ -1,0 +1,50 @@
+"""Every scenario's full /query/v2 body (or error body) against its committed snapshot.
+
+Snapshots live in tests/snapshots/<scenario>.json; ids are fixed. To accept a deliberate change,
+run `TANDA_UPDATE_SNAPSHOTS=1 pytest tests/unit/pipeline/test_snapshots.py` and review the diff.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tanda.api.errors import error_body, status_for
+from tanda.contract import QueryV2Request
+from tanda.errors import TandaError
+from tanda.pipeline.answer_v2 import AnswerDeps, answer_v2
+from tanda.service.answer_v2 import to_response
+from tests.corpus import QUESTION
+
+SNAPSHOTS = Path(__file__).parents[2] / "snapshots"
+SCENARIOS = sorted(p.stem for p in (Path(__file__).parents[2] / "scenarios").glob("*.json"))
+DEADLINES = {"judge_deadline": 0.6}
+
+
+def body_for(deps: AnswerDeps, scenario: str) -> dict[str, Any]:
+    seconds = DEADLINES.get(scenario, deps.settings.request_deadline_s)
+    deps = replace(deps, settings=deps.settings.model_copy(update={"request_deadline_s": seconds}))
+    request = QueryV2Request(query=QUESTION, include_grounding=True)
+    try:
+        outcome = answer_v2(deps, "acme", request, scenario=scenario)
+    except TandaError as error:
+        return {"status": status_for(error), "body": error_body(error.code, error.message)}
+    response = to_response(
+        outcome, request, conversation_id="c-1", message_id="m-1", trace_id="t-1"
+    )
+    return {"status": 200, "body": response.model_dump(mode="json")}
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS)
+def test_scenario_body_matches_its_snapshot(deps: AnswerDeps, scenario: str) -> None:
+    actual = body_for(deps, scenario)
+    path = SNAPSHOTS / f"{scenario}.json"
+    if os.environ.get("TANDA_UPDATE_SNAPSHOTS") == "1":
+        path.write_text(json.dumps(actual, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    expected = json.loads(path.read_text(encoding="utf-8"))
+    assert actual == expected
