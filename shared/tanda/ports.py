@@ -7,6 +7,13 @@ from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
 from tanda.chat import ChatRequest, ChatResponse
+from tanda.conversations.model import (
+    Conversation,
+    PlaygroundReceipt,
+    RateDecision,
+    Route,
+    StoredMessage,
+)
 from tanda.retrieval.model import (
     Chunk,
     Document,
@@ -64,3 +71,35 @@ class ChatModel(Protocol):
     name: str
 
     def complete(self, request: ChatRequest) -> ChatResponse: ...
+
+
+class ConversationConflict(Exception):
+    """The conversation belongs to another route (V2-19 → 409)."""
+
+
+class Store(Protocol):
+    """Conversations, messages, receipts and rate limits; every read names its tenant."""
+
+    def create_conversation(self, conversation: Conversation) -> None: ...
+
+    def conversation(self, tenant_id: str, conversation_id: str) -> Conversation | None: ...
+
+    def claim(self, tenant_id: str, conversation_id: str, route: Route) -> Conversation:
+        """One conditional write: set the owner route if none, else require it to be ``route``.
+        Raises ``ConversationConflict`` (another route owns it) or ``LookupError`` (no such
+        conversation in this tenant)."""
+        ...
+
+    def add_message(self, message: StoredMessage) -> None: ...
+
+    def messages(self, tenant_id: str, conversation_id: str) -> list[StoredMessage]: ...
+
+    def put_receipt(self, receipt: PlaygroundReceipt) -> None: ...
+
+    def receipt(self, run_id: str, *, now: float | None = None) -> PlaygroundReceipt | None:
+        """The receipt, or ``None`` when absent or expired at ``now``."""
+        ...
+
+    def hit(self, key: str, *, limit: int, window_s: float, now: float) -> RateDecision:
+        """Count one request for ``key`` in the current fixed window; refuse over ``limit``."""
+        ...

@@ -14,7 +14,7 @@ from tanda.settings import Settings, load_settings
 
 if TYPE_CHECKING:
     from tanda.auth import Authenticator
-    from tanda.ports import ChatModel, Embedder, SearchIndex
+    from tanda.ports import ChatModel, Embedder, SearchIndex, Store
     from tanda.retrieval.fusion import FusionConfig
 
 
@@ -27,6 +27,19 @@ class Runtime:
         from tanda.auth import Authenticator
 
         return Authenticator.from_settings(self.settings)
+
+    @cached_property
+    def store(self) -> Store:
+        spec = self.settings.store
+        if spec == "sqlite":
+            from tanda.adapters.sqlite_store import SqliteStore
+
+            return SqliteStore(self.settings.home / "store.sqlite")
+        if spec == "dynamodb":
+            from tanda.adapters.dynamodb_store import DynamoStore
+
+            return DynamoStore.from_settings(self.settings)
+        raise ValueError(f"TANDA_STORE: unknown store {spec!r} (sqlite | dynamodb)")
 
     @cached_property
     def fusion(self) -> FusionConfig:
