@@ -153,7 +153,10 @@ def judge_claims(
         for item in batch:
             verdict = verdicts.get(item.id)
             if verdict == "supported":
-                source = "\n".join(p.text for p in item.passages)
+                # The identity counts as source: a table's year lives in its title, not its rows.
+                source = "\n".join(
+                    "; ".join(p.identity_lines()) + "\n" + p.text for p in item.passages
+                )
                 if numbers_check is not None and not numbers_check(item.segment.text, source):
                     to_recheck.append((item, "supported"))
                 else:
