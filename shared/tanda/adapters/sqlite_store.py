@@ -74,7 +74,8 @@ class SqliteStore:
     def create_conversation(self, conversation: Conversation) -> None:
         with self._write:
             self._db().execute(
-                "INSERT INTO conversations (tenant_id, conversation_id, body, route) VALUES (?,?,?,?)",
+                "INSERT INTO conversations (tenant_id, conversation_id, body, route) "
+                "VALUES (?,?,?,?)",
                 (
                     conversation.tenant_id,
                     conversation.conversation_id,
@@ -132,7 +133,7 @@ class SqliteStore:
         )
         return [StoredMessage.model_validate_json(row[0]) for row in rows]
 
-    # --- receipts and rate limits --------------------------------------------------------------------
+    # --- receipts and rate limits ---------------------------------------------------------------
 
     def put_receipt(self, receipt: PlaygroundReceipt) -> None:
         with self._write:
@@ -162,4 +163,6 @@ class SqliteStore:
             ).fetchone()
         if count <= limit:
             return RateDecision(allowed=True)
-        return RateDecision(allowed=False, retry_after_s=max(1, math.ceil((window + 1) * window_s - now)))
+        return RateDecision(
+            allowed=False, retry_after_s=max(1, math.ceil((window + 1) * window_s - now))
+        )

@@ -86,7 +86,10 @@ def run_agent(
             tools=TOOL_SPECS if allow_tools else None,
             json_schema=AGENT_SCHEMA,
             schema_name="segments",
-            items=[{"question": question}, *[p.as_item() for p in tools.passages.values()]],
+            items=[
+                {"question": question},
+                *[p.as_item() for p in tools.document_passages.values()],
+            ],
         )
         try:
             response = ledger.complete(request, until=until, reserve_calls=reserve_calls)
@@ -107,7 +110,7 @@ def run_agent(
             )
             for call in response.tool_calls:
                 try:
-                    outcome = tools.run(call.name, call.arguments)
+                    outcome = tools.run(call.name, call.arguments, call.id)
                 except ContextFull:
                     return AgentResult(fallback=FallbackReason.context_budget_exhausted)
                 messages.append(

@@ -6,10 +6,13 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from tanda.chat import ToolSpec
+from tanda.contract.common import WireModel
+from tanda.contract.frames import ToolFinishedFrame, ToolStartedFrame
 from tanda.contract.response import ToolCallAudit
 from tanda.pipeline.passages import Passage, passage_from_chunk
 from tanda.ports import Embedder, SearchIndex
@@ -67,13 +70,33 @@ class AgentTools:
     embedder: Embedder | None = None
     top_k: int = 6
     context_chars: int = 24000
+    preferred_documents: Sequence[str] = ()
+    """V2-22: documents an earlier answer cited; search shows their passages first."""
+    on_event: Callable[[WireModel], None] | None = None
+    """Progress: receives ``tool.started`` / ``tool.finished`` frames as tools run (V2-21)."""
     passages: dict[str, Passage] = field(default_factory=dict)
     audit: list[ToolCallAudit] = field(default_factory=list)
     used_chars: int = 0
     _by_chunk: dict[str, str] = field(default_factory=dict)
 
-    def run(self, name: str, arguments: dict[str, Any]) -> ToolOutcome:
+    def add_conversation(self, passages: Sequence[Passage]) -> None:
+        """Earlier turns, citable under their ``C`` keys (V2-12)."""
+        for passage in passages:
+            self.passages[passage.key] = passage
+
+    @property
+    def conversation_keys(self) -> set[str]:
+        return {k for k, p in self.passages.items() if p.kind == "conversation"}
+
+    @property
+    def document_passages(self) -> dict[str, Passage]:
+        return {k: p for k, p in self.passages.items() if p.kind != "conversation"}
+
+    def run(self, name: str, arguments: dict[str, Any], call_id: str = "") -> ToolOutcome:
         started = time.monotonic()
+        if self.on_event is not None:
+            self.on_event(ToolStartedFrame(call_id=call_id, tool=name, arguments=arguments))
+        outcome: ToolOutcome | None = None
         try:
             if name == "search":
                 outcome = self._search(str(arguments.get("query", "")).strip())
@@ -86,6 +109,20 @@ class AgentTools:
         except ContextFull:
             self._log(name, arguments, "context_full", 0, started)
             raise
+        finally:
+            if self.on_event is not None:
+                status = outcome.status if outcome is not None else "error"
+                count = len(outcome.new_passages) if outcome is not None else 0
+                self.on_event(
+                    ToolFinishedFrame(
+                        call_id=call_id,
+                        tool=name,
+                        status="ok"
+                        if status == "ok"
+                        else ("empty" if status == "empty" else "error"),
+                        result_count=count,
+                    )
+                )
         self._log(name, arguments, outcome.status, len(outcome.new_passages), started)
         return outcome
 
@@ -112,7 +149,7 @@ class AgentTools:
                 continue
             if self.used_chars + len(chunk.text) > self.context_chars:
                 continue  # does not fit; smaller passages later in the list may
-            key = f"P{len(self.passages) + 1}"
+            key = f"P{len(self.document_passages) + 1}"
             passage = passage_from_chunk(key, chunk, producing_call=call)
             self.passages[key] = passage
             self._by_chunk[chunk.chunk_id] = key
@@ -132,8 +169,25 @@ class AgentTools:
         if not text:
             return ToolOutcome(json.dumps({"error": "empty query"}), [], "error")
         query = SearchQuery(text=text, scope=self.scope, top_k=self.top_k)
-        hits = retrieve(self.index, query, embedder=self.embedder).hits
-        return self._show([h.chunk for h in hits], f"search({text!r})")
+        chunks = []
+        if self.preferred_documents and self.scope.batch_id is None:
+            # V2-22: passages of the documents the conversation relied on come first; the search
+            # text stays the agent's own.
+            allowed = [
+                d
+                for d in self.preferred_documents
+                if self.scope.document_ids is None or d in self.scope.document_ids
+            ]
+            if allowed:
+                narrowed = self.scope.model_copy(update={"document_ids": tuple(allowed)})
+                preferred = query.model_copy(update={"scope": narrowed})
+                chunks = [
+                    h.chunk for h in retrieve(self.index, preferred, embedder=self.embedder).hits
+                ]
+        seen = {c.chunk_id for c in chunks}
+        rest = [h.chunk for h in retrieve(self.index, query, embedder=self.embedder).hits]
+        chunks += [c for c in rest if c.chunk_id not in seen]
+        return self._show(chunks[: self.top_k], f"search({text!r})")
 
     def _read_document(self, document_id: str) -> ToolOutcome:
         chunks = self.index.document_chunks(self.scope, document_id)

@@ -13,7 +13,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 from tanda.agent.run import run_agent, tool_results_readable
-from tanda.agent.tools import AgentTools
+from tanda.agent.tools import AgentTools, ContextFull
 from tanda.annotate.aggregate import (
     Annotation,
     Route,
@@ -23,10 +23,11 @@ from tanda.annotate.aggregate import (
     route_segment,
 )
 from tanda.annotate.compose import compose
-from tanda.contract.common import Citation, FallbackReason, StageStatus, Verdict
+from tanda.contract.common import Citation, FallbackReason, StageStatus, Verdict, WireModel
 from tanda.contract.query import QueryV2Request
 from tanda.contract.response import ModelCallRecord, ToolCallAudit
 from tanda.contract.segments import Segment
+from tanda.conversations.history import History
 from tanda.errors import NotFound
 from tanda.guard.run import guard_blocks
 from tanda.judge.reader_context import reader_contexts
@@ -115,6 +116,8 @@ def answer_v2(
     *,
     scenario: str | None = None,
     editorial_prompt: str | None = None,
+    history: History | None = None,
+    progress: Callable[[WireModel], None] | None = None,
 ) -> AnswerOutcome:
     settings = deps.settings
     scope = resolve_scope(deps.index, tenant_id, body)
@@ -139,7 +142,22 @@ def answer_v2(
         embedder=deps.embedder,
         top_k=settings.search_top_k,
         context_chars=settings.agent_context_chars,
+        preferred_documents=history.preferred_documents if history else (),
+        on_event=progress,
     )
+    if history is not None:
+        tools.add_conversation(history.passages)
+        if history.read_whole is not None:
+            # V2-22: a follow-up about exactly one earlier document reads it whole (as much as
+            # half the evidence budget holds; search fills the rest).
+            full = tools.context_chars
+            tools.context_chars = full // 2
+            try:
+                tools.run("read_document", {"document_id": history.read_whole}, "call_0")
+            except ContextFull:
+                pass
+            finally:
+                tools.context_chars = full
     result = run_agent(
         ledger,
         tools,
@@ -148,6 +166,7 @@ def answer_v2(
         until=agent_until,
         reserve_calls=reserve_calls,
         max_tool_rounds=settings.agent_max_tool_rounds,
+        history=history.messages if history else None,
     )
     tool_info = {
         "tool": tools.audit[-1].tool if tools.audit else None,
@@ -169,7 +188,7 @@ def answer_v2(
     framing_items: list[tuple[int, Segment]] = []
     invalid: dict[int, tuple[str, ...]] = {}
     for index, segment in enumerate(segments):
-        routing = route_segment(segment, shown)
+        routing = route_segment(segment, shown, tools.conversation_keys)
         invalid[index] = routing.invalid_keys
         if routing.route is Route.final:
             assert routing.outcome is not None

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
-import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from tanda.contract.common import WireModel
 from tanda.contract.response import GroundingPassage, QueryV2Response, UsedDoc
+from tanda.conversations.history import History, build_history
+from tanda.conversations.model import Conversation
+from tanda.conversations.service import build_message, new_id, open_conversation
 from tanda.pipeline.answer_v2 import AnswerDeps, AnswerOutcome
 from tanda.pipeline.answer_v2 import answer_v2 as run_pipeline
 
@@ -13,10 +18,6 @@ if TYPE_CHECKING:
     from tanda.auth import Principal
     from tanda.contract import QueryV2Request
     from tanda.wiring import Runtime
-
-
-def new_id() -> str:
-    return uuid.uuid4().hex
 
 
 def answer_deps(runtime: Runtime) -> AnswerDeps:
@@ -28,6 +29,73 @@ def answer_deps(runtime: Runtime) -> AnswerDeps:
     )
 
 
+@dataclass(frozen=True)
+class PreparedAnswer:
+    """A claimed conversation and its verified-only history, before any model call."""
+
+    conversation: Conversation
+    history: History
+    message_id: str
+    trace_id: str
+
+
+def prepare_v2(runtime: Runtime, principal: Principal, body: QueryV2Request) -> PreparedAnswer:
+    """Claim (or create) the conversation for ``query_v2``: 404/409 happen here (V2-19)."""
+    store = runtime.store
+    conversation = open_conversation(
+        store, principal.tenant_id, principal.subject, body.conversation_id, "query_v2"
+    )
+    earlier = store.messages(principal.tenant_id, conversation.conversation_id)
+    history = build_history(earlier, selected_documents=body.document_ids)
+    return PreparedAnswer(conversation, history, new_id(), new_id())
+
+
+def complete_v2(
+    runtime: Runtime,
+    prepared: PreparedAnswer,
+    body: QueryV2Request,
+    *,
+    scenario: str | None = None,
+    progress: Callable[[WireModel], None] | None = None,
+) -> tuple[QueryV2Response, AnswerOutcome]:
+    """Run the pipeline, store the turn (CV-3), return the response and the outcome."""
+    conversation, history = prepared.conversation, prepared.history
+    outcome = run_pipeline(
+        answer_deps(runtime),
+        conversation.tenant_id,
+        body,
+        scenario=scenario,
+        history=history,
+        progress=progress,
+    )
+    response = to_response(
+        outcome,
+        body,
+        conversation_id=conversation.conversation_id,
+        message_id=prepared.message_id,
+        trace_id=prepared.trace_id,
+    ).model_copy(
+        update={
+            "history_truncated": history.truncated,
+            "history_exchanges_in_view": history.exchanges_in_view,
+        }
+    )
+    runtime.store.add_message(
+        build_message(
+            conversation=conversation,
+            route="query_v2",
+            question=body.query,
+            answer=outcome.answer,
+            annotation=outcome.annotation,
+            fallback_reason=outcome.fallback.value if outcome.fallback else None,
+            citations=[c.model_dump(mode="json") for c in outcome.citations],
+            message_id=prepared.message_id,
+            trace_id=prepared.trace_id,
+        )
+    )
+    return response, outcome
+
+
 def answer_v2(
     runtime: Runtime,
     principal: Principal,
@@ -35,14 +103,9 @@ def answer_v2(
     *,
     scenario: str | None = None,
 ) -> QueryV2Response:
-    outcome = run_pipeline(answer_deps(runtime), principal.tenant_id, body, scenario=scenario)
-    return to_response(
-        outcome,
-        body,
-        conversation_id=body.conversation_id or new_id(),
-        message_id=new_id(),
-        trace_id=new_id(),
-    )
+    prepared = prepare_v2(runtime, principal, body)
+    response, _ = complete_v2(runtime, prepared, body, scenario=scenario)
+    return response
 
 
 def to_response(

@@ -1,0 +1,100 @@
+"""What the next turn sees of a conversation (V2-22): only what was verified.
+
+Model history and conversation passages use only supported segments (plus framing and
+from_conversation segments) of earlier v2 answers. An earlier answer with no verified statement
+is quoted whole after a fixed note, so the model knows what the reader saw. Documents cited by
+supported segments steer the follow-up: exactly one → it is read whole; several → search prefers
+them (≤ 6, newest first). The reader's own view (``GET /conversations/{id}``) shows the full
+stored answers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from tanda.chat import ChatMessage
+from tanda.contract.common import Citation
+from tanda.conversations.model import StoredMessage
+from tanda.pipeline.passages import Passage
+from tanda.retrieval.model import LegalIdentity
+
+NOTHING_VERIFIED_NOTE = (
+    "Catatan: tidak ada pernyataan dalam jawaban sebelumnya ini yang terverifikasi; isinya bukan "
+    "bukti. Jawaban itu dikutip utuh agar Anda tahu apa yang dilihat pembaca:"
+)
+KEPT_VERDICTS = {"supported", "from_conversation", None}
+MAX_PREFERRED_DOCUMENTS = 6
+
+
+@dataclass
+class History:
+    messages: list[ChatMessage] = field(default_factory=list)
+    passages: list[Passage] = field(default_factory=list)
+    """Earlier turns as citable passages with keys ``C1, C2, …``."""
+    preferred_documents: list[str] = field(default_factory=list)
+    read_whole: str | None = None
+    """The one earlier document a follow-up reads whole."""
+    truncated: bool = False
+    exchanges_in_view: int = 0
+
+
+def verified_text(message: StoredMessage) -> str | None:
+    """The answer as the next turn may see it: kept segments only; ``None`` if nothing verified."""
+    if message.route != "query_v2" or message.fallback_reason is not None:
+        return None
+    if not any(s.get("verdict") == "supported" for s in message.segments):
+        return None
+    kept = [s["text"] for s in message.segments if s.get("verdict") in KEPT_VERDICTS]
+    return " ".join(kept)
+
+
+def build_history(
+    messages: Sequence[StoredMessage],
+    *,
+    max_chars: int = 6000,
+    selected_documents: Sequence[str] | None = None,
+) -> History:
+    history = History()
+    turns: list[tuple[str, str]] = []
+    used = 0
+    for message in reversed(messages):  # newest first, until the budget is spent
+        answer = verified_text(message)
+        shown = answer if answer is not None else f"{NOTHING_VERIFIED_NOTE}\n{message.answer}"
+        cost = len(message.question) + len(shown)
+        if used + cost > max_chars:
+            history.truncated = True
+            break
+        used += cost
+        turns.append((message.question, shown))
+    turns.reverse()
+    history.exchanges_in_view = len(turns)
+    for question, shown in turns:
+        history.messages.append(ChatMessage(role="user", content=question))
+        history.messages.append(ChatMessage(role="assistant", content=shown))
+    # Conversation passages: what the user said, and what earlier answers verified.
+    in_view = messages[len(messages) - len(turns) :] if turns else []
+    for message in in_view:
+        for text in (message.question, verified_text(message)):
+            if text:
+                key = f"C{len(history.passages) + 1}"
+                history.passages.append(
+                    Passage(
+                        key=key,
+                        kind="conversation",
+                        text=text,
+                        citation=Citation(citation_key=key, source="conversation"),
+                        identity=LegalIdentity(),
+                    )
+                )
+    documents: list[str] = []
+    for message in reversed(messages):
+        for document_id in message.cited_documents:
+            if document_id not in documents:
+                documents.append(document_id)
+    history.preferred_documents = documents[:MAX_PREFERRED_DOCUMENTS]
+    if selected_documents is not None and len(selected_documents) == 1:
+        history.read_whole = selected_documents[0]
+    elif len(documents) == 1:
+        history.read_whole = documents[0]
+    return history
