@@ -87,6 +87,10 @@ class Settings(BaseSettings):
     )
     search_top_k: int = Field(default=6, ge=1, le=20, description="Passages per agent search.")
 
+    playground_receipt_ttl_s: int = Field(
+        default=30 * 24 * 3600, ge=60, description="How long playground receipts are kept (PG-5)."
+    )
+
     # --- auth (docs/auth.md) -------------------------------------------------------------------
     # Secrets are never configured here, only their SHA-256 hashes; keys written by
     # `tanda keys create` to `<home>/keys.json` are trusted in addition to these.

@@ -1,0 +1,36 @@
+"""``POST /playground`` (PG-1 … PG-5): admins try an editorial prompt without publishing."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Header, Request
+
+from tanda.api.routes.query_v2 import RESPONSES, scenario_for
+from tanda.api.security import ADMIN_RESPONSES, admin_principal, current_runtime
+from tanda.auth import Principal
+from tanda.contract.playground import PlaygroundRequest, PlaygroundResponse
+from tanda.service.playground import run_playground
+
+router = APIRouter(tags=["playground"])
+
+
+@router.post(
+    "/playground",
+    response_model=PlaygroundResponse,
+    responses={**RESPONSES, **ADMIN_RESPONSES},
+    summary="Run the /query/v2 pipeline with a candidate editorial prompt; nothing is published",
+)
+def playground(
+    body: PlaygroundRequest,
+    request: Request,
+    principal: Annotated[Principal, Depends(admin_principal)],
+    x_tanda_scenario: Annotated[
+        str | None,
+        Header(description="Scripted model only: the scenario to answer with; ignored otherwise."),
+    ] = None,
+) -> PlaygroundResponse:
+    runtime = current_runtime(request)
+    return run_playground(
+        runtime, principal, body, scenario=scenario_for(runtime, x_tanda_scenario)
+    )

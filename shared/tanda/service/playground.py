@@ -1,0 +1,108 @@
+"""``run_playground`` (PG-1 … PG-5): the /query/v2 pipeline with a candidate editorial prompt,
+for one request; nothing is published and only a receipt without text is stored."""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING
+
+from tanda.auth.rate_limit import AdminRateLimited
+from tanda.contract.playground import PlaygroundRequest, PlaygroundResponse
+from tanda.conversations.history import build_history
+from tanda.conversations.model import PlaygroundReceipt
+from tanda.conversations.service import ConversationNotFound, new_id
+from tanda.pipeline.answer_v2 import AnswerOutcome, answer_v2
+from tanda.service.answer_v2 import answer_deps, to_response
+
+if TYPE_CHECKING:
+    from tanda.auth import Principal
+    from tanda.wiring import Runtime
+
+WINDOW_S = 60.0
+
+
+def admin_id(principal: Principal) -> str:
+    return f"{principal.partner_id}|{principal.subject}"
+
+
+def run_playground(
+    runtime: Runtime,
+    principal: Principal,
+    body: PlaygroundRequest,
+    *,
+    scenario: str | None = None,
+) -> PlaygroundResponse:
+    store = runtime.store
+    started = time.time()
+    # PG-1: the per-admin limit lives in the Store, so it holds across instances.
+    decision = store.hit(
+        f"playground:{admin_id(principal)}",
+        limit=max(1, int(runtime.settings.admin_rate_per_minute)),
+        window_s=WINDOW_S,
+        now=started,
+    )
+    if not decision.allowed:
+        raise AdminRateLimited(decision.retry_after_s)
+    run_id = f"pg_{new_id()}"
+    history = None
+    if body.conversation_id is not None:
+        # Read-only: the playground sees the conversation's verified history, claims nothing.
+        if store.conversation(principal.tenant_id, body.conversation_id) is None:
+            raise ConversationNotFound()
+        history = build_history(store.messages(principal.tenant_id, body.conversation_id))
+    outcome: AnswerOutcome | None = None
+    try:
+        outcome = answer_v2(
+            answer_deps(runtime),
+            principal.tenant_id,
+            body,
+            scenario=scenario,
+            editorial_prompt=body.editorial_prompt,
+            history=history,
+        )
+    finally:
+        store.put_receipt(_receipt(runtime, run_id, principal, outcome, started))
+    response = to_response(outcome, body, conversation_id="", message_id="", trace_id=new_id())
+    fields = response.model_dump(exclude={"conversation_id", "message_id"})
+    return PlaygroundResponse(
+        **fields,
+        playground_run_id=run_id,
+        latency_ms=round((time.time() - started) * 1000),
+    )
+
+
+def _receipt(
+    runtime: Runtime,
+    run_id: str,
+    principal: Principal,
+    outcome: AnswerOutcome | None,
+    started: float,
+) -> PlaygroundReceipt:
+    """PG-5: identifiers, status, counts and times — never the prompt, question, answer or
+    passage text."""
+    finished = time.time()
+    counts: dict[str, int] = {}
+    if outcome is not None:
+        report = outcome.annotation.faithfulness
+        counts = {
+            "claims_total": report.claims_total,
+            "supported": report.supported,
+            "unsupported": report.unsupported,
+            "unverified": report.unverified,
+            "uncited": report.uncited,
+            "invalid_citation": report.invalid_citation,
+            "from_conversation": report.from_conversation,
+            "framing_total": report.framing_total,
+            "model_calls": len(outcome.model_calls),
+        }
+    status = "failed" if outcome is None else ("refused" if outcome.fallback else "completed")
+    return PlaygroundReceipt(
+        run_id=run_id,
+        tenant_id=principal.tenant_id,
+        admin_id=admin_id(principal),
+        status=status,
+        counts=counts,
+        started_at=started,
+        finished_at=finished,
+        expires_at=finished + runtime.settings.playground_receipt_ttl_s,
+    )
