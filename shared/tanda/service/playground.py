@@ -4,7 +4,7 @@ for one request; nothing is published and only a receipt without text is stored.
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from tanda.auth.rate_limit import AdminRateLimited
 from tanda.contract.playground import PlaygroundRequest, PlaygroundResponse
@@ -95,7 +95,9 @@ def _receipt(
             "framing_total": report.framing_total,
             "model_calls": len(outcome.model_calls),
         }
-    status = "failed" if outcome is None else ("refused" if outcome.fallback else "completed")
+    status: Literal["completed", "refused", "failed"] = "failed"
+    if outcome is not None:
+        status = "refused" if outcome.fallback else "completed"
     return PlaygroundReceipt(
         run_id=run_id,
         tenant_id=principal.tenant_id,
