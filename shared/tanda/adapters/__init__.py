@@ -1,0 +1,1 @@
+"""Adapters: the only code that does I/O (sqlite, dynamodb, opensearch, model endpoints, …)."""
