@@ -64,12 +64,14 @@ def run_agent(
     question: str,
     *,
     editorial_prompt: str | None = None,
+    instructions: str = "agent_segments",
     history: list[ChatMessage] | None = None,
     until: float,
     reserve_calls: int,
     max_tool_rounds: int = 4,
 ) -> AgentResult:
-    system = (editorial_prompt or prompt("editorial")) + "\n\n" + prompt("agent_segments")
+    # Only the editorial part is replaceable (playground, PG-3); the output instructions are not.
+    system = (editorial_prompt or prompt("editorial")) + "\n\n" + prompt(instructions)
     messages = [
         ChatMessage(role="system", content=system),
         *(history or []),

@@ -11,6 +11,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from typing import Any
 
 from tanda.agent.run import run_agent, tool_results_readable
 from tanda.agent.tools import AgentTools, ContextFull
@@ -75,14 +76,14 @@ class AnswerOutcome:
         return self.fallback is not None
 
 
-def refusal(reason: FallbackReason, **extra: object) -> AnswerOutcome:
+def refusal(reason: FallbackReason, **extra: Any) -> AnswerOutcome:
     text = NOTICES[reason]
     checked = reason is not FallbackReason.context_budget_exhausted  # V2-18
     return AnswerOutcome(
         answer=text,
         annotation=refusal_annotation(text, checked=checked),
         fallback=reason,
-        **extra,  # type: ignore[arg-type]
+        **extra,
     )
 
 
@@ -109,16 +110,39 @@ def resolve_scope(
     return scope
 
 
-def answer_v2(
+@dataclass
+class AgentPhase:
+    """What the agent step leaves for the checks: the ledger (budgets), the tools (keys shown),
+    the segments, and the check deadlines."""
+
+    ledger: ModelLedger
+    tools: AgentTools
+    segments: list[Segment]
+    judge_until: float
+
+    def tool_info(self) -> dict[str, Any]:
+        return {
+            "tool": self.tools.audit[-1].tool if self.tools.audit else None,
+            "tool_executed": bool(self.tools.audit),
+            "tool_audit": self.tools.audit,
+            "passages": self.tools.passages,
+            "model_calls": self.ledger.records,
+        }
+
+
+def run_agent_phase(
     deps: AnswerDeps,
     tenant_id: str,
     body: QueryV2Request,
     *,
     scenario: str | None = None,
     editorial_prompt: str | None = None,
+    instructions: str = "agent_segments",
     history: History | None = None,
     progress: Callable[[WireModel], None] | None = None,
-) -> AnswerOutcome:
+) -> AgentPhase | AnswerOutcome:
+    """Steps 1–2: scope, then the agent under the request's budgets. A refusal comes back as an
+    ``AnswerOutcome``; nothing readable from the tools raises 404."""
     settings = deps.settings
     scope = resolve_scope(deps.index, tenant_id, body)
     if isinstance(scope, FallbackReason):
@@ -133,7 +157,6 @@ def answer_v2(
     # V2-23: the agent stops early enough that the checks keep their share of time and calls.
     agent_until = start + total * (1 - settings.judge_share)
     guard_reserve_s = min(5.0, total * 0.1)
-    judge_until = budget.deadline - guard_reserve_s
     reserve_calls = max(3, round(settings.model_call_budget * settings.judge_share))
 
     tools = AgentTools(
@@ -163,24 +186,25 @@ def answer_v2(
         tools,
         body.query,
         editorial_prompt=editorial_prompt,
+        instructions=instructions,
         until=agent_until,
         reserve_calls=reserve_calls,
         max_tool_rounds=settings.agent_max_tool_rounds,
         history=history.messages if history else None,
     )
-    tool_info = {
-        "tool": tools.audit[-1].tool if tools.audit else None,
-        "tool_executed": bool(tools.audit),
-        "tool_audit": tools.audit,
-        "passages": tools.passages,
-    }
+    phase = AgentPhase(ledger, tools, result.segments, budget.deadline - guard_reserve_s)
     if result.fallback is not None:
-        return refusal(result.fallback, model_calls=ledger.records, **tool_info)
+        return refusal(result.fallback, **phase.tool_info())
     if not tool_results_readable(tools):
         raise NothingReadable()
+    return phase
 
-    segments = result.segments
-    composed = compose(segments)
+
+def check_segments(
+    phase: AgentPhase, question: str, *, batch_size: int
+) -> tuple[list[SegmentOutcome], StageStatus]:
+    """Step 4–5: citation rules, then the judge and the framing check in parallel."""
+    segments, tools, ledger = phase.segments, phase.tools, phase.ledger
     shown = set(tools.passages)
     contexts = reader_contexts(segments)
     outcomes: dict[int, SegmentOutcome] = {}
@@ -202,16 +226,16 @@ def answer_v2(
     executor = ThreadPoolExecutor(max_workers=8, thread_name_prefix="tanda-judge")
     try:
         framing_future = executor.submit(
-            check_framing, ledger, body.query, framing_items, until=judge_until
+            check_framing, ledger, question, framing_items, until=phase.judge_until
         )
         outcomes.update(
             judge_claims(
                 ledger,
                 judge_items,
                 invalid_keys=invalid,
-                until=judge_until,
+                until=phase.judge_until,
                 executor=executor,
-                batch_size=settings.judge_batch_size,
+                batch_size=batch_size,
             )
         )
         checkable, framing_status = framing_future.result()
@@ -222,37 +246,64 @@ def answer_v2(
         outcomes[index] = (
             SegmentOutcome(Verdict.uncited) if index in checkable else SegmentOutcome.framing()
         )
-    ordered = [outcomes[i] for i in range(len(segments))]
     if not framing_items:
         framing_status = StageStatus.skipped
+    return [outcomes[i] for i in range(len(segments))], framing_status
+
+
+def cited_citations(annotation: Annotation) -> list[Citation]:
+    cited: dict[str, Citation] = {}
+    for claim in annotation.claims:
+        for citation in claim.citations:
+            cited.setdefault(citation.citation_key, citation.citation)
+    return list(cited.values())
+
+
+def answer_v2(
+    deps: AnswerDeps,
+    tenant_id: str,
+    body: QueryV2Request,
+    *,
+    scenario: str | None = None,
+    editorial_prompt: str | None = None,
+    history: History | None = None,
+    progress: Callable[[WireModel], None] | None = None,
+) -> AnswerOutcome:
+    phase = run_agent_phase(
+        deps,
+        tenant_id,
+        body,
+        scenario=scenario,
+        editorial_prompt=editorial_prompt,
+        history=history,
+        progress=progress,
+    )
+    if isinstance(phase, AnswerOutcome):
+        return phase
+    composed = compose(phase.segments)
+    ordered, framing_status = check_segments(
+        phase, body.query, batch_size=deps.settings.judge_batch_size
+    )
     annotation = aggregate(
         composed,
-        segments,
+        phase.segments,
         ordered,
-        {k: p.citation for k, p in tools.passages.items()},
+        {k: p.citation for k, p in phase.tools.passages.items()},
         framing_check=framing_status,
     )
-
-    if guard_blocks(ledger, composed.answer):
+    if guard_blocks(phase.ledger, composed.answer):
         text = NOTICES[FallbackReason.policy_blocked]
         return AnswerOutcome(
             answer=text,
             annotation=refusal_annotation(text, checked_before=annotation),
             fallback=FallbackReason.policy_blocked,
-            model_calls=ledger.records,
-            **tool_info,  # type: ignore[arg-type]
+            **phase.tool_info(),
         )
-
-    cited: dict[str, Citation] = {}
-    for claim in annotation.claims:
-        for citation in claim.citations:
-            cited.setdefault(citation.citation_key, citation.citation)
     return AnswerOutcome(
         answer=composed.answer,
         annotation=annotation,
-        segments=segments,
+        segments=phase.segments,
         outcomes=ordered,
-        citations=list(cited.values()),
-        model_calls=ledger.records,
-        **tool_info,  # type: ignore[arg-type]
+        citations=cited_citations(annotation),
+        **phase.tool_info(),
     )
