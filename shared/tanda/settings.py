@@ -87,6 +87,13 @@ class Settings(BaseSettings):
     )
     search_top_k: int = Field(default=6, ge=1, le=20, description="Passages per agent search.")
 
+    v1_min_supported_ratio: float = Field(
+        default=0.5,
+        ge=0,
+        le=1,
+        description="v1 gate (/query): below this share of confirmed claims the whole answer is "
+        "replaced by a refusal (CV-2).",
+    )
     playground_receipt_ttl_s: int = Field(
         default=30 * 24 * 3600, ge=60, description="How long playground receipts are kept (PG-5)."
     )

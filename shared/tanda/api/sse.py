@@ -12,11 +12,15 @@ from typing import Any
 from pydantic import BaseModel
 
 from tanda.contract.frames import STREAM_FRAMES, ErrorFrame
+from tanda.contract.query_v1 import V1_STREAM_EVENTS
 from tanda.errors import TandaError
 
 log = logging.getLogger(__name__)
 
-EVENT_OF: dict[type[BaseModel], str] = {model: name for name, model in STREAM_FRAMES.items()}
+EVENT_OF: dict[type[BaseModel], str] = {
+    **{model: name for name, model in STREAM_FRAMES.items()},
+    **V1_STREAM_EVENTS,
+}
 KEEPALIVE_S = 10.0
 SSE_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
 

@@ -41,8 +41,10 @@ class History:
 
 def verified_text(message: StoredMessage) -> str | None:
     """The answer as the next turn may see it: kept segments only; ``None`` if nothing verified."""
-    if message.route != "query_v2" or message.fallback_reason is not None:
+    if message.fallback_reason is not None:
         return None
+    if message.route == "query":
+        return message.answer  # the v1 gate published only confirmed sentences
     if not any(s.get("verdict") == "supported" for s in message.segments):
         return None
     kept = [s["text"] for s in message.segments if s.get("verdict") in KEPT_VERDICTS]

@@ -146,13 +146,13 @@ def to_response(
         ]
         if body.include_grounding
         else None,
-        used_docs=_used_docs(outcome, cited_docs) if body.include_provenance else None,
+        used_docs=used_docs(outcome, cited_docs) if body.include_provenance else None,
         tool_call_audit=outcome.tool_audit if body.include_provenance else None,
         model_call_log=outcome.model_calls if body.include_provenance else None,
     )
 
 
-def _used_docs(outcome: AnswerOutcome, cited: set[str | None]) -> list[UsedDoc]:
+def used_docs(outcome: AnswerOutcome, cited: set[str | None]) -> list[UsedDoc]:
     docs: dict[str, UsedDoc] = {}
     for passage in outcome.passages.values():
         doc_id = passage.citation.document_id

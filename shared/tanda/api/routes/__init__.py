@@ -7,7 +7,15 @@ from importlib import import_module
 
 from fastapi import APIRouter
 
-ROUTE_MODULES: tuple[str, ...] = ("health", "query_v2", "conversations", "playground", "v1_search")
+ROUTE_MODULES: tuple[str, ...] = (
+    "health",
+    "query_v2",
+    "query_v1",
+    "conversations",
+    "playground",
+    "v1_search",
+    "web",
+)
 """Route modules under ``tanda.api.routes``; each exposes ``router``. Add new routes here."""
 
 

@@ -1,0 +1,95 @@
+"""``POST /query`` and ``/query/stream``: the v1 gate (CV-2). Unconfirmed sentences are
+withheld, so the answer carries a claim map instead of annotations."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from tanda.contract.common import Citation, UnverifiedReason, Verdict, WireModel, omitted_when_none
+from tanda.contract.query import QueryV2Request
+from tanda.contract.response import GroundingPassage, ModelCallRecord, ToolCallAudit, UsedDoc
+
+V1FallbackReason = Literal[
+    "policy_blocked",
+    "query_budget_exhausted",
+    "model_timeout",
+    "agent_output_limit",
+    "mcp_source_unavailable",
+    "source_out_of_scope",
+    "source_scope_unavailable",
+    "unparseable_completion",
+    "source_scope_empty",
+    "insufficient_grounding",
+]
+
+
+class QueryV1Request(QueryV2Request):
+    offer_artifacts: bool = Field(  # type: ignore[assignment]
+        default=False, description="Accepted; this deployment makes no files."
+    )
+
+
+class ClaimMapEntry(WireModel):
+    text: str
+    citation_keys: list[str]
+    verdict: Verdict
+    unverified_reason: UnverifiedReason | None
+    kept: bool = Field(description="Published (confirmed by the judge) or withheld.")
+    start: int | None = Field(description="Offset in `answer` when kept (code points).")
+    end: int | None
+
+
+class QueryV1Response(WireModel):
+    answer: str
+    conversation_id: str
+    message_id: str
+    trace_id: str
+    history_truncated: bool = False
+    history_exchanges_in_view: int = 0
+    citations: list[Citation] = Field(default_factory=list)
+    tool: str | None = None
+    tool_executed: bool = False
+    fallback_used: bool = False
+    fallback_reason: V1FallbackReason | None = None
+    claim_map: list[ClaimMapEntry]
+    dropped_claims_count: int = Field(ge=0)
+    dropped_claim_reasons: dict[str, int]
+    provenance_complete: bool = Field(
+        description="Every published claim carries at least one resolvable citation."
+    )
+    claims_supported: int = Field(ge=0)
+    claims_total: int = Field(ge=0)
+    grounding_rate: float | None
+    grounding: list[GroundingPassage] | None = omitted_when_none("Opt-in (`include_grounding`).")
+    used_docs: list[UsedDoc] | None = omitted_when_none("Opt-in (`include_provenance`).")
+    tool_call_audit: list[ToolCallAudit] | None = omitted_when_none("Opt-in.")
+    model_call_log: list[ModelCallRecord] | None = omitted_when_none("Opt-in.")
+
+
+class V1MessageStartFrame(WireModel):
+    conversation_id: str
+    message_id: str
+
+
+class V1FaithfulnessFrame(WireModel):
+    """The v1 stream's own ``faithfulness`` frame: it counts *withheld* sentences. It is not the
+    v2 ``annotations`` frame, which has no dropped count."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    claims_supported: int
+    claims_total: int
+    grounding_rate: float | None
+    dropped_claims_count: int
+    dropped_claim_reasons: dict[str, int]
+    provenance_complete: bool
+    fallback_used: bool
+    fallback_reason: V1FallbackReason | None
+
+
+V1_STREAM_EVENTS: dict[type[BaseModel], str] = {
+    V1MessageStartFrame: "message.start",
+    V1FaithfulnessFrame: "faithfulness",
+}
