@@ -17,7 +17,9 @@ The equality rule (V2-08), in order:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from decimal import Decimal
+from functools import lru_cache
 
 from tanda.numbers.extract import extract_quantities, normalize_lang
 from tanda.numbers.model import (
@@ -166,6 +168,12 @@ def _compare_ordinals(a: Quantity, b: Quantity) -> Match:
     return Match(equal, MatchReason.equal if equal else MatchReason.value_mismatch)
 
 
+@lru_cache(maxsize=512)
+def _source_quantities(text: str, lang: str | None) -> tuple[Quantity, ...]:
+    """A passage is the source of many segments: its quantities are extracted once."""
+    return tuple(extract_quantities(text, lang))
+
+
 def find_in(
     claim_text: str,
     source_text: str,
@@ -186,7 +194,7 @@ def find_in(
     claims = extract_quantities(claim_text, lang)
     if not claims:
         return []
-    sources = extract_quantities(source_text, normalize_lang(source_lang) or lang)
+    sources = _source_quantities(source_text, normalize_lang(source_lang) or lang)
     source_years = {
         q.period for q in sources if q.period is not None
     }  # years, dates with a year, FY/TA, references' years
@@ -210,7 +218,7 @@ def find_in(
     return unmatched
 
 
-def _check_reference(q: Quantity, sources: list[Quantity]) -> Unmatched | None:
+def _check_reference(q: Quantity, sources: Sequence[Quantity]) -> Unmatched | None:
     if q.label in _NEVER_CHECKED_LABELS:
         return None
     same_label = [s for s in sources if s.kind is QuantityKind.ordinal and s.label == q.label]
@@ -219,7 +227,7 @@ def _check_reference(q: Quantity, sources: list[Quantity]) -> Unmatched | None:
     return Unmatched(q, UnmatchedReason.reference_mismatch, same_label[0], f"{q.label} differs")
 
 
-def _check_quantity(q: Quantity, sources: list[Quantity]) -> Unmatched | None:
+def _check_quantity(q: Quantity, sources: Sequence[Quantity]) -> Unmatched | None:
     equal: list[Quantity] = []
     nearest: Quantity | None = None
     nearest_reason = ""

@@ -223,7 +223,9 @@ def check_segments(
         else:
             framing_items.append((index, segment))
 
-    executor = ThreadPoolExecutor(max_workers=8, thread_name_prefix="tanda-judge")
+    # One worker per judge batch plus the framing check: batches overlap fully (bench/pipeline).
+    workers = min(32, max(2, -(-len(judge_items) // max(1, batch_size)) + 1))
+    executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="tanda-judge")
     try:
         framing_future = executor.submit(
             check_framing, ledger, question, framing_items, until=phase.judge_until
