@@ -9,6 +9,7 @@ from typing import Protocol, runtime_checkable
 from tanda.chat import ChatRequest, ChatResponse
 from tanda.conversations.model import (
     Conversation,
+    MemoryItem,
     PlaygroundReceipt,
     RateDecision,
     Route,
@@ -93,6 +94,14 @@ class Store(Protocol):
     def add_message(self, message: StoredMessage) -> None: ...
 
     def messages(self, tenant_id: str, conversation_id: str) -> list[StoredMessage]: ...
+
+    def add_memories(self, items: Sequence[MemoryItem]) -> None:
+        """Keep verified statements for their user (same text twice is kept once)."""
+        ...
+
+    def memories(self, tenant_id: str, subject: str, *, limit: int) -> list[MemoryItem]:
+        """The user's newest memory items, newest first."""
+        ...
 
     def put_receipt(self, receipt: PlaygroundReceipt) -> None: ...
 

@@ -310,3 +310,42 @@ def test_an_earlier_answer_with_nothing_verified_is_quoted_whole_after_the_note(
     agent = next(r for r in model.requests if r.role is ModelRole.agent)
     assistant = next(m.content for m in agent.messages if m.role == "assistant")
     assert assistant == f"{NOTHING_VERIFIED_NOTE}\n{first['answer']}"
+
+
+def test_verified_statements_become_memory_shown_to_the_users_next_conversation(
+    runtime: Runtime, base_url: str, signing_key: ed25519.Ed25519PrivateKey
+) -> None:
+    model: RecordingModel = runtime.model  # type: ignore[assignment]
+    post_json(base_url, signing_key, "seed_example")  # one supported, one unsupported claim
+    model.requests.clear()
+    post_json(base_url, signing_key, "default")  # a new conversation of the same user
+    agent = next(r for r in model.requests if r.role is ModelRole.agent)
+    system = agent.messages[0].content
+    assert "Anggaran pendidikan 2023 adalah Rp 5 miliar." in system  # verified: remembered
+    assert "Naik 9 persen" not in system  # unsupported: never remembered
+    memories = runtime.store.memories("acme", "user-1", limit=10)
+    assert [m.text for m in memories] == ["Anggaran pendidikan 2023 adalah Rp 5 miliar."]
+
+
+def test_a_segment_citing_only_the_conversation_is_from_conversation(
+    runtime: Runtime, base_url: str, signing_key: ed25519.Ed25519PrivateKey
+) -> None:
+    from tanda.adapters.scripted import AgentScript, Scenario
+    from tanda.contract import Segment
+
+    scripted = runtime.model.inner  # type: ignore[attr-defined]
+    scripted.scenarios["repeat"] = Scenario(
+        agent=AgentScript(
+            segments=[
+                Segment(text="Seperti disebut tadi, Rp 5 miliar.", kind="fact", cites=["C2"]),
+            ]
+        )
+    )
+    first = post_json(base_url, signing_key, "default").json()
+    second = post_json(
+        base_url, signing_key, "repeat", conversation_id=first["conversation_id"]
+    ).json()
+    (claim,) = second["claims"]
+    assert claim["verdict"] == "from_conversation"
+    assert second["claims_total"] == 0 and second["faithfulness"]["from_conversation"] == 1
+    assert second["faithfulness"]["verification"] == "none"

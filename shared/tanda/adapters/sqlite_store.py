@@ -9,10 +9,12 @@ from __future__ import annotations
 import math
 import sqlite3
 import threading
+from collections.abc import Sequence
 from pathlib import Path
 
 from tanda.conversations.model import (
     Conversation,
+    MemoryItem,
     PlaygroundReceipt,
     RateDecision,
     Route,
@@ -35,6 +37,14 @@ CREATE TABLE IF NOT EXISTS messages (
     message_id TEXT NOT NULL,
     body TEXT NOT NULL,
     PRIMARY KEY (tenant_id, conversation_id, created_at, message_id)
+);
+CREATE TABLE IF NOT EXISTS memories (
+    tenant_id TEXT NOT NULL,
+    subject TEXT NOT NULL,
+    text TEXT NOT NULL,
+    created_at REAL NOT NULL,
+    body TEXT NOT NULL,
+    PRIMARY KEY (tenant_id, subject, text)
 );
 CREATE TABLE IF NOT EXISTS receipts (
     run_id TEXT PRIMARY KEY,
@@ -132,6 +142,27 @@ class SqliteStore:
             (tenant_id, conversation_id),
         )
         return [StoredMessage.model_validate_json(row[0]) for row in rows]
+
+    # --- long-term memory ----------------------------------------------------------------------
+
+    def add_memories(self, items: Sequence[MemoryItem]) -> None:
+        with self._write:
+            self._db().executemany(
+                "INSERT OR IGNORE INTO memories (tenant_id, subject, text, created_at, body) "
+                "VALUES (?,?,?,?,?)",
+                [
+                    (i.tenant_id, i.subject, i.text, i.created_at, i.model_dump_json())
+                    for i in items
+                ],
+            )
+
+    def memories(self, tenant_id: str, subject: str, *, limit: int) -> list[MemoryItem]:
+        rows = self._db().execute(
+            "SELECT body FROM memories WHERE tenant_id = ? AND subject = ? "
+            "ORDER BY created_at DESC, text LIMIT ?",
+            (tenant_id, subject, limit),
+        )
+        return [MemoryItem.model_validate_json(row[0]) for row in rows]
 
     # --- receipts and rate limits ---------------------------------------------------------------
 

@@ -72,6 +72,12 @@ def run_agent(
 ) -> AgentResult:
     # Only the editorial part is replaceable (playground, PG-3); the output instructions are not.
     system = (editorial_prompt or prompt("editorial")) + "\n\n" + prompt(instructions)
+    conversation = [p for p in tools.passages.values() if p.kind == "conversation"]
+    if conversation:
+        # V2-12/V2-22: earlier turns (and the user's verified memory) are citable by their C keys.
+        system += "\n\nConversation passages you may cite:\n" + "\n".join(
+            f"[{p.key}] {p.text}" for p in conversation
+        )
     messages = [
         ChatMessage(role="system", content=system),
         *(history or []),

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from tanda.chat import ChatMessage
 from tanda.contract.common import Citation
-from tanda.conversations.model import StoredMessage
+from tanda.conversations.model import MemoryItem, StoredMessage
 from tanda.pipeline.passages import Passage
 from tanda.retrieval.model import LegalIdentity
 
@@ -51,11 +51,16 @@ def verified_text(message: StoredMessage) -> str | None:
     return " ".join(kept)
 
 
+MEMORY_NOTE = "Dari percakapan sebelumnya (terverifikasi):"
+MAX_MEMORIES = 5
+
+
 def build_history(
     messages: Sequence[StoredMessage],
     *,
     max_chars: int = 6000,
     selected_documents: Sequence[str] | None = None,
+    memories: Sequence[MemoryItem] = (),
 ) -> History:
     history = History()
     turns: list[tuple[str, str]] = []
@@ -89,6 +94,18 @@ def build_history(
                         identity=LegalIdentity(),
                     )
                 )
+    # Long-term memory: the user's verified statements from other conversations.
+    for item in list(memories)[:MAX_MEMORIES]:
+        key = f"C{len(history.passages) + 1}"
+        history.passages.append(
+            Passage(
+                key=key,
+                kind="conversation",
+                text=f"{MEMORY_NOTE} {item.text}",
+                citation=Citation(citation_key=key, source="memory"),
+                identity=LegalIdentity(),
+            )
+        )
     documents: list[str] = []
     for message in reversed(messages):
         for document_id in message.cited_documents:

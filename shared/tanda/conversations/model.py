@@ -49,6 +49,19 @@ class StoredMessage(_Model):
     )
 
 
+class MemoryItem(_Model):
+    """Long-term memory (V2-22): a verified statement, kept per tenant and user, shown to later
+    conversations of that user under a ``C`` key."""
+
+    memory_id: str
+    tenant_id: str
+    subject: str
+    text: str
+    conversation_id: str
+    message_id: str
+    created_at: float
+
+
 class PlaygroundReceipt(_Model):
     """PG-5: identifiers, status, counts and times — never a prompt, question, answer or passage."""
 

@@ -7,7 +7,7 @@ import uuid
 
 from tanda.annotate.aggregate import Annotation
 from tanda.contract.common import Verdict
-from tanda.conversations.model import Conversation, Route, StoredMessage
+from tanda.conversations.model import Conversation, MemoryItem, Route, StoredMessage
 from tanda.errors import Conflict, NotFound
 from tanda.ports import ConversationConflict, Store
 
@@ -142,3 +142,23 @@ def build_message(
         v2_faithfulness=annotation.faithfulness.model_dump(mode="json"),
         cited_documents=supported_documents(annotation),
     )
+
+
+def memory_items(
+    conversation: Conversation, message_id: str, annotation: Annotation
+) -> list[MemoryItem]:
+    """V2-22: long-term memory is extracted only from verified content — supported claims."""
+    now = time.time()
+    return [
+        MemoryItem(
+            memory_id=new_id(),
+            tenant_id=conversation.tenant_id,
+            subject=conversation.subject,
+            text=claim.text,
+            conversation_id=conversation.conversation_id,
+            message_id=message_id,
+            created_at=now,
+        )
+        for claim in annotation.claims
+        if claim.verdict is Verdict.supported
+    ]

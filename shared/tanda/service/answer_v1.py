@@ -12,7 +12,7 @@ from tanda.contract.query_v1 import QueryV1Request, QueryV1Response
 from tanda.contract.response import GroundingPassage
 from tanda.conversations.history import History, build_history
 from tanda.conversations.model import Conversation
-from tanda.conversations.service import build_message, new_id, open_conversation
+from tanda.conversations.service import build_message, memory_items, new_id, open_conversation
 from tanda.pipeline.answer_v1 import V1Outcome, answer_v1
 from tanda.service.answer_v2 import answer_deps, used_docs
 
@@ -36,7 +36,12 @@ def prepare_v1(runtime: Runtime, principal: Principal, body: QueryV1Request) -> 
         store, principal.tenant_id, principal.subject, body.conversation_id, "query"
     )
     earlier = store.messages(principal.tenant_id, conversation.conversation_id)
-    history = build_history(earlier, selected_documents=body.document_ids)
+    memories = [
+        m
+        for m in store.memories(principal.tenant_id, principal.subject, limit=20)
+        if m.conversation_id != conversation.conversation_id
+    ]
+    history = build_history(earlier, selected_documents=body.document_ids, memories=memories)
     return PreparedV1(conversation, history, new_id(), new_id())
 
 
@@ -78,6 +83,7 @@ def complete_v1(
             }
         )
     )
+    runtime.store.add_memories(memory_items(prepared.conversation, prepared.message_id, published))
     return response, result
 
 

@@ -10,7 +10,7 @@ from tanda.contract.common import WireModel
 from tanda.contract.response import GroundingPassage, QueryV2Response, UsedDoc
 from tanda.conversations.history import History, build_history
 from tanda.conversations.model import Conversation
-from tanda.conversations.service import build_message, new_id, open_conversation
+from tanda.conversations.service import build_message, memory_items, new_id, open_conversation
 from tanda.pipeline.answer_v2 import AnswerDeps, AnswerOutcome
 from tanda.pipeline.answer_v2 import answer_v2 as run_pipeline
 
@@ -46,7 +46,12 @@ def prepare_v2(runtime: Runtime, principal: Principal, body: QueryV2Request) -> 
         store, principal.tenant_id, principal.subject, body.conversation_id, "query_v2"
     )
     earlier = store.messages(principal.tenant_id, conversation.conversation_id)
-    history = build_history(earlier, selected_documents=body.document_ids)
+    memories = [
+        m
+        for m in store.memories(principal.tenant_id, principal.subject, limit=20)
+        if m.conversation_id != conversation.conversation_id
+    ]
+    history = build_history(earlier, selected_documents=body.document_ids, memories=memories)
     return PreparedAnswer(conversation, history, new_id(), new_id())
 
 
@@ -93,6 +98,7 @@ def complete_v2(
             trace_id=prepared.trace_id,
         )
     )
+    runtime.store.add_memories(memory_items(conversation, prepared.message_id, outcome.annotation))
     return response, outcome
 
 
