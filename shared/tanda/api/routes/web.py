@@ -37,7 +37,7 @@ SECURITY_HEADERS: dict[str, str] = {
 
 
 def _read(name: str) -> bytes:
-    return resources.files("tanda").joinpath("web", name).read_bytes()
+    return resources.files("tanda").joinpath("web").joinpath(name).read_bytes()
 
 
 class PageNotFound(NotFound):
