@@ -1,14 +1,14 @@
-"""Lambda entry point for ``GET /healthz``.
+"""Lambda entry point for ``GET /healthz`` (liveness).
 
 Wiring only (DESIGN §2, STYLE "Thin entry points"): mount the one router, wrap it for API
-Gateway. No settings are read and no adapter is built here — the app builds its runtime on the
-first request that needs one, so this module imports without AWS credentials.
+Gateway, log and measure each invocation. No settings are read and no adapter is built here.
 """
 
 from mangum import Mangum
 
 from tanda.api.app import create_app
 from tanda.api.routes.health import router
+from tanda.observability import instrumented
 
 app = create_app(routers=[router])
-handler = Mangum(app, lifespan="off")
+handler = instrumented("health")(Mangum(app, lifespan="off"))

@@ -28,7 +28,18 @@ EXPECTED_ROUTES = {
     ("/healthz", "get"): "HealthFunction",
     ("/query/v2", "post"): "QueryV2Function",
     ("/query/v2/stream", "post"): "QueryV2StreamFunction",
+    ("/query", "post"): "QueryV1Function",
+    ("/query/stream", "post"): "QueryV1StreamFunction",
+    ("/conversations", "post"): "ConversationsFunction",
+    ("/conversations/{conversation_id}", "get"): "ConversationsFunction",
+    ("/playground", "post"): "PlaygroundFunction",
+    ("/v1/search", "post"): "V1SearchFunction",
 }
+STREAM_ROUTES = {
+    "/query/v2/stream": "QueryV2StreamFunction",
+    "/query/stream": "QueryV1StreamFunction",
+}
+BUFFERED_FUNCTIONS = sorted(set(EXPECTED_ROUTES.values()) - set(STREAM_ROUTES.values()))
 
 
 def load_template() -> dict[str, Any]:
@@ -70,7 +81,30 @@ def packaged(template: dict[str, Any]) -> dict[str, Any]:
         local = resource["Properties"][key]
         assert (REPO / local).is_dir(), f"{name}.{key} points at a missing folder: {local}"
         resource["Properties"][key] = f"s3://tanda-artifacts/{name}.zip"
+    for name, resource in template["Resources"].items():
+        if resource["Type"] == "AWS::Serverless::StateMachine":
+            local = resource["Properties"]["DefinitionUri"]
+            assert (REPO / local).is_file(), f"{name}.DefinitionUri missing: {local}"
+            resource["Properties"]["DefinitionUri"] = {
+                "Bucket": "tanda-artifacts",
+                "Key": f"{name}.asl.json",
+            }
     return template
+
+
+def absent_route_module(entry: Path) -> str | None:
+    """The ``tanda.api.routes.*`` module an entry mounts, when it does not exist yet (routes
+    whose issue has not landed: their functions are in the template already)."""
+    found = re.search(r"from (tanda\.api\.routes\.\w+) import", entry.read_text())
+    if found and importlib.util.find_spec(found.group(1)) is None:
+        return found.group(1)
+    return None
+
+
+def skip_if_route_absent(name: str, entry: Path) -> None:
+    missing = absent_route_module(entry)
+    if missing:
+        pytest.skip(f"{name}: {missing} does not exist yet (its route issue adds it)")
 
 
 def load_module_file(path: Path, name: str) -> ModuleType:
@@ -130,27 +164,31 @@ def test_sam_translator_expands_every_route_to_a_lambda_integration() -> None:
         assert resources[function]["Type"] == "AWS::Lambda::Function"
 
 
-def test_stream_route_is_streamed_end_to_end() -> None:
+@pytest.mark.parametrize(("path", "function"), sorted(STREAM_ROUTES.items()))
+def test_stream_routes_are_streamed_end_to_end(path: str, function: str) -> None:
     # Given the packaged template, when translated, then API Gateway streams the stream route
     # and the function runs under the Lambda Web Adapter in response_stream mode.
     expanded = transform(packaged(load_template()), {}, _NoManagedPolicies())
     resources = expanded["Resources"]
     api = next(r for r in resources.values() if r["Type"] == "AWS::ApiGateway::RestApi")
-    integration = api["Properties"]["Body"]["paths"]["/query/v2/stream"]["post"][
+    integration = api["Properties"]["Body"]["paths"][path]["post"][
         "x-amazon-apigateway-integration"
     ]
     assert integration["responseTransferMode"] == "STREAM"
     assert "response-streaming-invocations" in str(integration["uri"])
     assert integration["timeoutInMillis"] > 29_000
-    variables = resources["QueryV2StreamFunction"]["Properties"]["Environment"]["Variables"]
+    variables = resources[function]["Properties"]["Environment"]["Variables"]
     assert variables["AWS_LWA_INVOKE_MODE"] == "response_stream"
     assert variables["AWS_LAMBDA_EXEC_WRAPPER"] == "/opt/bootstrap"
-    assert "LambdaAdapterLayer" in str(resources["QueryV2StreamFunction"]["Properties"]["Layers"])
-    for buffered in ("HealthFunction", "QueryV2Function"):
-        assert (
-            "AWS_LWA_INVOKE_MODE"
-            not in resources[buffered]["Properties"]["Environment"]["Variables"]
-        )
+    assert "LambdaAdapterLayer" in str(resources[function]["Properties"]["Layers"])
+
+
+@pytest.mark.parametrize("function", BUFFERED_FUNCTIONS)
+def test_buffered_routes_are_not_streamed(function: str) -> None:
+    expanded = transform(packaged(load_template()), {}, _NoManagedPolicies())
+    variables = expanded["Resources"][function]["Properties"]["Environment"]["Variables"]
+    assert "AWS_LWA_INVOKE_MODE" not in variables
+    assert FUNCTIONS[function]["Handler"] == "app.handler"
 
 
 @pytest.mark.parametrize("name", sorted(FUNCTIONS))
@@ -158,6 +196,7 @@ def test_handler_points_at_a_real_attribute(name: str) -> None:
     # Given a function of the template, when its entry module file is imported,
     entry, attribute = handler_target(FUNCTIONS[name])
     assert entry.is_file(), f"{name}: no entry module {entry.relative_to(REPO)}"
+    skip_if_route_absent(name, entry)
     module = load_module_file(entry, f"tanda_entry_{name}")
 
     # then the attribute the handler names exists and can be called.
@@ -168,6 +207,7 @@ def test_handler_points_at_a_real_attribute(name: str) -> None:
 def test_entry_module_imports_without_credentials_or_settings(name: str) -> None:
     # Given an environment without AWS credentials or TANDA_* settings,
     entry, _ = handler_target(FUNCTIONS[name])
+    skip_if_route_absent(name, entry)
     env = {k: v for k, v in os.environ.items() if not k.startswith(("AWS_", "TANDA_"))}
     probe = (
         "import runpy, sys; runpy.run_path(sys.argv[1]);"

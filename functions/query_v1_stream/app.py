@@ -1,0 +1,21 @@
+"""Lambda entry point for ``POST /query/stream`` (v1 Server-Sent Events; the route module
+``tanda.api.routes.query_v1`` is added by the v1 issue).
+
+Why no Mangum handler here: Mangum turns one API Gateway event into one buffered response, so
+SSE frames would reach the client only when the answer is complete. This function instead runs
+the ASGI app under uvicorn inside the Lambda, behind the AWS Lambda Web Adapter (LWA) layer:
+
+* the function's handler is ``run.sh``; ``AWS_LAMBDA_EXEC_WRAPPER=/opt/bootstrap`` lets LWA
+  start it and proxy each invocation to ``http://127.0.0.1:$PORT``;
+* ``AWS_LWA_INVOKE_MODE=response_stream`` makes LWA forward the body chunk by chunk as uvicorn
+  writes it, and the API Gateway REST integration uses ``ResponseTransferMode: RESPONSE_STREAM``
+  (the ``response-streaming-invocations`` Lambda API), so every frame reaches the client as
+  soon as it is written.
+
+Wiring only (DESIGN §2): no settings are read and no adapter is built at import.
+"""
+
+from tanda.api.app import create_app
+from tanda.api.routes.query_v1 import router
+
+app = create_app(routers=[router])

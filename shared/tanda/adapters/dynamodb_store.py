@@ -1,0 +1,290 @@
+"""The AWS ``Store``: DynamoDB, with the same behaviour as ``SqliteStore`` (one contract suite,
+``tests/integration/test_store_contract.py``, runs against both).
+
+Two tables, whose key schemas are declared in ``template.yaml`` (a test compares them with
+:data:`TABLE_KEYS` and :data:`RECEIPTS_KEYS`):
+
+* the single table (``PK``, ``SK``; TTL attribute ``expires_at``):
+
+  ============================  ==============================  ===============================
+  item                          PK                              SK
+  ============================  ==============================  ===============================
+  conversation                  ``T#<tenant>#C#<id>``           ``CONV``
+  message                       ``T#<tenant>#C#<id>``           ``M#<created_at>#<message_id>``
+  memory item (V2-22)           ``T#<tenant>#U#<subject>``      ``MEM#<sha256 of the text>``
+  rate-limit window             ``RATE#<key>``                  ``W#<window number>``
+  ============================  ==============================  ===============================
+
+* the receipts table (``run_id``; TTL attribute ``expires_at``) — PG-5: never text.
+
+Tenant isolation is structural: the tenant is part of every conversation key, so a read in
+another tenant names another item. DynamoDB deletes expired items lazily (up to days later), so
+every read of an item with ``expires_at`` filters on it as well.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from tanda.conversations.model import (
+    Conversation,
+    MemoryItem,
+    PlaygroundReceipt,
+    RateDecision,
+    Route,
+    StoredMessage,
+)
+from tanda.ports import ConversationConflict
+
+if TYPE_CHECKING:
+    from tanda.settings import Settings
+
+TABLE_KEYS: dict[str, str] = {"PK": "HASH", "SK": "RANGE"}
+"""Key schema of the single table (attribute → key type), as in ``template.yaml``."""
+RECEIPTS_KEYS: dict[str, str] = {"run_id": "HASH"}
+"""Key schema of the receipts table, as in ``template.yaml``."""
+TTL_ATTRIBUTE = "expires_at"
+CONVERSATION_SK = "CONV"
+MESSAGE_PREFIX = "M#"
+MEMORY_PREFIX = "MEM#"
+
+
+class DynamoTables(BaseSettings):
+    """Table names from the environment (``TANDA_DYNAMODB_TABLE``,
+    ``TANDA_DYNAMODB_RECEIPTS_TABLE``) until ``Settings`` carries them."""
+
+    model_config = SettingsConfigDict(env_prefix="TANDA_", extra="ignore", frozen=True)
+
+    dynamodb_table: str = "tanda"
+    dynamodb_receipts_table: str = "tanda-receipts"
+
+
+def conversation_pk(tenant_id: str, conversation_id: str) -> str:
+    return f"T#{tenant_id}#C#{conversation_id}"
+
+
+def memory_pk(tenant_id: str, subject: str) -> str:
+    return f"T#{tenant_id}#U#{subject}"
+
+
+def message_sk(created_at: float, message_id: str) -> str:
+    # Zero-padded fixed point sorts as a string in the order SQLite sorts the number.
+    return f"{MESSAGE_PREFIX}{created_at:020.6f}#{message_id}"
+
+
+def _s(value: str) -> dict[str, str]:
+    return {"S": value}
+
+
+def _n(value: float) -> dict[str, str]:
+    return {"N": repr(value) if isinstance(value, float) else str(value)}
+
+
+def _error_code(error: Exception) -> str | None:
+    response = getattr(error, "response", None)
+    if isinstance(response, dict):
+        code: str | None = response.get("Error", {}).get("Code")
+        return code
+    return None
+
+
+class DynamoStore:
+    """``client`` is a boto3 DynamoDB client (injected in tests; built by :meth:`from_settings`)."""
+
+    def __init__(self, client: Any, *, table: str, receipts_table: str) -> None:
+        self.client = client
+        self.table = table
+        self.receipts_table = receipts_table
+
+    @classmethod
+    def from_settings(cls, settings: Settings, client: Any | None = None) -> DynamoStore:
+        tables = DynamoTables()
+        table = getattr(settings, "dynamodb_table", None) or tables.dynamodb_table
+        receipts = (
+            getattr(settings, "dynamodb_receipts_table", None) or tables.dynamodb_receipts_table
+        )
+        if client is None:
+            import boto3  # lazily: only an AWS deployment pays for it
+
+            client = boto3.client("dynamodb")
+        return cls(client, table=table, receipts_table=receipts)
+
+    # --- conversations ---------------------------------------------------------------------------
+
+    def create_conversation(self, conversation: Conversation) -> None:
+        item = {
+            "PK": _s(conversation_pk(conversation.tenant_id, conversation.conversation_id)),
+            "SK": _s(CONVERSATION_SK),
+            "body": _s(conversation.model_dump_json(exclude={"route"})),
+        }
+        if conversation.route is not None:
+            # No attribute at all until a route answers: the claim tests attribute_not_exists.
+            item["route"] = _s(conversation.route)
+        try:
+            self.client.put_item(
+                TableName=self.table,
+                Item=item,
+                ConditionExpression="attribute_not_exists(PK)",
+            )
+        except Exception as error:
+            if _error_code(error) == "ConditionalCheckFailedException":
+                raise ValueError(f"conversation {conversation.conversation_id} exists") from error
+            raise
+
+    def conversation(self, tenant_id: str, conversation_id: str) -> Conversation | None:
+        found = self.client.get_item(
+            TableName=self.table,
+            Key={"PK": _s(conversation_pk(tenant_id, conversation_id)), "SK": _s(CONVERSATION_SK)},
+            ConsistentRead=True,
+        ).get("Item")
+        return None if found is None else _conversation(found)
+
+    def claim(self, tenant_id: str, conversation_id: str, route: Route) -> Conversation:
+        # V2-19: ONE conditional write; DynamoDB serialises writes to an item, so of two first
+        # answers on different routes exactly one condition holds.
+        try:
+            updated = self.client.update_item(
+                TableName=self.table,
+                Key={
+                    "PK": _s(conversation_pk(tenant_id, conversation_id)),
+                    "SK": _s(CONVERSATION_SK),
+                },
+                UpdateExpression="SET #route = :route",
+                ConditionExpression=(
+                    "attribute_exists(PK) AND (attribute_not_exists(#route) OR #route = :route)"
+                ),
+                ExpressionAttributeNames={"#route": "route"},
+                ExpressionAttributeValues={":route": _s(route)},
+                ReturnValues="ALL_NEW",
+                ReturnValuesOnConditionCheckFailure="ALL_OLD",
+            )
+        except Exception as error:
+            if _error_code(error) != "ConditionalCheckFailedException":
+                raise
+            old = getattr(error, "response", {}).get("Item")
+            # No old item: no such conversation (or a client that does not return ALL_OLD).
+            if old is None and self.conversation(tenant_id, conversation_id) is None:
+                raise LookupError(conversation_id) from error
+            raise ConversationConflict(conversation_id) from error
+        return _conversation(updated["Attributes"])
+
+    def add_message(self, message: StoredMessage) -> None:
+        self.client.put_item(
+            TableName=self.table,
+            Item={
+                "PK": _s(conversation_pk(message.tenant_id, message.conversation_id)),
+                "SK": _s(message_sk(message.created_at, message.message_id)),
+                "body": _s(message.model_dump_json()),
+            },
+            ConditionExpression="attribute_not_exists(SK)",
+        )
+
+    def messages(self, tenant_id: str, conversation_id: str) -> list[StoredMessage]:
+        items = self._query_all(conversation_pk(tenant_id, conversation_id), MESSAGE_PREFIX)
+        return [StoredMessage.model_validate_json(i["body"]["S"]) for i in items]
+
+    # --- long-term memory ------------------------------------------------------------------
+
+    def add_memories(self, items: Sequence[MemoryItem]) -> None:
+        for item in items:
+            # The text's digest is the sort key: the same text twice is one item (first kept).
+            digest = hashlib.sha256(item.text.encode()).hexdigest()
+            try:
+                self.client.put_item(
+                    TableName=self.table,
+                    Item={
+                        "PK": _s(memory_pk(item.tenant_id, item.subject)),
+                        "SK": _s(f"{MEMORY_PREFIX}{digest}"),
+                        "body": _s(item.model_dump_json()),
+                    },
+                    ConditionExpression="attribute_not_exists(SK)",
+                )
+            except Exception as error:
+                if _error_code(error) != "ConditionalCheckFailedException":
+                    raise
+
+    def memories(self, tenant_id: str, subject: str, *, limit: int) -> list[MemoryItem]:
+        # Newest first needs every item of the user sorted here: the sort key is the digest.
+        items = [
+            MemoryItem.model_validate_json(i["body"]["S"])
+            for i in self._query_all(memory_pk(tenant_id, subject), MEMORY_PREFIX)
+        ]
+        items.sort(key=lambda m: (-m.created_at, m.text))
+        return items[: max(0, limit)]
+
+    def _query_all(self, pk: str, prefix: str) -> list[dict[str, Any]]:
+        found: list[dict[str, Any]] = []
+        query: dict[str, Any] = {
+            "TableName": self.table,
+            "KeyConditionExpression": "PK = :pk AND begins_with(SK, :prefix)",
+            "ExpressionAttributeValues": {":pk": _s(pk), ":prefix": _s(prefix)},
+            "ConsistentRead": True,
+        }
+        while True:
+            page = self.client.query(**query)
+            found += page["Items"]
+            if "LastEvaluatedKey" not in page:
+                return found
+            query["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+
+    # --- receipts and rate limits ------------------------------------------------------------
+
+    def put_receipt(self, receipt: PlaygroundReceipt) -> None:
+        self.client.put_item(
+            TableName=self.receipts_table,
+            Item={
+                "run_id": _s(receipt.run_id),
+                # TTL wants whole epoch seconds; the exact expiry stays in the body.
+                TTL_ATTRIBUTE: _n(math.ceil(receipt.expires_at)),
+                "body": _s(receipt.model_dump_json()),
+            },
+        )
+
+    def receipt(self, run_id: str, *, now: float | None = None) -> PlaygroundReceipt | None:
+        found = self.client.get_item(
+            TableName=self.receipts_table, Key={"run_id": _s(run_id)}, ConsistentRead=True
+        ).get("Item")
+        if found is None:
+            return None
+        receipt = PlaygroundReceipt.model_validate_json(found["body"]["S"])
+        if now is not None and receipt.expires_at <= now:
+            return None  # past its TTL, even if DynamoDB has not deleted it yet
+        return receipt
+
+    def hit(self, key: str, *, limit: int, window_s: float, now: float) -> RateDecision:
+        window = math.floor(now / window_s)
+        window_end = (window + 1) * window_s
+        refused = RateDecision(allowed=False, retry_after_s=max(1, math.ceil(window_end - now)))
+        if limit <= 0:
+            return refused
+        try:
+            # One atomic counter per (key, window): counts only while under the limit, so a
+            # refused request costs a condition check, not an ever-growing count.
+            self.client.update_item(
+                TableName=self.table,
+                Key={"PK": _s(f"RATE#{key}"), "SK": _s(f"W#{window}")},
+                UpdateExpression="ADD #count :one SET #ttl = if_not_exists(#ttl, :expires)",
+                ConditionExpression="attribute_not_exists(#count) OR #count < :limit",
+                ExpressionAttributeNames={"#count": "count", "#ttl": TTL_ATTRIBUTE},
+                ExpressionAttributeValues={
+                    ":one": _n(1),
+                    ":limit": _n(limit),
+                    ":expires": _n(math.ceil(window_end)),
+                },
+                ReturnValues="UPDATED_NEW",
+            )
+        except Exception as error:
+            if _error_code(error) != "ConditionalCheckFailedException":
+                raise
+            return refused
+        return RateDecision(allowed=True)
+
+
+def _conversation(item: dict[str, Any]) -> Conversation:
+    route = item.get("route", {}).get("S")
+    return Conversation.model_validate_json(item["body"]["S"]).model_copy(update={"route": route})

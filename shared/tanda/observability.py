@@ -1,0 +1,129 @@
+"""Structured logs and EMF metrics for every Lambda function (Powertools), imported lazily.
+
+What may be logged: route or step, ``trace_id``, tenant, status, latencies, counts, fallback
+reasons, model-call roles and outcomes. Never a question, an answer, a passage or a prompt — the
+helpers here take only those fields, so no caller can hand them text by accident.
+
+Powertools is imported on the first invocation, not at module import (cold start), and only
+where it is installed (Lambda's deps layer; the dev extra): without it the helpers do nothing.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable
+from functools import cache, wraps
+from typing import Any, Protocol, TypeVar
+
+NAMESPACE = "tanda"
+SERVICE = "tanda"
+
+Handler = TypeVar("Handler", bound=Callable[..., Any])
+
+
+class _CallRecord(Protocol):
+    role: str
+    outcome: str
+
+
+@cache
+def logger() -> Any | None:
+    try:
+        from aws_lambda_powertools import Logger
+    except ImportError:  # pragma: no cover - embedded runs without the aws extra
+        return None
+    return Logger(service=os.environ.get("POWERTOOLS_SERVICE_NAME", SERVICE))
+
+
+@cache
+def metrics() -> Any | None:
+    try:
+        from aws_lambda_powertools import Metrics
+    except ImportError:  # pragma: no cover
+        return None
+    return Metrics(
+        namespace=os.environ.get("POWERTOOLS_METRICS_NAMESPACE", NAMESPACE),
+        service=SERVICE,
+    )
+
+
+def trace_id_of(event: Any) -> str | None:
+    """The API Gateway request id, else the X-Ray trace header of this invocation."""
+    if isinstance(event, dict):
+        request_id = (event.get("requestContext") or {}).get("requestId")
+        if request_id:
+            return str(request_id)
+    return os.environ.get("_X_AMZN_TRACE_ID")
+
+
+def instrumented(name: str, *, kind: str = "route") -> Callable[[Handler], Handler]:
+    """Wrap a Lambda handler: one structured log line and one latency metric per invocation,
+    with ``kind`` (route/step), ``name``, ``trace_id`` and the status — and nothing of the body."""
+
+    def wrap(handler: Handler) -> Handler:
+        @wraps(handler)
+        def invoke(event: Any, context: Any) -> Any:
+            log, emf = logger(), metrics()
+            trace_id = trace_id_of(event)
+            if log is not None:
+                log.append_keys(**{kind: name, "trace_id": trace_id})
+            started = time.perf_counter()
+            status: int | str = "error"
+            try:
+                result = handler(event, context)
+                status = result.get("statusCode", "ok") if isinstance(result, dict) else "ok"
+                return result
+            finally:
+                latency_ms = (time.perf_counter() - started) * 1000
+                if log is not None:
+                    log.info("invocation", extra={"status": status, "latency_ms": latency_ms})
+                if emf is not None:
+                    emf.add_dimension(name=kind, value=name)
+                    emf.add_metric(name="Latency", unit="Milliseconds", value=latency_ms)
+                    if status == "error" or (isinstance(status, int) and status >= 500):
+                        emf.add_metric(name="Errors", unit="Count", value=1)
+                    emf.flush_metrics()
+
+        return invoke  # type: ignore[return-value]
+
+    return wrap
+
+
+def record_answer(
+    *,
+    route: str,
+    tenant_id: str,
+    trace_id: str | None,
+    latency_ms: float,
+    verdicts: Iterable[str | None],
+    fallback: str | None,
+    model_calls: Iterable[_CallRecord],
+) -> None:
+    """One answer's figures: latency, model calls by role/outcome, verdict counts, fallback."""
+    calls = Counter(f"{c.role}:{c.outcome}" for c in model_calls)
+    counts = Counter(v for v in verdicts if v is not None)
+    log, emf = logger(), metrics()
+    if log is not None:
+        log.info(
+            "answer",
+            extra={
+                "route": route,
+                "tenant": tenant_id,
+                "trace_id": trace_id,
+                "latency_ms": round(latency_ms, 1),
+                "model_calls": dict(calls),
+                "verdicts": dict(counts),
+                "fallback": fallback,
+            },
+        )
+    if emf is None:
+        return
+    emf.add_dimension(name="route", value=route)
+    emf.add_metric(name="AnswerLatency", unit="Milliseconds", value=latency_ms)
+    emf.add_metric(name="ModelCalls", unit="Count", value=sum(calls.values()))
+    for verdict, count in counts.items():
+        emf.add_metric(name=f"Verdict.{verdict}", unit="Count", value=count)
+    emf.add_metric(name="Fallbacks", unit="Count", value=1 if fallback else 0)
+    emf.flush_metrics()

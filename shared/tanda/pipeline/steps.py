@@ -1,0 +1,664 @@
+"""The ``/query/v2`` pipeline cut into Step Functions tasks (DESIGN §4): the same stage functions
+as :func:`tanda.pipeline.answer_v2.answer_v2`, with pydantic models at every boundary so the state
+crosses Lambda invocations as JSON.
+
+``infra/statemachines/query.asl.json`` chains them::
+
+    Agent ─┬─ done (a refusal) ───────────────────────────────────────► Finished
+           └─ work ─► Checks: Parallel[ Map(JudgeBatch), FramingCheck ] ─► Guard
+
+Differences from the in-process runner, by necessity:
+
+* Time is wall-clock epoch seconds (``time.time``): a monotonic clock does not survive a Lambda
+  boundary. ``deadline_at`` travels in the state; every step enforces it itself, and each state's
+  ``TimeoutSecondsPath`` enforces it from outside.
+* The model-call budget cannot be one shared counter across parallel Lambdas, so the agent step
+  splits what it left into fixed allotments: one call kept for the guard, one for the framing
+  check, the rest shared equally by the judge batches (a batch may not borrow another's).
+* A state the Catch fallbacks build (``JudgeBatchLate``, ``FramingUnavailable``, ``AgentTimedOut``)
+  has no model-call records of the step that failed.
+
+Imports only the stages and pydantic: no web framework (cold start of the step functions).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from functools import cache
+from typing import TYPE_CHECKING, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from tanda.annotate.aggregate import (
+    Annotation,
+    Route,
+    SegmentOutcome,
+    aggregate,
+    refusal_annotation,
+    route_segment,
+)
+from tanda.annotate.compose import compose
+from tanda.contract.common import (
+    Citation,
+    FallbackReason,
+    StageStatus,
+    UnverifiedReason,
+    Verdict,
+)
+from tanda.contract.query import QueryV2Request
+from tanda.contract.response import (
+    Claim,
+    Faithfulness,
+    FramingSpan,
+    ModelCallRecord,
+    ToolCallAudit,
+)
+from tanda.contract.segments import Segment
+from tanda.judge.reader_context import ReaderContext, reader_contexts
+from tanda.pipeline.context import ModelLedger, RequestBudget
+from tanda.pipeline.notices import NOTICES
+from tanda.pipeline.passages import Passage
+from tanda.retrieval.model import Chunk, LegalIdentity
+
+if TYPE_CHECKING:
+    from tanda.pipeline.answer_v2 import AnswerOutcome
+    from tanda.ports import ChatModel, Embedder, SearchIndex
+    from tanda.settings import Settings
+    from tanda.wiring import Runtime
+
+Clock = Callable[[], float]
+GUARD_RESERVE_MAX_S = 5.0
+
+
+class _State(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+# --- what crosses the boundaries ------------------------------------------------------------
+
+
+class StepTimeouts(_State):
+    """Whole seconds per state, read by ``TimeoutSecondsPath`` (at least 1: ASL's minimum)."""
+
+    agent_s: int = Field(ge=1)
+    checks_s: int = Field(ge=1)
+    guard_s: int = Field(ge=1)
+
+
+class QueryInput(_State):
+    """The execution input: everything the steps need that is not a settings value."""
+
+    tenant_id: str
+    body: QueryV2Request
+    scenario: str | None = None
+    editorial_prompt: str | None = None
+    started_at: float = Field(description="Epoch seconds when the route started the answer.")
+    deadline_ms: int = Field(gt=0, description="The request deadline, from started_at.")
+    timeouts: StepTimeouts
+
+    @property
+    def deadline_at(self) -> float:
+        return self.started_at + self.deadline_ms / 1000
+
+
+class PassageState(_State):
+    key: str
+    kind: Literal["chunk", "tool", "conversation"]
+    text: str
+    citation: Citation
+    identity: LegalIdentity
+    chunk: Chunk | None = None
+    producing_call: str | None = None
+
+    @classmethod
+    def of(cls, passage: Passage) -> PassageState:
+        # Embeddings never cross a step boundary (256 KB state limit); the judge needs none.
+        chunk = passage.chunk.model_copy(update={"embedding": None}) if passage.chunk else None
+        return cls(
+            key=passage.key,
+            kind=passage.kind,
+            text=passage.text,
+            citation=passage.citation,
+            identity=passage.identity,
+            chunk=chunk,
+            producing_call=passage.producing_call,
+        )
+
+    def passage(self) -> Passage:
+        return Passage(
+            key=self.key,
+            kind=self.kind,
+            text=self.text,
+            citation=self.citation,
+            identity=self.identity,
+            chunk=self.chunk,
+            producing_call=self.producing_call,
+        )
+
+
+class OutcomeState(_State):
+    verdict: Verdict | None
+    unverified_reason: UnverifiedReason | None = None
+    invalid_citation_keys: list[str] = Field(default_factory=list)
+
+    @classmethod
+    def of(cls, outcome: SegmentOutcome) -> OutcomeState:
+        return cls(
+            verdict=outcome.verdict,
+            unverified_reason=outcome.unverified_reason,
+            invalid_citation_keys=list(outcome.invalid_citation_keys),
+        )
+
+    def outcome(self) -> SegmentOutcome:
+        return SegmentOutcome(
+            self.verdict, self.unverified_reason, tuple(self.invalid_citation_keys)
+        )
+
+
+class JudgeItemState(_State):
+    index: int
+    segment: Segment
+    passage_keys: list[str]
+    heading: str | None = None
+    list_lead_in: str | None = None
+    table_header: str | None = None
+
+
+class JudgeBatchInput(_State):
+    """One Map iteration: a batch of cited segments and the passages they cite."""
+
+    batch_index: int
+    indexes: list[int] = Field(description="Segment positions in this batch (for fallbacks).")
+    items: list[JudgeItemState]
+    passages: dict[str, PassageState]
+    invalid_keys: dict[int, list[str]] = Field(default_factory=dict)
+    scenario: str | None = None
+    deadline_at: float
+    judge_until: float
+    calls: int = Field(ge=0, description="Model calls this batch may make (its allotment).")
+    timeout_s: int = Field(ge=1)
+
+
+class JudgeBatchOutput(_State):
+    batch_index: int
+    indexes: list[int]
+    outcomes: dict[int, OutcomeState] = Field(default_factory=dict)
+    failed: Literal["deadline", "judge_unavailable"] | None = Field(
+        default=None,
+        description="Set by the ASL fallback when the task itself failed: every segment of the "
+        "batch is unverified for this reason (V2-10).",
+    )
+    model_calls: list[ModelCallRecord] = Field(default_factory=list)
+
+
+class FramingInput(_State):
+    question: str
+    items: list[tuple[int, Segment]]
+    scenario: str | None = None
+    deadline_at: float
+    judge_until: float
+    timeout_s: int = Field(ge=1)
+
+
+class FramingOutput(_State):
+    checkable: list[int] | None = Field(
+        default=None, description="None when the check failed: every examined segment counts."
+    )
+    status: StageStatus
+    model_calls: list[ModelCallRecord] = Field(default_factory=list)
+
+
+class ToolInfo(_State):
+    tool: str | None = None
+    tool_executed: bool = False
+    tool_audit: list[ToolCallAudit] = Field(default_factory=list)
+    passages: dict[str, PassageState] = Field(default_factory=dict)
+
+
+class AnswerState(_State):
+    """The execution output: what :class:`~tanda.pipeline.answer_v2.AnswerOutcome` holds."""
+
+    answer: str
+    claims: list[Claim]
+    framing: list[FramingSpan]
+    faithfulness: Faithfulness
+    segments: list[Segment] = Field(default_factory=list)
+    outcomes: list[OutcomeState] = Field(default_factory=list)
+    citations: list[Citation] = Field(default_factory=list)
+    fallback: FallbackReason | None = None
+    tool_info: ToolInfo = Field(default_factory=ToolInfo)
+    model_calls: list[ModelCallRecord] = Field(default_factory=list)
+
+    def annotation(self) -> Annotation:
+        return Annotation(claims=self.claims, framing=self.framing, faithfulness=self.faithfulness)
+
+
+class ChecksWork(_State):
+    """What the agent step hands to the checks and the guard."""
+
+    question: str
+    segments: list[Segment]
+    final_outcomes: dict[int, OutcomeState]
+    framing_indexes: list[int]
+    tool_info: ToolInfo
+    model_calls: list[ModelCallRecord]
+    calls_left: int
+    judge_batches: list[JudgeBatchInput]
+    framing: FramingInput
+    scenario: str | None = None
+    deadline_at: float
+    timeouts: StepTimeouts
+
+
+class AgentOutput(_State):
+    """Exactly one of ``done`` (the answer ends here: a refusal) or ``work``."""
+
+    done: AnswerState | None = None
+    work: ChecksWork | None = None
+
+
+class GuardInput(_State):
+    work: ChecksWork
+    checks: tuple[list[JudgeBatchOutput], FramingOutput]
+    done: None = None
+
+
+# --- pure helpers ---------------------------------------------------------------------------
+
+
+def step_timeouts(seconds_left: float, judge_share: float) -> StepTimeouts:
+    """Per-state timeouts for the time that is left: the agent stops at its share (V2-23), the
+    checks leave the guard its reserve, the guard gets that reserve."""
+    guard_reserve = min(GUARD_RESERVE_MAX_S, seconds_left * 0.1)
+    return StepTimeouts(
+        agent_s=max(1, math.ceil(seconds_left * (1 - judge_share))),
+        checks_s=max(1, math.ceil(seconds_left - guard_reserve)),
+        guard_s=max(1, math.ceil(guard_reserve)),
+    )
+
+
+def query_input(
+    tenant_id: str,
+    body: QueryV2Request,
+    settings: Settings,
+    *,
+    started_at: float,
+    scenario: str | None = None,
+    editorial_prompt: str | None = None,
+) -> QueryInput:
+    """The execution input a route builds (pure: the caller passes the clock reading)."""
+    return QueryInput(
+        tenant_id=tenant_id,
+        body=body,
+        scenario=scenario,
+        editorial_prompt=editorial_prompt,
+        started_at=started_at,
+        deadline_ms=round(settings.request_deadline_s * 1000),
+        timeouts=step_timeouts(settings.request_deadline_s, settings.judge_share),
+    )
+
+
+def refusal_state(reason: FallbackReason, **extra: object) -> AnswerState:
+    """The same refusal as ``answer_v2.refusal`` (V2-18: context_budget_exhausted is unchecked)."""
+    text = NOTICES[reason]
+    annotation = refusal_annotation(
+        text, checked=reason is not FallbackReason.context_budget_exhausted
+    )
+    return AnswerState(
+        answer=text,
+        claims=annotation.claims,
+        framing=annotation.framing,
+        faithfulness=annotation.faithfulness,
+        fallback=reason,
+        **extra,  # type: ignore[arg-type]
+    )
+
+
+def split_calls(calls_left: int, batches: int, framing: bool) -> int:
+    """Calls each judge batch may make: what is left after the guard's and the framing check's."""
+    pool = calls_left - 1 - (1 if framing else 0)
+    return max(0, pool // batches) if batches else 0
+
+
+# --- the steps ------------------------------------------------------------------------------
+
+
+def agent_step(
+    state: QueryInput,
+    *,
+    index: SearchIndex,
+    model: ChatModel,
+    settings: Settings,
+    embedder: Embedder | None = None,
+    clock: Clock = time.time,
+) -> AgentOutput:
+    """Scope → agent ⇄ tools → compose → routing: the refusal, or the checks' work."""
+    from tanda.agent.run import run_agent, tool_results_readable
+    from tanda.agent.tools import AgentTools
+    from tanda.pipeline.answer_v2 import NothingReadable, resolve_scope
+
+    body = state.body
+    scope = resolve_scope(index, state.tenant_id, body)
+    if isinstance(scope, FallbackReason):
+        return AgentOutput(done=refusal_state(scope))
+
+    total = state.deadline_ms / 1000
+    budget = RequestBudget(
+        deadline=state.deadline_at, calls_total=settings.model_call_budget, clock=clock
+    )
+    ledger = ModelLedger(model, budget, scenario=state.scenario)
+    agent_until = state.started_at + total * (1 - settings.judge_share)
+    judge_until = state.deadline_at - min(GUARD_RESERVE_MAX_S, total * 0.1)
+    reserve_calls = max(3, round(settings.model_call_budget * settings.judge_share))
+    tools = AgentTools(
+        index,
+        scope,
+        embedder=embedder,
+        top_k=settings.search_top_k,
+        context_chars=settings.agent_context_chars,
+    )
+    result = run_agent(
+        ledger,
+        tools,
+        body.query,
+        editorial_prompt=state.editorial_prompt,
+        until=agent_until,
+        reserve_calls=reserve_calls,
+        max_tool_rounds=settings.agent_max_tool_rounds,
+    )
+    tool_info = ToolInfo(
+        tool=tools.audit[-1].tool if tools.audit else None,
+        tool_executed=bool(tools.audit),
+        tool_audit=list(tools.audit),
+        passages={k: PassageState.of(p) for k, p in tools.passages.items()},
+    )
+    if result.fallback is not None:
+        return AgentOutput(
+            done=refusal_state(
+                result.fallback, model_calls=list(ledger.records), tool_info=tool_info
+            )
+        )
+    if not tool_results_readable(tools):
+        raise NothingReadable()
+
+    segments = result.segments
+    shown = set(tools.passages)
+    contexts = reader_contexts(segments)
+    final: dict[int, OutcomeState] = {}
+    judge_items: list[JudgeItemState] = []
+    framing_items: list[tuple[int, Segment]] = []
+    invalid: dict[int, list[str]] = {}
+    for position, segment in enumerate(segments):
+        routing = route_segment(segment, shown)
+        invalid[position] = list(routing.invalid_keys)
+        if routing.route is Route.final:
+            assert routing.outcome is not None
+            final[position] = OutcomeState.of(routing.outcome)
+        elif routing.route is Route.judge:
+            context = contexts[position]
+            judge_items.append(
+                JudgeItemState(
+                    index=position,
+                    segment=segment,
+                    passage_keys=list(routing.judge_keys),
+                    heading=context.heading,
+                    list_lead_in=context.list_lead_in,
+                    table_header=context.table_header,
+                )
+            )
+        else:
+            framing_items.append((position, segment))
+
+    size = settings.judge_batch_size
+    chunks = [judge_items[i : i + size] for i in range(0, len(judge_items), size)]
+    allotment = split_calls(budget.calls_left, len(chunks), bool(framing_items))
+    timeouts = step_timeouts(state.deadline_at - clock(), settings.judge_share)
+    batches = [
+        JudgeBatchInput(
+            batch_index=number,
+            indexes=[item.index for item in chunk],
+            items=chunk,
+            passages={key: tool_info.passages[key] for item in chunk for key in item.passage_keys},
+            invalid_keys={item.index: invalid[item.index] for item in chunk},
+            scenario=state.scenario,
+            deadline_at=state.deadline_at,
+            judge_until=judge_until,
+            calls=allotment,
+            timeout_s=timeouts.checks_s,
+        )
+        for number, chunk in enumerate(chunks)
+    ]
+    return AgentOutput(
+        work=ChecksWork(
+            question=body.query,
+            segments=segments,
+            final_outcomes=final,
+            framing_indexes=[i for i, _ in framing_items],
+            tool_info=tool_info,
+            model_calls=list(ledger.records),
+            calls_left=budget.calls_left,
+            judge_batches=batches,
+            framing=FramingInput(
+                question=body.query,
+                items=framing_items,
+                scenario=state.scenario,
+                deadline_at=state.deadline_at,
+                judge_until=judge_until,
+                timeout_s=timeouts.checks_s,
+            ),
+            scenario=state.scenario,
+            deadline_at=state.deadline_at,
+            timeouts=timeouts,
+        )
+    )
+
+
+def judge_batch_step(
+    state: JudgeBatchInput, *, model: ChatModel, clock: Clock = time.time
+) -> JudgeBatchOutput:
+    """One batch through the strict judge with its re-checks (V2-07 … V2-10)."""
+    from tanda.judge.run import GUARD_CALLS, JudgeItem, judge_claims
+
+    # The allotment plus the guard's call that judge_claims keeps in reserve on every ask.
+    budget = RequestBudget(
+        deadline=state.deadline_at, calls_total=state.calls + GUARD_CALLS, clock=clock
+    )
+    ledger = ModelLedger(model, budget, scenario=state.scenario)
+    items = [
+        JudgeItem(
+            item.index,
+            item.segment,
+            [state.passages[key].passage() for key in item.passage_keys],
+            ReaderContext(item.heading, item.list_lead_in, item.table_header),
+        )
+        for item in state.items
+    ]
+    executor = ThreadPoolExecutor(max_workers=4, thread_name_prefix="tanda-judge")
+    try:
+        outcomes = judge_claims(
+            ledger,
+            items,
+            invalid_keys={k: tuple(v) for k, v in state.invalid_keys.items()},
+            until=state.judge_until,
+            executor=executor,
+            batch_size=max(1, len(items)),
+        )
+    finally:
+        executor.shutdown(wait=False, cancel_futures=True)
+    return JudgeBatchOutput(
+        batch_index=state.batch_index,
+        indexes=state.indexes,
+        outcomes={k: OutcomeState.of(v) for k, v in outcomes.items()},
+        model_calls=list(ledger.records),
+    )
+
+
+def framing_check_step(
+    state: FramingInput, *, model: ChatModel, clock: Clock = time.time
+) -> FramingOutput:
+    """V2-06: the one framing-check call over the uncited framing segments."""
+    from tanda.judge.run import GUARD_CALLS, check_framing
+
+    budget = RequestBudget(deadline=state.deadline_at, calls_total=1 + GUARD_CALLS, clock=clock)
+    ledger = ModelLedger(model, budget, scenario=state.scenario)
+    checkable, status = check_framing(ledger, state.question, state.items, until=state.judge_until)
+    return FramingOutput(
+        checkable=sorted(checkable), status=status, model_calls=list(ledger.records)
+    )
+
+
+def batch_outcomes(
+    batch: JudgeBatchOutput, invalid: dict[int, list[str]]
+) -> dict[int, OutcomeState]:
+    """A batch's verdicts; a batch whose task failed (ASL fallback) is unverified throughout."""
+    if batch.failed is None:
+        return batch.outcomes
+    reason = UnverifiedReason(batch.failed)
+    return {
+        i: OutcomeState(
+            verdict=Verdict.unverified,
+            unverified_reason=reason,
+            invalid_citation_keys=invalid.get(i, []),
+        )
+        for i in batch.indexes
+    }
+
+
+def guard_step(state: GuardInput, *, model: ChatModel, clock: Clock = time.time) -> AnswerState:
+    """Aggregate every verdict, then the policy guard over the whole answer (fails closed)."""
+    from tanda.guard.run import guard_blocks
+
+    work = state.work
+    batches, framing = state.checks
+    outcomes = dict(work.final_outcomes)
+    invalid = {i: b for batch in work.judge_batches for i, b in batch.invalid_keys.items()}
+    calls = list(work.model_calls)
+    for batch in batches:
+        outcomes.update(batch_outcomes(batch, invalid))
+        calls += batch.model_calls
+    calls += framing.model_calls
+    checkable = set(work.framing_indexes) if framing.checkable is None else set(framing.checkable)
+    for position in work.framing_indexes:
+        # V2-06: checkable framing is an uncited claim; the rest is framing (no verdict).
+        outcomes[position] = OutcomeState.of(
+            SegmentOutcome(Verdict.uncited) if position in checkable else SegmentOutcome.framing()
+        )
+    framing_status = framing.status if work.framing_indexes else StageStatus.skipped
+    ordered = [outcomes[i].outcome() for i in range(len(work.segments))]
+    composed = compose(work.segments)
+    passages = work.tool_info.passages
+    annotation = aggregate(
+        composed,
+        work.segments,
+        ordered,
+        {k: p.citation for k, p in passages.items()},
+        framing_check=framing_status,
+    )
+
+    budget = RequestBudget(deadline=work.deadline_at, calls_total=1, clock=clock)
+    ledger = ModelLedger(model, budget, scenario=work.scenario)
+    try:
+        blocked = guard_blocks(ledger, composed.answer)
+    finally:
+        calls += ledger.records
+    if blocked:
+        text = NOTICES[FallbackReason.policy_blocked]
+        refused = refusal_annotation(text, checked_before=annotation)
+        return AnswerState(
+            answer=text,
+            claims=refused.claims,
+            framing=refused.framing,
+            faithfulness=refused.faithfulness,
+            fallback=FallbackReason.policy_blocked,
+            tool_info=work.tool_info,
+            model_calls=calls,
+        )
+    cited: dict[str, Citation] = {}
+    for claim in annotation.claims:
+        for citation in claim.citations:
+            cited.setdefault(citation.citation_key, citation.citation)
+    return AnswerState(
+        answer=composed.answer,
+        claims=annotation.claims,
+        framing=annotation.framing,
+        faithfulness=annotation.faithfulness,
+        segments=work.segments,
+        outcomes=[OutcomeState.of(o) for o in ordered],
+        citations=list(cited.values()),
+        tool_info=work.tool_info,
+        model_calls=calls,
+    )
+
+
+def to_outcome(state: AnswerState) -> AnswerOutcome:
+    """The execution output as the in-process runner's result, for the same response code."""
+    from tanda.pipeline.answer_v2 import AnswerOutcome
+
+    info = state.tool_info
+    return AnswerOutcome(
+        answer=state.answer,
+        annotation=state.annotation(),
+        segments=state.segments,
+        outcomes=[o.outcome() for o in state.outcomes],
+        citations=state.citations,
+        passages={k: p.passage() for k, p in info.passages.items()},
+        fallback=state.fallback,
+        tool=info.tool,
+        tool_executed=info.tool_executed,
+        tool_audit=info.tool_audit,
+        model_calls=state.model_calls,
+    )
+
+
+def execution_output(text: str) -> AnswerState:
+    """Parse what the state machine returned: an AnswerState, or the ``AgentTimedOut`` fallback
+    ``{"refusal": reason}`` built by the ASL itself."""
+    import json
+
+    data = json.loads(text)
+    if isinstance(data, dict) and set(data) == {"refusal"}:
+        return refusal_state(FallbackReason(data["refusal"]))
+    return AnswerState.model_validate(data)
+
+
+# --- Lambda task handlers (functions/steps/<step>/app.py call these) ------------------------
+
+
+@cache
+def _runtime() -> Runtime:
+    from tanda.wiring import build_runtime
+
+    return build_runtime()
+
+
+def handle_agent(event: dict[str, Any]) -> dict[str, Any]:
+    runtime = _runtime()
+    output = agent_step(
+        QueryInput.model_validate(event),
+        index=runtime.search_index,
+        model=runtime.model,
+        settings=runtime.settings,
+        embedder=runtime.embedder,
+    )
+    return output.model_dump(mode="json")
+
+
+def handle_judge_batch(event: dict[str, Any]) -> dict[str, Any]:
+    output = judge_batch_step(JudgeBatchInput.model_validate(event), model=_runtime().model)
+    return output.model_dump(mode="json")
+
+
+def handle_framing_check(event: dict[str, Any]) -> dict[str, Any]:
+    # The task receives the whole state (no InputPath: moto's interpreter resolves the state's
+    # TimeoutSecondsPath inconsistently against an InputPath-narrowed input).
+    framing = event["work"]["framing"] if "work" in event else event
+    output = framing_check_step(FramingInput.model_validate(framing), model=_runtime().model)
+    return output.model_dump(mode="json")
+
+
+def handle_guard(event: dict[str, Any]) -> dict[str, Any]:
+    output = guard_step(GuardInput.model_validate(event), model=_runtime().model)
+    return output.model_dump(mode="json")
