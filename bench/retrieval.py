@@ -8,7 +8,8 @@ writes ``bench/results/retrieval.json``.
     language given) against the peer ``rank_bm25.BM25Okapi`` over ``\\w+`` lowercase tokens with
     Snowball stems (PyStemmer), both measured in this run.
 (b) Scale: corpora of 10k and 100k chunks built from the shared text (see ``scale_corpus``),
-    ingest rate and query p50/p95 for tanda, rank_bm25 (its query is O(corpus): fewer queries)
+    ingest rate and query p50/p95 for tanda (MaxScore-pruned, and the plain FTS5 query on
+    the same file as the before figure), rank_bm25 (its query is O(corpus): fewer queries)
     and tantivy (simple tokenizer, lowercase, ASCII folding; it has no Indonesian stemmer).
 """
 
@@ -178,8 +179,13 @@ def timed(fn: Callable[[str], object], queries: Sequence[str]) -> dict[str, floa
     }
 
 
-def tanda_scale(chunks: Sequence[str], queries: Sequence[str], tmp: Path) -> dict[str, Any]:
+def tanda_scale(
+    chunks: Sequence[str], queries: Sequence[str], tmp: Path
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """tanda with MaxScore pruning (the default) and the plain FTS5 query over the same file,
+    timed query by query in alternation, plus how many top-10 lists are identical."""
     index = SqliteSearchIndex(tmp / f"tanda-{len(chunks)}.sqlite")
+    plain = SqliteSearchIndex(index.path, prune=False)
     try:
         started = time.perf_counter()
         for first in range(0, len(chunks), CHUNKS_PER_DOCUMENT):
@@ -208,17 +214,38 @@ def tanda_scale(chunks: Sequence[str], queries: Sequence[str], tmp: Path) -> dic
             )
         seconds = time.perf_counter() - started
         scope = SearchScope(tenant_id=TENANT)
+
+        def run(idx: SqliteSearchIndex, text: str) -> list[str]:
+            hits = idx.search(SearchQuery(text=text, scope=scope, top_k=10))
+            return [hit.chunk.chunk_id for hit in hits]
+
         for text in queries[:20]:  # warm the page cache and the stemmers
-            index.search(SearchQuery(text=text, scope=scope, top_k=10))
-        speed = timed(
-            lambda text: index.search(SearchQuery(text=text, scope=scope, top_k=10)), queries
-        )
+            run(index, text)
+            run(plain, text)
+        identical = sum(run(index, text) == run(plain, text) for text in queries)
+        pruned_ms: list[float] = []
+        plain_ms: list[float] = []
+        for text in queries:
+            for idx, sink in ((index, pruned_ms), (plain, plain_ms)):
+                started = time.perf_counter()
+                run(idx, text)
+                sink.append((time.perf_counter() - started) * 1000)
     finally:
+        plain.close()
         index.close()
+    ingest = {"ingest_s": round(seconds, 2), "ingest_chunks_per_s": round(len(chunks) / seconds)}
+    return (
+        ingest | latency(pruned_ms) | {"top10_identical_to_plain": identical},
+        ingest | latency(plain_ms),
+    )
+
+
+def latency(ms: Sequence[float]) -> dict[str, float]:
     return {
-        "ingest_s": round(seconds, 2),
-        "ingest_chunks_per_s": round(len(chunks) / seconds),
-    } | speed
+        "queries": len(ms),
+        "p50_ms": round(percentile(ms, 50), 3),
+        "p95_ms": round(percentile(ms, 95), 3),
+    }
 
 
 def rank_bm25_scale(chunks: Sequence[str], queries: Sequence[str]) -> dict[str, Any]:
@@ -307,7 +334,7 @@ def scale(sizes: Sequence[int]) -> dict[str, Any]:
             words = sum(len(_WORD.findall(c)) for c in chunks)
             print(f"scale {size}: tanda …", file=sys.stderr)
             row: dict[str, Any] = {"mean_words_per_chunk": round(words / size, 1)}
-            row["tanda"] = tanda_scale(chunks, queries, tmp)
+            row["tanda"], row["tanda_plain_fts5"] = tanda_scale(chunks, queries, tmp)
             print(f"scale {size}: tantivy …", file=sys.stderr)
             row["tantivy"] = tantivy_scale(chunks, queries, tmp)
             print(f"scale {size}: rank_bm25 …", file=sys.stderr)
@@ -319,12 +346,18 @@ def scale(sizes: Sequence[int]) -> dict[str, Any]:
         out["growth"] = {
             "corpus_x": growth,
             "tanda_p50_x": round(large["tanda"]["p50_ms"] / small["tanda"]["p50_ms"], 2),
+            "tanda_plain_fts5_p50_x": round(
+                large["tanda_plain_fts5"]["p50_ms"] / small["tanda_plain_fts5"]["p50_ms"], 2
+            ),
             "tantivy_p50_x": round(large["tantivy"]["p50_ms"] / small["tantivy"]["p50_ms"], 2),
             "rank_bm25_p50_x": round(
                 large["rank_bm25"]["p50_ms"] / small["rank_bm25"]["p50_ms"], 2
             ),
         }
         out["ratios_at_largest"] = {
+            "tanda_plain_fts5_p50_over_tanda": round(
+                large["tanda_plain_fts5"]["p50_ms"] / large["tanda"]["p50_ms"], 2
+            ),
             "rank_bm25_p50_over_tanda": round(
                 large["rank_bm25"]["p50_ms"] / large["tanda"]["p50_ms"], 1
             ),
@@ -350,15 +383,15 @@ def print_table(results: dict[str, Any]) -> None:
             )
     print()
     print(
-        f"{'chunks':>8} {'system':<10} {'ingest/s':>9} {'p50 ms':>8} {'p95 ms':>8} {'queries':>8}"
+        f"{'chunks':>8} {'system':<16} {'ingest/s':>9} {'p50 ms':>8} {'p95 ms':>8} {'queries':>8}"
     )
     for size in results["scale"]:
         if not size.isdigit():
             continue
-        for system in ("tanda", "tantivy", "rank_bm25"):
+        for system in ("tanda", "tanda_plain_fts5", "tantivy", "rank_bm25"):
             m = results["scale"][size][system]
             print(
-                f"{size:>8} {system:<10} {m['ingest_chunks_per_s']:>9} {m['p50_ms']:>8.2f} "
+                f"{size:>8} {system:<16} {m['ingest_chunks_per_s']:>9} {m['p50_ms']:>8.2f} "
                 f"{m['p95_ms']:>8.2f} {m['queries']:>8}"
             )
     for key in ("growth", "ratios_at_largest"):

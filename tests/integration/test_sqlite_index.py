@@ -366,3 +366,46 @@ def test_concurrent_readers_and_a_writer_from_many_threads(index: SqliteSearchIn
         thread.join()
     assert errors == []
     assert len(index.documents(SearchScope(tenant_id="t1"))) == 21
+
+
+def test_maxscore_pruning_returns_exactly_the_plain_ranking(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Given a corpus where one word is common and others are rare, and pruning always on
+    import tanda.adapters.sqlite_index as sqlite_index
+
+    monkeypatch.setattr(sqlite_index, "PRUNE_MIN_POSTINGS", 0)
+    pruned = SqliteSearchIndex(tmp_path / "i.sqlite")
+    plain = SqliteSearchIndex(tmp_path / "i.sqlite", prune=False)
+    rare = ["pendidikan", "kesehatan", "pertahanan", "pertanian", "perikanan"]
+    for d in range(12):
+        texts = [
+            f"anggaran daerah {rare[(d + i) % 5]} tahun {2000 + i} " + "anggaran " * (i % 3)
+            for i in range(8)
+        ]
+        pruned.upsert_document(*doc(f"d{d:02d}", texts, batch="b1" if d % 2 else "b2"))
+    pools: list[int] = []
+    real_pool = SqliteSearchIndex._pool
+
+    def spy(self: SqliteSearchIndex, *args: object) -> object:
+        pools.append(1)
+        return real_pool(self, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(SqliteSearchIndex, "_pool", spy)
+    try:
+        for text, scope in itertools.product(
+            ["anggaran pendidikan", "anggaran daerah kesehatan 2003", "perikanan anggaran"],
+            [{"tenant_id": "t1"}, {"tenant_id": "t1", "batch_id": "b1"}, {"tenant_id": "t2"}],
+        ):
+            for top_k in (3, 10):
+                assert search(pruned, text, top_k, **scope) == search(plain, text, top_k, **scope)
+        # Then the pruned path ran, and a write is seen by the cached term statistics
+        assert pools
+        pruned.upsert_document(*doc("z", ["anggaran kelautan"]))
+        assert search(pruned, "anggaran kelautan", tenant_id="t1")[0] == "z:v1:0"
+        assert search(pruned, "anggaran kelautan", 10, tenant_id="t1") == search(
+            plain, "anggaran kelautan", 10, tenant_id="t1"
+        )
+    finally:
+        plain.close()
+        pruned.close()

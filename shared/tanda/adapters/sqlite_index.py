@@ -17,12 +17,14 @@ Layout (see docs/retrieval.md):
 SQL text is assembled only from constant fragments and ``?`` placeholders (hence the
 ``noqa: S608``); every value is bound. Every read goes through :func:`scope_filter`, which puts
 the tenant, the scope and ``stale = 0`` into the SQL itself (ASK-02): no caller can forget the
-tenant.
+tenant. The lexical arm prunes with MaxScore when the query's terms have many postings and still
+returns exactly the plain query's ranking (see ``SqliteSearchIndex._lexical``).
 """
 
 from __future__ import annotations
 
 import json
+import math
 import threading
 from array import array
 from collections.abc import Callable, Iterator, Sequence
@@ -49,6 +51,14 @@ from tanda.retrieval.model import (
 
 CANDIDATE_POOL: Final = 100
 """Candidates each arm hands to fusion when more than one arm runs."""
+
+PRUNE_MIN_POSTINGS: Final = 2_000
+"""Below this many postings (summed document frequency of the query's terms) the plain FTS5
+query is cheap enough; above it the lexical arm scores the rare terms' documents first."""
+
+_BM25_K1: Final = 1.2
+"""FTS5's ``bm25()`` k1: a term adds at most ``idf × (k1 + 1)`` to a document's score."""
+_STATS_CACHE_TERMS: Final = 50_000
 
 _DEFAULT_FUSION: Final = FusionConfig()
 _BUSY_TIMEOUT_MS: Final = 10_000
@@ -93,6 +103,11 @@ CREATE VIRTUAL TABLE IF NOT EXISTS chunk_fts USING fts5(
 );
 CREATE TABLE IF NOT EXISTS settings (name TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
+_VOCAB: Final = (
+    "CREATE VIRTUAL TABLE IF NOT EXISTS temp.chunk_vocab USING fts5vocab(main, chunk_fts, row)"
+)
+"""Per connection (temp schema): document frequency per term, straight from the FTS5 index
+(deleted rows excluded), so the file's schema does not change."""
 
 _CHUNK_COLUMNS: Final = (
     "c.chunk_id, c.document_id, c.tenant_id, c.ordinal, c.title, c.identity, c.page_no, "
@@ -165,10 +180,13 @@ class SqliteSearchIndex:
         *,
         fusion: FusionConfig = _DEFAULT_FUSION,
         candidate_pool: int = CANDIDATE_POOL,
+        prune: bool = True,
     ) -> None:
         self.path = Path(path)
         self.fusion = fusion
         self.candidate_pool = candidate_pool
+        self.prune = prune
+        self._stats: _TermStats | None = None
         self._local = threading.local()
         self._write_lock = threading.Lock()
         self._connections: list[apsw.Connection] = []
@@ -191,6 +209,7 @@ class SqliteSearchIndex:
             conn.enable_load_extension(False)
             conn.execute("PRAGMA synchronous = NORMAL")
             conn.execute("PRAGMA foreign_keys = ON")
+            conn.execute(_VOCAB)
             self._local.conn = conn
             with self._connections_lock:
                 self._connections.append(conn)
@@ -258,6 +277,10 @@ class SqliteSearchIndex:
                 conn.execute(f"DELETE FROM chunk_vec WHERE rowid IN ({stale})", key)  # noqa: S608
             conn.execute(
                 "DELETE FROM chunks WHERE tenant_id = ? AND document_id = ? AND stale = 1", key
+            )
+            conn.execute(  # a new generation: cached term statistics are out of date
+                "INSERT INTO settings (name, value) VALUES ('generation', 1) ON CONFLICT (name) "
+                "DO UPDATE SET value = CAST(value AS INTEGER) + 1"
             )
             conn.execute(
                 "INSERT INTO documents (tenant_id, document_id, content_hash, batch_id, "
@@ -380,15 +403,104 @@ class SqliteSearchIndex:
         limit: int,
         ids: dict[str, int],
     ) -> list[str]:
+        """The ``limit`` best chunks by FTS5 ``bm25()`` over all ``terms`` — exactly.
+
+        FTS5 scores every row that holds any query term, so a common term's long posting list
+        sets the cost. With many postings this runs MaxScore instead (same results):
+
+        1. order the terms by document frequency (rarest first) and split them into *essential*
+           (the rarest prefix) and *rest*; a document holding only rest terms scores at most
+           ``Σ idf(t) × (k1 + 1)`` over the rest (BM25's saturation bound);
+        2. score only the in-scope documents holding an essential term — with the full BM25:
+           ``essential OR …`` for all of them, ``(essential) AND (rest)`` for those also holding
+           a rest term (each phrase once, so each sum is the full-query score);
+        3. if the ``limit``-th score beats the rest's bound, no other document can enter: done.
+           Otherwise move more terms into the essential set (up to all: the plain query).
+        """
         where = scope_filter(scope)
-        rows = conn.execute(
-            "SELECT c.id, c.chunk_id FROM chunk_fts "  # noqa: S608
-            "JOIN chunks c ON c.id = chunk_fts.rowid "
-            f"WHERE chunk_fts MATCH ? AND {where.sql} "
-            "ORDER BY bm25(chunk_fts), c.chunk_id LIMIT ?",
-            (fts_match(terms), *where.params, limit),
-        ).fetchall()
+        with conn:  # one read snapshot for the statistics and the queries
+            plan = self._pruning_plan(conn, terms) if self.prune else None
+            essential, kth = 1, 0.0
+            while plan is not None and (essential := plan.split(essential, kth, limit)):
+                best, kth = self._pool(conn, plan.order, essential, where, limit)
+                if len(best) >= limit and kth > plan.rest_bound(essential):
+                    return _ranked(best, ids)
+                essential += 1
+            rows = conn.execute(
+                "SELECT c.id, c.chunk_id FROM chunk_fts "  # noqa: S608
+                "JOIN chunks c ON c.id = chunk_fts.rowid "
+                f"WHERE chunk_fts MATCH ? AND {where.sql} "
+                "ORDER BY bm25(chunk_fts), c.chunk_id LIMIT ?",
+                (fts_match(terms), *where.params, limit),
+            ).fetchall()
         return _ranked(rows, ids)
+
+    def _pruning_plan(self, conn: apsw.Connection, terms: Sequence[str]) -> _Plan | None:
+        """The query's indexed terms, rarest first, with their score bounds; ``None`` when the
+        plain query is cheap (few postings) or there is nothing to split."""
+        rows, df = self._term_stats(conn, terms)
+        present = [t for t in dict.fromkeys(terms) if df.get(t, 0) > 0]
+        order = sorted(present, key=lambda t: (df[t], t))
+        postings = [df[t] for t in order]
+        if len(order) < 2 or sum(postings) < PRUNE_MIN_POSTINGS:
+            return None
+        bounds = [(_BM25_K1 + 1) * _idf(rows, n) for n in postings]
+        return _Plan(order, postings, bounds)
+
+    def _pool(
+        self,
+        conn: apsw.Connection,
+        order: Sequence[str],
+        essential: int,
+        where: SqlFilter,
+        limit: int,
+    ) -> tuple[list[tuple[int, str]], float]:
+        """Top ``limit`` (rowid, chunk_id) among in-scope chunks holding an essential term,
+        by full BM25, and the ``limit``-th score (``0`` when fewer)."""
+        head = fts_match(order[:essential])
+        pool: list[tuple[int, str, float]] = conn.execute(  # type: ignore[assignment]
+            "SELECT c.id, c.chunk_id, bm25(chunk_fts) FROM chunk_fts "  # noqa: S608
+            "JOIN chunks c ON c.id = chunk_fts.rowid "
+            f"WHERE chunk_fts MATCH ? AND {where.sql}",
+            (head, *where.params),
+        ).fetchall()
+        if not pool:
+            return [], 0.0
+        full: dict[int, float] = dict(
+            conn.execute(  # type: ignore[arg-type]
+                "SELECT rowid, bm25(chunk_fts) FROM chunk_fts WHERE chunk_fts MATCH ?",
+                (f"({head}) AND ({fts_match(order[essential:])})",),
+            ).fetchall()
+        )
+        scored = sorted(
+            (full.get(rowid, score), chunk_id, rowid) for rowid, chunk_id, score in pool
+        )
+        best = [(rowid, chunk_id) for _, chunk_id, rowid in scored[:limit]]
+        kth = -scored[limit - 1][0] if len(scored) >= limit else 0.0  # bm25() is negated
+        return best, kth
+
+    def _term_stats(
+        self, conn: apsw.Connection, terms: Sequence[str]
+    ) -> tuple[int, dict[str, int]]:
+        """Row count and document frequencies, cached until the next write (the ``generation``
+        setting, bumped by every upsert that changes the index — in any process)."""
+        row = conn.execute("SELECT value FROM settings WHERE name = 'generation'").fetchone()
+        generation = 0 if row is None else int(row[0])
+        stats = self._stats
+        if stats is None or stats.generation != generation or len(stats.df) > _STATS_CACHE_TERMS:
+            rows = _as_int(conn.execute("SELECT count(*) FROM chunks").fetchall()[0][0])
+            stats = self._stats = _TermStats(generation, rows, {})
+        missing = [t for t in dict.fromkeys(terms) if t not in stats.df]
+        if missing:
+            marks = ", ".join("?" for _ in missing)
+            found: dict[str, int] = dict(
+                conn.execute(  # type: ignore[arg-type]
+                    f"SELECT term, doc FROM temp.chunk_vocab WHERE term IN ({marks})",  # noqa: S608
+                    tuple(missing),
+                ).fetchall()
+            )
+            stats.df.update({t: _as_int(found.get(t, 0)) for t in missing})
+        return stats.rows, stats.df
 
     def _vector(
         self,
@@ -466,6 +578,46 @@ class SqliteSearchIndex:
             where.params,
         )
         return [Document.model_validate_json(body) for (body,) in rows]
+
+
+@dataclass(frozen=True, slots=True)
+class _Plan:
+    """A MaxScore plan: terms rarest first, their document frequencies and score bounds."""
+
+    order: list[str]
+    postings: list[int]
+    bounds: list[float]
+
+    def rest_bound(self, essential: int) -> float:
+        """The most a chunk holding none of the first ``essential`` terms can score."""
+        return sum(self.bounds[essential:])
+
+    def split(self, essential: int, kth: float, limit: int) -> int:
+        """The next number of essential terms worth trying from ``essential`` on, or ``0``
+        for "run the plain query". Skipped: splits whose pool holds fewer than ``limit``
+        chunks (at most the summed frequencies) or whose rest bound the current ``limit``-th
+        score cannot beat (that score only grows with the pool); abandoned: pools holding
+        more than half the postings (the plain query then costs about the same)."""
+        n = len(self.order)
+        while essential < n and (
+            sum(self.postings[:essential]) < limit or self.rest_bound(essential) >= kth > 0
+        ):
+            essential += 1
+        if essential >= n or 2 * sum(self.postings[:essential]) > sum(self.postings):
+            return 0
+        return essential
+
+
+@dataclass(slots=True)
+class _TermStats:
+    generation: int
+    rows: int
+    df: dict[str, int]
+
+
+def _idf(rows: int, df: int) -> float:
+    """FTS5 ``bm25()``'s IDF: ``log((N - n + 0.5) / (n + 0.5))``, floored at 1e-6."""
+    return max(math.log((rows - df + 0.5) / (df + 0.5)), 1e-6)
 
 
 def _as_int(value: Any) -> int:
