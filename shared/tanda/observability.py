@@ -101,7 +101,13 @@ def record_answer(
     fallback: str | None,
     model_calls: Iterable[_CallRecord],
 ) -> None:
-    """One answer's figures: latency, model calls by role/outcome, verdict counts, fallback."""
+    """One answer's figures: latency, model calls by role/outcome, verdict counts, fallback.
+
+    Only inside a Lambda function: locally (``tanda ask --json``, tests) nothing is written to
+    stdout.
+    """
+    if not os.environ.get("AWS_LAMBDA_FUNCTION_NAME"):
+        return
     calls = Counter(f"{c.role}:{c.outcome}" for c in model_calls)
     counts = Counter(v for v in verdicts if v is not None)
     log, emf = logger(), metrics()

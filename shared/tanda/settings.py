@@ -34,6 +34,16 @@ class Settings(BaseSettings):
     )
     runner: str = Field(default="inprocess", description="`inprocess` or `stepfunctions`.")
     store: str = Field(default="sqlite", description="`sqlite` (embedded) or `dynamodb`.")
+    dynamodb_table: str = Field(
+        default="tanda", description="DynamoDB table of conversations, messages, memory, limits."
+    )
+    dynamodb_receipts_table: str = Field(
+        default="tanda-receipts", description="DynamoDB table of playground receipts (TTL)."
+    )
+    query_state_machine_arn: str | None = Field(
+        default=None,
+        description="The EXPRESS state machine `TANDA_RUNNER=stepfunctions` starts per answer.",
+    )
 
     # --- retrieval (docs/retrieval.md) ---------------------------------------------------------
     index: str = Field(

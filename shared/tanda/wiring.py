@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from tanda.settings import Settings, load_settings
 
 if TYPE_CHECKING:
+    from tanda.adapters.stepfunctions import StepFunctionsRunner
     from tanda.auth import Authenticator
     from tanda.ports import ChatModel, Embedder, SearchIndex, Store
     from tanda.retrieval.fusion import FusionConfig
@@ -83,6 +84,17 @@ class Runtime:
             f"TANDA_MODEL: unknown model {spec!r} "
             "(offline | scripted:DIR | openai:URL[#MODEL] | bedrock:MODEL_ID)"
         )
+
+    @cached_property
+    def runner(self) -> StepFunctionsRunner | None:
+        """The Step Functions runner when ``TANDA_RUNNER=stepfunctions``; ``None`` in-process."""
+        if self.settings.runner == "inprocess":
+            return None
+        if self.settings.runner == "stepfunctions":
+            from tanda.adapters.stepfunctions import StepFunctionsRunner
+
+            return StepFunctionsRunner.from_settings(self.settings)
+        raise ValueError(f"TANDA_RUNNER: unknown runner {self.settings.runner!r}")
 
     @property
     def scripted(self) -> bool:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -14,7 +15,7 @@ from tanda.conversations.history import History, build_history
 from tanda.conversations.model import Conversation
 from tanda.conversations.service import build_message, memory_items, new_id, open_conversation
 from tanda.pipeline.answer_v1 import V1Outcome, answer_v1
-from tanda.service.answer_v2 import answer_deps, used_docs
+from tanda.service.answer_v2 import answer_deps, observe, used_docs
 
 if TYPE_CHECKING:
     from tanda.auth import Principal
@@ -53,6 +54,7 @@ def complete_v1(
     scenario: str | None = None,
     progress: Callable[[WireModel], None] | None = None,
 ) -> tuple[QueryV1Response, V1Outcome]:
+    started = time.perf_counter()
     result = answer_v1(
         answer_deps(runtime),
         prepared.conversation.tenant_id,
@@ -84,6 +86,7 @@ def complete_v1(
         )
     )
     runtime.store.add_memories(memory_items(prepared.conversation, prepared.message_id, published))
+    observe("query", prepared.conversation.tenant_id, prepared.trace_id, started, result.outcome)
     return response, result
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -65,13 +66,15 @@ def complete_v2(
 ) -> tuple[QueryV2Response, AnswerOutcome]:
     """Run the pipeline, store the turn (CV-3), return the response and the outcome."""
     conversation, history = prepared.conversation, prepared.history
-    outcome = run_pipeline(
-        answer_deps(runtime),
+    started = time.perf_counter()
+    outcome = run_answer(
+        runtime,
         conversation.tenant_id,
         body,
         scenario=scenario,
         history=history,
         progress=progress,
+        trace_id=prepared.trace_id,
     )
     response = to_response(
         outcome,
@@ -99,7 +102,56 @@ def complete_v2(
         )
     )
     runtime.store.add_memories(memory_items(conversation, prepared.message_id, outcome.annotation))
+    observe("query_v2", conversation.tenant_id, prepared.trace_id, started, outcome)
     return response, outcome
+
+
+def run_answer(
+    runtime: Runtime,
+    tenant_id: str,
+    body: QueryV2Request,
+    *,
+    scenario: str | None = None,
+    editorial_prompt: str | None = None,
+    history: History | None = None,
+    progress: Callable[[WireModel], None] | None = None,
+    trace_id: str | None = None,
+) -> AnswerOutcome:
+    """The pipeline on the configured runner. The Step Functions runner takes first turns without
+    live progress; conversation follow-ups and streams run in-process (its state carries no
+    history or progress channel yet)."""
+    runner = runtime.runner
+    first_turn = history is None or not (history.messages or history.passages)
+    if runner is not None and progress is None and first_turn:
+        return runner.answer(
+            tenant_id, body, scenario=scenario, editorial_prompt=editorial_prompt, trace_id=trace_id
+        )
+    return run_pipeline(
+        answer_deps(runtime),
+        tenant_id,
+        body,
+        scenario=scenario,
+        editorial_prompt=editorial_prompt,
+        history=history,
+        progress=progress,
+    )
+
+
+def observe(
+    route: str, tenant_id: str, trace_id: str, started: float, outcome: AnswerOutcome
+) -> None:
+    """Metrics and one structured log line per answer (Lambda only; never any text)."""
+    from tanda.observability import record_answer
+
+    record_answer(
+        route=route,
+        tenant_id=tenant_id,
+        trace_id=trace_id,
+        latency_ms=(time.perf_counter() - started) * 1000,
+        verdicts=[c.verdict.value for c in outcome.annotation.claims],
+        fallback=outcome.fallback.value if outcome.fallback else None,
+        model_calls=outcome.model_calls,
+    )
 
 
 def answer_v2(

@@ -11,8 +11,8 @@ from tanda.contract.playground import PlaygroundRequest, PlaygroundResponse
 from tanda.conversations.history import build_history
 from tanda.conversations.model import PlaygroundReceipt
 from tanda.conversations.service import ConversationNotFound, new_id
-from tanda.pipeline.answer_v2 import AnswerOutcome, answer_v2
-from tanda.service.answer_v2 import answer_deps, to_response
+from tanda.pipeline.answer_v2 import AnswerOutcome
+from tanda.service.answer_v2 import observe, run_answer, to_response
 
 if TYPE_CHECKING:
     from tanda.auth import Principal
@@ -34,6 +34,7 @@ def run_playground(
 ) -> PlaygroundResponse:
     store = runtime.store
     started = time.time()
+    perf_started = time.perf_counter()
     # PG-1: the per-admin limit lives in the Store, so it holds across instances.
     decision = store.hit(
         f"playground:{admin_id(principal)}",
@@ -52,8 +53,8 @@ def run_playground(
         history = build_history(store.messages(principal.tenant_id, body.conversation_id))
     outcome: AnswerOutcome | None = None
     try:
-        outcome = answer_v2(
-            answer_deps(runtime),
+        outcome = run_answer(
+            runtime,
             principal.tenant_id,
             body,
             scenario=scenario,
@@ -62,6 +63,7 @@ def run_playground(
         )
     finally:
         store.put_receipt(_receipt(runtime, run_id, principal, outcome, started))
+    observe("playground", principal.tenant_id, run_id, perf_started, outcome)
     response = to_response(outcome, body, conversation_id="", message_id="", trace_id=new_id())
     fields = response.model_dump(exclude={"conversation_id", "message_id"})
     return PlaygroundResponse(
