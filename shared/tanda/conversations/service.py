@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import time
 import uuid
+from dataclasses import dataclass
 
 from tanda.annotate.aggregate import Annotation
 from tanda.contract.common import Verdict
+from tanda.conversations.history import History, build_history
 from tanda.conversations.model import Conversation, MemoryItem, Route, StoredMessage
 from tanda.errors import Conflict, NotFound
 from tanda.ports import ConversationConflict, Store
@@ -162,3 +164,35 @@ def memory_items(
         for claim in annotation.claims
         if claim.verdict is Verdict.supported
     ]
+
+
+@dataclass(frozen=True)
+class PreparedTurn:
+    """A claimed conversation and its verified-only history, before any model call."""
+
+    conversation: Conversation
+    history: History
+    message_id: str
+    trace_id: str
+
+
+def prepare_turn(
+    store: Store,
+    tenant_id: str,
+    subject: str,
+    conversation_id: str | None,
+    route: Route,
+    *,
+    selected_documents: list[str] | None = None,
+) -> PreparedTurn:
+    """Claim (or create) the conversation for ``route`` — 404/409 happen here (V2-19) — and
+    build what the turn may see of it and of the user's memory (V2-22)."""
+    conversation = open_conversation(store, tenant_id, subject, conversation_id, route)
+    earlier = store.messages(tenant_id, conversation.conversation_id)
+    memories = [
+        m
+        for m in store.memories(tenant_id, subject, limit=20)
+        if m.conversation_id != conversation.conversation_id
+    ]
+    history = build_history(earlier, selected_documents=selected_documents, memories=memories)
+    return PreparedTurn(conversation, history, new_id(), new_id())

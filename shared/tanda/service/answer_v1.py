@@ -4,16 +4,18 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from tanda.annotate.aggregate import refusal_annotation
 from tanda.contract.common import WireModel
 from tanda.contract.query_v1 import QueryV1Request, QueryV1Response
 from tanda.contract.response import GroundingPassage
-from tanda.conversations.history import History, build_history
-from tanda.conversations.model import Conversation
-from tanda.conversations.service import build_message, memory_items, new_id, open_conversation
+from tanda.conversations.service import (
+    PreparedTurn,
+    build_message,
+    memory_items,
+    prepare_turn,
+)
 from tanda.pipeline.answer_v1 import V1Outcome, answer_v1
 from tanda.service.answer_v2 import answer_deps, observe, used_docs
 
@@ -22,28 +24,19 @@ if TYPE_CHECKING:
     from tanda.wiring import Runtime
 
 
-@dataclass(frozen=True)
-class PreparedV1:
-    conversation: Conversation
-    history: History
-    message_id: str
-    trace_id: str
+PreparedV1 = PreparedTurn
 
 
-def prepare_v1(runtime: Runtime, principal: Principal, body: QueryV1Request) -> PreparedV1:
+def prepare_v1(runtime: Runtime, principal: Principal, body: QueryV1Request) -> PreparedTurn:
     """Claim (or create) the conversation for ``query``: 404/409 happen here (V2-19)."""
-    store = runtime.store
-    conversation = open_conversation(
-        store, principal.tenant_id, principal.subject, body.conversation_id, "query"
+    return prepare_turn(
+        runtime.store,
+        principal.tenant_id,
+        principal.subject,
+        body.conversation_id,
+        "query",
+        selected_documents=body.document_ids,
     )
-    earlier = store.messages(principal.tenant_id, conversation.conversation_id)
-    memories = [
-        m
-        for m in store.memories(principal.tenant_id, principal.subject, limit=20)
-        if m.conversation_id != conversation.conversation_id
-    ]
-    history = build_history(earlier, selected_documents=body.document_ids, memories=memories)
-    return PreparedV1(conversation, history, new_id(), new_id())
 
 
 def complete_v1(

@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from tanda.contract.common import WireModel
 from tanda.contract.response import GroundingPassage, QueryV2Response, UsedDoc
-from tanda.conversations.history import History, build_history
-from tanda.conversations.model import Conversation
-from tanda.conversations.service import build_message, memory_items, new_id, open_conversation
+from tanda.conversations.history import History
+from tanda.conversations.service import (
+    PreparedTurn,
+    build_message,
+    memory_items,
+    prepare_turn,
+)
 from tanda.pipeline.answer_v2 import AnswerDeps, AnswerOutcome
 from tanda.pipeline.answer_v2 import answer_v2 as run_pipeline
 
@@ -30,30 +33,19 @@ def answer_deps(runtime: Runtime) -> AnswerDeps:
     )
 
 
-@dataclass(frozen=True)
-class PreparedAnswer:
-    """A claimed conversation and its verified-only history, before any model call."""
-
-    conversation: Conversation
-    history: History
-    message_id: str
-    trace_id: str
+PreparedAnswer = PreparedTurn
 
 
-def prepare_v2(runtime: Runtime, principal: Principal, body: QueryV2Request) -> PreparedAnswer:
+def prepare_v2(runtime: Runtime, principal: Principal, body: QueryV2Request) -> PreparedTurn:
     """Claim (or create) the conversation for ``query_v2``: 404/409 happen here (V2-19)."""
-    store = runtime.store
-    conversation = open_conversation(
-        store, principal.tenant_id, principal.subject, body.conversation_id, "query_v2"
+    return prepare_turn(
+        runtime.store,
+        principal.tenant_id,
+        principal.subject,
+        body.conversation_id,
+        "query_v2",
+        selected_documents=body.document_ids,
     )
-    earlier = store.messages(principal.tenant_id, conversation.conversation_id)
-    memories = [
-        m
-        for m in store.memories(principal.tenant_id, principal.subject, limit=20)
-        if m.conversation_id != conversation.conversation_id
-    ]
-    history = build_history(earlier, selected_documents=body.document_ids, memories=memories)
-    return PreparedAnswer(conversation, history, new_id(), new_id())
 
 
 def complete_v2(

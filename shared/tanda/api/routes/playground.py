@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Header, Request
+from fastapi import APIRouter, Depends, Request
 
-from tanda.api.routes.query_v2 import RESPONSES, scenario_for
+from tanda.api.answering import ANSWER_RESPONSES, ScenarioHeader, scenario_for
 from tanda.api.security import ADMIN_RESPONSES, admin_principal, current_runtime
 from tanda.auth import Principal
 from tanda.contract.playground import PlaygroundRequest, PlaygroundResponse
@@ -18,17 +18,14 @@ router = APIRouter(tags=["playground"])
 @router.post(
     "/playground",
     response_model=PlaygroundResponse,
-    responses={**RESPONSES, **ADMIN_RESPONSES},
+    responses={**ANSWER_RESPONSES, **ADMIN_RESPONSES},
     summary="Run the /query/v2 pipeline with a candidate editorial prompt; nothing is published",
 )
 def playground(
     body: PlaygroundRequest,
     request: Request,
     principal: Annotated[Principal, Depends(admin_principal)],
-    x_tanda_scenario: Annotated[
-        str | None,
-        Header(description="Scripted model only: the scenario to answer with; ignored otherwise."),
-    ] = None,
+    x_tanda_scenario: ScenarioHeader = None,
 ) -> PlaygroundResponse:
     runtime = current_runtime(request)
     return run_playground(

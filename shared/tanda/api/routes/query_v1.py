@@ -3,25 +3,22 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Annotated, Any
+from typing import Annotated
 
-from fastapi import APIRouter, Depends, Header, Request
+from fastapi import APIRouter, Depends, Request
 from fastapi.responses import StreamingResponse
 from pydantic import BaseModel
 
-from tanda.api.routes.query_v2 import DELTA_CHARS, scenario_for
-from tanda.api.security import AUTH_RESPONSES, current_runtime, partner_principal
+from tanda.api.answering import (
+    ANSWER_RESPONSES,
+    STREAM_RESPONSES,
+    ScenarioHeader,
+    answer_frames,
+    scenario_for,
+)
+from tanda.api.security import current_runtime, partner_principal
 from tanda.api.sse import SSE_HEADERS, run_streaming
 from tanda.auth import Principal
-from tanda.contract import ErrorResponse
-from tanda.contract.frames import (
-    AnswerDeltaFrame,
-    CitationFrame,
-    DoneFrame,
-    GuardBlockedFrame,
-    PassageFrame,
-    TraceFrame,
-)
 from tanda.contract.query_v1 import (
     QueryV1Request,
     QueryV1Response,
@@ -33,23 +30,11 @@ from tanda.wiring import Runtime
 
 router = APIRouter(tags=["query v1"])
 
-RESPONSES: dict[int | str, dict[str, Any]] = {
-    **AUTH_RESPONSES,
-    404: {"model": ErrorResponse, "description": "Nothing readable, or no such conversation."},
-    409: {"model": ErrorResponse, "description": "The conversation belongs to /query/v2."},
-    413: {"model": ErrorResponse, "description": "Fixed text: the source material does not fit."},
-    502: {"model": ErrorResponse, "description": "A model or source did not answer usably."},
-}
-ScenarioHeader = Annotated[
-    str | None,
-    Header(description="Scripted model only: the scenario to answer with; ignored otherwise."),
-]
-
 
 @router.post(
     "/query",
     response_model=QueryV1Response,
-    responses=RESPONSES,
+    responses=ANSWER_RESPONSES,
     summary="Answer with unconfirmed sentences withheld (v1 gate)",
 )
 def query_v1(
@@ -72,33 +57,15 @@ def v1_frames(
     emit: Callable[[BaseModel], None],
 ) -> list[BaseModel]:
     response, result = complete_v1(runtime, prepared, body, scenario=scenario, progress=emit)
-    frames: list[BaseModel] = [
-        V1MessageStartFrame(
+    return answer_frames(
+        start=V1MessageStartFrame(
             conversation_id=response.conversation_id, message_id=response.message_id
         ),
-        TraceFrame(trace_id=response.trace_id),
-    ]
-    frames += [CitationFrame(**c.model_dump(exclude_none=True)) for c in response.citations]
-    if response.fallback_reason == "policy_blocked":
-        frames.append(GuardBlockedFrame())
-    else:
-        for citation in response.citations:
-            passage = result.outcome.passages[citation.citation_key or ""]
-            frames.append(
-                PassageFrame(
-                    kind="chunk",
-                    citation_key=passage.key,
-                    text=passage.text,
-                    chunk_id=citation.chunk_id,
-                    document_id=citation.document_id,
-                    document_title=citation.document_title,
-                    page_no=citation.page_no,
-                    section=citation.section,
-                    legal_reference=citation.legal_reference,
-                )
-            )
-    frames.append(
-        V1FaithfulnessFrame(
+        trace_id=response.trace_id,
+        citations=response.citations,
+        passages=result.outcome.passages,
+        blocked=response.fallback_reason == "policy_blocked",
+        counts=V1FaithfulnessFrame(
             claims_supported=response.claims_supported,
             claims_total=response.claims_total,
             grounding_rate=response.grounding_rate,
@@ -107,28 +74,16 @@ def v1_frames(
             provenance_complete=response.provenance_complete,
             fallback_used=response.fallback_used,
             fallback_reason=response.fallback_reason,
-        )
+        ),
+        answer=response.answer,
+        fallback_used=response.fallback_used,
+        history_truncated=response.history_truncated,
     )
-    answer = response.answer
-    frames += [
-        AnswerDeltaFrame(text=answer[i : i + DELTA_CHARS])
-        for i in range(0, len(answer), DELTA_CHARS)
-    ]
-    frames.append(
-        DoneFrame(
-            finish_reason="fallback" if response.fallback_used else "stop",
-            history_truncated=response.history_truncated,
-        )
-    )
-    return frames
 
 
 @router.post(
     "/query/stream",
-    responses={
-        **RESPONSES,
-        200: {"content": {"text/event-stream": {}}, "description": "Server-Sent Events."},
-    },
+    responses=STREAM_RESPONSES,
     response_class=StreamingResponse,
     summary="The v1 gate, streamed; its `faithfulness` frame counts withheld sentences",
 )

@@ -1,0 +1,111 @@
+"""What the answering routes share: the scenario header, the error statuses, and the frames of a
+finished answer in stream order (V2-21; the v1 stream differs only in its start and counts
+frames)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Annotated, Any
+
+from fastapi import Header
+from pydantic import BaseModel
+
+from tanda.api.security import AUTH_RESPONSES
+from tanda.contract.common import Citation
+from tanda.contract.errors import ErrorResponse
+from tanda.contract.frames import (
+    AnswerDeltaFrame,
+    CitationFrame,
+    DoneFrame,
+    GuardBlockedFrame,
+    PassageFrame,
+    TraceFrame,
+)
+from tanda.errors import BadRequest
+from tanda.pipeline.passages import Passage
+from tanda.wiring import Runtime
+
+DELTA_CHARS = 80
+"""Code points per ``answer.delta`` frame."""
+
+ANSWER_RESPONSES: dict[int | str, dict[str, Any]] = {
+    **AUTH_RESPONSES,
+    400: {"model": ErrorResponse, "description": "The request cannot be served."},
+    404: {"model": ErrorResponse, "description": "Nothing readable, or no such conversation."},
+    409: {"model": ErrorResponse, "description": "The conversation belongs to the other route."},
+    413: {"model": ErrorResponse, "description": "Fixed text: the source material does not fit."},
+    502: {"model": ErrorResponse, "description": "A model or source did not answer usably."},
+}
+STREAM_RESPONSES: dict[int | str, dict[str, Any]] = {
+    **ANSWER_RESPONSES,
+    200: {
+        "content": {"text/event-stream": {}},
+        "description": "Server-Sent Events; see `x-sse-events` and docs/streaming.md.",
+    },
+}
+
+ScenarioHeader = Annotated[
+    str | None,
+    Header(description="Scripted model only: the scenario to answer with; ignored otherwise."),
+]
+
+
+def scenario_for(runtime: Runtime, header: str | None) -> str | None:
+    """The scripted model's scenario from ``X-Tanda-Scenario``; ignored under any other model."""
+    if not runtime.scripted or header is None:
+        return None
+    from tanda.adapters.scripted import ScriptedModel
+
+    model = runtime.model
+    if isinstance(model, ScriptedModel) and header not in model.scenarios:
+        raise BadRequest("Unknown scenario.", code="unknown_scenario")
+    return header
+
+
+def answer_frames(
+    *,
+    start: BaseModel,
+    trace_id: str,
+    citations: Sequence[Citation],
+    passages: Mapping[str, Passage],
+    blocked: bool,
+    counts: BaseModel,
+    answer: str,
+    fallback_used: bool,
+    history_truncated: bool,
+) -> list[BaseModel]:
+    """``start``, ``trace``, ``citation``…, ``guard.blocked`` or ``passage``…, ``counts``,
+    ``answer.delta``…, ``done`` — every valid claim key pairs with one citation and one passage."""
+    frames: list[BaseModel] = [start, TraceFrame(trace_id=trace_id)]
+    frames += [CitationFrame(**c.model_dump(exclude_none=True)) for c in citations]
+    if blocked:
+        frames.append(GuardBlockedFrame())
+    else:
+        for citation in citations:
+            passage = passages[citation.citation_key or ""]
+            frames.append(
+                PassageFrame(
+                    kind="chunk" if passage.kind == "chunk" else "tool",
+                    citation_key=passage.key,
+                    text=passage.text,
+                    chunk_id=citation.chunk_id,
+                    document_id=citation.document_id,
+                    document_title=citation.document_title,
+                    page_no=citation.page_no,
+                    section=citation.section,
+                    legal_reference=citation.legal_reference,
+                    tool=passage.producing_call if passage.kind != "chunk" else None,
+                )
+            )
+    frames.append(counts)
+    frames += [
+        AnswerDeltaFrame(text=answer[i : i + DELTA_CHARS])
+        for i in range(0, len(answer), DELTA_CHARS)
+    ]
+    frames.append(
+        DoneFrame(
+            finish_reason="fallback" if fallback_used else "stop",
+            history_truncated=history_truncated,
+        )
+    )
+    return frames
