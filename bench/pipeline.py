@@ -30,14 +30,12 @@ import json
 import math
 import os
 import platform
-import socket
 import statistics
 import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -45,9 +43,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # tests/integration/credentials.py
 
 import httpx  # noqa: E402
-import uvicorn  # noqa: E402
 from cryptography.hazmat.primitives.asymmetric import ed25519  # noqa: E402
 from tests.integration.credentials import partner_headers, settings_for  # noqa: E402
+from tests.servers import serving  # noqa: E402
 
 from tanda.adapters.scripted import Scenario, ScriptedModel  # noqa: E402
 from tanda.adapters.sqlite_index import SqliteSearchIndex  # noqa: E402
@@ -371,31 +369,7 @@ async def bare_asgi(scope: dict[str, Any], receive: Any, send: Any) -> None:
     await send({"type": "http.response.body", "body": b"ok"})
 
 
-class _Server(uvicorn.Server):
-    def install_signal_handlers(self) -> None:  # not the main thread
-        pass
-
-
-@contextmanager
-def serve(app: Any) -> Iterator[str]:
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    server = _Server(uvicorn.Config(app, log_level="warning", lifespan="off", server_header=False))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started:
-        if not thread.is_alive() or time.monotonic() > deadline:
-            raise RuntimeError("uvicorn did not start")
-        time.sleep(0.01)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(timeout=10)
-        sock.close()
+serve = serving  # tests/servers.py: uvicorn on loopback in a thread
 
 
 def overhead(tmp: Path, index: SqliteSearchIndex, keys: dict[str, str]) -> dict[str, Any]:

@@ -19,8 +19,8 @@ import platform
 import statistics
 import sys
 import tempfile
-import threading
 import time
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -28,11 +28,11 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import httpx  # noqa: E402
-import uvicorn  # noqa: E402
 from cryptography.hazmat.primitives.asymmetric import ed25519  # noqa: E402
 from httpx_sse import connect_sse  # noqa: E402
 from tests.corpus import QUESTION, add_qanun  # noqa: E402
 from tests.integration.credentials import partner_headers, settings_for  # noqa: E402
+from tests.servers import serving  # noqa: E402
 
 from tanda.adapters.scripted import AgentScript, Scenario, ScriptedModel, ScriptedToolCall  # noqa: E402
 from tanda.api.app import create_app  # noqa: E402
@@ -57,11 +57,6 @@ def scenario(segments: int, latency_ms: int) -> Scenario:
         ),
         latency_ms=dict.fromkeys(roles, latency_ms),
     )
-
-
-class Server(uvicorn.Server):
-    def install_signal_handlers(self) -> None:
-        pass
 
 
 def measure_stream(base: str, headers: dict[str, str]) -> dict[str, float]:
@@ -114,13 +109,8 @@ def main() -> int:
             }
         )
         runtime.__dict__["model"] = model
-        server = Server(uvicorn.Config(create_app(runtime), port=0, log_level="error"))
-        thread = threading.Thread(target=server.run, daemon=True)
-        thread.start()
-        while not server.started:
-            time.sleep(0.01)
-        port = server.servers[0].sockets[0].getsockname()[1]
-        base = f"http://127.0.0.1:{port}"
+        stack = ExitStack()
+        base = stack.enter_context(serving(create_app(runtime)))
 
         def headers(name: str) -> dict[str, str]:
             return {**partner_headers(key), "X-Tanda-Scenario": name}
@@ -152,8 +142,7 @@ def main() -> int:
             "total_ms": round(best["done"] * 1000, 1),
         }
         print(f"  500 segments: {results['segments_500']}")
-        server.should_exit = True
-        thread.join(timeout=10)
+        stack.close()
     out = ROOT / "bench" / "results" / "stream.json"
     out.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
     print(f"wrote {out}")

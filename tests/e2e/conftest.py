@@ -7,16 +7,12 @@ from __future__ import annotations
 
 import json
 import shutil
-import socket
 import tempfile
-import threading
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-import uvicorn
 from cryptography.hazmat.primitives.asymmetric import ed25519
 from fastapi import APIRouter
 from fastapi.responses import StreamingResponse
@@ -25,6 +21,7 @@ from tanda.api.app import create_app
 from tanda.wiring import Runtime
 from tests.corpus import add_qanun
 from tests.integration.credentials import API_KEY, settings_for, sign
+from tests.servers import serving
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -152,11 +149,6 @@ def stub_router() -> APIRouter:
 # ------------------------------------------------------------------ the server
 
 
-class _Server(uvicorn.Server):
-    def install_signal_handlers(self) -> None:  # not the main thread
-        pass
-
-
 class Served:
     """The running app: its URL and the credentials a user would paste into the page."""
 
@@ -189,25 +181,10 @@ def served() -> Iterator[Served]:
     app = create_app(runtime)  # every route `tanda serve` mounts, the web client included
     app.include_router(stub_router())
 
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    config = uvicorn.Config(app, log_level="warning", lifespan="off", server_header=False)
-    server = _Server(config)
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started:
-        if not thread.is_alive() or time.monotonic() > deadline:
-            raise RuntimeError("uvicorn did not start")
-        time.sleep(0.01)
     try:
-        yield Served(f"http://127.0.0.1:{port}", key)
+        with serving(app) as url:
+            yield Served(url, key)
     finally:
-        server.should_exit = True
-        thread.join(timeout=10)
-        sock.close()
         shutil.rmtree(home, ignore_errors=True)
 
 

@@ -55,7 +55,31 @@ def dynamo_store(monkeypatch: pytest.MonkeyPatch) -> Iterator[DynamoStore]:
         client = boto3.client("dynamodb", region_name=REGION)
         create_table_from_template(client, "TandaTable", "tanda-test")
         create_table_from_template(client, "ReceiptsTable", "tanda-test-receipts")
-        yield DynamoStore(client, table="tanda-test", receipts_table="tanda-test-receipts")
+        atomic = ItemAtomicClient(client)
+        yield DynamoStore(atomic, table="tanda-test", receipts_table="tanda-test-receipts")
+
+
+class ItemAtomicClient:
+    """DynamoDB applies each conditional write atomically; moto's in-memory backend does not when
+    called from several threads at once. Serializing the writes restores DynamoDB's guarantee, so
+    the race tests exercise the adapter's condition expressions, not moto's locking."""
+
+    _WRITES = frozenset({"put_item", "update_item", "delete_item"})
+
+    def __init__(self, client: Any) -> None:
+        self._client = client
+        self._lock = threading.Lock()
+
+    def __getattr__(self, name: str) -> Any:
+        attribute = getattr(self._client, name)
+        if name not in self._WRITES:
+            return attribute
+
+        def locked(*args: Any, **kwargs: Any) -> Any:
+            with self._lock:
+                return attribute(*args, **kwargs)
+
+        return locked
 
 
 @pytest.fixture(params=["sqlite", "dynamodb"])
