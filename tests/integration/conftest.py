@@ -10,6 +10,8 @@ from typing import Any
 import pytest
 from cryptography.hazmat.primitives.asymmetric import ed25519
 
+from tanda.adapters.dynamodb_store import DynamoStore
+from tests.aws import moto_dynamo_store
 from tests.servers import serving
 
 ServeApp = Callable[[Any], str]
@@ -38,3 +40,10 @@ def raw_http(base_url: str, request: bytes) -> bytes:
 def signing_key() -> ed25519.Ed25519PrivateKey:
     """A partner/admin signing key made at test time (no key is committed)."""
     return ed25519.Ed25519PrivateKey.generate()
+
+
+@pytest.fixture
+def dynamo_store(monkeypatch: pytest.MonkeyPatch) -> Iterator[DynamoStore]:
+    """A ``DynamoStore`` under moto, its tables created from template.yaml."""
+    with moto_dynamo_store(monkeypatch) as store:
+        yield store

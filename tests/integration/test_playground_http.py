@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import threading
 from pathlib import Path
 from typing import Any
@@ -10,6 +11,7 @@ import httpx
 import pytest
 from cryptography.hazmat.primitives.asymmetric import ed25519
 
+from tanda.adapters.dynamodb_store import DynamoStore
 from tanda.adapters.scripted import AgentScript, Scenario, ScriptedModel, ScriptedToolCall
 from tanda.api.app import create_app
 from tanda.chat import ChatRequest, ChatResponse, ModelRole
@@ -183,29 +185,30 @@ def test_a_run_never_changes_the_prompt_of_other_requests_even_concurrent_ones(
     assert after and all(marker not in s for s in after)
 
 
-def test_the_receipt_and_every_stored_byte_hold_no_prompt_question_answer_or_passage_text(
-    tmp_path: Path, serve_app: ServeApp, signing_key: ed25519.Ed25519PrivateKey
-) -> None:
-    runtime = make_runtime(tmp_path, signing_key)
-    markers = {
-        "prompt": "ZQPROMPTMARKER",
-        "question": "ZQQUESTIONMARKER",
-        "answer": "ZQANSWERMARKER",
-        "passage": "ZQPASSAGEMARKER",
-    }
+MARKERS = {
+    "prompt": "ZQPROMPTMARKER",
+    "question": "ZQQUESTIONMARKER",
+    "answer": "ZQANSWERMARKER",
+    "passage": "ZQPASSAGEMARKER",
+}
+
+
+def run_marked(runtime: Runtime, serve_app: ServeApp, key: ed25519.Ed25519PrivateKey) -> str:
+    """A playground run whose prompt, question, answer and passages carry marker strings;
+    returns its run id."""
     add_qanun(
         runtime.search_index,
         "acme",
         doc_id="marked",
-        texts=[f"Dana {markers['passage']} adalah Rp 7 miliar."],
+        texts=[f"Dana {MARKERS['passage']} adalah Rp 7 miliar."],
     )
     scripted: ScriptedModel = runtime.model.inner  # type: ignore[attr-defined]
     scripted.scenarios["marked"] = Scenario(
         agent=AgentScript(
-            tool_calls=[ScriptedToolCall(query=markers["passage"])],
+            tool_calls=[ScriptedToolCall(query=MARKERS["passage"])],
             segments=[
                 Segment(
-                    text=f"Dana {markers['answer']} adalah Rp 7 miliar.", kind="fact", cites=["P1"]
+                    text=f"Dana {MARKERS['answer']} adalah Rp 7 miliar.", kind="fact", cites=["P1"]
                 )
             ],
         )
@@ -213,18 +216,45 @@ def test_the_receipt_and_every_stored_byte_hold_no_prompt_question_answer_or_pas
     url = serve_app(create_app(runtime))
     response = play(
         url,
-        admin_headers(signing_key, "marked"),
-        editorial_prompt=markers["prompt"],
-        query=f"Berapa {markers['question']}?",
+        admin_headers(key, "marked"),
+        editorial_prompt=MARKERS["prompt"],
+        query=f"Berapa {MARKERS['question']}?",
     )
     assert response.status_code == 200, response.text
-    assert markers["answer"] in response.json()["answer"]
+    assert MARKERS["answer"] in response.json()["answer"]
+    return str(response.json()["playground_run_id"])
+
+
+def test_the_receipt_and_every_stored_byte_hold_no_prompt_question_answer_or_passage_text(
+    tmp_path: Path, serve_app: ServeApp, signing_key: ed25519.Ed25519PrivateKey
+) -> None:
+    runtime = make_runtime(tmp_path, signing_key)
+    run_id = run_marked(runtime, serve_app, signing_key)
     store_files = [p for p in tmp_path.iterdir() if p.name.startswith("store.sqlite")]
     assert store_files
     written = b"".join(p.read_bytes() for p in store_files)
-    assert response.json()["playground_run_id"].encode() in written  # the receipt is there
-    for name, marker in markers.items():
+    assert run_id.encode() in written  # the receipt is there
+    for name, marker in MARKERS.items():
         assert marker.encode() not in written, f"the {name} text reached the Store"
+
+
+def test_no_dynamodb_item_holds_playground_text(
+    tmp_path: Path,
+    serve_app: ServeApp,
+    signing_key: ed25519.Ed25519PrivateKey,
+    dynamo_store: DynamoStore,
+) -> None:
+    runtime = make_runtime(tmp_path, signing_key)
+    runtime.__dict__["store"] = dynamo_store
+    run_id = run_marked(runtime, serve_app, signing_key)
+    client = dynamo_store.client
+    items = []
+    for table in (dynamo_store.table, dynamo_store.receipts_table):
+        items += client.scan(TableName=table, ConsistentRead=True)["Items"]
+    written = json.dumps(items)
+    assert run_id in written  # the receipt is there, and nothing else of the run
+    for name, marker in MARKERS.items():
+        assert marker not in written, f"the {name} text reached DynamoDB"
 
 
 def test_the_per_admin_limit_is_kept_in_the_store_and_answers_429_with_retry_after(

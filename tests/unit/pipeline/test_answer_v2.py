@@ -275,3 +275,34 @@ def test_a_supported_verdict_with_matching_numbers_needs_no_recheck(deps: Answer
 
     assert verdicts(ask(replace(deps, model=Spy()), "default")) == [("supported", None)]
     assert "recheck" not in roles
+
+
+def test_a_follow_up_about_one_earlier_document_reads_it_whole_first(deps: AnswerDeps) -> None:
+    from tanda.conversations.history import History
+
+    history = History(read_whole="qanun-2023", preferred_documents=["qanun-2023"])
+    outcome = answer_v2(
+        deps, "acme", QueryV2Request(query=QUESTION), scenario="default", history=history
+    )
+    first = outcome.tool_audit[0]
+    assert (first.tool, first.arguments) == ("read_document", {"document_id": "qanun-2023"})
+    assert {p.citation.document_id for p in outcome.passages.values()} == {"qanun-2023"}
+
+
+def test_a_follow_up_about_several_documents_shows_their_passages_first(deps: AnswerDeps) -> None:
+    from tanda.conversations.history import History
+    from tests.corpus import add_qanun
+
+    # A document the search ranks lower, but which the conversation relied on.
+    add_qanun(deps.index, "acme", doc_id="earlier-doc", texts=["Laporan pendidikan daerah."])  # type: ignore[arg-type]
+    plain = answer_v2(deps, "acme", QueryV2Request(query=QUESTION), scenario="default")
+    assert plain.passages["P1"].citation.document_id == "qanun-2023"
+    history = History(preferred_documents=["earlier-doc", "gone"])
+    steered = answer_v2(
+        deps, "acme", QueryV2Request(query=QUESTION), scenario="default", history=history
+    )
+    assert steered.passages["P1"].citation.document_id == "earlier-doc"
+    assert "qanun-2023" in {p.citation.document_id for p in steered.passages.values()}
+    assert steered.tool_audit[0].arguments == {
+        "query": "anggaran pendidikan 2023"
+    }  # no titles added
