@@ -4,7 +4,7 @@ implement them; ``tanda.wiring`` picks one per port from the settings."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from tanda.chat import ChatRequest, ChatResponse
 from tanda.conversations.model import (
@@ -23,6 +23,10 @@ from tanda.retrieval.model import (
     SearchQuery,
     SearchScope,
 )
+
+if TYPE_CHECKING:
+    from tanda.contract.common import WireModel
+    from tanda.progress import ProgressEvent
 
 
 @runtime_checkable
@@ -111,4 +115,21 @@ class Store(Protocol):
 
     def hit(self, key: str, *, limit: int, window_s: float, now: float) -> RateDecision:
         """Count one request for ``key`` in the current fixed window; refuse over ``limit``."""
+        ...
+
+
+class Progress(Protocol):
+    """Live progress of one answer (V2-21), across a process or a Lambda boundary: the agent
+    publishes ``tool.started`` / ``tool.finished`` frames under the request's id, the stream
+    route reads what is new. ``tanda.progress.MemoryProgress`` (one process) and
+    ``tanda.adapters.dynamodb_progress.DynamoProgress`` (items with a TTL) implement it."""
+
+    def publish(self, request_id: str, frame: WireModel) -> int:
+        """Append ``frame`` to the request's events; returns its sequence number (1, 2, …,
+        strictly increasing per request, whoever publishes)."""
+        ...
+
+    def read(self, request_id: str, after: int = 0) -> list[ProgressEvent]:
+        """The request's events with a sequence number above ``after``, in order (a read sees
+        every publish that returned before it started)."""
         ...

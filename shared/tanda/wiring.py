@@ -15,7 +15,7 @@ from tanda.settings import Settings, load_settings
 if TYPE_CHECKING:
     from tanda.adapters.stepfunctions import StepFunctionsRunner
     from tanda.auth import Authenticator
-    from tanda.ports import ChatModel, Embedder, SearchIndex, Store
+    from tanda.ports import ChatModel, Embedder, Progress, SearchIndex, Store
     from tanda.retrieval.fusion import FusionConfig
 
 
@@ -41,6 +41,19 @@ class Runtime:
 
             return DynamoStore.from_settings(self.settings)
         raise ValueError(f"TANDA_STORE: unknown store {spec!r} (sqlite | dynamodb)")
+
+    @cached_property
+    def progress(self) -> Progress:
+        """Progress events of answers run on the state machine: DynamoDB beside a DynamoDB store
+        (the agent step and the stream function are different Lambdas), else one process's
+        memory. The in-process runner needs neither: it hands its callback to the agent."""
+        if self.settings.store == "dynamodb":
+            from tanda.adapters.dynamodb_progress import DynamoProgress
+
+            return DynamoProgress.from_settings(self.settings)
+        from tanda.progress import MemoryProgress
+
+        return MemoryProgress()
 
     @cached_property
     def fusion(self) -> FusionConfig:

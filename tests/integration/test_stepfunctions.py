@@ -1,16 +1,18 @@
 """The query state machine executed by moto's Step Functions interpreter (``mock_aws`` with
 ``execute_state_machine``), offline.
 
-What moto can and cannot do here: it parses and interprets the ASL (Choice, Parallel, Map,
-Pass, InputPath/TimeoutSecondsPath), but its Lambda backend without Docker does not run our
-code: an invoked function echoes its input back, and it never fails or times out (even a
-function that does not exist echoes). So these tests script the task results through the input
-and prove the *routing*: a refusal ends at ``Finished``; work fans out into one Map iteration per
-judge batch and the framing check, and reaches ``Guard`` with both results. The Catch → fallback
-paths cannot be driven under moto; they are checked on the definition
-(``tests/infra/test_statemachine.py``), and the fallback outputs are fed to the real steps in
-``tests/unit/test_steps.py``, which also proves the chained steps answer like the in-process
-runner.
+Two ways to run the tasks:
+
+* the echo backend (moto's ``LambdaSimpleBackend``: an invoked function returns its input) - the
+  task results are scripted through the input, which proves the *routing*: a refusal ends at
+  ``Finished``; work fans out into one Map iteration per judge batch and the framing check, and
+  reaches ``Guard`` with both results;
+* the real handlers (``functions/steps/*/app.py``, loaded in-process and called by a patched
+  ``LambdaSimpleBackend.invoke``; an exception becomes a Lambda function error whose
+  ``errorType`` is the exception's name, as the Python runtime reports it) - which makes the
+  Catch and timeout paths executable: a judge batch that raises ends as
+  ``unverified(judge_unavailable)``, an agent past its ``TimeoutSecondsPath`` as the
+  ``model_timeout`` refusal, and so on (moto enforces a state's timeout by waiting for it).
 """
 
 from __future__ import annotations
@@ -22,6 +24,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from tests.unit.pipeline.conftest import deps, index, model
+
+__all__ = ["deps", "index", "model"]  # the pipeline tests' fixtures: corpus, scripted model
 
 REPO = Path(__file__).resolve().parents[2]
 ASL = REPO / "infra" / "statemachines" / "query.asl.json"
@@ -135,3 +141,188 @@ def test_work_fans_out_to_every_batch_and_the_framing_check_then_the_guard(
     assert [b["batch_index"] for b in batches] == [0, 1, 2]
     assert framing["work"]["framing"]["question"] == "q"  # the framing task gets the state
     assert guard_input["work"]["judge_batches"] == checks_work(3)["work"]["judge_batches"]
+
+
+# --- the real step handlers behind moto's Lambda -----------------------------------------------
+
+
+def load_handler(step: str) -> Any:
+    import importlib.util
+
+    path = REPO / "functions" / "steps" / step / "app.py"
+    spec = importlib.util.spec_from_file_location(f"tanda_step_{step}", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.handler
+
+
+@pytest.fixture
+def real_steps(
+    aws: dict[str, Any], deps: Any, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[dict[str, Any]]:
+    """moto's Lambda invokes the real step handlers over the test corpus and scripted model."""
+    from types import SimpleNamespace
+
+    from moto.awslambda_simple.models import LambdaSimpleBackend
+
+    from tanda.pipeline import steps
+    from tanda.progress import MemoryProgress
+
+    runtime = SimpleNamespace(
+        search_index=deps.index,
+        model=deps.model,
+        settings=deps.settings,
+        embedder=None,
+        progress=MemoryProgress(),
+    )
+    monkeypatch.setattr(steps, "_runtime", lambda: runtime)
+    handlers = {step: load_handler(step) for step in STEPS.values()}
+
+    def invoke(
+        self: Any, function_name: str, qualifier: Any, body: Any, headers: Any, response: Any
+    ) -> bytes:
+        step = function_name.rsplit(":", 1)[-1].removeprefix("tanda-")
+
+        class Context:
+            function_name = f"tanda-{step}"
+            aws_request_id = "moto"
+
+        try:
+            result = handlers[step](json.loads(body), Context())
+        except Exception as error:  # what the Lambda Python runtime reports
+            response["x-amz-function-error"] = "Unhandled"
+            return json.dumps(
+                {"errorType": type(error).__name__, "errorMessage": str(error)}
+            ).encode()
+        return json.dumps(result).encode()
+
+    monkeypatch.setattr(LambdaSimpleBackend, "invoke", invoke)
+    yield {"runtime": runtime, "machine": deploy(aws)}
+
+
+def first_turn(deps: Any, scenario: str = "default") -> dict[str, Any]:
+    from tanda.contract import QueryV2Request
+    from tanda.pipeline import steps
+    from tests.corpus import QUESTION
+
+    state = steps.query_input(
+        "acme",
+        QueryV2Request(query=QUESTION),
+        deps.settings,
+        started_at=time.time(),
+        scenario=scenario,
+    )
+    loaded: dict[str, Any] = json.loads(state.model_dump_json())
+    return loaded
+
+
+def test_real_handlers_answer_on_the_machine_like_the_chained_steps(
+    aws: dict[str, Any], real_steps: dict[str, Any], deps: Any
+) -> None:
+    # Given the real handlers behind the machine, when a first turn runs,
+    from tanda.pipeline import steps
+
+    execution = run(aws, real_steps["machine"], first_turn(deps))
+
+    # then it succeeds with a judged, guarded answer.
+    assert execution["status"] == "SUCCEEDED", execution
+    answer = steps.execution_output(execution["output"])
+    assert answer.fallback is None
+    assert answer.claims and all(c.verdict is not None for c in answer.claims)
+
+
+def test_a_judge_batch_that_raises_ends_as_unverified_judge_unavailable(
+    aws: dict[str, Any], real_steps: dict[str, Any], deps: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Given a judge batch task that fails (the Lambda raises),
+    from tanda.pipeline import steps
+
+    def crash(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("judge crashed")
+
+    monkeypatch.setattr(steps, "judge_batch_step", crash)
+
+    # when the answer runs, then the Catch builds JudgeBatchUnavailable, and the guard publishes
+    # the answer with every judged segment unverified(judge_unavailable) (V2-10).
+    execution = run(aws, real_steps["machine"], first_turn(deps))
+    assert execution["status"] == "SUCCEEDED", execution
+    answer = steps.execution_output(execution["output"])
+    assert answer.fallback is None
+    judged = [o for o in answer.outcomes if o.unverified_reason is not None]
+    assert judged, answer.outcomes
+    assert {(o.verdict, o.unverified_reason) for o in judged} == {
+        ("unverified", "judge_unavailable")
+    }
+    assert {c.verdict for c in answer.claims} <= {"unverified", "uncited"}
+
+
+def test_an_agent_past_its_timeout_ends_as_the_model_timeout_refusal(
+    aws: dict[str, Any], real_steps: dict[str, Any], deps: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Given an agent step that outlives its state's TimeoutSecondsPath (1 s here),
+    import threading
+
+    from tanda.pipeline import steps
+
+    released = threading.Event()
+
+    def stuck(*args: Any, **kwargs: Any) -> Any:
+        released.wait(10)
+        raise RuntimeError("too late")
+
+    monkeypatch.setattr(steps, "agent_step", stuck)
+    state = first_turn(deps)
+    state["timeouts"]["agent_s"] = 1
+
+    # when the answer runs, then States.Timeout is caught as AgentTimedOut: refusal(model_timeout).
+    try:
+        execution = run(aws, real_steps["machine"], state)
+    finally:
+        released.set()
+    assert execution["status"] == "SUCCEEDED", execution
+    assert steps.execution_output(execution["output"]).fallback == "model_timeout"
+
+
+@pytest.mark.parametrize(
+    ("step", "error", "expected"),
+    [
+        ("agent_step", "NothingReadable", "NothingReadable"),
+        ("agent_step", "RuntimeError", "UpstreamFailed"),
+        ("guard_step", "GuardUnavailable", "GuardUnavailable"),
+        ("guard_step", "RuntimeError", "GuardUnavailable"),
+    ],
+)
+def test_a_failing_step_fails_the_execution_with_the_error_the_runner_maps(
+    aws: dict[str, Any],
+    real_steps: dict[str, Any],
+    deps: Any,
+    monkeypatch: pytest.MonkeyPatch,
+    step: str,
+    error: str,
+    expected: str,
+) -> None:
+    # Given a step whose handler raises,
+    from tanda.adapters.stepfunctions import failure_for
+    from tanda.guard.run import GuardUnavailable
+    from tanda.pipeline import steps
+    from tanda.pipeline.answer_v2 import NothingReadable
+
+    raised = {
+        "NothingReadable": NothingReadable,
+        "GuardUnavailable": GuardUnavailable,
+        "RuntimeError": RuntimeError,
+    }[error]
+
+    def fail(*args: Any, **kwargs: Any) -> Any:
+        raise raised()
+
+    monkeypatch.setattr(steps, step, fail)
+
+    # when the answer runs, then the execution fails with the Fail state's error, which the
+    # runner turns back into the in-process exception (same HTTP status either way).
+    execution = run(aws, real_steps["machine"], first_turn(deps))
+    assert execution["status"] == "FAILED", execution
+    assert execution.get("error") == expected
+    mapped = failure_for(execution.get("error"))
+    assert type(mapped).__name__ == {"UpstreamFailed": "ExecutionFailed"}.get(expected, expected)

@@ -3,6 +3,7 @@ state crossing a JSON boundary, as between Lambdas), answer exactly like the in-
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 from dataclasses import replace
@@ -16,6 +17,7 @@ from tanda.contract import QueryV2Request
 from tanda.errors import TandaError
 from tanda.pipeline import steps
 from tanda.pipeline.answer_v2 import AnswerDeps, AnswerOutcome, answer_v2
+from tanda.progress import MemoryProgress
 from tanda.service.answer_v2 import to_response
 from tests.corpus import QUESTION
 from tests.unit.pipeline.conftest import deps, index, model
@@ -121,3 +123,46 @@ def test_judge_batches_share_what_the_agent_left_after_guard_and_framing() -> No
     assert steps.split_calls(10, batches=2, framing=True) == 4
     assert steps.split_calls(2, batches=3, framing=True) == 0
     assert steps.split_calls(5, batches=0, framing=False) == 0
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS)
+def test_the_agent_step_publishes_the_in_process_progress_frames(
+    deps: AnswerDeps, scenario: str
+) -> None:
+    # Given a scenario run in-process with a progress callback (the stream route's emit),
+    body = QueryV2Request(query=QUESTION)
+    in_process_frames: list[Any] = []
+    with contextlib.suppress(TandaError):
+        answer_v2(deps, "acme", body, scenario=scenario, progress=in_process_frames.append)
+
+    # when the agent step runs the same turn with a progress id and a Progress adapter,
+    channel = MemoryProgress()
+    state = steps.query_input(
+        "acme", body, deps.settings, started_at=time.time(), scenario=scenario, progress_id="r1"
+    )
+    with contextlib.suppress(TandaError):
+        steps.agent_step(
+            steps.QueryInput.model_validate(across_lambda(state)),
+            index=deps.index,
+            model=deps.model,
+            settings=deps.settings,
+            progress=channel,
+        )
+
+    # then the frames a reader gets under that id are the in-process ones, in order.
+    assert [e.frame for e in channel.read("r1")] == in_process_frames
+
+
+def test_a_state_without_a_progress_id_publishes_nothing(deps: AnswerDeps) -> None:
+    channel = MemoryProgress()
+    body = QueryV2Request(query=QUESTION)
+    state = steps.query_input("acme", body, deps.settings, started_at=time.time())
+    assert state.progress_id is None
+    steps.agent_step(
+        state,
+        index=deps.index,
+        model=deps.model,
+        settings=deps.settings,
+        progress=channel,
+    )
+    assert channel._events == {}

@@ -18,7 +18,13 @@ Differences from the in-process runner, by necessity:
 * A state the Catch fallbacks build (``JudgeBatchLate``, ``FramingUnavailable``, ``AgentTimedOut``)
   has no model-call records of the step that failed.
 
-Imports only the stages and pydantic: no web framework (cold start of the step functions).
+* Live progress: with a ``progress_id`` in the input, the agent step publishes its tool frames to
+  the ``Progress`` adapter (DynamoDB in Lambda) for the stream route to poll.
+
+Cold start (issue 7): at import only pydantic and the states' field types (``tanda.contract``,
+``tanda.retrieval.model``); each step imports its stages when it runs, and the states build
+their validators on first use (``defer_build``), so a step builds only the states it touches.
+No web framework.
 """
 
 from __future__ import annotations
@@ -26,21 +32,13 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from functools import cache
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from tanda.annotate.aggregate import (
-    Annotation,
-    Route,
-    SegmentOutcome,
-    aggregate,
-    refusal_annotation,
-    route_segment,
-)
-from tanda.annotate.compose import compose
+# The field types of the states, and nothing else, at import (cold start: issue 7). The stages
+# (annotate, judge, guard, agent) and the budget/ledger are imported by the step that runs them.
 from tanda.contract.common import (
     Citation,
     FallbackReason,
@@ -57,15 +55,13 @@ from tanda.contract.response import (
     ToolCallAudit,
 )
 from tanda.contract.segments import Segment
-from tanda.judge.reader_context import ReaderContext, reader_contexts
-from tanda.pipeline.context import ModelLedger, RequestBudget
-from tanda.pipeline.notices import NOTICES
-from tanda.pipeline.passages import Passage
 from tanda.retrieval.model import Chunk, LegalIdentity
 
 if TYPE_CHECKING:
+    from tanda.annotate.aggregate import Annotation, SegmentOutcome
     from tanda.pipeline.answer_v2 import AnswerOutcome
-    from tanda.ports import ChatModel, Embedder, SearchIndex
+    from tanda.pipeline.passages import Passage
+    from tanda.ports import ChatModel, Embedder, Progress, SearchIndex
     from tanda.settings import Settings
     from tanda.wiring import Runtime
 
@@ -74,7 +70,8 @@ GUARD_RESERVE_MAX_S = 5.0
 
 
 class _State(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # Validators are built on first use, so a step builds only the states it reads and writes.
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
 
 # --- what crosses the boundaries ------------------------------------------------------------
@@ -98,6 +95,11 @@ class QueryInput(_State):
     started_at: float = Field(description="Epoch seconds when the route started the answer.")
     deadline_ms: int = Field(gt=0, description="The request deadline, from started_at.")
     timeouts: StepTimeouts
+    progress_id: str | None = Field(
+        default=None,
+        description="Set by a stream route: the agent step publishes its tool frames under this "
+        "id to the Progress adapter, which the route polls while the execution runs.",
+    )
 
     @property
     def deadline_at(self) -> float:
@@ -128,6 +130,8 @@ class PassageState(_State):
         )
 
     def passage(self) -> Passage:
+        from tanda.pipeline.passages import Passage
+
         return Passage(
             key=self.key,
             kind=self.kind,
@@ -153,6 +157,8 @@ class OutcomeState(_State):
         )
 
     def outcome(self) -> SegmentOutcome:
+        from tanda.annotate.aggregate import SegmentOutcome
+
         return SegmentOutcome(
             self.verdict, self.unverified_reason, tuple(self.invalid_citation_keys)
         )
@@ -233,6 +239,8 @@ class AnswerState(_State):
     model_calls: list[ModelCallRecord] = Field(default_factory=list)
 
     def annotation(self) -> Annotation:
+        from tanda.annotate.aggregate import Annotation
+
         return Annotation(claims=self.claims, framing=self.framing, faithfulness=self.faithfulness)
 
 
@@ -288,6 +296,7 @@ def query_input(
     started_at: float,
     scenario: str | None = None,
     editorial_prompt: str | None = None,
+    progress_id: str | None = None,
 ) -> QueryInput:
     """The execution input a route builds (pure: the caller passes the clock reading)."""
     return QueryInput(
@@ -298,11 +307,15 @@ def query_input(
         started_at=started_at,
         deadline_ms=round(settings.request_deadline_s * 1000),
         timeouts=step_timeouts(settings.request_deadline_s, settings.judge_share),
+        progress_id=progress_id,
     )
 
 
 def refusal_state(reason: FallbackReason, **extra: object) -> AnswerState:
     """The same refusal as ``answer_v2.refusal`` (V2-18: context_budget_exhausted is unchecked)."""
+    from tanda.annotate.aggregate import refusal_annotation
+    from tanda.pipeline.notices import NOTICES
+
     text = NOTICES[reason]
     annotation = refusal_annotation(
         text, checked=reason is not FallbackReason.context_budget_exhausted
@@ -333,12 +346,18 @@ def agent_step(
     model: ChatModel,
     settings: Settings,
     embedder: Embedder | None = None,
+    progress: Progress | None = None,
     clock: Clock = time.time,
 ) -> AgentOutput:
-    """Scope → agent ⇄ tools → compose → routing: the refusal, or the checks' work."""
+    """Scope → agent ⇄ tools → compose → routing: the refusal, or the checks' work. With a
+    ``progress`` adapter and a ``progress_id`` in the state, every tool frame is published."""
     from tanda.agent.run import run_agent, tool_results_readable
     from tanda.agent.tools import AgentTools
+    from tanda.annotate.aggregate import Route, route_segment
+    from tanda.judge.reader_context import reader_contexts
     from tanda.pipeline.answer_v2 import NothingReadable, resolve_scope
+    from tanda.pipeline.context import ModelLedger, RequestBudget
+    from tanda.progress import publisher
 
     body = state.body
     scope = resolve_scope(index, state.tenant_id, body)
@@ -359,6 +378,9 @@ def agent_step(
         embedder=embedder,
         top_k=settings.search_top_k,
         context_chars=settings.agent_context_chars,
+        on_event=publisher(progress, state.progress_id)
+        if progress is not None and state.progress_id
+        else None,
     )
     result = run_agent(
         ledger,
@@ -460,7 +482,11 @@ def judge_batch_step(
     state: JudgeBatchInput, *, model: ChatModel, clock: Clock = time.time
 ) -> JudgeBatchOutput:
     """One batch through the strict judge with its re-checks (V2-07 … V2-10)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from tanda.judge.reader_context import ReaderContext
     from tanda.judge.run import GUARD_CALLS, JudgeItem, judge_claims
+    from tanda.pipeline.context import ModelLedger, RequestBudget
 
     # The allotment plus the guard's call that judge_claims keeps in reserve on every ask.
     budget = RequestBudget(
@@ -501,6 +527,7 @@ def framing_check_step(
 ) -> FramingOutput:
     """V2-06: the one framing-check call over the uncited framing segments."""
     from tanda.judge.run import GUARD_CALLS, check_framing
+    from tanda.pipeline.context import ModelLedger, RequestBudget
 
     budget = RequestBudget(deadline=state.deadline_at, calls_total=1 + GUARD_CALLS, clock=clock)
     ledger = ModelLedger(model, budget, scenario=state.scenario)
@@ -529,7 +556,11 @@ def batch_outcomes(
 
 def guard_step(state: GuardInput, *, model: ChatModel, clock: Clock = time.time) -> AnswerState:
     """Aggregate every verdict, then the policy guard over the whole answer (fails closed)."""
+    from tanda.annotate.aggregate import SegmentOutcome, aggregate, refusal_annotation
+    from tanda.annotate.compose import compose
     from tanda.guard.run import guard_blocks
+    from tanda.pipeline.context import ModelLedger, RequestBudget
+    from tanda.pipeline.notices import NOTICES
 
     work = state.work
     batches, framing = state.checks
@@ -636,12 +667,14 @@ def _runtime() -> Runtime:
 
 def handle_agent(event: dict[str, Any]) -> dict[str, Any]:
     runtime = _runtime()
+    state = QueryInput.model_validate(event)
     output = agent_step(
-        QueryInput.model_validate(event),
+        state,
         index=runtime.search_index,
         model=runtime.model,
         settings=runtime.settings,
         embedder=runtime.embedder,
+        progress=runtime.progress if state.progress_id else None,
     )
     return output.model_dump(mode="json")
 

@@ -109,14 +109,21 @@ def run_answer(
     progress: Callable[[WireModel], None] | None = None,
     trace_id: str | None = None,
 ) -> AnswerOutcome:
-    """The pipeline on the configured runner. The Step Functions runner takes first turns without
-    live progress; conversation follow-ups and streams run in-process (its state carries no
-    history or progress channel yet)."""
+    """The pipeline on the configured runner. The Step Functions runner takes first turns, live
+    progress included (the agent step publishes its tool frames to ``runtime.progress``, which
+    the runner polls into ``progress``); conversation follow-ups run in-process (its state
+    carries no history yet)."""
     runner = runtime.runner
     first_turn = history is None or not (history.messages or history.passages)
-    if runner is not None and progress is None and first_turn:
+    if runner is not None and first_turn:
         return runner.answer(
-            tenant_id, body, scenario=scenario, editorial_prompt=editorial_prompt, trace_id=trace_id
+            tenant_id,
+            body,
+            scenario=scenario,
+            editorial_prompt=editorial_prompt,
+            trace_id=trace_id,
+            progress=progress,
+            channel=runtime.progress if progress is not None else None,
         )
     return run_pipeline(
         answer_deps(runtime),

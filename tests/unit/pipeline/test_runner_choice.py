@@ -45,7 +45,14 @@ def test_a_first_turn_runs_on_the_state_machine_with_the_editorial_prompt(
     )
     assert outcome.fallback == "model_timeout"
     assert runner.calls == [
-        {"tenant_id": "acme", "scenario": None, "editorial_prompt": "P", "trace_id": "t1"}
+        {
+            "tenant_id": "acme",
+            "scenario": None,
+            "editorial_prompt": "P",
+            "trace_id": "t1",
+            "progress": None,
+            "channel": None,
+        }
     ]
 
 
@@ -59,9 +66,16 @@ def test_a_follow_up_with_history_runs_in_process(tmp_path: Path, model: Scripte
     assert outcome.fallback == "source_scope_empty"  # answered by the in-process pipeline
 
 
-def test_a_stream_with_live_progress_runs_in_process(tmp_path: Path, model: ScriptedModel) -> None:
+def test_a_first_turn_stream_runs_on_the_state_machine_with_its_progress_channel(
+    tmp_path: Path, model: ScriptedModel
+) -> None:
     rt, runner = runtime(tmp_path, model)
-    run_answer(
-        rt, "acme", QueryV2Request(query=QUESTION, selection="kosong"), progress=lambda frame: None
-    )
-    assert runner.calls == []
+    channel = object()
+    rt.__dict__["progress"] = channel
+
+    def emit(frame: object) -> None:
+        pass
+
+    run_answer(rt, "acme", QueryV2Request(query=QUESTION), progress=emit, trace_id="t2")
+    (call,) = runner.calls
+    assert call["progress"] is emit and call["channel"] is channel
