@@ -191,7 +191,9 @@ def served() -> Iterator[Served]:
 # ------------------------------------------------------------------ the browser
 
 
-@pytest.fixture(scope="session")
+# Package scope: Playwright's sync API keeps an event loop running on this thread, so it is
+# stopped when the browser tests end rather than at the end of the whole session.
+@pytest.fixture(scope="package")
 def browser_context() -> Iterator[Any]:
     from playwright.sync_api import sync_playwright
 

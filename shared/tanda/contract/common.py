@@ -14,7 +14,9 @@ SchemaName = Literal["annotate-v2"]
 class WireModel(BaseModel):
     """Base of every wire shape: unknown fields are an error, not silently dropped."""
 
-    model_config = ConfigDict(extra="forbid")
+    # Validators are built on first use, not at import: a Lambda function pays only for the
+    # shapes it touches (bench/coldstart.py).
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
 
 def _is_none(value: object) -> bool:

@@ -17,7 +17,7 @@ ChunkKind = Literal["text", "table"]
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
 class LegalIdentity(_Model):
@@ -45,7 +45,7 @@ class Document(_Model):
     title: str
     source: str = Field(description="Where it came from: a path or a URI.")
     content_hash: str = Field(description="SHA-256 of the source bytes: same hash, same document.")
-    identity: LegalIdentity = LegalIdentity()
+    identity: LegalIdentity = Field(default_factory=LegalIdentity)
     batch_id: str | None = None
     selections: tuple[str, ...] = ()
     lang: str | None = Field(default=None, description="`id`, `tr`, `en`, or unknown.")
@@ -59,7 +59,7 @@ class Chunk(_Model):
     tenant_id: str
     ordinal: int = Field(ge=0, description="Position in the document.")
     title: str
-    identity: LegalIdentity = LegalIdentity()
+    identity: LegalIdentity = Field(default_factory=LegalIdentity)
     page_no: int | None = None
     section: str | None = Field(
         default=None, description="Heading path, e.g. `BAB II > Pasal 5 > ayat (2)`."
