@@ -326,3 +326,48 @@ def test_a_failing_step_fails_the_execution_with_the_error_the_runner_maps(
     assert execution.get("error") == expected
     mapped = failure_for(execution.get("error"))
     assert type(mapped).__name__ == {"UpstreamFailed": "ExecutionFailed"}.get(expected, expected)
+
+
+def test_a_follow_up_answers_on_the_machine_like_the_in_process_runner(
+    aws: dict[str, Any], real_steps: dict[str, Any], deps: Any
+) -> None:
+    # Given a conversation follow-up (history with a verified earlier answer and a memory) and
+    # a scenario citing the conversation,
+    from tanda.adapters.stepfunctions import StepFunctionsRunner
+    from tanda.contract import QueryV2Request
+    from tanda.pipeline.answer_v2 import answer_v2
+    from tests.corpus import QUESTION, add_qanun
+    from tests.unit.test_steps import FOLLOW_UP, follow_up_history
+
+    deps.model.scenarios["follow_up"] = FOLLOW_UP
+    add_qanun(deps.index, "acme", doc_id="earlier-doc", texts=["Laporan pendidikan daerah."])
+
+    class SyncClient:
+        """StartSyncExecution on moto's interpreter: start, then wait for the end."""
+
+        def start_sync_execution(self, **request: Any) -> dict[str, Any]:
+            return run(aws, request["stateMachineArn"], json.loads(request["input"]))
+
+    runner = StepFunctionsRunner(SyncClient(), real_steps["machine"], deps.settings)
+    body = QueryV2Request(query=QUESTION)
+
+    # when the runner answers it on the machine with its history, and in-process,
+    on_machine = runner.answer(
+        "acme", body, scenario="follow_up", history=follow_up_history("several_documents")
+    )
+    local = answer_v2(
+        deps, "acme", body, scenario="follow_up", history=follow_up_history("several_documents")
+    )
+
+    # then both see the conversation the same way (C2 alone: from_conversation).
+    def seen(outcome: Any) -> Any:
+        return (
+            outcome.answer,
+            [(c.text, c.verdict) for c in outcome.annotation.claims],
+            list(outcome.passages),
+        )
+
+    assert seen(on_machine) == seen(local)
+    assert ("Anggaran pendidikan 2023 adalah Rp 5 miliar.", "from_conversation") in seen(
+        on_machine
+    )[1]

@@ -12,32 +12,40 @@ from typing import Any
 
 import pytest
 
+from tanda.adapters.scripted import Scenario
 from tanda.api.errors import error_body, status_for
 from tanda.contract import QueryV2Request
+from tanda.conversations.history import History, build_history
+from tanda.conversations.model import MemoryItem, StoredMessage
 from tanda.errors import TandaError
 from tanda.pipeline import steps
 from tanda.pipeline.answer_v2 import AnswerDeps, AnswerOutcome, answer_v2
 from tanda.progress import MemoryProgress
 from tanda.service.answer_v2 import to_response
-from tests.corpus import QUESTION
+from tests.corpus import QUESTION, add_qanun
 from tests.unit.pipeline.conftest import deps, index, model
 
 __all__ = ["deps", "index", "model"]  # the pipeline tests' fixtures: corpus, scripted model
 
 SCENARIOS = sorted(p.stem for p in (Path(__file__).parents[1] / "scenarios").glob("*.json"))
 DEADLINES = {"judge_deadline": 0.6}
+STATE_LIMIT = 256 * 1024  # bytes: Step Functions' limit on a state's input and output
 
 
 def across_lambda(model: Any) -> dict[str, Any]:
-    """What a Lambda returns to Step Functions: plain JSON."""
-    loaded: dict[str, Any] = json.loads(model.model_dump_json())
+    """What a Lambda returns to Step Functions: plain JSON (within the state size limit)."""
+    text = model.model_dump_json()
+    assert len(text.encode()) < STATE_LIMIT
+    loaded: dict[str, Any] = json.loads(text)
     return loaded
 
 
-def chained(deps: AnswerDeps, body: QueryV2Request, scenario: str) -> AnswerOutcome:
+def chained(
+    deps: AnswerDeps, body: QueryV2Request, scenario: str, history: History | None = None
+) -> AnswerOutcome:
     """Agent → (done | Parallel[Map(JudgeBatch), FramingCheck] → Guard), as the ASL runs it."""
     state = steps.query_input(
-        "acme", body, deps.settings, started_at=time.time(), scenario=scenario
+        "acme", body, deps.settings, started_at=time.time(), scenario=scenario, history=history
     )
     agent = steps.agent_step(
         steps.QueryInput.model_validate(across_lambda(state)),
@@ -60,28 +68,39 @@ def chained(deps: AnswerDeps, body: QueryV2Request, scenario: str) -> AnswerOutc
         )
     )
     guard_input = {**output, "checks": [batches, framing]}
+    assert len(json.dumps(guard_input).encode()) < STATE_LIMIT
     answer = steps.guard_step(steps.GuardInput.model_validate(guard_input), model=deps.model)
-    return steps.to_outcome(steps.execution_output(answer.model_dump_json()))
+    return steps.to_outcome(steps.execution_output(json.dumps(across_lambda(answer))))
 
 
-def body_of(run: Any, deps: AnswerDeps, scenario: str) -> dict[str, Any]:
+def body_of(
+    run: Any, deps: AnswerDeps, scenario: str, history: History | None = None
+) -> dict[str, Any]:
     seconds = DEADLINES.get(scenario, deps.settings.request_deadline_s)
     deps = replace(deps, settings=deps.settings.model_copy(update={"request_deadline_s": seconds}))
-    request = QueryV2Request(query=QUESTION, include_grounding=True)
+    request = QueryV2Request(query=QUESTION, include_grounding=True, include_provenance=True)
     try:
-        outcome = run(deps, request, scenario)
+        outcome = run(deps, request, scenario, history)
     except TandaError as error:
         return {"status": status_for(error), "body": error_body(error.code, error.message)}
     response = to_response(outcome, request, conversation_id="c-1", message_id="m-1", trace_id="t")
     body = response.model_dump(mode="json")
-    # Model-call latencies are wall time, and parallel steps log in completion order.
+    # Model-call and tool latencies are wall time, and parallel steps log in completion order; a
+    # call cut off by the deadline is logged when its thread gives up, which may be after the
+    # answer was returned (either runner), so only the calls that finished are compared.
     calls = body.pop("model_call_log", None) or []
-    body["model_calls"] = sorted((c["role"], c["outcome"]) for c in calls)
+    body["model_calls"] = sorted(
+        (c["role"], c["outcome"]) for c in calls if c["outcome"] != "deadline"
+    )
+    for audit in body.get("tool_call_audit") or []:
+        audit.pop("latency_ms")
     return {"status": 200, "body": body}
 
 
-def in_process(deps: AnswerDeps, body: QueryV2Request, scenario: str) -> AnswerOutcome:
-    return answer_v2(deps, "acme", body, scenario=scenario)
+def in_process(
+    deps: AnswerDeps, body: QueryV2Request, scenario: str, history: History | None = None
+) -> AnswerOutcome:
+    return answer_v2(deps, "acme", body, scenario=scenario, history=history)
 
 
 @pytest.mark.parametrize("scenario", SCENARIOS)
@@ -89,6 +108,183 @@ def test_chained_steps_answer_like_the_in_process_runner(deps: AnswerDeps, scena
     # Given a scripted scenario, when it runs through the steps and in-process,
     # then the response bodies (or error bodies) are the same.
     assert body_of(chained, deps, scenario) == body_of(in_process, deps, scenario)
+
+
+# --- conversation follow-ups -----------------------------------------------------------------
+
+EARLIER_FACT = "Anggaran pendidikan 2023 adalah Rp 5 miliar."
+FOLLOW_UP = Scenario.model_validate(
+    {
+        "description": "A follow-up that repeats the conversation (C2) and adds a passage.",
+        "agent": {
+            "tool_calls": [{"tool": "search", "query": "anggaran pendidikan 2023"}],
+            "segments": [
+                {"text": "Seperti disebut sebelumnya,", "kind": "framing", "cites": []},
+                {"text": EARLIER_FACT, "kind": "fact", "cites": ["C2"], "layout": "continue"},
+                {
+                    "text": "Anggaran kesehatan 2023 adalah Rp 3 miliar.",
+                    "kind": "fact",
+                    "cites": ["P1", "C2"],
+                    "layout": "paragraph",
+                },
+                {"text": "Yang lain tidak.", "kind": "fact", "cites": ["C9"], "layout": "continue"},
+            ],
+        },
+    }
+)
+HISTORIES = ("several_documents", "read_whole", "selected_document")
+
+
+def follow_up_history(kind: str) -> History:
+    """``several_documents``: a verified earlier answer citing two documents (one since
+    deleted; search prefers them) plus a memory; ``read_whole``: the earlier answer cited one
+    document; a first turn with one ``selected_document`` reads it whole too."""
+    if kind == "selected_document":
+        return build_history([], selected_documents=["qanun-2023"])
+    documents = ["earlier-doc", "gone"] if kind == "several_documents" else ["qanun-2023"]
+    earlier = StoredMessage(
+        message_id="m-0",
+        conversation_id="c-1",
+        tenant_id="acme",
+        route="query_v2",
+        question=QUESTION,
+        answer=f"Berikut datanya. {EARLIER_FACT} Dugaan lain.",
+        trace_id="t-0",
+        created_at=0.0,
+        segments=[
+            {"text": "Berikut datanya.", "kind": "framing", "cites": [], "verdict": None},
+            {"text": EARLIER_FACT, "kind": "fact", "cites": ["P1"], "verdict": "supported"},
+            {"text": "Dugaan lain.", "kind": "fact", "cites": ["P2"], "verdict": "unsupported"},
+        ],
+        cited_documents=documents,
+    )
+    memory = MemoryItem(
+        memory_id="mem-1",
+        tenant_id="acme",
+        subject="u",
+        text="Belanja pegawai tahun 2022 mencapai Rp 871.667.219.294.",
+        conversation_id="c-0",
+        message_id="m-x",
+        created_at=0.0,
+    )
+    return build_history([earlier], memories=[memory])
+
+
+@pytest.fixture
+def follow_up_deps(deps: AnswerDeps) -> AnswerDeps:
+    """The pipeline fixtures plus the follow-up scenario and a document the conversation cited."""
+    deps.model.scenarios["follow_up"] = FOLLOW_UP  # type: ignore[attr-defined]
+    add_qanun(deps.index, "acme", doc_id="earlier-doc", texts=["Laporan pendidikan daerah."])
+    return deps
+
+
+@pytest.mark.parametrize("history", HISTORIES)
+@pytest.mark.parametrize("scenario", [*SCENARIOS, "follow_up"])
+def test_chained_steps_answer_a_follow_up_like_the_in_process_runner(
+    follow_up_deps: AnswerDeps, scenario: str, history: str
+) -> None:
+    # Given a conversation's history (messages, C passages, preferred documents or read_whole),
+    # when a scenario runs through the steps and in-process with it,
+    # then the response bodies (or error bodies) are the same.
+    chained_body = body_of(chained, follow_up_deps, scenario, follow_up_history(history))
+    assert chained_body == body_of(in_process, follow_up_deps, scenario, follow_up_history(history))
+
+
+def test_a_follow_up_on_the_steps_uses_every_part_of_its_history(
+    follow_up_deps: AnswerDeps,
+) -> None:
+    # Given a follow-up whose history prefers two documents and holds the earlier answer,
+    history = follow_up_history("several_documents")
+    assert [p.key for p in history.passages] == ["C1", "C2", "C3"]
+    outcome = chained(follow_up_deps, QueryV2Request(query=QUESTION), "follow_up", history)
+
+    # then the conversation is citable: C2 alone repeats it (from_conversation), C2 beside P1
+    # is judged on P1; an unknown key stays invalid,
+    assert [(c.text, c.verdict) for c in outcome.annotation.claims] == [
+        (EARLIER_FACT, "from_conversation"),
+        ("Anggaran kesehatan 2023 adalah Rp 3 miliar.", "supported"),
+        ("Yang lain tidak.", "invalid_citation"),
+    ]
+    # the preferred document's passage comes first, and the C passages travel with the answer.
+    assert outcome.passages["P1"].citation.document_id == "earlier-doc"
+    assert {k: p.citation.source for k, p in outcome.passages.items() if k.startswith("C")} == {
+        "C1": "conversation",
+        "C2": "conversation",
+        "C3": "memory",
+    }
+
+
+@pytest.mark.parametrize("kind", ["read_whole", "selected_document"])
+def test_a_follow_up_about_one_document_reads_it_whole_on_the_steps(
+    follow_up_deps: AnswerDeps, kind: str
+) -> None:
+    outcome = chained(
+        follow_up_deps, QueryV2Request(query=QUESTION), "default", follow_up_history(kind)
+    )
+    first = outcome.tool_audit[0]
+    assert (first.tool, first.arguments) == ("read_document", {"document_id": "qanun-2023"})
+
+
+def test_the_history_state_is_the_history_the_in_process_runner_gets() -> None:
+    history = follow_up_history("several_documents")
+    state = steps.HistoryState.model_validate(across_lambda(steps.HistoryState.of(history)))
+    rebuilt = state.history()
+    assert (rebuilt.messages, rebuilt.passages) == (history.messages, history.passages)
+    assert rebuilt.preferred_documents == history.preferred_documents == ["earlier-doc", "gone"]
+    assert follow_up_history("read_whole").read_whole == "qanun-2023"
+    assert steps.HistoryState.of(follow_up_history("read_whole")).history().read_whole == (
+        "qanun-2023"
+    )
+
+
+def test_a_history_the_state_cannot_carry_exactly_is_refused() -> None:
+    # A passage with more than build_history sets would lose it: refused, never altered.
+    history = follow_up_history("several_documents")
+    first = history.passages[0]
+    history.passages[0] = replace(
+        first, citation=first.citation.model_copy(update={"document_id": "d"})
+    )
+    with pytest.raises(ValueError):
+        steps.HistoryState.of(history)
+
+
+def test_a_full_history_keeps_the_execution_input_far_under_the_state_limit(
+    deps: AnswerDeps,
+) -> None:
+    # Given the most build_history lets through: 6,000 characters of turns (each shown twice,
+    # as messages and as C passages) and five memories, in a script JSON escapes,
+    turns = [
+        StoredMessage(
+            message_id=f"m-{i}",
+            conversation_id="c-1",
+            tenant_id="acme",
+            route="query",
+            question="\u201cpertanyaan\u201d \n" * 20,
+            answer='\u00e9"' * 200,
+            trace_id="t",
+            created_at=0.0,
+            cited_documents=[f"d-{i}"],
+        )
+        for i in range(20)
+    ]
+    memories = [
+        MemoryItem(
+            memory_id=f"x-{i}",
+            tenant_id="acme",
+            subject="u",
+            text='\u00e9"' * 500,
+            conversation_id="c-0",
+            message_id="m",
+            created_at=0.0,
+        )
+        for i in range(10)
+    ]
+    history = build_history(turns, memories=memories)
+    assert history.truncated
+    state = steps.query_input(
+        "acme", QueryV2Request(query=QUESTION), deps.settings, started_at=0.0, history=history
+    )
+    assert len(state.model_dump_json().encode()) < 64 * 1024
 
 
 def test_a_late_judge_batch_is_unverified_by_deadline() -> None:
@@ -151,6 +347,43 @@ def test_the_agent_step_publishes_the_in_process_progress_frames(
 
     # then the frames a reader gets under that id are the in-process ones, in order.
     assert [e.frame for e in channel.read("r1")] == in_process_frames
+
+
+def test_the_agent_step_publishes_a_follow_up_s_pre_read_frames(
+    follow_up_deps: AnswerDeps,
+) -> None:
+    deps = follow_up_deps
+    body = QueryV2Request(query=QUESTION)
+    in_process_frames: list[Any] = []
+    answer_v2(
+        deps,
+        "acme",
+        body,
+        scenario="default",
+        history=follow_up_history("read_whole"),
+        progress=in_process_frames.append,
+    )
+    channel = MemoryProgress()
+    state = steps.query_input(
+        "acme",
+        body,
+        deps.settings,
+        started_at=time.time(),
+        scenario="default",
+        progress_id="r1",
+        history=follow_up_history("read_whole"),
+    )
+    steps.agent_step(
+        steps.QueryInput.model_validate(across_lambda(state)),
+        index=deps.index,
+        model=deps.model,
+        settings=deps.settings,
+        progress=channel,
+    )
+    frames = [e.frame for e in channel.read("r1")]
+    assert frames == in_process_frames
+    # the pre-read comes first, before the agent's own search.
+    assert frames[0].model_dump()["tool"] == "read_document"
 
 
 def test_a_state_without_a_progress_id_publishes_nothing(deps: AnswerDeps) -> None:

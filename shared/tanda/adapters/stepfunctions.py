@@ -30,6 +30,7 @@ from tanda.pipeline.steps import execution_output, query_input, to_outcome
 if TYPE_CHECKING:
     from tanda.contract.common import WireModel
     from tanda.contract.query import QueryV2Request
+    from tanda.conversations.history import History
     from tanda.pipeline.answer_v2 import AnswerOutcome
     from tanda.ports import Progress
     from tanda.settings import Settings
@@ -107,13 +108,15 @@ class StepFunctionsRunner:
         scenario: str | None = None,
         editorial_prompt: str | None = None,
         trace_id: str | None = None,
+        history: History | None = None,
         progress: Callable[[WireModel], None] | None = None,
         channel: Progress | None = None,
         poll_s: float = POLL_S,
         clock: Any = time.time,
     ) -> AnswerOutcome:
-        """One execution. With ``progress`` and the ``channel`` the agent step publishes to,
-        the tool frames reach ``progress`` while the execution runs."""
+        """One execution. A conversation turn's ``history`` travels in the input (the agent
+        step uses it as the in-process runner does). With ``progress`` and the ``channel`` the
+        agent step publishes to, the tool frames reach ``progress`` while the execution runs."""
         live = progress is not None and channel is not None
         progress_id = (trace_id or uuid.uuid4().hex) if live else None
         state = query_input(
@@ -124,6 +127,7 @@ class StepFunctionsRunner:
             scenario=scenario,
             editorial_prompt=editorial_prompt,
             progress_id=progress_id,
+            history=history,
         )
         request: dict[str, Any] = {
             "stateMachineArn": self.state_machine_arn,

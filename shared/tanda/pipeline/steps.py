@@ -20,6 +20,11 @@ Differences from the in-process runner, by necessity:
 
 * Live progress: with a ``progress_id`` in the input, the agent step publishes its tool frames to
   the ``Progress`` adapter (DynamoDB in Lambda) for the stream route to poll.
+* Conversation follow-ups: the input carries what :func:`~tanda.conversations.history.
+  build_history` let the next turn see (``HistoryState``: chat messages, ``C`` passages,
+  preferred documents, the document read whole), and the agent step rebuilds the ``History``
+  that :func:`~tanda.pipeline.answer_v2.run_agent_phase` takes. It is bounded by the history's
+  character budget (6,000) plus ≤ 5 memories, well inside the 256 KB state limit.
 
 Cold start (issue 7): at import only pydantic and the states' field types (``tanda.contract``,
 ``tanda.retrieval.model``); each step imports its stages when it runs, and the states build
@@ -59,6 +64,7 @@ from tanda.retrieval.model import Chunk, LegalIdentity
 
 if TYPE_CHECKING:
     from tanda.annotate.aggregate import Annotation, SegmentOutcome
+    from tanda.conversations.history import History
     from tanda.pipeline.answer_v2 import AnswerOutcome
     from tanda.pipeline.passages import Passage
     from tanda.ports import ChatModel, Embedder, Progress, SearchIndex
@@ -85,6 +91,70 @@ class StepTimeouts(_State):
     guard_s: int = Field(ge=1)
 
 
+class HistoryMessageState(_State):
+    role: Literal["user", "assistant"]
+    content: str
+
+
+class ConversationPassageState(_State):
+    """An earlier turn (or a memory) citable under its ``C`` key: all ``build_history`` sets."""
+
+    key: str
+    text: str
+    source: str | None = None
+
+
+class HistoryState(_State):
+    """What a follow-up sees of its conversation (:class:`~tanda.conversations.history.History`
+    without the response-only ``truncated`` / ``exchanges_in_view``)."""
+
+    messages: list[HistoryMessageState] = Field(default_factory=list)
+    passages: list[ConversationPassageState] = Field(default_factory=list)
+    preferred_documents: list[str] = Field(default_factory=list)
+    read_whole: str | None = None
+
+    @classmethod
+    def of(cls, history: History) -> HistoryState:
+        state = cls(
+            messages=[
+                HistoryMessageState(role=m.role, content=m.content)  # type: ignore[arg-type]
+                for m in history.messages
+            ],
+            passages=[
+                ConversationPassageState(key=p.key, text=p.text, source=p.citation.source)
+                for p in history.passages
+            ],
+            preferred_documents=list(history.preferred_documents),
+            read_whole=history.read_whole,
+        )
+        rebuilt = state.history()
+        if (rebuilt.messages, rebuilt.passages) != (history.messages, history.passages):
+            # Never answer a follow-up from a history other than the one it was given.
+            raise ValueError("the history has messages or passages build_history does not make")
+        return state
+
+    def history(self) -> History:
+        from tanda.chat import ChatMessage
+        from tanda.conversations.history import History
+        from tanda.pipeline.passages import Passage
+
+        return History(
+            messages=[ChatMessage(role=m.role, content=m.content) for m in self.messages],
+            passages=[
+                Passage(
+                    key=p.key,
+                    kind="conversation",
+                    text=p.text,
+                    citation=Citation(citation_key=p.key, source=p.source),
+                    identity=LegalIdentity(),
+                )
+                for p in self.passages
+            ],
+            preferred_documents=list(self.preferred_documents),
+            read_whole=self.read_whole,
+        )
+
+
 class QueryInput(_State):
     """The execution input: everything the steps need that is not a settings value."""
 
@@ -99,6 +169,11 @@ class QueryInput(_State):
         default=None,
         description="Set by a stream route: the agent step publishes its tool frames under this "
         "id to the Progress adapter, which the route polls while the execution runs.",
+    )
+    history: HistoryState | None = Field(
+        default=None,
+        description="A conversation turn's history (follow-ups; a first turn may read its one "
+        "selected document whole): the agent step uses it as run_agent_phase does.",
     )
 
     @property
@@ -297,6 +372,7 @@ def query_input(
     scenario: str | None = None,
     editorial_prompt: str | None = None,
     progress_id: str | None = None,
+    history: History | None = None,
 ) -> QueryInput:
     """The execution input a route builds (pure: the caller passes the clock reading)."""
     return QueryInput(
@@ -308,6 +384,7 @@ def query_input(
         deadline_ms=round(settings.request_deadline_s * 1000),
         timeouts=step_timeouts(settings.request_deadline_s, settings.judge_share),
         progress_id=progress_id,
+        history=HistoryState.of(history) if history is not None else None,
     )
 
 
@@ -350,9 +427,10 @@ def agent_step(
     clock: Clock = time.time,
 ) -> AgentOutput:
     """Scope → agent ⇄ tools → compose → routing: the refusal, or the checks' work. With a
-    ``progress`` adapter and a ``progress_id`` in the state, every tool frame is published."""
+    ``progress`` adapter and a ``progress_id`` in the state, every tool frame is published. With
+    a history, the agent runs as :func:`~tanda.pipeline.answer_v2.run_agent_phase` runs it."""
     from tanda.agent.run import run_agent, tool_results_readable
-    from tanda.agent.tools import AgentTools
+    from tanda.agent.tools import AgentTools, ContextFull
     from tanda.annotate.aggregate import Route, route_segment
     from tanda.judge.reader_context import reader_contexts
     from tanda.pipeline.answer_v2 import NothingReadable, resolve_scope
@@ -372,16 +450,31 @@ def agent_step(
     agent_until = state.started_at + total * (1 - settings.judge_share)
     judge_until = state.deadline_at - min(GUARD_RESERVE_MAX_S, total * 0.1)
     reserve_calls = max(3, round(settings.model_call_budget * settings.judge_share))
+    history = state.history.history() if state.history is not None else None
     tools = AgentTools(
         index,
         scope,
         embedder=embedder,
         top_k=settings.search_top_k,
         context_chars=settings.agent_context_chars,
+        preferred_documents=history.preferred_documents if history else (),
         on_event=publisher(progress, state.progress_id)
         if progress is not None and state.progress_id
         else None,
     )
+    if history is not None:
+        tools.add_conversation(history.passages)
+        if history.read_whole is not None:
+            # V2-22, as run_agent_phase: the one earlier document is read whole first (as much
+            # as half the evidence budget holds; search fills the rest).
+            full = tools.context_chars
+            tools.context_chars = full // 2
+            try:
+                tools.run("read_document", {"document_id": history.read_whole}, "call_0")
+            except ContextFull:
+                pass
+            finally:
+                tools.context_chars = full
     result = run_agent(
         ledger,
         tools,
@@ -390,6 +483,7 @@ def agent_step(
         until=agent_until,
         reserve_calls=reserve_calls,
         max_tool_rounds=settings.agent_max_tool_rounds,
+        history=history.messages if history else None,
     )
     tool_info = ToolInfo(
         tool=tools.audit[-1].tool if tools.audit else None,
@@ -408,13 +502,14 @@ def agent_step(
 
     segments = result.segments
     shown = set(tools.passages)
+    conversation_keys = tools.conversation_keys  # V2-12: C-only segments are from_conversation
     contexts = reader_contexts(segments)
     final: dict[int, OutcomeState] = {}
     judge_items: list[JudgeItemState] = []
     framing_items: list[tuple[int, Segment]] = []
     invalid: dict[int, list[str]] = {}
     for position, segment in enumerate(segments):
-        routing = route_segment(segment, shown)
+        routing = route_segment(segment, shown, conversation_keys)
         invalid[position] = list(routing.invalid_keys)
         if routing.route is Route.final:
             assert routing.outcome is not None

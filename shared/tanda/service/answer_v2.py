@@ -109,19 +109,18 @@ def run_answer(
     progress: Callable[[WireModel], None] | None = None,
     trace_id: str | None = None,
 ) -> AnswerOutcome:
-    """The pipeline on the configured runner. The Step Functions runner takes first turns, live
-    progress included (the agent step publishes its tool frames to ``runtime.progress``, which
-    the runner polls into ``progress``); conversation follow-ups run in-process (its state
-    carries no history yet)."""
+    """The pipeline on the configured runner. The Step Functions runner takes every turn: the
+    conversation's ``history`` travels in the execution input, and live progress is published by
+    the agent step to ``runtime.progress``, which the runner polls into ``progress``."""
     runner = runtime.runner
-    first_turn = history is None or not (history.messages or history.passages)
-    if runner is not None and first_turn:
+    if runner is not None:
         return runner.answer(
             tenant_id,
             body,
             scenario=scenario,
             editorial_prompt=editorial_prompt,
             trace_id=trace_id,
+            history=history,
             progress=progress,
             channel=runtime.progress if progress is not None else None,
         )

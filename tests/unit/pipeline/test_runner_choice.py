@@ -1,4 +1,5 @@
-"""Which runner answers (DESIGN §4): Step Functions for first turns, in-process otherwise."""
+"""Which runner answers (DESIGN §4): Step Functions for every turn when configured (follow-ups
+carry their history into the execution input), in-process otherwise."""
 
 from __future__ import annotations
 
@@ -50,14 +51,31 @@ def test_a_first_turn_runs_on_the_state_machine_with_the_editorial_prompt(
             "scenario": None,
             "editorial_prompt": "P",
             "trace_id": "t1",
+            "history": None,
             "progress": None,
             "channel": None,
         }
     ]
 
 
-def test_a_follow_up_with_history_runs_in_process(tmp_path: Path, model: ScriptedModel) -> None:
+def test_a_follow_up_runs_on_the_state_machine_with_its_history(
+    tmp_path: Path, model: ScriptedModel
+) -> None:
     rt, runner = runtime(tmp_path, model)
+    history = History(
+        messages=[ChatMessage(role="user", content="sebelumnya")], read_whole="qanun-2023"
+    )
+    outcome = run_answer(
+        rt, "acme", QueryV2Request(query=QUESTION, selection="kosong"), history=history
+    )
+    assert outcome.fallback == "model_timeout"  # the runner's answer, not the in-process one
+    (call,) = runner.calls
+    assert call["history"] is history
+
+
+def test_without_a_runner_a_follow_up_runs_in_process(tmp_path: Path, model: ScriptedModel) -> None:
+    rt, runner = runtime(tmp_path, model)
+    rt.__dict__["runner"] = None
     history = History(messages=[ChatMessage(role="user", content="sebelumnya")])
     outcome = run_answer(
         rt, "acme", QueryV2Request(query=QUESTION, selection="kosong"), history=history
