@@ -30,6 +30,8 @@ MAX_SENTENCE_CHARS = 400
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[A-ZÀ-ÖØ-ÞİÇĞÖŞÜ0-9])|\s*\n\s*")
 _SPACE = re.compile(r"\s+")
 _NIK = re.compile(r"(?<!\d)\d{16}(?!\d)")
+_YEAR = re.compile(r"(?<!\d)(?:19|20)\d{2}(?!\d)")
+_PERIOD_LABELS = ("Periode:",)  # a dataset's period; a statute's year is when it was enacted
 _DIGIT = re.compile(r"\d")
 
 
@@ -115,8 +117,15 @@ class OfflineModel:
         ties to the earlier-ranked passage; table rows are returned grouped by table."""
         lang = guess_lang(question)
         wanted = set(query_terms(question, lang))
+        asked_years = set(_YEAR.findall(question))
         candidates: list[tuple[Unit, set[str], set[str]]] = []
         for passage in passages:
+            stated = " ".join(
+                line for line in passage.get("identity", []) if line.startswith(_PERIOD_LABELS)
+            )
+            passage_years = set(_YEAR.findall(stated))
+            if asked_years and passage_years and not asked_years & passage_years:
+                continue  # the question names a year; this source is about another one
             identity = set(index_terms(" ".join(passage.get("identity", [])), lang)) & wanted
             for unit in units_of(str(passage["key"]), str(passage["text"])):
                 if len(unit.text) <= MAX_SENTENCE_CHARS:

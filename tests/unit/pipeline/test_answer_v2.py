@@ -306,3 +306,26 @@ def test_a_follow_up_about_several_documents_shows_their_passages_first(deps: An
     assert steered.tool_audit[0].arguments == {
         "query": "anggaran pendidikan 2023"
     }  # no titles added
+
+
+def test_the_offline_agent_skips_tables_of_another_period_than_the_question_names() -> None:
+    from tanda.adapters.offline import OfflineModel
+
+    def table(key: str, period: str) -> dict[str, object]:
+        return {
+            "key": key,
+            "identity": [f"Dokumen: APBD Surabaya {period}", f"Periode: {period}"],
+            "text": f"akun | anggaran | realisasi\nPendapatan Daerah | {period},1 M | 9 M",
+        }
+
+    picked = OfflineModel.pick_units(
+        "Berapa pendapatan daerah tahun 2023?", [table("P1", "2022"), table("P2", "2023")]
+    )
+    assert [u.key for u in picked] == ["P2"]
+    statute = {
+        "key": "P3",
+        "identity": ["Tahun: 2022"],
+        "text": "Pendapatan daerah diatur dalam undang-undang ini secara rinci.",
+    }
+    # A statute's year is its enactment, not a period: it still answers a 2023 question.
+    assert [u.key for u in OfflineModel.pick_units("Pendapatan daerah 2023?", [statute])] == ["P3"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Body, Depends, Request
+from fastapi import APIRouter, Depends, Request
 
 from tanda.api.security import AUTH_RESPONSES, current_runtime, partner_principal
 from tanda.auth import Principal
@@ -30,7 +30,7 @@ router = APIRouter(tags=["conversations"])
 def post_conversation(
     request: Request,
     principal: Annotated[Principal, Depends(partner_principal)],
-    body: Annotated[CreateConversationRequest | None, Body()] = None,
+    body: CreateConversationRequest | None = None,
 ) -> ConversationInfo:
     body = body or CreateConversationRequest()
     conversation = create_conversation(
