@@ -68,7 +68,7 @@ def test_no_usable_verdict_is_unparseable_and_other_segments_keep_theirs(deps: A
 
 
 def test_a_judge_slower_than_the_deadline_gives_deadline(deps: AnswerDeps) -> None:
-    fast = replace(deps, settings=deps.settings.model_copy(update={"request_deadline_s": 0.6}))
+    fast = replace(deps, settings=deps.settings.model_copy(update={"request_deadline_s": 1.5}))
     outcome = ask(fast, "judge_deadline")
     assert verdicts(outcome) == [("unverified", "deadline")]
 

@@ -23,7 +23,7 @@ from tests.corpus import QUESTION
 
 SNAPSHOTS = Path(__file__).parents[2] / "snapshots"
 SCENARIOS = sorted(p.stem for p in (Path(__file__).parents[2] / "scenarios").glob("*.json"))
-DEADLINES = {"judge_deadline": 0.6}
+DEADLINES = {"judge_deadline": 1.5}  # room for the agent on a loaded machine
 
 
 def body_for(deps: AnswerDeps, scenario: str) -> dict[str, Any]:
