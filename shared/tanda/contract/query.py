@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field, field_validator
+from pydantic import ConfigDict, Field, field_validator
 
 from tanda.contract.common import WireModel
 
@@ -14,6 +14,10 @@ MAX_DOCUMENT_IDS = 100
 
 class QueryV2Request(WireModel):
     """Same body as ``/query``; unknown fields are rejected with 422."""
+
+    # Built at import: FastAPI validates request bodies through its own field wrapper, and a
+    # deferred build there warns on every first request.
+    model_config = ConfigDict(defer_build=False)
 
     query: str = Field(
         min_length=1, max_length=MAX_QUERY_CHARS, description="The question, in any language."

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import ConfigDict, Field, field_validator, model_validator
 
 from tanda.contract.common import WireModel
 
@@ -13,6 +13,10 @@ SEARCH_TOP_K_MAX = 20
 
 
 class V1SearchRequest(WireModel):
+    # Built at import: FastAPI validates request bodies through its own field wrapper, and a
+    # deferred build there warns on every first request.
+    model_config = ConfigDict(defer_build=False)
+
     query: str = Field(min_length=1, max_length=2000)
     top_k: int = Field(default=SEARCH_TOP_K_DEFAULT, ge=1, le=SEARCH_TOP_K_MAX)
     document_id: str | None = Field(default=None, min_length=1, max_length=128)
