@@ -84,6 +84,22 @@ class AgentTools:
         for passage in passages:
             self.passages[passage.key] = passage
 
+    def follow_up(self, conversation: Sequence[Passage], read_whole: str | None) -> None:
+        """V2-22: earlier turns become citable ``C`` passages; a follow-up about exactly one
+        earlier document reads it whole first (as much as half the evidence budget holds; search
+        fills the rest)."""
+        self.add_conversation(conversation)
+        if read_whole is None:
+            return
+        full = self.context_chars
+        self.context_chars = full // 2
+        try:
+            self.run("read_document", {"document_id": read_whole}, "call_0")
+        except ContextFull:
+            pass
+        finally:
+            self.context_chars = full
+
     @property
     def conversation_keys(self) -> set[str]:
         return {k for k, p in self.passages.items() if p.kind == "conversation"}

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tanda.agent.run import run_agent, tool_results_readable
-from tanda.agent.tools import AgentTools, ContextFull
+from tanda.agent.tools import AgentTools
 from tanda.annotate.aggregate import (
     Annotation,
     Route,
@@ -169,18 +169,7 @@ def run_agent_phase(
         on_event=progress,
     )
     if history is not None:
-        tools.add_conversation(history.passages)
-        if history.read_whole is not None:
-            # V2-22: a follow-up about exactly one earlier document reads it whole (as much as
-            # half the evidence budget holds; search fills the rest).
-            full = tools.context_chars
-            tools.context_chars = full // 2
-            try:
-                tools.run("read_document", {"document_id": history.read_whole}, "call_0")
-            except ContextFull:
-                pass
-            finally:
-                tools.context_chars = full
+        tools.follow_up(history.passages, history.read_whole)
     result = run_agent(
         ledger,
         tools,

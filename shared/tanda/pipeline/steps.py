@@ -430,7 +430,7 @@ def agent_step(
     ``progress`` adapter and a ``progress_id`` in the state, every tool frame is published. With
     a history, the agent runs as :func:`~tanda.pipeline.answer_v2.run_agent_phase` runs it."""
     from tanda.agent.run import run_agent, tool_results_readable
-    from tanda.agent.tools import AgentTools, ContextFull
+    from tanda.agent.tools import AgentTools
     from tanda.annotate.aggregate import Route, route_segment
     from tanda.judge.reader_context import reader_contexts
     from tanda.pipeline.answer_v2 import NothingReadable, resolve_scope
@@ -463,18 +463,7 @@ def agent_step(
         else None,
     )
     if history is not None:
-        tools.add_conversation(history.passages)
-        if history.read_whole is not None:
-            # V2-22, as run_agent_phase: the one earlier document is read whole first (as much
-            # as half the evidence budget holds; search fills the rest).
-            full = tools.context_chars
-            tools.context_chars = full // 2
-            try:
-                tools.run("read_document", {"document_id": history.read_whole}, "call_0")
-            except ContextFull:
-                pass
-            finally:
-                tools.context_chars = full
+        tools.follow_up(history.passages, history.read_whole)
     result = run_agent(
         ledger,
         tools,
