@@ -34,7 +34,7 @@ from tanda.guard.run import guard_blocks
 from tanda.judge.reader_context import reader_contexts
 from tanda.judge.run import JudgeItem, check_framing, judge_claims
 from tanda.pipeline.context import ModelLedger, RequestBudget
-from tanda.pipeline.notices import NOTICES
+from tanda.pipeline.notices import NOTICES, refusal_for
 from tanda.pipeline.passages import Passage
 from tanda.ports import ChatModel, Embedder, SearchIndex
 from tanda.retrieval.model import SearchScope
@@ -77,14 +77,8 @@ class AnswerOutcome:
 
 
 def refusal(reason: FallbackReason, **extra: Any) -> AnswerOutcome:
-    text = NOTICES[reason]
-    checked = reason is not FallbackReason.context_budget_exhausted  # V2-18
-    return AnswerOutcome(
-        answer=text,
-        annotation=refusal_annotation(text, checked=checked),
-        fallback=reason,
-        **extra,
-    )
+    text, annotation = refusal_for(reason)
+    return AnswerOutcome(answer=text, annotation=annotation, fallback=reason, **extra)
 
 
 def resolve_scope(

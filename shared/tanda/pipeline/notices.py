@@ -3,7 +3,12 @@ model's or a server's message."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from tanda.contract.common import FallbackReason
+
+if TYPE_CHECKING:
+    from tanda.annotate.aggregate import Annotation
 
 NOTICES: dict[FallbackReason, str] = {
     FallbackReason.policy_blocked: (
@@ -43,3 +48,13 @@ NOTICES: dict[FallbackReason, str] = {
         "dapat dijawab dari dokumen."
     ),
 }
+
+
+def refusal_for(reason: FallbackReason) -> tuple[str, Annotation]:
+    """The fixed notice of a refusal and its annotation: one unlocated piece, no claims; nothing
+    was checked when the evidence did not fit (V2-18)."""
+    from tanda.annotate.aggregate import refusal_annotation
+
+    text = NOTICES[reason]
+    checked = reason is not FallbackReason.context_budget_exhausted
+    return text, refusal_annotation(text, checked=checked)

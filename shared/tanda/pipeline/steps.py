@@ -390,13 +390,9 @@ def query_input(
 
 def refusal_state(reason: FallbackReason, **extra: object) -> AnswerState:
     """The same refusal as ``answer_v2.refusal`` (V2-18: context_budget_exhausted is unchecked)."""
-    from tanda.annotate.aggregate import refusal_annotation
-    from tanda.pipeline.notices import NOTICES
+    from tanda.pipeline.notices import refusal_for
 
-    text = NOTICES[reason]
-    annotation = refusal_annotation(
-        text, checked=reason is not FallbackReason.context_budget_exhausted
-    )
+    text, annotation = refusal_for(reason)
     return AnswerState(
         answer=text,
         claims=annotation.claims,
