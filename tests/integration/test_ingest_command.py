@@ -11,7 +11,12 @@ from tanda.cli import main
 
 pytestmark = pytest.mark.integration
 
-CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "corpus"
+_REPO_ROOT = Path(__file__).resolve().parents[2]
+# Beside the checkout, or beside the folder of a git worktree (…/wt/<name>).
+CORPUS = next(
+    (p / "shared/data/corpus" for p in _REPO_ROOT.parents if (p / "shared/data/corpus").is_dir()),
+    _REPO_ROOT.parent / "shared" / "data" / "corpus",
+)
 
 
 @pytest.fixture

@@ -7,7 +7,11 @@ from pathlib import Path
 import pytest
 
 REPO_ROOT = Path(__file__).resolve().parents[4]
-SHARED_DATA = REPO_ROOT.parent / "shared" / "data"
+# Beside the checkout, or beside the folder of a git worktree (…/wt/<name>).
+SHARED_DATA = next(
+    (p / "shared" / "data" for p in REPO_ROOT.parents if (p / "shared" / "data").is_dir()),
+    REPO_ROOT.parent / "shared" / "data",
+)
 CORPUS = SHARED_DATA / "corpus"
 
 
