@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
+import itertools
+import logging
 import shutil
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from tanda.cli import main
+from tanda.retrieval.ingest.pipeline import SUPPORTED_SUFFIXES
+from tanda.settings import load_settings
+from tests.unit.retrieval.ingest.sample_sources import STATUTE_TEXT, text_pdf, write_good_sources
 
 pytestmark = pytest.mark.integration
 
@@ -20,11 +29,15 @@ CORPUS = next(
 
 
 @pytest.fixture
-def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     monkeypatch.setenv("TANDA_HOME", str(tmp_path / "home"))
     monkeypatch.setenv("TANDA_INDEX", "sqlite")
     monkeypatch.setenv("TANDA_EMBEDDER", "none")
-    return tmp_path / "home"
+    # Settings are read once per process: without this, every test after the first one that
+    # ran the CLI would ingest into that test's home.
+    load_settings.cache_clear()
+    yield tmp_path / "home"
+    load_settings.cache_clear()
 
 
 @pytest.fixture
@@ -76,3 +89,127 @@ def test_given_only_unreadable_files_when_tanda_ingest_runs_then_exit_is_non_zer
     (tmp_path / "rusak.pdf").write_bytes(b"not a pdf")
     assert main(["ingest", str(tmp_path / "rusak.pdf"), "--no-progress"]) == 1
     assert "rusak.pdf: not a readable PDF" in capsys.readouterr().out
+
+
+def _indexed_sources(home: Path, tenant: str) -> dict[str, str]:
+    """Each indexed document's source → its chunks' text, read back from the SQLite file."""
+    from tanda.adapters.sqlite_index import SqliteSearchIndex
+    from tanda.retrieval.model import SearchScope
+
+    index = SqliteSearchIndex(home / "index.sqlite")
+    try:
+        scope = SearchScope(tenant_id=tenant)
+        return {
+            d.source: " ".join(c.text for c in index.document_chunks(scope, d.document_id))
+            for d in index.documents(scope)
+        }
+    finally:
+        index.close()
+
+
+def test_given_bad_files_beside_good_ones_when_tanda_ingest_runs_then_each_bad_one_is_a_line(
+    home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Given the three files that stopped `tanda ingest` with a traceback, and an empty one
+    root = tmp_path / "docs"
+    good = write_good_sources(root)
+    (root / "foto.csv").write_bytes(bytes(range(256)) * 8)
+    (root / "besar.csv").write_text('akun,catatan\nPendapatan,"' + "x" * (140 * 1024) + '"\n')
+    (root / "dalam.jsonl").write_text('{"text": ' + "[" * 100_000 + "]" * 100_000 + "}\n")
+    (root / "kosong.md").write_text("  \n")
+
+    # When it runs
+    code = main(["ingest", str(root), "--tenant", "t1", "--no-progress"])
+
+    # Then each is one line with its reason and every good file is indexed
+    out = capsys.readouterr().out
+    assert code == 0
+    assert f"documents: {len(good)} ({len(good)} added, 0 replaced, 0 unchanged)" in out
+    assert f"  {root / 'foto.csv'}: not a text file (binary content)" in out
+    assert f"  {root / 'besar.csv'}: not a readable CSV (line 2: field larger than field" in out
+    assert f"  {root / 'dalam.jsonl'}#1: line 1: not JSON (nested too deeply)" in out
+    assert f"  {root / 'kosong.md'}: nothing to index (no text)" in out
+    indexed = _indexed_sources(home, "t1")
+    assert set(indexed) == set(good)
+    assert all(phrase in indexed[source] for source, phrase in good.items())
+
+
+_GOOD_SAMPLES = {
+    ".pdf": text_pdf(["Pasal 1", "Isi (pertama)."]),
+    ".csv": b'akun,anggaran\nPendapatan,"1,5 M"\n',
+    ".jsonl": b'{"document_id": "x", "text": "Isi.", "metadata": {"year": 2020}}\n',
+    ".txt": STATUTE_TEXT.encode(),
+    ".md": b"# Judul\n\n```\nkode\n```\n\n- butir\n",
+}
+_SAMPLE_OF = {".text": ".txt", ".markdown": ".md"}
+
+
+@st.composite
+def _hostile_bytes(draw: st.DrawFn, suffix: str) -> bytes:
+    """Random bytes, random bytes behind the opening of a real file of the kind, or a real file
+    of the kind with bytes flipped, cut or inserted."""
+    sample = _GOOD_SAMPLES[_SAMPLE_OF.get(suffix, suffix)]
+    kind = draw(st.sampled_from(["random", "prefixed", "mutated"]))
+    if kind == "random":
+        return draw(st.binary(max_size=2048))
+    if kind == "prefixed":
+        return sample[: draw(st.integers(0, len(sample)))] + draw(st.binary(max_size=1024))
+    data = bytearray(sample)
+    for _ in range(draw(st.integers(1, 8))):
+        at = draw(st.integers(0, len(data)))
+        edit = draw(st.sampled_from(["flip", "cut", "insert"]))
+        if edit == "flip" and at < len(data):
+            data[at] = draw(st.integers(0, 255))
+        elif edit == "cut":
+            del data[at : at + draw(st.integers(1, 64))]
+        else:
+            data[at:at] = draw(st.binary(min_size=1, max_size=64))
+    return bytes(data)
+
+
+_tenants = itertools.count()
+
+
+@settings(
+    max_examples=30,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    hostile=st.fixed_dictionaries(
+        {suffix: _hostile_bytes(suffix) for suffix in sorted(SUPPORTED_SUFFIXES)}
+    )
+)
+def test_given_random_bytes_under_every_extension_when_tanda_ingest_runs_then_good_files_land(
+    home: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    caplog: pytest.LogCaptureFixture,
+    hostile: dict[str, bytes],
+) -> None:
+    # Given a folder of good files and one file of hostile bytes per supported extension
+    root = Path(tempfile.mkdtemp(dir=tmp_path))
+    good = write_good_sources(root)
+    for suffix, data in hostile.items():
+        (root / "fuzz").mkdir(exist_ok=True)
+        (root / "fuzz" / f"acak{suffix}").write_bytes(data)
+    tenant = f"fuzz{next(_tenants)}"
+    capsys.readouterr()
+    caplog.clear()
+
+    # When `tanda ingest` runs on it (into the real SQLite index)
+    code = main(["ingest", str(root), "--tenant", tenant, "--no-progress"])
+
+    # Then it ends normally, every good file is indexed, every hostile file is either indexed or
+    # a skipped line with a reason, and no reader needed the last-resort catch
+    out = capsys.readouterr().out
+    assert code == 0
+    indexed = _indexed_sources(home, tenant)
+    assert all(phrase in indexed.get(source, "") for source, phrase in good.items())
+    for suffix in hostile:
+        path = str(root / "fuzz" / f"acak{suffix}")
+        landed = any(source == path or source.startswith(path + "#") for source in indexed)
+        reported = f"  {path}: " in out or f"  {path}#" in out
+        assert landed or reported, path
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]

@@ -1,16 +1,21 @@
 """``ingest_paths``: files and folders → documents and chunks in a ``SearchIndex``.
 
 Callable from code and tests without argparse; ``command.ingest_command`` is its CLI face.
-One bad source is a line in the report, never the end of the batch.
+One bad source is a line in the report, never the end of the batch: readers turn the failures
+they know (a corrupt PDF, a bad CSV or JSONL line) into a reason, and ``_contained`` turns any
+other exception of one source into a reason too, with its traceback in the log (issue 11).
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path, PurePosixPath
+from typing import TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -24,6 +29,9 @@ from tanda.retrieval.ingest.identity import (
 )
 from tanda.retrieval.ingest.parsed import ParsedDocument, Skipped, TableBlock
 from tanda.retrieval.ingest.readers import (
+    BINARY_REASON,
+    looks_binary,
+    one_line,
     parse_plain_text,
     read_csv,
     read_jsonl_records,
@@ -33,11 +41,14 @@ from tanda.retrieval.ingest.readers import (
 )
 from tanda.retrieval.model import Chunk, Document, IngestOutcome, SearchScope
 
+logger = logging.getLogger(__name__)
+
 SIDECAR_SUFFIX = ".meta.json"
 EMBED_BATCH = 64
 _TEXT_SUFFIXES = {".txt", ".text"}
 _MARKDOWN_SUFFIXES = {".md", ".markdown"}
 SUPPORTED_SUFFIXES = frozenset({".pdf", ".csv", ".jsonl", *_TEXT_SUFFIXES, *_MARKDOWN_SUFFIXES})
+NOTHING_TO_INDEX = "nothing to index (no text)"
 
 
 class SkippedSource(BaseModel):
@@ -165,7 +176,14 @@ def ingest_paths(
         except OSError as exc:
             skipped.append(SkippedSource(source=str(source.path), reason=str(exc), failed=True))
             continue
-        for unit in _units(source, data, suffix, tenant):
+        # The generator runs inside list(), so inside the catch: a JSONL file is read line by line.
+        units: list[_Unit | SkippedSource] | SkippedSource = _contained(
+            str(source.path), partial(list, _units(source, data, suffix, tenant))
+        )
+        if isinstance(units, SkippedSource):
+            skipped.append(units)
+            continue
+        for unit in units:
             if isinstance(unit, SkippedSource):
                 skipped.append(unit)
                 continue
@@ -175,21 +193,13 @@ def ingest_paths(
                     IngestOutcome(document_id=unit.document_id, status="unchanged", chunks=0)
                 )
                 continue
-            parsed = unit.parse()
-            if isinstance(parsed, Skipped):
-                skipped.append(SkippedSource(source=unit.label, reason=parsed.reason, failed=True))
-                continue
-            document, chunks = build_document(
-                parsed,
-                tenant=tenant,
-                document_id=unit.document_id,
-                source=unit.label,
-                digest=unit.digest,
-                batch=batch,
-                selections=selection_tuple,
-                metadata=unit.metadata,
-                chunking=chunking,
+            built = _contained(
+                unit.label, partial(_document_of, unit, tenant, batch, selection_tuple, chunking)
             )
+            if isinstance(built, SkippedSource):
+                skipped.append(built)
+                continue
+            parsed, document, chunks = built
             if embedder is not None:
                 chunks = embed_chunks(embedder, chunks)
             try:
@@ -219,6 +229,50 @@ def ingest_paths(
         outcomes=tuple(outcomes),
         skipped=tuple(skipped),
     )
+
+
+_Read = TypeVar("_Read")
+
+
+def _contained(label: str, read: Callable[[], _Read]) -> _Read | SkippedSource:
+    """The one catch for reading a source: whatever one file (or JSONL line) raises while it is
+    read, parsed or chunked skips that source with a reason, and the batch goes on (issue 11).
+    Readers report the failures they expect themselves; anything reaching here is a reader bug,
+    so its traceback goes to the log rather than being swallowed."""
+    try:
+        return read()
+    except Exception as exc:
+        logger.exception("ingest: reading %s failed", label)
+        reason = f"could not be read ({type(exc).__name__}: {one_line(exc)})"
+        return SkippedSource(source=label, reason=reason, failed=True)
+
+
+def _document_of(
+    unit: _Unit,
+    tenant: str,
+    batch: str | None,
+    selections: tuple[str, ...],
+    chunking: ChunkingConfig | None,
+) -> tuple[ParsedDocument, Document, list[Chunk]] | SkippedSource:
+    parsed = unit.parse()
+    if isinstance(parsed, Skipped):
+        return SkippedSource(source=unit.label, reason=parsed.reason, failed=True)
+    document, chunks = build_document(
+        parsed,
+        tenant=tenant,
+        document_id=unit.document_id,
+        source=unit.label,
+        digest=unit.digest,
+        batch=batch,
+        selections=selections,
+        metadata=unit.metadata,
+        chunking=chunking,
+    )
+    if not chunks:
+        # An empty or whitespace-only file is not a document: nothing of it could be cited.
+        # Not a failure either: it was read, it holds nothing.
+        return SkippedSource(source=unit.label, reason=NOTHING_TO_INDEX, failed=False)
+    return parsed, document, chunks
 
 
 def _progress(files: list[SourceFile], *, enabled: bool) -> Iterable[SourceFile]:
@@ -256,7 +310,13 @@ def _units(
     source: SourceFile, data: bytes, suffix: str, tenant: str
 ) -> Iterator[_Unit | SkippedSource]:
     label = str(source.path)
+    if suffix != ".pdf" and looks_binary(data):
+        yield SkippedSource(source=label, reason=BINARY_REASON, failed=True)
+        return
     if suffix == ".jsonl":
+        if not data.strip():
+            yield SkippedSource(source=label, reason=NOTHING_TO_INDEX, failed=False)
+            return
         for record in read_jsonl_records(data):
             if isinstance(record, tuple):
                 line_no, skip = record

@@ -40,10 +40,31 @@ _YEAR_RE = re.compile(r"^(19|20)\d{2}$")
 
 
 def decode_text(data: bytes) -> str:
+    """UTF-8 (BOM or not); UTF-16 when a BOM says so (Windows "Unicode" text); else cp1252."""
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return data.decode("utf-16", errors="replace")
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError:
         return data.decode("cp1252", errors="replace")
+
+
+# Controls other than tab, newlines and form feed, and the replacement character of a byte that
+# decodes to nothing: text has almost none of them, random or binary bytes have one in ten or so.
+_NON_TEXT_RE = re.compile("[\x00-\x08\x0e-\x1f\x7f\ufffd]")
+_NON_TEXT_SHARE = 0.1
+BINARY_REASON = "not a text file (binary content)"
+
+
+def looks_binary(data: bytes) -> bool:
+    """True for bytes that are not text in any encoding ``decode_text`` reads (a NUL, or more than
+    a tenth of control characters): a binary file under a text extension is skipped, not
+    indexed as a page of mojibake (issue 11)."""
+    # A UTF-8 sample cut inside a character reads as cp1252: mojibake, but still text.
+    sample = decode_text(data[:8192])
+    if "\x00" in sample:
+        return True
+    return len(_NON_TEXT_RE.findall(sample)) > _NON_TEXT_SHARE * max(len(sample), 1)
 
 
 def _title_from_identity(identity: LegalIdentity, fallback: str | None) -> str | None:
@@ -71,9 +92,9 @@ def read_pdf(data: bytes, *, name: str) -> ParsedDocument | Skipped:
                 return Skipped("encrypted PDF (a password is needed to read it)")
         pages = [page.extract_text() or "" for page in reader.pages]
     except (PdfReadError, ValueError, KeyError, TypeError, OSError) as exc:
-        return Skipped(f"not a readable PDF ({type(exc).__name__}: {_one_line(exc)})")
+        return Skipped(f"not a readable PDF ({type(exc).__name__}: {one_line(exc)})")
     except Exception as exc:  # a corrupt file must never abort the batch
-        return Skipped(f"not a readable PDF ({type(exc).__name__}: {_one_line(exc)})")
+        return Skipped(f"not a readable PDF ({type(exc).__name__}: {one_line(exc)})")
     if not any(p.strip() for p in pages):
         return Skipped("PDF without a text layer (scanned images; OCR it first)")
     return parse_pages(pages, fallback_title=PurePath(name).stem)
@@ -100,7 +121,8 @@ def parse_pages(pages: list[str], *, fallback_title: str | None) -> ParsedDocume
     )
 
 
-def _one_line(exc: BaseException) -> str:
+def one_line(exc: BaseException) -> str:
+    """An exception as one short line of an ingest report."""
     text = re.sub(r"\s+", " ", str(exc)).strip()
     return text[:160] or "no detail"
 
@@ -221,11 +243,13 @@ def read_csv(data: bytes, *, path: PurePath) -> ParsedDocument | Skipped:
         dialect: type[csv.Dialect] | csv.Dialect = csv.Sniffer().sniff(sample, delimiters=",;\t|")
     except csv.Error:
         dialect = csv.excel
-    rows = [
-        tuple(cell.strip() for cell in row)
-        for row in csv.reader(io.StringIO(text), dialect)
-        if any(cell.strip() for cell in row)
-    ]
+    # newline="": the csv module itself splits rows, so a \r line end or a newline inside a
+    # quoted cell reads as the CSV means it, not as an error.
+    reader = csv.reader(io.StringIO(text, newline=""), dialect)
+    try:
+        rows = [tuple(cell.strip() for cell in row) for row in reader if "".join(row).strip()]
+    except csv.Error as exc:  # e.g. a cell over csv.field_size_limit() (128 KiB)
+        return Skipped(f"not a readable CSV (line {reader.line_num}: {one_line(exc)})")
     if not rows:
         return Skipped("empty CSV")
     header, body = rows[0], rows[1:]
@@ -280,7 +304,10 @@ def read_jsonl_records(data: bytes) -> Iterator[JsonlRecord | tuple[int, Skipped
         try:
             obj = json.loads(raw)
         except ValueError as exc:
-            yield line_no, Skipped(f"line {line_no}: not JSON ({_one_line(exc)})")
+            yield line_no, Skipped(f"line {line_no}: not JSON ({one_line(exc)})")
+            continue
+        except RecursionError:
+            yield line_no, Skipped(f"line {line_no}: not JSON (nested too deeply)")
             continue
         if not isinstance(obj, dict):
             yield line_no, Skipped(f"line {line_no}: not a JSON object")
