@@ -71,7 +71,7 @@ class IngestReport(BaseModel):
     replaced: int = 0
     unchanged: int = 0
     chunks: int = Field(default=0, description="Chunks written (added + replaced documents).")
-    pages: int = Field(default=0, description="PDF pages read.")
+    pages: int = Field(default=0, description="Pages read (PDF, and text paged by form feeds).")
     tables: int = Field(default=0, description="Tables read (CSV files).")
     outcomes: tuple[IngestOutcome, ...] = ()
     skipped: tuple[SkippedSource, ...] = ()

@@ -135,9 +135,15 @@ def read_text(data: bytes, *, name: str) -> ParsedDocument | Skipped:
 
 
 def parse_plain_text(text: str, *, fallback_title: str | None) -> ParsedDocument:
-    """Paragraphs separated by blank lines; a statute's structure when it has one."""
+    """Paragraphs separated by blank lines; a statute's structure when it has one. Text with
+    form feeds (``pdftotext`` ends every page with one) is read page by page like a PDF."""
     if not text.strip():
         return ParsedDocument(title=fallback_title, blocks=())
+    pages = text.split("\f")
+    if len(pages) > 1:
+        if not pages[-1].strip():
+            pages.pop()  # the form feed that closes the last page
+        return parse_pages(pages, fallback_title=fallback_title)
     identity = extract_legal_identity(text)
     if looks_like_statute(text):
         lines = [re.sub(r"\s+", " ", ln).strip() for ln in text.splitlines()]
@@ -164,8 +170,15 @@ _FENCE_RE = re.compile(r"^(```|~~~)")
 
 
 def read_markdown(data: bytes, *, name: str) -> ParsedDocument | Skipped:
-    """Headings become the section path (``Install > Linux``); fenced code stays verbatim."""
+    """Headings become the section path (``Install > Linux``); fenced code stays verbatim. A
+    statute written in Markdown reads like its ``.txt``: its ``BAB`` / ``Pasal`` lines, headings
+    or not, are its structure."""
     text = decode_text(data)
+    plain = "\n".join(_without_markup(line) for line in text.splitlines())
+    if looks_like_statute(plain):
+        headings = (_HEADING_RE.match(line) for line in text.splitlines())
+        first = next((h.group(2).strip() for h in headings if h), None)
+        return parse_plain_text(plain, fallback_title=first or PurePath(name).stem)
     path: list[tuple[int, str]] = []
     blocks: list[Block] = []
     paragraphs: list[Paragraph] = []
@@ -226,6 +239,18 @@ def read_markdown(data: bytes, *, name: str) -> ParsedDocument | Skipped:
         identity=identity,
         lang=guess_lang(text),
     )
+
+
+_EMPHASIS_RE = re.compile(r"^\s*(\*\*|__)(.+?)\1\s*$")
+
+
+def _without_markup(line: str) -> str:
+    """``## Pasal 1`` or ``**Pasal 1**`` → ``Pasal 1``: the line as printed."""
+    heading = _HEADING_RE.match(line)
+    if heading:
+        line = heading.group(2)
+    emphasis = _EMPHASIS_RE.match(line)
+    return emphasis.group(2) if emphasis else line
 
 
 # --- CSV -----------------------------------------------------------------------------------------

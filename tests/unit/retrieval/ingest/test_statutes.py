@@ -6,10 +6,13 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
+import pytest
+from pypdf import PdfReader
+
 from tanda.retrieval.ingest.chunking import ChunkDraft, chunk_blocks
 from tanda.retrieval.ingest.identity import extract_legal_identity
 from tanda.retrieval.ingest.parsed import ParsedDocument
-from tanda.retrieval.ingest.readers import parse_plain_text, read_pdf
+from tanda.retrieval.ingest.readers import parse_plain_text, read_markdown, read_pdf, read_text
 
 
 @cache
@@ -122,3 +125,63 @@ def test_given_a_wrapped_reference_when_parsed_then_it_is_not_a_heading() -> Non
     drafts = chunk_blocks(parse_plain_text(text, fallback_title="uu").blocks)
     assert [d.section for d in drafts] == ["Pasal 1", "Pasal 2"]
     assert "dimaksud dalam Pasal 9 berlaku juga." in drafts[0].text
+
+
+_QANUN_BODY = (
+    "BAB I\nKETENTUAN UMUM\n\nPasal 1\nDalam Qanun ini yang dimaksud dengan:\n"
+    "1. Kabupaten adalah Kabupaten Aceh Besar.\n\nPasal 2\n(1) Pendidikan diselenggarakan "
+    "secara demokratis.\n(2) Pendidikan diselenggarakan sebagai satu kesatuan.\n\nBAB II\n"
+    "HAK DAN KEWAJIBAN\n\nPasal 3\nSetiap warga berhak memperoleh pendidikan yang bermutu.\n"
+)
+
+
+@pytest.mark.parametrize(
+    "markdown",
+    [
+        pytest.param("# Qanun Pendidikan\n\n" + _QANUN_BODY, id="pasal-lines-as-text"),
+        pytest.param(
+            "# Qanun Pendidikan\n\n"
+            + _QANUN_BODY.replace("BAB ", "## BAB ").replace("Pasal ", "### Pasal "),
+            id="pasal-lines-as-headings",
+        ),
+        pytest.param(
+            "# Qanun Pendidikan\n\n"
+            + _QANUN_BODY.replace("BAB I\n", "**BAB I**\n").replace("Pasal 3", "__Pasal 3__"),
+            id="pasal-lines-in-bold",
+        ),
+    ],
+)
+def test_given_a_statute_in_markdown_when_read_then_its_pasal_lines_make_sections(
+    markdown: str,
+) -> None:
+    parsed = read_markdown(markdown.encode(), name="qanun.md")
+    assert isinstance(parsed, ParsedDocument)
+    drafts = chunk_blocks(parsed.blocks)
+    assert parsed.title == "Qanun Pendidikan"
+    assert [d.section for d in drafts if d.section] == [
+        "BAB I > Pasal 1",
+        "BAB I > Pasal 2",
+        "BAB II > Pasal 3",
+    ]
+    pasal_2 = next(d for d in drafts if d.section == "BAB I > Pasal 2")
+    assert pasal_2.text == (
+        "(1) Pendidikan diselenggarakan secara demokratis.\n"
+        "(2) Pendidikan diselenggarakan sebagai satu kesatuan."
+    )
+
+
+def test_given_pdftotext_output_when_read_as_text_then_it_reads_like_the_pdf(corpus: Path) -> None:
+    # pdftotext ends every page with a form feed; the .txt then has the PDF's pages, sections,
+    # page numbers, identity and no page furniture.
+    path = corpus / "id_laws" / "UU-27-Tahun-2022.pdf"
+    pages = [page.extract_text() or "" for page in PdfReader(path).pages]
+    as_text = read_text(("\f".join(pages) + "\f").encode(), name="UU-27-Tahun-2022.txt")
+    as_pdf, pdf_drafts = _parse(path)
+    assert isinstance(as_text, ParsedDocument)
+    text_drafts = chunk_blocks(as_text.blocks)
+    assert [(d.section, d.page_no, d.text) for d in text_drafts] == [
+        (d.section, d.page_no, d.text) for d in pdf_drafts
+    ]
+    assert as_text.pages == 50
+    assert as_text.identity == as_pdf.identity
+    assert any(d.section == "BAB II > Pasal 3" and d.page_no == 4 for d in text_drafts)
