@@ -213,3 +213,179 @@ def test_given_random_bytes_under_every_extension_when_tanda_ingest_runs_then_go
         reported = f"  {path}: " in out or f"  {path}#" in out
         assert landed or reported, path
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+
+
+# Regional and Turkish acts as they are printed (V2-07): a Qanun of a kabupaten in .txt, a
+# Peraturan Gubernur in Markdown, a Keputusan Gubernur in a PDF, a Turkish law as mevzuat.gov.tr
+# prints it.
+_QANUN = (
+    "QANUN KABUPATEN ACEH BESAR\nNOMOR 4 TAHUN 2019\nTENTANG\nPENYELENGGARAAN PENDIDIKAN\n\n"
+    "BISMILLAHIRRAHMANIRRAHIM\nDENGAN RAHMAT ALLAH YANG MAHA KUASA\nBUPATI ACEH BESAR,\n\n"
+    "Menimbang : a. bahwa pendidikan merupakan hak setiap warga;\n\n"
+    "Dengan Persetujuan Bersama\nDEWAN PERWAKILAN RAKYAT KABUPATEN ACEH BESAR\ndan\n"
+    "BUPATI ACEH BESAR\n\nMEMUTUSKAN:\n\nBAB I\nKETENTUAN UMUM\n\nPasal 1\n"
+    "Dalam Qanun ini yang dimaksud dengan Kabupaten adalah Kabupaten Aceh Besar.\n\nPasal 2\n"
+    "(1) Pendidikan diselenggarakan secara demokratis.\n"
+    "(2) Pendidikan diselenggarakan sebagai satu kesatuan.\n"
+)
+_PERGUB = (
+    "# PERATURAN GUBERNUR JAWA TIMUR\n\n## NOMOR 12 TAHUN 2023\n\n## TENTANG\n\n"
+    "## PENGELOLAAN ARSIP DAERAH\n\nGUBERNUR JAWA TIMUR,\n\n## BAB I\n\n### Pasal 1\n\n"
+    "Arsip daerah dikelola oleh perangkat daerah.\n\n### Pasal 2\n\n"
+    "Arsip vital disimpan di ruang khusus.\n"
+)
+_KEPGUB = [
+    "KEPUTUSAN GUBERNUR JAWA TIMUR",
+    "NOMOR 188/889/KPTS/013/2022",
+    "TENTANG",
+    "UPAH MINIMUM KABUPATEN/KOTA DI JAWA TIMUR TAHUN 2023",
+    "GUBERNUR JAWA TIMUR,",
+    "KESATU : Upah minimum Kota Surabaya tahun 2023 sebesar Rp4.525.479,19.",
+]
+_KANUN = (
+    "TEBLİGAT KANUNU\nKanun Numarası : 7201\nKabul Tarihi : 11/2/1959\n"
+    "Yayımlandığı Resmî Gazete : Tarih : 19/2/1959 Sayı : 10139\n"
+    "Yayımlandığı Düstur : Tertip : 4 Cilt : 1 Sayfa : 1220\n\n"
+    "Madde 1 – Kaza mercilerinin tebliğe müteallik işleri bu kanun hükümlerine göre yapılır.\n"
+)
+
+
+@pytest.fixture
+def regional(tmp_path: Path) -> Path:
+    root = tmp_path / "regional"
+    root.mkdir()
+    (root / "qanun-aceh-besar-4-2019.txt").write_text(_QANUN)
+    (root / "pergub-jatim-12-2023.md").write_text(_PERGUB)
+    (root / "kepgub-umk-2023.pdf").write_bytes(text_pdf(_KEPGUB))
+    (root / "tebligat-kanunu.txt").write_text(_KANUN)
+    return root
+
+
+def _passage_identity(home: Path, tenant: str, query: str) -> list[str]:
+    """The identity lines of the best hit, as the agent and the judge are shown them."""
+    from tanda.adapters.sqlite_index import SqliteSearchIndex
+    from tanda.pipeline.passages import passage_from_chunk
+    from tanda.retrieval.model import SearchQuery, SearchScope
+
+    index = SqliteSearchIndex(home / "index.sqlite")
+    try:
+        hits = index.search(SearchQuery(text=query, scope=SearchScope(tenant_id=tenant)))
+        return passage_from_chunk("P1", hits[0].chunk).identity_lines()
+    finally:
+        index.close()
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        (
+            "pendidikan demokratis",
+            [
+                "Rujukan hukum: Qanun Kabupaten Aceh Besar Nomor 4 Tahun 2019 tentang "
+                "Penyelenggaraan Pendidikan",
+                "Jenis peraturan: Qanun Kabupaten",
+                "Nomor: 4",
+                "Tahun: 2019",
+                "Penerbit: Bupati Aceh Besar",
+                "Bagian: BAB I > Pasal 2",
+            ],
+        ),
+        (
+            "arsip vital ruang khusus",
+            [
+                "Rujukan hukum: Peraturan Gubernur Jawa Timur Nomor 12 Tahun 2023 tentang "
+                "Pengelolaan Arsip Daerah",
+                "Jenis peraturan: Peraturan Gubernur",
+                "Nomor: 12",
+                "Tahun: 2023",
+                "Penerbit: Gubernur Jawa Timur",
+                "Bagian: BAB I > Pasal 2",
+            ],
+        ),
+        (
+            "upah minimum Surabaya",
+            [
+                "Rujukan hukum: Keputusan Gubernur Jawa Timur Nomor 188/889/KPTS/013/2022 "
+                "tentang Upah Minimum Kabupaten/Kota di Jawa Timur Tahun 2023",
+                "Jenis peraturan: Keputusan Gubernur",
+                "Nomor: 188/889/KPTS/013/2022",
+                "Tahun: 2022",
+                "Penerbit: Gubernur Jawa Timur",
+                "Halaman: 1",
+            ],
+        ),
+        (
+            "tebliğe müteallik işleri",
+            [
+                "Rujukan hukum: 7201 sayılı Tebligat Kanunu "
+                "(Resmî Gazete: 19.02.1959, Sayı: 10139)",
+                "Jenis peraturan: Kanun",
+                "Nomor: 7201",
+                "Tahun: 1959",
+                "Penerbit: Türkiye Büyük Millet Meclisi",
+            ],
+        ),
+    ],
+    ids=["qanun-txt", "pergub-md", "kepgub-pdf", "kanun-txt"],
+)
+def test_given_regional_and_turkish_acts_when_ingested_then_passages_carry_their_identity(
+    home: Path, regional: Path, query: str, expected: list[str]
+) -> None:
+    assert main(["ingest", str(regional), "--tenant", "t1", "--no-progress"]) == 0
+    lines = _passage_identity(home, "t1", query)
+    assert [
+        line for line in lines if line.split(":")[0] in {e.split(":")[0] for e in expected}
+    ] == (expected)
+
+
+def test_given_an_ingested_qanun_when_a_claim_cites_it_then_the_judge_sees_its_identity(
+    home: Path, regional: Path, tmp_path: Path
+) -> None:
+    # Given the qanun ingested by `tanda ingest` into the SQLite index
+    assert main(["ingest", str(regional), "--tenant", "t1", "--no-progress"]) == 0
+    from tanda.adapters.scripted import AgentScript, Scenario, ScriptedModel, ScriptedToolCall
+    from tanda.adapters.sqlite_index import SqliteSearchIndex
+    from tanda.contract import QueryV2Request, Segment
+    from tanda.pipeline.answer_v2 import AnswerDeps, answer_v2
+    from tanda.settings import Settings
+
+    claim = Segment(text="Pendidikan diselenggarakan secara demokratis.", kind="fact", cites=["P1"])
+    scenario = Scenario(
+        agent=AgentScript(
+            tool_calls=[ScriptedToolCall(query="pendidikan demokratis")], segments=[claim]
+        )
+    )
+    model = ScriptedModel({"qanun": scenario})
+    judged: list[str] = []
+
+    class JudgeSpy:
+        name = "spy"
+
+        def complete(self, request):  # type: ignore[no-untyped-def]
+            if request.role.value in ("judge", "recheck"):
+                judged.append(" ".join(m.content for m in request.messages) + str(request.items))
+            return model.complete(request)
+
+    index = SqliteSearchIndex(home / "index.sqlite")
+    deps = AnswerDeps(
+        index=index,
+        model=JudgeSpy(),
+        settings=Settings(home=tmp_path, model_call_budget=12),  # type: ignore[arg-type]
+    )
+
+    # When a claim citing it is judged
+    try:
+        outcome = answer_v2(
+            deps, "t1", QueryV2Request(query="Bagaimana pendidikan?"), scenario="qanun"
+        )
+    finally:
+        index.close()
+
+    # Then the judge is shown the qanun's identity beside the passage
+    assert [c.verdict.value for c in outcome.annotation.claims] == ["supported"]
+    assert judged
+    for text in judged:
+        assert "Rujukan hukum: Qanun Kabupaten Aceh Besar Nomor 4 Tahun 2019" in text
+        assert "Jenis peraturan: Qanun Kabupaten" in text
+        assert "Penerbit: Bupati Aceh Besar" in text
+        assert "Bagian: BAB I > Pasal 2" in text

@@ -1,9 +1,11 @@
 """Identity of documents and chunks.
 
 Legal identity (V2-07) is read where the document states it — the title block of an Indonesian
-regulation (``UNDANG-UNDANG REPUBLIK INDONESIA NOMOR 27 TAHUN 2022 TENTANG …``) — and metadata
-(JSONL ``metadata`` or a ``<file>.meta.json`` sidecar) overrides whatever was read. Ids are pure
-functions of what identifies the source, so re-ingesting the same source addresses the same rows.
+regulation, national (``UNDANG-UNDANG REPUBLIK INDONESIA NOMOR 27 TAHUN 2022 TENTANG …``) or
+regional (``QANUN KABUPATEN ACEH BESAR NOMOR 4 TAHUN 2019 TENTANG …``), or the header of Turkish
+legislation (``turkish_legislation.py``) — and metadata (JSONL ``metadata`` or a
+``<file>.meta.json`` sidecar) overrides whatever was read. Ids are pure functions of what
+identifies the source, so re-ingesting the same source addresses the same rows.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from tanda.retrieval.ingest.turkish_legislation import turkish_identity
 from tanda.retrieval.model import LegalIdentity
 
 # Regulation types as they are printed in a title block, longest first, with their written form.
@@ -29,23 +32,74 @@ _REGULATION_TYPES: tuple[tuple[str, str], ...] = (
     ("PERATURAN BADAN PEMERIKSA KEUANGAN", "Peraturan Badan Pemeriksa Keuangan"),
     ("UNDANG-UNDANG", "Undang-Undang"),
 )
-_TYPE_ALTERNATIVES = "|".join(re.escape(raw) for raw, _ in _REGULATION_TYPES)
+# OCR of scanned statutes prints a hyphen as a dot (UNDANG.UNDANG, INDONESI.A).
+_TYPE_ALTERNATIVES = "|".join(
+    raw.replace("-", "[-.]").replace(" ", r"\s+") for raw, _ in _REGULATION_TYPES
+)
 # OCR of scanned statutes confuses O/0, I/l/1, T/7, S/5 and U/V; the patterns tolerate it.
 _NUMBER = r"[0-9OoIlT]+[A-Z]?"
 _YEAR = r"[12][0-9OoIl]{3}"
+_REPUBLIC = r"REPUB\S*\s+INDONES\S*"
+# Where a title block's topic ends: the enacting formula (DENGAN RAHMAT …, BISMILLAH… in Aceh, or
+# the enacting head's own line, "BUPATI ACEH BESAR,"), the preamble, the body, or a blank line.
+_TOPIC_END = (
+    r"\s*(?:DENGAN\s+RAHMAT|BISMILLAH|PRESIDEN\s+REPUB"
+    r"|\n\s*(?:GUBERNUR|BUPATI|WALI\s*KOTA|MENTERI)\b[^\n,]*,"
+    r"|MENIMBANG|Menimbang|\n\s*BAB\s+[I1]\b|\n\s*Pasal\s+1\b|\n[ \t]*\n|\Z)"
+)
 _REGULATION_RE = re.compile(
-    rf"\b(?P<type>{_TYPE_ALTERNATIVES})\s+REPUB\w*\s+INDONES\w*\s+"
+    rf"\b(?P<type>{_TYPE_ALTERNATIVES})\s+{_REPUBLIC}\s+"
     rf"NOMOR\s+(?P<number>{_NUMBER})\s+TAH[UV]N\s+(?P<year>{_YEAR})\s+"
-    r"TE\S{1,4}NG\s+(?P<topic>.+?)"
-    r"\s*(?:DENGAN\s+RAHMAT|PRESIDEN\s+REPUB|MENIMBANG|Menimbang|\Z)",
+    rf"TE\S{{1,4}}NG\s+(?P<topic>.+?){_TOPIC_END}",
     re.DOTALL,
 )
 _CONSTITUTION_RE = re.compile(
-    rf"UNDANG-UNDANG\s+DASAR\s+NEGARA\s+REPUB\w*\s+INDONES\w*\s+TAH[UV]N\s+(?P<year>{_YEAR})"
+    rf"UNDANG-UNDANG\s+DASAR\s+NEGARA\s+{_REPUBLIC}\s+TAH[UV]N\s+(?P<year>{_YEAR})"
 )
-_ENACTED_BY_PRESIDENT_RE = re.compile(r"PRESIDEN\s+REPUB\w*\s+INDONES\w*\s*,")
+
+# Regional regulations and decrees, and ministers' (V2-07). The printed form is followed by the
+# region (or the ministry) it belongs to, and the head of that region enacts it — the title block
+# closes with "BUPATI ACEH BESAR," — so that head is its publisher.
+# Printed form → (regulation type, the head who enacts it).
+_REGIONAL_FORMS: dict[str, tuple[str, str]] = {
+    "QANUN": ("Qanun Aceh", "Gubernur"),  # QANUN ACEH: the province's own (UU 11/2006)
+    "QANUN KABUPATEN": ("Qanun Kabupaten", "Bupati"),
+    "QANUN KOTA": ("Qanun Kota", "Wali Kota"),
+    "PERATURAN DAERAH PROVINSI": ("Peraturan Daerah Provinsi", "Gubernur"),
+    "PERATURAN DAERAH KABUPATEN": ("Peraturan Daerah Kabupaten", "Bupati"),
+    "PERATURAN DAERAH KOTA": ("Peraturan Daerah Kota", "Wali Kota"),
+    "PERATURAN GUBERNUR": ("Peraturan Gubernur", "Gubernur"),
+    "PERATURAN BUPATI": ("Peraturan Bupati", "Bupati"),
+    "PERATURAN WALI KOTA": ("Peraturan Wali Kota", "Wali Kota"),
+    "KEPUTUSAN GUBERNUR": ("Keputusan Gubernur", "Gubernur"),
+    "KEPUTUSAN BUPATI": ("Keputusan Bupati", "Bupati"),
+    "KEPUTUSAN WALI KOTA": ("Keputusan Wali Kota", "Wali Kota"),
+    "PERATURAN MENTERI": ("Peraturan Menteri", "Menteri"),
+    "KEPUTUSAN MENTERI": ("Keputusan Menteri", "Menteri"),
+}
+_REGIONAL_ALTERNATIVES = "|".join(
+    form.replace(" ", r"\s+").replace(r"WALI\s+KOTA", r"WALI\s*KOTA")
+    for form in sorted(_REGIONAL_FORMS, key=len, reverse=True)
+)
+_REGION_WORD = r"[A-Z][A-Z'.-]*"
+_REGIONAL_RE = re.compile(
+    rf"\b(?P<form>{_REGIONAL_ALTERNATIVES})\s+"
+    rf"(?P<region>{_REGION_WORD}(?:\s+{_REGION_WORD}){{0,6}}?)(?P<republic>\s+{_REPUBLIC})?\s+"
+    # A decree's number carries its year and register (188/889/KPTS/013/2022), often no TAHUN.
+    r"NOMOR\s*:?\s*(?P<number>[0-9A-Z][0-9A-Za-z./-]*?)\.?"
+    rf"(?:\s+TAH[UV]N\s+(?P<year>{_YEAR}))?\s+"
+    rf"TE\S{{1,4}}NG\s+(?P<topic>.+?){_TOPIC_END}",
+    re.DOTALL,
+)
+_YEAR_IN_NUMBER_RE = re.compile(r"(?:^|[/.-])((?:19|20)\d\d)$")
+_NUMBER_IN_TOPIC_RE = re.compile(r"\b(NOMOR|TAH[UV]N)\s+([0-9OoIl]*[0-9][0-9OoIl]*)\b")
+_ENACTED_BY_PRESIDENT_RE = re.compile(rf"PRESIDEN\s+{_REPUBLIC}\s*,")
+# The body that approved it: the words after "Dengan Persetujuan Bersama" up to "dan" or the
+# line's end: DEWAN PERWAKILAN RAKYAT REPUBLIK INDONESIA, … RAKYAT ACEH, … RAKYAT KOTA SURABAYA.
 _JOINT_APPROVAL_RE = re.compile(
-    r"Persetujuan\s+Bersama\s+DEWAN\s+PERWAKILAN\s+RAKYAT", re.IGNORECASE
+    r"Persetujuan\s+Bersama\s+(?P<body>DEWAN\s+PERWAKILAN\s+RAKYAT\b"
+    r"(?:[ \t]+(?!DAN\b)[A-Z][A-Z'.-]*){0,8})",
+    re.IGNORECASE,
 )
 _OCR_DIGITS = str.maketrans({"O": "0", "o": "0", "I": "1", "l": "1", "T": "7"})
 
@@ -89,13 +143,18 @@ def indonesian_title_case(text: str) -> str:
     out: list[str] = []
     for i, word in enumerate(words):
         lower = word.lower()
-        if i > 0 and lower in _LOWER_WORDS:
-            out.append(lower)
+        letters = re.findall(r"[^\W\d_]+", lower)
+        if i > 0 and letters and all(part in _LOWER_WORDS for part in letters):
+            out.append(lower)  # "dan", "dan/atau"
         elif re.fullmatch(r"[IVXLC]+", word) and len(word) <= 5 and word not in {"DI", "LI"}:
             out.append(word)  # Roman numerals stay as printed
         else:
-            out.append("-".join(part[:1].upper() + part[1:].lower() for part in word.split("-")))
+            out.append(re.sub(r"[^\W\d_]+", _capitalized, lower))  # Kabupaten/Kota, Bau-Bau
     return " ".join(out)
+
+
+def _capitalized(match: re.Match[str]) -> str:
+    return match.group().capitalize()
 
 
 def extract_legal_identity(text: str) -> LegalIdentity:
@@ -104,30 +163,85 @@ def extract_legal_identity(text: str) -> LegalIdentity:
     Unknown fields stay ``None``; a text that states nothing gives an empty identity.
     """
     head = re.sub(r"[ \t]+", " ", text[:6000])
+    found = [
+        read for read in (_national(head), _regional(head), _constitution(head)) if read is not None
+    ]
+    if found:
+        # The title block opens the document; a later match is a regulation it cites.
+        return min(found, key=lambda read: read[0])[1]
+    return turkish_identity(head) or LegalIdentity()
+
+
+def _national(head: str) -> tuple[int, LegalIdentity] | None:
     match = _REGULATION_RE.search(head)
-    if match:
-        regulation_type = dict(_REGULATION_TYPES)[match["type"]]
-        number = fix_ocr_number(match["number"])
-        year = int(fix_ocr_number(match["year"]))
-        topic = indonesian_title_case(match["topic"].rstrip(" .,"))
-        reference = f"{regulation_type} Nomor {number} Tahun {year} tentang {topic}"
-        return LegalIdentity(
+    if match is None:
+        return None
+    printed = re.sub(r"\s+", " ", match["type"]).replace(".", "-")
+    regulation_type = dict(_REGULATION_TYPES)[printed]
+    number = fix_ocr_number(match["number"])
+    year = int(fix_ocr_number(match["year"]))
+    reference = f"{regulation_type} Nomor {number} Tahun {year} tentang {_topic(match['topic'])}"
+    identity = LegalIdentity(
+        legal_reference=reference,
+        regulation_type=regulation_type,
+        number=number,
+        year=year,
+        publisher=_publisher(head),
+    )
+    return match.start(), identity
+
+
+def _regional(head: str) -> tuple[int, LegalIdentity] | None:
+    for match in _REGIONAL_RE.finditer(head):
+        printed = re.sub(r"\s+", " ", match["form"]).replace("WALIKOTA", "WALI KOTA")
+        regulation_type, enacting_head = _REGIONAL_FORMS[printed]
+        region = indonesian_title_case(match["region"])
+        if printed == "QANUN" and region != "Aceh":
+            continue  # only Aceh and its kabupaten/kota make qanun
+        number = match["number"]
+        if re.fullmatch(_NUMBER, number):
+            number = fix_ocr_number(number)
+        if match["year"]:
+            year: int | None = int(fix_ocr_number(match["year"]))
+            dated = f" Tahun {year}"
+        else:
+            in_number = _YEAR_IN_NUMBER_RE.search(number)
+            year, dated = (int(in_number.group(1)) if in_number else None), ""
+        form = indonesian_title_case(printed)
+        reference = f"{form} {region} Nomor {number}{dated} tentang {_topic(match['topic'])}"
+        publisher = f"{enacting_head} {region}"
+        if match["republic"]:
+            publisher += " Republik Indonesia"
+        identity = LegalIdentity(
             legal_reference=reference,
             regulation_type=regulation_type,
             number=number,
             year=year,
-            publisher=_publisher(head),
+            publisher=publisher,
         )
-    constitution = _CONSTITUTION_RE.search(head)
-    if constitution:
-        year = int(fix_ocr_number(constitution["year"]))
-        return LegalIdentity(
-            legal_reference=f"Undang-Undang Dasar Negara Republik Indonesia Tahun {year}",
-            regulation_type="Undang-Undang Dasar",
-            year=year,
-            publisher=_publisher(head),
-        )
-    return LegalIdentity()
+        return match.start(), identity
+    return None
+
+
+def _constitution(head: str) -> tuple[int, LegalIdentity] | None:
+    match = _CONSTITUTION_RE.search(head)
+    if match is None:
+        return None
+    year = int(fix_ocr_number(match["year"]))
+    identity = LegalIdentity(
+        legal_reference=f"Undang-Undang Dasar Negara Republik Indonesia Tahun {year}",
+        regulation_type="Undang-Undang Dasar",
+        year=year,
+        publisher=_publisher(head),
+    )
+    return match.start(), identity
+
+
+def _topic(printed: str) -> str:
+    """The topic as written in a reference; numbers of the regulations it names OCR-repaired
+    (``… NOMOR I1 TAHUN 2OO8 …`` → ``… Nomor 11 Tahun 2008 …``)."""
+    repaired = _NUMBER_IN_TOPIC_RE.sub(lambda m: f"{m[1]} {fix_ocr_number(m[2])}", printed)
+    return indonesian_title_case(repaired.rstrip(" .,"))
 
 
 def _publisher(head: str) -> str | None:
@@ -141,10 +255,11 @@ def _publisher(head: str) -> str | None:
 
 
 def approved_by(text: str) -> str | None:
-    """``Dewan Perwakilan Rakyat Republik Indonesia`` when the statute states joint approval."""
-    if _JOINT_APPROVAL_RE.search(re.sub(r"\s+", " ", text[:12000])):
-        return "Dewan Perwakilan Rakyat Republik Indonesia"
-    return None
+    """The representative body that approved the regulation jointly with its enacting head, as
+    the title block states it: ``Dewan Perwakilan Rakyat Republik Indonesia`` for a statute,
+    ``Dewan Perwakilan Rakyat Kabupaten Aceh Besar`` for a qanun of that kabupaten."""
+    match = _JOINT_APPROVAL_RE.search(re.sub(r"[ \t]+", " ", text[:12000]))
+    return indonesian_title_case(match["body"]) if match else None
 
 
 _IDENTITY_FIELDS = (

@@ -106,6 +106,22 @@ def test_given_a_title_block_with_ocr_slips_when_read_then_numbers_are_repaired(
     )
 
 
+def test_given_uu_1_2024_whose_scan_prints_undang_dot_undang_when_read_then_identity_is_known(
+    corpus: Path,
+) -> None:
+    # Its OCR'd title block reads "UNDANG.UNDANG REPUBLIK INDONESI.A … NOMOR I1 TAHUN 2OO8".
+    parsed, _ = _parse(corpus / "id_laws" / "UU-1-2024.pdf")
+    assert parsed.identity.model_dump(exclude_none=True) == {
+        "legal_reference": "Undang-Undang Nomor 1 Tahun 2024 tentang Perubahan Kedua atas "
+        "Undang-Undang Nomor 11 Tahun 2008 tentang Informasi dan Transaksi Elektronik",
+        "regulation_type": "Undang-Undang",
+        "number": "1",
+        "year": 2024,
+        "publisher": "Presiden Republik Indonesia",
+    }
+    assert parsed.metadata["approved_by"] == "Dewan Perwakilan Rakyat Republik Indonesia"
+
+
 def test_given_plain_text_of_a_statute_when_parsed_then_pasal_headings_make_sections() -> None:
     text = (
         "BAB I\nKETENTUAN UMUM\nPasal 1\nDalam Undang-Undang ini yang dimaksud dengan:\n"
