@@ -54,6 +54,7 @@ from tanda.retrieval.model import (
     SearchHit,
     SearchQuery,
     SearchScope,
+    scope_key,
 )
 
 CANDIDATE_POOL: Final = 100
@@ -245,8 +246,10 @@ class SqliteSearchIndex:
     # -- writes ----------------------------------------------------------------------------
 
     def upsert_document(self, document: Document, chunks: Sequence[Chunk]) -> IngestOutcome:
-        """One transaction: same hash → unchanged; else old chunks stale → new ones in → stale
-        ones out → commit. Any failure rolls back, so the previous version stays searchable."""
+        """One transaction: same hash → unchanged, or rescoped when the batch or selections
+        differ (the chunks given are not used: same content, same chunks); else old chunks
+        stale → new ones in → stale ones out → commit. Any failure rolls back, so the previous
+        version stays searchable."""
         for chunk in chunks:
             if (chunk.tenant_id, chunk.document_id) != (document.tenant_id, document.document_id):
                 raise ValueError(
@@ -257,7 +260,7 @@ class SqliteSearchIndex:
         with self._transaction() as conn:
             stored = _stored_document(conn, document)
             if stored is not None and stored.content_hash == document.content_hash:
-                return _unchanged(conn, document)
+                return _keep_content(conn, document, stored)
             fts = _tenant_fts_table(conn, document.tenant_id)
             conn.execute("UPDATE chunks SET stale = 1 WHERE tenant_id = ? AND document_id = ?", key)
             document_lang = _document_lang(document, chunks)
@@ -293,6 +296,16 @@ class SqliteSearchIndex:
             status="added" if stored is None else "replaced",
             chunks=len(chunks),
         )
+
+    def rescope_document(self, document: Document) -> IngestOutcome | None:
+        """Give the indexed version of ``document`` (same tenant, id and ``content_hash``) the
+        batch and selections ``document`` names, in one transaction: ``rescoped`` (or
+        ``unchanged`` when it already has them); ``None`` when that version is not indexed."""
+        with self._transaction() as conn:
+            stored = _stored_document(conn, document)
+            if stored is None or stored.content_hash != document.content_hash:
+                return None
+            return _keep_content(conn, document, stored)
 
     def _insert_chunk(self, conn: apsw.Connection, chunk: Chunk, fts: str, terms: str) -> None:
         embedding = _f32(chunk.embedding) if chunk.embedding is not None else None
@@ -724,14 +737,34 @@ def _stored_document(conn: apsw.Connection, document: Document) -> _StoredDocume
     return _StoredDocument(str(content_hash), batch_id, tuple(json.loads(selections)))
 
 
-def _unchanged(conn: apsw.Connection, document: Document) -> IngestOutcome:
-    live = conn.execute(
-        "SELECT count(*) FROM chunks WHERE tenant_id = ? AND document_id = ? AND stale = 0",
-        (document.tenant_id, document.document_id),
-    ).fetchall()
-    return IngestOutcome(
-        document_id=document.document_id, status="unchanged", chunks=_as_int(live[0][0])
+def _keep_content(
+    conn: apsw.Connection, document: Document, stored: _StoredDocument
+) -> IngestOutcome:
+    """Same content: ``unchanged`` when the scope is too; else the scope of the document row and
+    of every live chunk becomes ``document``'s — text, terms and vectors stay (issue 11)."""
+    key = (document.tenant_id, document.document_id)
+    live = _as_int(
+        conn.execute(
+            "SELECT count(*) FROM chunks WHERE tenant_id = ? AND document_id = ? AND stale = 0",
+            key,
+        ).fetchall()[0][0]
     )
+    if scope_key(stored.batch_id, stored.selections) == scope_key(
+        document.batch_id, document.selections
+    ):
+        return IngestOutcome(document_id=document.document_id, status="unchanged", chunks=live)
+    selections = json.dumps(list(document.selections))
+    conn.execute(
+        "UPDATE chunks SET batch_id = ?, selections = ? "
+        "WHERE tenant_id = ? AND document_id = ? AND stale = 0",
+        (document.batch_id, selections, *key),
+    )
+    conn.execute(
+        "UPDATE documents SET batch_id = ?, selections = ?, body = ? "
+        "WHERE tenant_id = ? AND document_id = ?",
+        (document.batch_id, selections, document.model_dump_json(), *key),
+    )
+    return IngestOutcome(document_id=document.document_id, status="rescoped", chunks=live)
 
 
 def _document_lang(document: Document, chunks: Sequence[Chunk]) -> Callable[[], Lang]:
