@@ -343,35 +343,50 @@ class SqliteSearchIndex:
         """A file written before issue 11 holds one FTS5 table (``chunk_fts``) for every tenant:
         build each tenant's own table from its stored chunks (analyzed exactly as an upsert
         does) and drop the shared one — in one transaction, so a failure leaves the file as it
-        was, and a process that opens it later finds nothing left to do."""
+        was, and a process that opens it later finds nothing left to do. Streams document by
+        document, reading only what analysis needs (never the embeddings)."""
         with self._transaction() as conn:
             if not _table_exists(conn, _SHARED_FTS):
                 return
-            bodies: dict[tuple[str, str], str] = {
-                (tenant, document_id): body
-                for tenant, document_id, body in conn.execute(
-                    "SELECT tenant_id, document_id, body FROM documents"
-                )
+            tables = {
+                str(tenant): _tenant_fts_table(conn, str(tenant))
+                for (tenant,) in conn.execute("SELECT DISTINCT tenant_id FROM chunks").fetchall()
             }
             rows = conn.execute(
-                f"SELECT c.id, {_CHUNK_COLUMNS} FROM chunks c WHERE c.stale = 0 "  # noqa: S608
-                "ORDER BY c.tenant_id, c.document_id, c.ordinal, c.id"
-            ).fetchall()
-            chunks = [(_as_int(row[0]), _chunk(row[1:])) for row in rows]
+                "SELECT id, chunk_id, document_id, tenant_id, ordinal, title, section, text, lang "
+                "FROM chunks WHERE stale = 0 ORDER BY tenant_id, document_id, ordinal, id"
+            )
             for (tenant, document_id), group in itertools.groupby(
-                chunks, key=lambda pair: (pair[1].tenant_id, pair[1].document_id)
+                rows, key=lambda row: (row[3], row[2])
             ):
-                members = list(group)
-                body = bodies.get((tenant, document_id))
+                members = [
+                    (
+                        _as_int(rowid),
+                        Chunk(
+                            chunk_id=chunk_id,
+                            document_id=document_id,
+                            tenant_id=tenant,
+                            ordinal=ordinal,
+                            title=title,
+                            section=section,
+                            text=text,
+                            lang=lang,
+                        ),
+                    )
+                    for rowid, chunk_id, _, _, ordinal, title, section, text, lang in group
+                ]
+                body = conn.execute(
+                    "SELECT body FROM documents WHERE tenant_id = ? AND document_id = ?",
+                    (tenant, document_id),
+                ).fetchone()
                 document = (
-                    Document.model_validate_json(body)
+                    Document.model_validate_json(body[0])
                     if body is not None
                     else _standin_document(members[0][1])
                 )
                 document_lang = _document_lang(document, [chunk for _, chunk in members])
-                fts = _tenant_fts_table(conn, tenant)
                 conn.executemany(
-                    f"INSERT INTO {fts} (rowid, terms) VALUES (?, ?)",  # noqa: S608
+                    f"INSERT INTO {tables[tenant]} (rowid, terms) VALUES (?, ?)",  # noqa: S608
                     [
                         (rowid, _analyzed(chunk, document, document_lang))
                         for rowid, chunk in members
