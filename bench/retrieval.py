@@ -1,7 +1,8 @@
 """Retrieval quality and speed: tanda's embedded index against rank_bm25 and tantivy (issue 3).
 
-Run from the repository root: ``.venv/bin/python bench/retrieval.py [--quick]`` → prints a table,
-writes ``bench/results/retrieval.json``.
+Run from the repository root: ``.venv/bin/python bench/retrieval.py [--quick] [--data DIR]`` →
+prints a table, writes ``bench/results/retrieval.json`` (``--data``: the shared data folder, by
+default ``../shared/data``).
 
 (a) Quality on the dev sets in ``../shared/data/eval/retrieval/`` (tydiqa_id, xquad_tr): tanda
     (language detected per query and per document, as a partner would run it; and with the
@@ -11,6 +12,10 @@ writes ``bench/results/retrieval.json``.
     ingest rate and query p50/p95 for tanda (MaxScore-pruned, and the plain FTS5 query on
     the same file as the before figure), rank_bm25 (its query is O(corpus): fewer queries)
     and tantivy (simple tokenizer, lowercase, ASCII folding; it has no Indonesian stemmer).
+(c) Tenants (issue 11): one tenant of 1k chunks alone in its file vs the same tenant beside 3
+    tenants × 100k chunks, the same queries timed in alternation: the p50 ratio must stay
+    ≤ 1.5 and the top-10 lists identical (its statistics are its own). The quality of (a) is
+    compared with the figures committed before this run (nDCG@10 within 0.002).
 """
 
 from __future__ import annotations
@@ -45,7 +50,7 @@ from tanda.retrieval.evaluation import (
 from tanda.retrieval.model import Chunk, Document, SearchQuery, SearchScope
 
 ROOT = Path(__file__).resolve().parent.parent
-DATA = ROOT.parent / "shared" / "data"
+DEFAULT_DATA = ROOT.parent / "shared" / "data"
 RESULTS = ROOT / "bench" / "results" / "retrieval.json"
 DATASETS = {"tydiqa_id": ("id", "indonesian"), "xquad_tr": ("tr", "turkish")}
 PEER_NDCG_STATED = {"tydiqa_id": 0.880, "xquad_tr": 0.947}
@@ -54,6 +59,11 @@ QUERIES_PER_SIZE = 300
 RANK_BM25_QUERIES = {10_000: 300, 100_000: 30}
 CHUNKS_PER_DOCUMENT = 100
 TENANT = "bench"
+TENANT_CHUNKS = 1_000
+NEIGHBOURS = 3
+NEIGHBOUR_CHUNKS = {"full": 100_000, "quick": 10_000}
+TENANT_P50_RATIO_MAX = 1.5
+NDCG_TOLERANCE = 0.002
 
 _WORD = re.compile(r"\w+")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
@@ -94,10 +104,10 @@ def tanda_quality(beir: BeirSet, lang: str | None) -> dict[str, Any]:
             index.close()
 
 
-def quality() -> dict[str, Any]:
+def quality(data: Path) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for name, (lang, snowball) in DATASETS.items():
-        beir = load_beir(DATA / "eval" / "retrieval" / name)
+        beir = load_beir(data / "eval" / "retrieval" / name)
         out[name] = {
             "tanda": tanda_quality(beir, None),
             "tanda_lang_given": tanda_quality(beir, lang),
@@ -107,10 +117,28 @@ def quality() -> dict[str, Any]:
     return out
 
 
+def quality_against(committed: dict[str, Any], measured: dict[str, Any]) -> dict[str, Any]:
+    """nDCG@10 of this run against the figures committed before it (``{}`` when none)."""
+    out: dict[str, Any] = {}
+    for name, row in measured.items():
+        for system in ("tanda", "tanda_lang_given"):
+            before = committed.get(name, {}).get(system, {}).get("ndcg@10")
+            if before is None:
+                continue
+            delta = round(row[system]["ndcg@10"] - before, 4)
+            out[f"{name}/{system}"] = {
+                "committed_ndcg@10": before,
+                "ndcg@10": row[system]["ndcg@10"],
+                "delta": delta,
+                "within_tolerance": abs(delta) <= NDCG_TOLERANCE,
+            }
+    return out
+
+
 # -- (b) scale ----------------------------------------------------------------------------------
 
 
-def source_units() -> tuple[list[str], dict[str, int]]:
+def source_units(data: Path) -> tuple[list[str], dict[str, int]]:
     """Sentences of the shared text, in a fixed order: eval paragraphs, statute PDF pages (pypdf
     text layer), and budget CSV rows rendered as ``region year: account | budget | actual | %``."""
     units: list[str] = []
@@ -123,18 +151,18 @@ def source_units() -> tuple[list[str], dict[str, int]]:
         counts[source] = len(units) - before
 
     for name in DATASETS:
-        beir = load_beir(DATA / "eval" / "retrieval" / name)
+        beir = load_beir(data / "eval" / "retrieval" / name)
         add(f"eval/{name}", (text for _, _, text in beir.corpus))
 
     def pdf_pages() -> Iterator[str]:
-        for pdf in sorted((DATA / "corpus" / "id_laws").glob("*.pdf")):
+        for pdf in sorted((data / "corpus" / "id_laws").glob("*.pdf")):
             for page in PdfReader(pdf).pages:
                 yield page.extract_text() or ""
 
     add("corpus/id_laws (pypdf pages)", pdf_pages())
 
     def csv_rows() -> Iterator[str]:
-        for path in sorted((DATA / "corpus" / "apbd_jatim").glob("*/*.csv")):
+        for path in sorted((data / "corpus" / "apbd_jatim").glob("*/*.csv")):
             with path.open(encoding="utf-8", errors="replace") as handle:
                 for row in csv.DictReader(handle):
                     cells = " | ".join(str(v).strip() for v in row.values())
@@ -157,11 +185,11 @@ def scale_corpus(units: Sequence[str], size: int) -> list[str]:
     return chunks
 
 
-def bench_queries() -> list[str]:
+def bench_queries(data: Path) -> list[str]:
     per_set = QUERIES_PER_SIZE // len(DATASETS)
     texts: list[str] = []
     for name in DATASETS:
-        beir = load_beir(DATA / "eval" / "retrieval" / name)
+        beir = load_beir(data / "eval" / "retrieval" / name)
         texts.extend(islice((beir.queries[q] for q in beir.qrels), per_set))
     return texts
 
@@ -187,37 +215,10 @@ def tanda_scale(
     index = SqliteSearchIndex(tmp / f"tanda-{len(chunks)}.sqlite")
     plain = SqliteSearchIndex(index.path, prune=False)
     try:
-        started = time.perf_counter()
-        for first in range(0, len(chunks), CHUNKS_PER_DOCUMENT):
-            doc_id = f"doc{first // CHUNKS_PER_DOCUMENT:05d}"
-            part = chunks[first : first + CHUNKS_PER_DOCUMENT]
-            document = Document(
-                document_id=doc_id,
-                tenant_id=TENANT,
-                title=doc_id,
-                source="bench",
-                content_hash=f"{doc_id}:{len(part)}",
-            )
-            index.upsert_document(
-                document,
-                [
-                    Chunk(
-                        chunk_id=f"{doc_id}#{i}",
-                        document_id=doc_id,
-                        tenant_id=TENANT,
-                        ordinal=i,
-                        title="",
-                        text=text,
-                    )
-                    for i, text in enumerate(part)
-                ],
-            )
-        seconds = time.perf_counter() - started
-        scope = SearchScope(tenant_id=TENANT)
+        seconds = ingest_chunks(index, TENANT, chunks)
 
         def run(idx: SqliteSearchIndex, text: str) -> list[str]:
-            hits = idx.search(SearchQuery(text=text, scope=scope, top_k=10))
-            return [hit.chunk.chunk_id for hit in hits]
+            return top10(idx, TENANT, text)
 
         for text in queries[:20]:  # warm the page cache and the stemmers
             run(index, text)
@@ -238,6 +239,41 @@ def tanda_scale(
         ingest | latency(pruned_ms) | {"top10_identical_to_plain": identical},
         ingest | latency(plain_ms),
     )
+
+
+def ingest_chunks(index: SqliteSearchIndex, tenant: str, chunks: Sequence[str]) -> float:
+    """``chunks`` into ``tenant``, 100 per document; the seconds it took."""
+    started = time.perf_counter()
+    for first in range(0, len(chunks), CHUNKS_PER_DOCUMENT):
+        doc_id = f"doc{first // CHUNKS_PER_DOCUMENT:05d}"
+        part = chunks[first : first + CHUNKS_PER_DOCUMENT]
+        document = Document(
+            document_id=doc_id,
+            tenant_id=tenant,
+            title=doc_id,
+            source="bench",
+            content_hash=f"{doc_id}:{len(part)}",
+        )
+        index.upsert_document(
+            document,
+            [
+                Chunk(
+                    chunk_id=f"{doc_id}#{i}",
+                    document_id=doc_id,
+                    tenant_id=tenant,
+                    ordinal=i,
+                    title="",
+                    text=text,
+                )
+                for i, text in enumerate(part)
+            ],
+        )
+    return time.perf_counter() - started
+
+
+def top10(index: SqliteSearchIndex, tenant: str, text: str) -> list[str]:
+    hits = index.search(SearchQuery(text=text, scope=SearchScope(tenant_id=tenant), top_k=10))
+    return [hit.chunk.chunk_id for hit in hits]
 
 
 def latency(ms: Sequence[float]) -> dict[str, float]:
@@ -308,9 +344,9 @@ def tantivy_scale(chunks: Sequence[str], queries: Sequence[str], tmp: Path) -> d
     } | speed
 
 
-def scale(sizes: Sequence[int]) -> dict[str, Any]:
-    units, counts = source_units()
-    queries = bench_queries()
+def scale(
+    sizes: Sequence[int], units: Sequence[str], counts: dict[str, int], queries: Sequence[str]
+) -> dict[str, Any]:
     out: dict[str, Any] = {
         "corpus": {
             "how": (
@@ -372,6 +408,64 @@ def scale(sizes: Sequence[int]) -> dict[str, Any]:
     return out
 
 
+# -- (c) tenants --------------------------------------------------------------------------------
+
+
+def tenants(units: Sequence[str], queries: Sequence[str], neighbour_chunks: int) -> dict[str, Any]:
+    """One tenant of ``TENANT_CHUNKS`` chunks alone in its file, and the same tenant in a file
+    that also holds ``NEIGHBOURS`` tenants × ``neighbour_chunks`` (windows over the sentence
+    stream, each neighbour starting elsewhere in it); every query timed on both in alternation
+    (so a change in machine load hits both), and the top-10 lists compared."""
+    own = scale_corpus(units, TENANT_CHUNKS)
+    with tempfile.TemporaryDirectory(prefix="tanda-bench-tenants-") as tmp_name:
+        tmp = Path(tmp_name)
+        alone = SqliteSearchIndex(tmp / "alone.sqlite")
+        beside = SqliteSearchIndex(tmp / "beside.sqlite")
+        try:
+            ingest_chunks(alone, "own", own)
+            ingest_chunks(beside, "own", own)
+            neighbours_s = 0.0
+            for k in range(NEIGHBOURS):
+                print(f"tenants: neighbour {k + 1}/{NEIGHBOURS} …", file=sys.stderr)
+                shift = k * len(units) // NEIGHBOURS + 1
+                texts = scale_corpus([*units[shift:], *units[:shift]], neighbour_chunks)
+                neighbours_s += ingest_chunks(beside, f"neighbour-{k + 1}", texts)
+            for text in queries[:20]:  # warm the page cache and the stemmers
+                top10(alone, "own", text)
+                top10(beside, "own", text)
+            identical = sum(top10(alone, "own", t) == top10(beside, "own", t) for t in queries)
+            alone_ms: list[float] = []
+            beside_ms: list[float] = []
+            for text in queries:
+                for index, sink in ((alone, alone_ms), (beside, beside_ms)):
+                    started = time.perf_counter()
+                    top10(index, "own", text)
+                    sink.append((time.perf_counter() - started) * 1000)
+            file_mb = round(beside.path.stat().st_size / 1e6, 1)
+        finally:
+            alone.close()
+            beside.close()
+    ratio = percentile(beside_ms, 50) / percentile(alone_ms, 50)
+    return {
+        "how": (
+            f"tenant 'own' ({TENANT_CHUNKS} chunks, the first windows of the scale corpus) "
+            f"alone in a file vs beside {NEIGHBOURS} tenants × {neighbour_chunks} chunks; "
+            "each query timed on both in alternation, top 10, tenant-wide scope, one thread"
+        ),
+        "tenant_chunks": TENANT_CHUNKS,
+        "neighbour_chunks": [neighbour_chunks] * NEIGHBOURS,
+        "neighbours_ingest_s": round(neighbours_s, 1),
+        "beside_file_mb": file_mb,
+        "alone": latency(alone_ms),
+        "beside": latency(beside_ms),
+        "p50_ratio": round(ratio, 3),
+        "p95_ratio": round(percentile(beside_ms, 95) / percentile(alone_ms, 95), 3),
+        "p50_ratio_max": TENANT_P50_RATIO_MAX,
+        "p50_ratio_within_max": ratio <= TENANT_P50_RATIO_MAX,
+        "top10_identical_alone_and_beside": identical,
+    }
+
+
 def print_table(results: dict[str, Any]) -> None:
     print(f"{'quality':<12} {'system':<22} {'nDCG@10':>8} {'R@5':>7} {'MRR@10':>7} {'p50 ms':>8}")
     for name, row in results["quality"].items():
@@ -397,21 +491,45 @@ def print_table(results: dict[str, Any]) -> None:
     for key in ("growth", "ratios_at_largest"):
         if key in results["scale"]:
             print(key, json.dumps(results["scale"][key]))
+    print()
+    t = results["tenants"]
+    print(
+        f"tenant of {t['tenant_chunks']} chunks, p50/p95 ms: alone {t['alone']['p50_ms']:.3f}/"
+        f"{t['alone']['p95_ms']:.3f}, beside {' + '.join(map(str, t['neighbour_chunks']))}: "
+        f"{t['beside']['p50_ms']:.3f}/{t['beside']['p95_ms']:.3f} → p50 ×{t['p50_ratio']} "
+        f"(max ×{t['p50_ratio_max']}: {'ok' if t['p50_ratio_within_max'] else 'OVER'}), "
+        f"top-10 identical {t['top10_identical_alone_and_beside']}/{t['alone']['queries']}"
+    )
+    for key, row in results["quality_against_committed"].items():
+        verdict = "ok" if row["within_tolerance"] else "MOVED"
+        print(
+            f"nDCG@10 {key}: {row['ndcg@10']:.4f} (committed {row['committed_ndcg@10']:.4f}, "
+            f"Δ {row['delta']:+.4f}: {verdict})"
+        )
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--quick", action="store_true", help="quality + 10k only; no JSON")
+    parser.add_argument(
+        "--quick", action="store_true", help="quality, 10k, tenants beside 3 × 10k; no JSON"
+    )
+    parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="the shared data folder")
     args = parser.parse_args()
+    committed = json.loads(RESULTS.read_text()) if RESULTS.is_file() else {}
     started = time.perf_counter()
+    units, counts = source_units(args.data)
+    queries = bench_queries(args.data)
+    measured = quality(args.data)
     results: dict[str, Any] = {
         "machine": {
             "python": platform.python_version(),
             "platform": platform.platform(),
             "cpus": __import__("os").cpu_count(),
         },
-        "quality": quality(),
-        "scale": scale(SIZES[:1] if args.quick else SIZES),
+        "quality": measured,
+        "quality_against_committed": quality_against(committed.get("quality", {}), measured),
+        "scale": scale(SIZES[:1] if args.quick else SIZES, units, counts, queries),
+        "tenants": tenants(units, queries, NEIGHBOUR_CHUNKS["quick" if args.quick else "full"]),
     }
     results["runtime_s"] = round(time.perf_counter() - started, 1)
     print_table(results)

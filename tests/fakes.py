@@ -14,6 +14,7 @@ from tanda.retrieval.model import (
     SearchHit,
     SearchQuery,
     SearchScope,
+    scope_key,
 )
 
 
@@ -34,13 +35,14 @@ class InMemorySearchIndex:
         self._documents: dict[tuple[str, str], Document] = {}
         self._chunks: dict[tuple[str, str], list[Chunk]] = {}
         self.upserts: list[str] = []
+        self.rescopes: list[str] = []
 
     def upsert_document(self, document: Document, chunks: Sequence[Chunk]) -> IngestOutcome:
         key = (document.tenant_id, document.document_id)
         self.upserts.append(document.document_id)
         previous = self._documents.get(key)
-        if previous is not None and previous == document:
-            return IngestOutcome(document_id=document.document_id, status="unchanged", chunks=0)
+        if previous is not None and previous.content_hash == document.content_hash:
+            return self._keep_content(document)
         self._documents[key] = document
         self._chunks[key] = list(chunks)
         if previous is None:
@@ -50,6 +52,28 @@ class InMemorySearchIndex:
         return IngestOutcome(
             document_id=document.document_id, status="replaced", chunks=len(chunks)
         )
+
+    def rescope_document(self, document: Document) -> IngestOutcome | None:
+        previous = self._documents.get((document.tenant_id, document.document_id))
+        if previous is None or previous.content_hash != document.content_hash:
+            return None
+        return self._keep_content(document)
+
+    def _keep_content(self, document: Document) -> IngestOutcome:
+        key = (document.tenant_id, document.document_id)
+        previous, chunks = self._documents[key], self._chunks[key]
+        outcome = IngestOutcome(
+            document_id=document.document_id, status="unchanged", chunks=len(chunks)
+        )
+        if scope_key(previous.batch_id, previous.selections) == scope_key(
+            document.batch_id, document.selections
+        ):
+            return outcome
+        self.rescopes.append(document.document_id)
+        scope = {"batch_id": document.batch_id, "selections": document.selections}
+        self._documents[key] = previous.model_copy(update=scope)
+        self._chunks[key] = [chunk.model_copy(update=scope) for chunk in chunks]
+        return outcome.model_copy(update={"status": "rescoped"})
 
     def search(self, query: SearchQuery) -> list[SearchHit]:
         words = set(re.findall(r"\w+", query.text.lower()))

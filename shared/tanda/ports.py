@@ -34,8 +34,16 @@ class SearchIndex(Protocol):
     """Chunks of every tenant's documents. Every method filters by tenant inside the adapter."""
 
     def upsert_document(self, document: Document, chunks: Sequence[Chunk]) -> IngestOutcome:
-        """Add or replace a document's chunks atomically: same ``content_hash`` → unchanged; a
-        failure midway leaves the previous version searchable."""
+        """Add or replace a document's chunks atomically; a failure midway leaves the previous
+        version searchable. Same ``content_hash`` → ``unchanged``, or ``rescoped`` (see
+        :meth:`rescope_document`) when ``document`` names another batch or selections."""
+        ...
+
+    def rescope_document(self, document: Document) -> IngestOutcome | None:
+        """Give the indexed version of ``document`` (same tenant, id and ``content_hash``) the
+        ``batch_id`` and ``selections`` of ``document`` — its record and every chunk; text and
+        vectors stay. ``rescoped``, or ``unchanged`` when it has them already; ``None`` when the
+        index does not hold that version (then the caller indexes it in full)."""
         ...
 
     def search(self, query: SearchQuery) -> list[SearchHit]:

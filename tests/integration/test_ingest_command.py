@@ -76,6 +76,33 @@ def test_given_a_folder_when_tanda_ingest_runs_twice_then_it_adds_then_reports_u
     assert hits[0].chunk.section is not None and "Pasal" in hits[0].chunk.section
 
 
+def test_given_ingested_files_when_ingested_into_another_selection_then_they_move_there(
+    home: Path, docs: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    base = ["ingest", str(docs), "--tenant", "t1", "--no-progress"]
+    assert main([*base, "--selection", "pdp"]) == 0
+    capsys.readouterr()
+
+    assert main([*base, "--selection", "spbe", "--batch", "2025-q1"]) == 0
+
+    out = capsys.readouterr().out
+    assert "documents: 2 (0 added, 0 replaced, 0 unchanged, 2 rescoped)" in out
+    from tanda.adapters.sqlite_index import SqliteSearchIndex
+    from tanda.retrieval.model import SearchQuery, SearchScope
+
+    index = SqliteSearchIndex(home / "index.sqlite")
+    try:
+        text = "Aplikasi SPBE Prioritas"
+        moved = SearchScope(tenant_id="t1", selection="spbe", batch_id="2025-q1")
+        hits = index.search(SearchQuery(text=text, scope=moved))
+        assert hits and all(h.chunk.selections == ("spbe",) for h in hits)
+        left = SearchScope(tenant_id="t1", selection="pdp")
+        assert index.search(SearchQuery(text=text, scope=left)) == []
+        assert index.documents(left) == []
+    finally:
+        index.close()
+
+
 def test_given_only_missing_paths_when_tanda_ingest_runs_then_it_fails_clearly(
     home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

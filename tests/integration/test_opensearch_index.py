@@ -83,10 +83,12 @@ class FakeOpenSearch:
         if action == "_mapping":
             return 200, {index: {"mappings": self.mapping}}
         if action == "_bulk":
+            status = 400 if self.bulk_errors else 201
             items = [
-                {"index": {"_id": line["index"]["_id"], "status": 400 if self.bulk_errors else 201}}
+                {action: {"_id": line[action]["_id"], "status": status}}
                 for line in request.body
-                if "index" in line
+                for action in ("index", "update")
+                if action in line
             ]
             return 200, {"took": 1, "errors": self.bulk_errors, "items": items}
         if action == "_search":
@@ -314,11 +316,68 @@ def test_a_changed_document_indexes_new_chunks_before_deleting_old_ones(
 
 
 def test_an_unchanged_document_writes_nothing(fake: FakeOpenSearch) -> None:
-    fake.search_replies.append(_hits([{"content_hash": "hash-2", "chunk_count": 7}]))
+    state = {"content_hash": "hash-2", "chunk_count": 7, "batch_id": "b1", "selections": []}
+    fake.search_replies.append(_hits([state]))
     outcome = _index(fake).upsert_document(_document("hash-2"), [_chunk(0)])
 
     assert outcome.status == "unchanged" and outcome.chunks == 7
     assert fake.routes() == [f"POST /{INDEX}/_search"]
+
+
+def test_the_same_content_in_another_scope_is_rescoped_by_partial_updates(
+    fake: FakeOpenSearch,
+) -> None:
+    # Given the index holds this content in batch b0 and selection "old", in two chunks
+    state = {"content_hash": "hash-2", "chunk_count": 2, "batch_id": "b0", "selections": ["old"]}
+    fake.search_replies.append(_hits([state]))
+    fake.search_replies.append(_hits([{"chunk_id": "c0"}, {"chunk_id": "c1"}], sort_key="chunk_id"))
+    # When it is upserted again in batch b1 and no selection
+    outcome = _index(fake).upsert_document(_document("hash-2"), [_chunk(0)])
+    # Then the chunks, then the record, get the new scope — and nothing is re-indexed or deleted
+    assert (outcome.status, outcome.chunks) == ("rescoped", 2)
+    assert fake.routes() == [
+        f"POST /{INDEX}/_search",
+        f"POST /{INDEX}/_search",
+        f"POST /{INDEX}/_bulk",
+        f"POST /{INDEX}/_bulk",
+    ]
+    ids_read = fake.requests[1].body
+    assert ids_read == bodies.chunk_ids_body(TENANT, "uu-27-2022")
+    chunks_bulk, record_bulk = (r.body for r in fake.of("POST", "/_bulk"))
+    assert chunks_bulk == bodies.rescope_actions(_document(), ["c0", "c1"])
+    assert record_bulk == bodies.rescope_record_actions(_document())
+    assert all(set(line["doc"]) == {"batch_id", "selections"} for line in chunks_bulk[1::2])
+    assert all(r.params["refresh"] == ["true"] for r in fake.of("POST", "/_bulk"))
+    _assert_every_read_carries_the_tenant(fake)
+
+
+def test_rescope_document_leaves_another_version_to_a_full_upsert(fake: FakeOpenSearch) -> None:
+    state = {"content_hash": "hash-1", "chunk_count": 2, "batch_id": "b0", "selections": []}
+    fake.search_replies.append(_hits([state]))
+    assert _index(fake).rescope_document(_document("hash-2")) is None
+    assert _index(fake).rescope_document(_document("hash-2")) is None  # not indexed at all
+    assert fake.routes() == [f"POST /{INDEX}/_search"] * 2
+
+
+def test_rescope_document_of_a_document_in_that_scope_writes_nothing(
+    fake: FakeOpenSearch,
+) -> None:
+    state = {"content_hash": "hash-2", "chunk_count": 3, "batch_id": "b1", "selections": []}
+    fake.search_replies.append(_hits([state]))
+    outcome = _index(fake).rescope_document(_document("hash-2"))
+    assert outcome is not None and (outcome.status, outcome.chunks) == ("unchanged", 3)
+    assert fake.routes() == [f"POST /{INDEX}/_search"]
+
+
+def test_a_refused_scope_update_leaves_the_record_on_the_old_scope(fake: FakeOpenSearch) -> None:
+    fake.bulk_errors = True
+    state = {"content_hash": "hash-2", "chunk_count": 1, "batch_id": "b0", "selections": []}
+    fake.search_replies.append(_hits([state]))
+    fake.search_replies.append(_hits([{"chunk_id": "c0"}], sort_key="chunk_id"))
+    with pytest.raises(SearchIndexFailed):
+        _index(fake).rescope_document(_document("hash-2"))
+    # the record's update is never sent: the next ingest sees the old scope and does it again
+    assert len(fake.of("POST", "/_bulk")) == 1
 
 
 def test_embeddings_are_written_when_the_index_has_a_vector_field(fake: FakeOpenSearch) -> None:

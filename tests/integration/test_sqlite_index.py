@@ -409,3 +409,73 @@ def test_maxscore_pruning_returns_exactly_the_plain_ranking(
     finally:
         plain.close()
         pruned.close()
+
+
+# -- scope changes on re-ingest (issue 11) -----------------------------------------------------
+
+
+def test_the_same_content_with_another_scope_is_rescoped_everywhere(
+    index: SqliteSearchIndex,
+) -> None:
+    # Given a document in batch b1 and selection "pdp", with vectors
+    document, chunks = doc(
+        "a",
+        ["data pribadi warga", "sanksi denda"],
+        batch="b1",
+        selections=("pdp",),
+        vectors=[(1.0, 0.0), (0.0, 1.0)],
+    )
+    index.upsert_document(document, chunks)
+    # When the same content comes again with another batch and selection
+    moved = document.model_copy(update={"batch_id": "b2", "selections": ("privasi",)})
+    outcome = index.upsert_document(moved, [])
+    # Then it is rescoped: the document and both chunks carry the new scope, nothing else moved
+    assert (outcome.status, outcome.chunks) == ("rescoped", 2)
+    new_scope = SearchScope(tenant_id="t1", selection="privasi", batch_id="b2")
+    assert [d.document_id for d in index.documents(new_scope)] == ["a"]
+    assert index.documents(SearchScope(tenant_id="t1", selection="pdp")) == []
+    assert index.documents(SearchScope(tenant_id="t1", batch_id="b1")) == []
+    stored = index.document_chunks(new_scope, "a")
+    assert [(c.chunk_id, c.batch_id, c.selections) for c in stored] == [
+        ("a:v1:0", "b2", ("privasi",)),
+        ("a:v1:1", "b2", ("privasi",)),
+    ]
+    assert stored[1].embedding == (0.0, 1.0)
+    assert search(index, "sanksi", selection="privasi", tenant_id="t1") == ["a:v1:1"]
+    assert search(index, "sanksi", selection="pdp", tenant_id="t1") == []
+    by_vector = SearchQuery(text="zzz", scope=new_scope, vector=(0.0, 1.0))
+    assert index.search(by_vector)[0].chunk.chunk_id == "a:v1:1"
+
+
+def test_a_document_can_leave_every_selection_and_its_batch(index: SqliteSearchIndex) -> None:
+    document, chunks = doc("a", ["anggaran"], batch="b1", selections=("apbd", "pdp"))
+    index.upsert_document(document, chunks)
+    bare = document.model_copy(update={"batch_id": None, "selections": ()})
+    assert index.upsert_document(bare, chunks).status == "rescoped"
+    assert index.documents(SearchScope(tenant_id="t1", selection="apbd")) == []
+    (chunk,) = index.document_chunks(SearchScope(tenant_id="t1"), "a")
+    assert (chunk.batch_id, chunk.selections) == (None, ())
+
+
+def test_the_same_selections_in_another_order_are_the_same_scope(
+    index: SqliteSearchIndex,
+) -> None:
+    document, chunks = doc("a", ["anggaran"], selections=("apbd", "pdp"))
+    index.upsert_document(document, chunks)
+    reordered = document.model_copy(update={"selections": ("pdp", "apbd", "pdp")})
+    assert index.upsert_document(reordered, chunks).status == "unchanged"
+
+
+def test_rescope_document_acts_only_on_the_indexed_version(index: SqliteSearchIndex) -> None:
+    document, chunks = doc("a", ["anggaran"], batch="b1")
+    assert index.rescope_document(document) is None  # not indexed yet
+    index.upsert_document(document, chunks)
+    newer = document.model_copy(update={"content_hash": "a:v2", "batch_id": "b2"})
+    assert index.rescope_document(newer) is None  # another version: index it in full
+    assert index.documents(SearchScope(tenant_id="t1", batch_id="b1"))
+    moved = document.model_copy(update={"batch_id": "b2"})
+    outcome = index.rescope_document(moved)
+    assert outcome is not None and (outcome.status, outcome.chunks) == ("rescoped", 1)
+    again = index.rescope_document(moved)
+    assert again is not None and again.status == "unchanged"
+    assert search(index, "anggaran", batch_id="b2", tenant_id="t1") == ["a:v1:0"]

@@ -24,6 +24,7 @@ from tanda.retrieval.model import (
     SearchHit,
     SearchQuery,
     SearchScope,
+    scope_key,
 )
 
 if TYPE_CHECKING:
@@ -166,18 +167,15 @@ class OpenSearchIndex:
     # --- SearchIndex -------------------------------------------------------------------------
 
     def upsert_document(self, document: Document, chunks: Sequence[Chunk]) -> IngestOutcome:
-        """Same ``content_hash`` → unchanged. Otherwise: index the new chunks, then delete the
-        chunks the new version no longer has, then write the document record. A failure at any
-        step leaves the previous version searchable, and the next ingest redoes the work.
-        The first write creates the index and pipeline if missing (``auto_create``)."""
+        """Same ``content_hash`` → unchanged, or rescoped (:meth:`rescope_document`) when the
+        batch or selections differ. Otherwise: index the new chunks, then delete the chunks the
+        new version no longer has, then write the document record. A failure at any step leaves
+        the previous version searchable, and the next ingest redoes the work. The first write
+        creates the index and pipeline if missing (``auto_create``)."""
         self._ensure_once(chunks)
         state = self._document_state(document)
         if state is not None and state.get("content_hash") == document.content_hash:
-            return IngestOutcome(
-                document_id=document.document_id,
-                status="unchanged",
-                chunks=int(state.get("chunk_count") or 0),
-            )
+            return self._keep_content(document, state)
         indexed_at = self._clock()
         if chunks:
             actions = bodies.bulk_actions(
@@ -213,6 +211,16 @@ class OpenSearchIndex:
             status="added" if state is None else "replaced",
             chunks=len(chunks),
         )
+
+    def rescope_document(self, document: Document) -> IngestOutcome | None:
+        """The indexed version of ``document`` (same ``content_hash``) takes its batch and
+        selections: partial updates of every chunk, then of the document record — so a failure
+        midway leaves the record on the old scope and the next ingest does it again. ``None``
+        when the index does not hold that version."""
+        state = self._document_state(document)
+        if state is None or state.get("content_hash") != document.content_hash:
+            return None
+        return self._keep_content(document, state)
 
     def search(self, query: SearchQuery) -> list[SearchHit]:
         vector = query.vector
@@ -282,6 +290,37 @@ class OpenSearchIndex:
         )
         hits = response.get("hits", {}).get("hits", [])
         return dict(hits[0].get("_source") or {}) if hits else None
+
+    def _keep_content(self, document: Document, state: dict[str, Any]) -> IngestOutcome:
+        """Same content: ``unchanged`` when the scope is too; else every chunk's, then the
+        record's, batch and selections become ``document``'s (issue 11)."""
+        stored_scope = scope_key(state.get("batch_id"), state.get("selections") or ())
+        if stored_scope == scope_key(document.batch_id, document.selections):
+            return IngestOutcome(
+                document_id=document.document_id,
+                status="unchanged",
+                chunks=int(state.get("chunk_count") or 0),
+            )
+        pages = self._pages(
+            lambda after: bodies.chunk_ids_body(
+                document.tenant_id, document.document_id, after=after
+            )
+        )
+        chunk_ids = [str(hit["_source"]["chunk_id"]) for hit in pages]
+        for actions in (
+            bodies.rescope_actions(document, chunk_ids),
+            bodies.rescope_record_actions(document),
+        ):
+            if not actions:
+                continue
+            response = self._call(
+                self.client.bulk, index=self.index_name, body=actions, **self._refresh_params()
+            )
+            if response.get("errors"):
+                raise SearchIndexFailed("The search index refused the new scope of the document.")
+        return IngestOutcome(
+            document_id=document.document_id, status="rescoped", chunks=len(chunk_ids)
+        )
 
     def _dimensions_for_write(self, chunks: Sequence[Chunk]) -> int | None:
         if all(chunk.embedding is None for chunk in chunks):

@@ -9,20 +9,27 @@ Layout (see docs/retrieval.md):
   filter on (``content_hash``, ``batch_id``, ``selections``).
 - ``chunks`` — every ``Chunk`` field as a column (identity and selections as JSON, the embedding
   as a float32 blob); ``stale`` marks the previous version during a replace.
-- ``chunk_fts`` — contentless FTS5 over the *analyzed* token stream (stemmed for the chunk's
-  language, then folded: see ``tanda.retrieval.analysis``); its rowid is ``chunks.id``.
+- ``tenant_fts`` — one row per tenant: the number ``N`` of its FTS5 table ``chunk_fts_N`` and
+  a ``generation`` every write to that tenant bumps (term statistics are cached per generation).
+- ``chunk_fts_N`` — the tenant's contentless FTS5 table over the *analyzed* token stream (stemmed
+  for the chunk's language, then folded: see ``tanda.retrieval.analysis``); its rowid is
+  ``chunks.id``. One table per tenant, so a query walks only its tenant's postings and BM25's
+  statistics (row count, document frequency, average length) are its tenant's (issue 11).
 - ``chunk_vec`` — sqlite-vec ``vec0`` (cosine) partitioned by tenant, created with the first
   embedding; its rowid is ``chunks.id``.
 
 SQL text is assembled only from constant fragments and ``?`` placeholders (hence the
 ``noqa: S608``); every value is bound. Every read goes through :func:`scope_filter`, which puts
 the tenant, the scope and ``stale = 0`` into the SQL itself (ASK-02): no caller can forget the
-tenant. The lexical arm prunes with MaxScore when the query's terms have many postings and still
-returns exactly the plain query's ranking (see ``SqliteSearchIndex._lexical``).
+tenant; the lexical arm also reads only the tenant's own FTS5 table. It prunes with MaxScore when
+the query's terms have many postings and still returns exactly the plain query's ranking (see
+``SqliteSearchIndex._lexical``). A file written before issue 11 (one ``chunk_fts`` for every
+tenant) is migrated when opened: see ``SqliteSearchIndex._migrate_shared_fts``.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import threading
@@ -47,6 +54,7 @@ from tanda.retrieval.model import (
     SearchHit,
     SearchQuery,
     SearchScope,
+    scope_key,
 )
 
 CANDIDATE_POOL: Final = 100
@@ -59,6 +67,7 @@ query is cheap enough; above it the lexical arm scores the rare terms' documents
 _BM25_K1: Final = 1.2
 """FTS5's ``bm25()`` k1: a term adds at most ``idf × (k1 + 1)`` to a document's score."""
 _STATS_CACHE_TERMS: Final = 50_000
+_STATS_CACHE_TENANTS: Final = 256
 
 _DEFAULT_FUSION: Final = FusionConfig()
 _BUSY_TIMEOUT_MS: Final = 10_000
@@ -66,7 +75,7 @@ _FTS_TOKENIZER: Final = "unicode61 remove_diacritics 0 tokenchars '.,/:-'"
 """The token stream is analyzed in Python; FTS5 only splits on spaces. ``tokenchars`` keeps
 numbers such as ``10.723,82`` and ``27/2022`` whole, as the analyzer emits them."""
 
-_SCHEMA: Final = f"""
+_SCHEMA: Final = """
 CREATE TABLE IF NOT EXISTS documents (
     tenant_id TEXT NOT NULL,
     document_id TEXT NOT NULL,
@@ -98,16 +107,15 @@ CREATE TABLE IF NOT EXISTS chunks (
 CREATE UNIQUE INDEX IF NOT EXISTS chunks_live_id ON chunks (tenant_id, chunk_id) WHERE stale = 0;
 CREATE INDEX IF NOT EXISTS chunks_document ON chunks (tenant_id, document_id, ordinal);
 CREATE INDEX IF NOT EXISTS chunks_batch ON chunks (tenant_id, batch_id);
-CREATE VIRTUAL TABLE IF NOT EXISTS chunk_fts USING fts5(
-    terms, content='', contentless_delete=1, tokenize="{_FTS_TOKENIZER}"
+CREATE TABLE IF NOT EXISTS tenant_fts (
+    id INTEGER PRIMARY KEY,
+    tenant_id TEXT NOT NULL UNIQUE,
+    generation INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS settings (name TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
-_VOCAB: Final = (
-    "CREATE VIRTUAL TABLE IF NOT EXISTS temp.chunk_vocab USING fts5vocab(main, chunk_fts, row)"
-)
-"""Per connection (temp schema): document frequency per term, straight from the FTS5 index
-(deleted rows excluded), so the file's schema does not change."""
+_SHARED_FTS: Final = "chunk_fts"
+"""The one FTS5 table of every tenant in files written before issue 11 (migrated away)."""
 
 _CHUNK_COLUMNS: Final = (
     "c.chunk_id, c.document_id, c.tenant_id, c.ordinal, c.title, c.identity, c.page_no, "
@@ -186,7 +194,7 @@ class SqliteSearchIndex:
         self.fusion = fusion
         self.candidate_pool = candidate_pool
         self.prune = prune
-        self._stats: _TermStats | None = None
+        self._stats: dict[int, _TermStats] = {}  # by tenant_fts.id
         self._local = threading.local()
         self._write_lock = threading.Lock()
         self._connections: list[apsw.Connection] = []
@@ -196,6 +204,7 @@ class SqliteSearchIndex:
             conn = self._conn()
             conn.execute("PRAGMA journal_mode = WAL")
             conn.execute(_SCHEMA)
+        self._migrate_shared_fts()
 
     # -- connections -----------------------------------------------------------------------
 
@@ -209,7 +218,6 @@ class SqliteSearchIndex:
             conn.enable_load_extension(False)
             conn.execute("PRAGMA synchronous = NORMAL")
             conn.execute("PRAGMA foreign_keys = ON")
-            conn.execute(_VOCAB)
             self._local.conn = conn
             with self._connections_lock:
                 self._connections.append(conn)
@@ -238,8 +246,10 @@ class SqliteSearchIndex:
     # -- writes ----------------------------------------------------------------------------
 
     def upsert_document(self, document: Document, chunks: Sequence[Chunk]) -> IngestOutcome:
-        """One transaction: same hash → unchanged; else old chunks stale → new ones in → stale
-        ones out → commit. Any failure rolls back, so the previous version stays searchable."""
+        """One transaction: same hash → unchanged, or rescoped when the batch or selections
+        differ (the chunks given are not used: same content, same chunks); else old chunks
+        stale → new ones in → stale ones out → commit. Any failure rolls back, so the previous
+        version stays searchable."""
         for chunk in chunks:
             if (chunk.tenant_id, chunk.document_id) != (document.tenant_id, document.document_id):
                 raise ValueError(
@@ -248,39 +258,24 @@ class SqliteSearchIndex:
                 )
         key = (document.tenant_id, document.document_id)
         with self._transaction() as conn:
-            row = conn.execute(
-                "SELECT content_hash FROM documents WHERE tenant_id = ? AND document_id = ?", key
-            ).fetchone()
-            if row is not None and row[0] == document.content_hash:
-                live = conn.execute(
-                    "SELECT count(*) FROM chunks WHERE tenant_id = ? AND document_id = ? "
-                    "AND stale = 0",
-                    key,
-                ).fetchall()
-                return IngestOutcome(
-                    document_id=document.document_id, status="unchanged", chunks=_as_int(live[0][0])
-                )
+            stored = _stored_document(conn, document)
+            if stored is not None and stored.content_hash == document.content_hash:
+                return _keep_content(conn, document, stored)
+            fts = _tenant_fts_table(conn, document.tenant_id)
             conn.execute("UPDATE chunks SET stale = 1 WHERE tenant_id = ? AND document_id = ?", key)
-            guessed: list[Lang] = []
-
-            def document_lang() -> Lang:  # guessed once per document, only if needed
-                if not guessed:
-                    sample = " ".join(c.text for c in chunks[:8])[:4000]
-                    guessed.append(guess_lang(f"{document.title} {sample}"))
-                return guessed[0]
-
+            document_lang = _document_lang(document, chunks)
             for chunk in chunks:
-                self._insert_chunk(conn, chunk, document, document_lang)
+                self._insert_chunk(conn, chunk, fts, _analyzed(chunk, document, document_lang))
             stale = "SELECT id FROM chunks WHERE tenant_id = ? AND document_id = ? AND stale = 1"
-            conn.execute(f"DELETE FROM chunk_fts WHERE rowid IN ({stale})", key)  # noqa: S608
+            conn.execute(f"DELETE FROM {fts} WHERE rowid IN ({stale})", key)  # noqa: S608
             if self._vector_dimensions(conn) is not None:
                 conn.execute(f"DELETE FROM chunk_vec WHERE rowid IN ({stale})", key)  # noqa: S608
             conn.execute(
                 "DELETE FROM chunks WHERE tenant_id = ? AND document_id = ? AND stale = 1", key
             )
-            conn.execute(  # a new generation: cached term statistics are out of date
-                "INSERT INTO settings (name, value) VALUES ('generation', 1) ON CONFLICT (name) "
-                "DO UPDATE SET value = CAST(value AS INTEGER) + 1"
+            conn.execute(  # a new generation: the tenant's cached term statistics are out of date
+                "UPDATE tenant_fts SET generation = generation + 1 WHERE tenant_id = ?",
+                (document.tenant_id,),
             )
             conn.execute(
                 "INSERT INTO documents (tenant_id, document_id, content_hash, batch_id, "
@@ -298,18 +293,21 @@ class SqliteSearchIndex:
             )
         return IngestOutcome(
             document_id=document.document_id,
-            status="added" if row is None else "replaced",
+            status="added" if stored is None else "replaced",
             chunks=len(chunks),
         )
 
-    def _insert_chunk(
-        self,
-        conn: apsw.Connection,
-        chunk: Chunk,
-        document: Document,
-        document_lang: Callable[[], Lang],
-    ) -> None:
-        lang = normalize_lang(chunk.lang) or normalize_lang(document.lang) or document_lang()
+    def rescope_document(self, document: Document) -> IngestOutcome | None:
+        """Give the indexed version of ``document`` (same tenant, id and ``content_hash``) the
+        batch and selections ``document`` names, in one transaction: ``rescoped`` (or
+        ``unchanged`` when it already has them); ``None`` when that version is not indexed."""
+        with self._transaction() as conn:
+            stored = _stored_document(conn, document)
+            if stored is None or stored.content_hash != document.content_hash:
+                return None
+            return _keep_content(conn, document, stored)
+
+    def _insert_chunk(self, conn: apsw.Connection, chunk: Chunk, fts: str, terms: str) -> None:
         embedding = _f32(chunk.embedding) if chunk.embedding is not None else None
         conn.execute(
             "INSERT INTO chunks (tenant_id, document_id, chunk_id, ordinal, title, identity, "
@@ -333,18 +331,69 @@ class SqliteSearchIndex:
             ),
         )
         rowid = conn.last_insert_rowid()
-        analyzed = " ".join(
-            analysis.index_terms(
-                " \n".join(filter(None, (chunk.title, chunk.section, chunk.text))), lang
-            )
-        )
-        conn.execute("INSERT INTO chunk_fts (rowid, terms) VALUES (?, ?)", (rowid, analyzed))
+        conn.execute(f"INSERT INTO {fts} (rowid, terms) VALUES (?, ?)", (rowid, terms))  # noqa: S608
         if chunk.embedding is not None:
             self._ensure_vector_table(conn, len(chunk.embedding))
             conn.execute(
                 "INSERT INTO chunk_vec (rowid, tenant_id, embedding) VALUES (?, ?, ?)",
                 (rowid, chunk.tenant_id, embedding),
             )
+
+    def _migrate_shared_fts(self) -> None:
+        """A file written before issue 11 holds one FTS5 table (``chunk_fts``) for every tenant:
+        build each tenant's own table from its stored chunks (analyzed exactly as an upsert
+        does) and drop the shared one — in one transaction, so a failure leaves the file as it
+        was, and a process that opens it later finds nothing left to do. Streams document by
+        document, reading only what analysis needs (never the embeddings)."""
+        with self._transaction() as conn:
+            if not _table_exists(conn, _SHARED_FTS):
+                return
+            tables = {
+                str(tenant): _tenant_fts_table(conn, str(tenant))
+                for (tenant,) in conn.execute("SELECT DISTINCT tenant_id FROM chunks").fetchall()
+            }
+            rows = conn.execute(
+                "SELECT id, chunk_id, document_id, tenant_id, ordinal, title, section, text, lang "
+                "FROM chunks WHERE stale = 0 ORDER BY tenant_id, document_id, ordinal, id"
+            )
+            for (tenant, document_id), group in itertools.groupby(
+                rows, key=lambda row: (row[3], row[2])
+            ):
+                members = [
+                    (
+                        _as_int(rowid),
+                        Chunk(
+                            chunk_id=chunk_id,
+                            document_id=document_id,
+                            tenant_id=tenant,
+                            ordinal=ordinal,
+                            title=title,
+                            section=section,
+                            text=text,
+                            lang=lang,
+                        ),
+                    )
+                    for rowid, chunk_id, _, _, ordinal, title, section, text, lang in group
+                ]
+                body = conn.execute(
+                    "SELECT body FROM documents WHERE tenant_id = ? AND document_id = ?",
+                    (tenant, document_id),
+                ).fetchone()
+                document = (
+                    Document.model_validate_json(body[0])
+                    if body is not None
+                    else _standin_document(members[0][1])
+                )
+                document_lang = _document_lang(document, [chunk for _, chunk in members])
+                conn.executemany(
+                    f"INSERT INTO {tables[tenant]} (rowid, terms) VALUES (?, ?)",  # noqa: S608
+                    [
+                        (rowid, _analyzed(chunk, document, document_lang))
+                        for rowid, chunk in members
+                    ],
+                )
+            conn.execute(f"DROP TABLE {_SHARED_FTS}")
+            conn.execute("DELETE FROM settings WHERE name = 'generation'")  # now per tenant
 
     def _vector_dimensions(self, conn: apsw.Connection) -> int | None:
         row = conn.execute("SELECT value FROM settings WHERE name = 'vector_dimensions'").fetchone()
@@ -403,7 +452,8 @@ class SqliteSearchIndex:
         limit: int,
         ids: dict[str, int],
     ) -> list[str]:
-        """The ``limit`` best chunks by FTS5 ``bm25()`` over all ``terms`` — exactly.
+        """The ``limit`` best chunks by FTS5 ``bm25()`` over all ``terms`` — exactly — read from
+        the scope's tenant's own FTS5 table, so the work and the statistics are that tenant's.
 
         FTS5 scores every row that holds any query term, so a common term's long posting list
         sets the cost. With many postings this runs MaxScore instead (same results):
@@ -419,26 +469,32 @@ class SqliteSearchIndex:
         """
         where = scope_filter(scope)
         with conn:  # one read snapshot for the statistics and the queries
-            plan = self._pruning_plan(conn, terms) if self.prune else None
+            tenant = _tenant_fts(conn, scope.tenant_id)
+            if tenant is None:
+                return []  # the tenant never indexed anything
+            fts = tenant.table
+            plan = self._pruning_plan(conn, tenant, terms) if self.prune else None
             essential, kth = 1, 0.0
             while plan is not None and (essential := plan.split(essential, kth, limit)):
-                best, kth = self._pool(conn, plan.order, essential, where, limit)
+                best, kth = self._pool(conn, fts, plan.order, essential, where, limit)
                 if len(best) >= limit and kth > plan.rest_bound(essential):
                     return _ranked(best, ids)
                 essential += 1
             rows = conn.execute(
-                "SELECT c.id, c.chunk_id FROM chunk_fts "  # noqa: S608
-                "JOIN chunks c ON c.id = chunk_fts.rowid "
-                f"WHERE chunk_fts MATCH ? AND {where.sql} "
-                "ORDER BY bm25(chunk_fts), c.chunk_id LIMIT ?",
+                f"SELECT c.id, c.chunk_id FROM {fts} "  # noqa: S608
+                f"JOIN chunks c ON c.id = {fts}.rowid "
+                f"WHERE {fts} MATCH ? AND {where.sql} "
+                f"ORDER BY bm25({fts}), c.chunk_id LIMIT ?",
                 (fts_match(terms), *where.params, limit),
             ).fetchall()
         return _ranked(rows, ids)
 
-    def _pruning_plan(self, conn: apsw.Connection, terms: Sequence[str]) -> _Plan | None:
+    def _pruning_plan(
+        self, conn: apsw.Connection, tenant: _TenantFts, terms: Sequence[str]
+    ) -> _Plan | None:
         """The query's indexed terms, rarest first, with their score bounds; ``None`` when the
         plain query is cheap (few postings) or there is nothing to split."""
-        rows, df = self._term_stats(conn, terms)
+        rows, df = self._term_stats(conn, tenant, terms)
         present = [t for t in dict.fromkeys(terms) if df.get(t, 0) > 0]
         order = sorted(present, key=lambda t: (df[t], t))
         postings = [df[t] for t in order]
@@ -450,6 +506,7 @@ class SqliteSearchIndex:
     def _pool(
         self,
         conn: apsw.Connection,
+        fts: str,
         order: Sequence[str],
         essential: int,
         where: SqlFilter,
@@ -459,16 +516,16 @@ class SqliteSearchIndex:
         by full BM25, and the ``limit``-th score (``0`` when fewer)."""
         head = fts_match(order[:essential])
         pool: list[tuple[int, str, float]] = conn.execute(  # type: ignore[assignment]
-            "SELECT c.id, c.chunk_id, bm25(chunk_fts) FROM chunk_fts "  # noqa: S608
-            "JOIN chunks c ON c.id = chunk_fts.rowid "
-            f"WHERE chunk_fts MATCH ? AND {where.sql}",
+            f"SELECT c.id, c.chunk_id, bm25({fts}) FROM {fts} "  # noqa: S608
+            f"JOIN chunks c ON c.id = {fts}.rowid "
+            f"WHERE {fts} MATCH ? AND {where.sql}",
             (head, *where.params),
         ).fetchall()
         if not pool:
             return [], 0.0
         full: dict[int, float] = dict(
             conn.execute(  # type: ignore[arg-type]
-                "SELECT rowid, bm25(chunk_fts) FROM chunk_fts WHERE chunk_fts MATCH ?",
+                f"SELECT rowid, bm25({fts}) FROM {fts} WHERE {fts} MATCH ?",  # noqa: S608
                 (f"({head}) AND ({fts_match(order[essential:])})",),
             ).fetchall()
         )
@@ -480,22 +537,37 @@ class SqliteSearchIndex:
         return best, kth
 
     def _term_stats(
-        self, conn: apsw.Connection, terms: Sequence[str]
+        self, conn: apsw.Connection, tenant: _TenantFts, terms: Sequence[str]
     ) -> tuple[int, dict[str, int]]:
-        """Row count and document frequencies, cached until the next write (the ``generation``
-        setting, bumped by every upsert that changes the index — in any process)."""
-        row = conn.execute("SELECT value FROM settings WHERE name = 'generation'").fetchone()
-        generation = 0 if row is None else int(row[0])
-        stats = self._stats
-        if stats is None or stats.generation != generation or len(stats.df) > _STATS_CACHE_TERMS:
-            rows = _as_int(conn.execute("SELECT count(*) FROM chunks").fetchall()[0][0])
-            stats = self._stats = _TermStats(generation, rows, {})
+        """The tenant's row count and document frequencies, cached until its next write (its
+        ``generation``, bumped by every upsert that changes its chunks — in any process)."""
+        stats = self._stats.get(tenant.id)
+        if (
+            stats is None
+            or stats.generation != tenant.generation
+            or len(stats.df) > _STATS_CACHE_TERMS
+        ):
+            rows = _as_int(
+                conn.execute(
+                    "SELECT count(*) FROM chunks WHERE tenant_id = ?", (tenant.tenant_id,)
+                ).fetchall()[0][0]
+            )
+            if len(self._stats) >= _STATS_CACHE_TENANTS:
+                self._stats.clear()
+            stats = self._stats[tenant.id] = _TermStats(tenant.generation, rows, {})
         missing = [t for t in dict.fromkeys(terms) if t not in stats.df]
         if missing:
+            # Per connection (temp schema): document frequency per term, straight from the
+            # tenant's FTS5 index (deleted rows excluded), so the file's schema does not change.
+            vocab = f"temp.chunk_vocab_{tenant.id}"
+            conn.execute(
+                f"CREATE VIRTUAL TABLE IF NOT EXISTS {vocab} "
+                f"USING fts5vocab(main, {tenant.table}, row)"
+            )
             marks = ", ".join("?" for _ in missing)
             found: dict[str, int] = dict(
                 conn.execute(  # type: ignore[arg-type]
-                    f"SELECT term, doc FROM temp.chunk_vocab WHERE term IN ({marks})",  # noqa: S608
+                    f"SELECT term, doc FROM {vocab} WHERE term IN ({marks})",  # noqa: S608
                     tuple(missing),
                 ).fetchall()
             )
@@ -613,6 +685,134 @@ class _TermStats:
     generation: int
     rows: int
     df: dict[str, int]
+
+
+@dataclass(frozen=True, slots=True)
+class _TenantFts:
+    """A tenant's row in ``tenant_fts``: its FTS5 table and its write generation."""
+
+    id: int
+    tenant_id: str
+    generation: int
+
+    @property
+    def table(self) -> str:
+        return _fts_table(self.id)
+
+
+def _fts_table(table_id: int) -> str:
+    # The name holds nothing but the row's integer id: no tenant text ever reaches the SQL.
+    return f"chunk_fts_{int(table_id)}"
+
+
+def _tenant_fts(conn: apsw.Connection, tenant_id: str) -> _TenantFts | None:
+    row = conn.execute(
+        "SELECT id, generation FROM tenant_fts WHERE tenant_id = ?", (tenant_id,)
+    ).fetchone()
+    return None if row is None else _TenantFts(_as_int(row[0]), tenant_id, _as_int(row[1]))
+
+
+def _tenant_fts_table(conn: apsw.Connection, tenant_id: str) -> str:
+    """The tenant's FTS5 table, created (inside the caller's write transaction) if missing."""
+    known = _tenant_fts(conn, tenant_id)
+    if known is not None:
+        return known.table
+    conn.execute("INSERT INTO tenant_fts (tenant_id) VALUES (?)", (tenant_id,))
+    table = _fts_table(conn.last_insert_rowid())
+    conn.execute(
+        f"CREATE VIRTUAL TABLE {table} USING fts5("
+        f"terms, content='', contentless_delete=1, tokenize=\"{_FTS_TOKENIZER}\")"
+    )
+    return table
+
+
+def _table_exists(conn: apsw.Connection, name: str) -> bool:
+    row = conn.execute(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (name,)
+    ).fetchone()
+    return row is not None
+
+
+@dataclass(frozen=True, slots=True)
+class _StoredDocument:
+    content_hash: str
+    batch_id: str | None
+    selections: tuple[str, ...]
+
+
+def _stored_document(conn: apsw.Connection, document: Document) -> _StoredDocument | None:
+    row = conn.execute(
+        "SELECT content_hash, batch_id, selections FROM documents "
+        "WHERE tenant_id = ? AND document_id = ?",
+        (document.tenant_id, document.document_id),
+    ).fetchone()
+    if row is None:
+        return None
+    content_hash, batch_id, selections = row
+    return _StoredDocument(str(content_hash), batch_id, tuple(json.loads(selections)))
+
+
+def _keep_content(
+    conn: apsw.Connection, document: Document, stored: _StoredDocument
+) -> IngestOutcome:
+    """Same content: ``unchanged`` when the scope is too; else the scope of the document row and
+    of every live chunk becomes ``document``'s — text, terms and vectors stay (issue 11)."""
+    key = (document.tenant_id, document.document_id)
+    live = _as_int(
+        conn.execute(
+            "SELECT count(*) FROM chunks WHERE tenant_id = ? AND document_id = ? AND stale = 0",
+            key,
+        ).fetchall()[0][0]
+    )
+    if scope_key(stored.batch_id, stored.selections) == scope_key(
+        document.batch_id, document.selections
+    ):
+        return IngestOutcome(document_id=document.document_id, status="unchanged", chunks=live)
+    selections = json.dumps(list(document.selections))
+    conn.execute(
+        "UPDATE chunks SET batch_id = ?, selections = ? "
+        "WHERE tenant_id = ? AND document_id = ? AND stale = 0",
+        (document.batch_id, selections, *key),
+    )
+    conn.execute(
+        "UPDATE documents SET batch_id = ?, selections = ?, body = ? "
+        "WHERE tenant_id = ? AND document_id = ?",
+        (document.batch_id, selections, document.model_dump_json(), *key),
+    )
+    return IngestOutcome(document_id=document.document_id, status="rescoped", chunks=live)
+
+
+def _document_lang(document: Document, chunks: Sequence[Chunk]) -> Callable[[], Lang]:
+    """The document's guessed language: computed once, and only if a chunk needs it."""
+    guessed: list[Lang] = []
+
+    def document_lang() -> Lang:
+        if not guessed:
+            sample = " ".join(c.text for c in chunks[:8])[:4000]
+            guessed.append(guess_lang(f"{document.title} {sample}"))
+        return guessed[0]
+
+    return document_lang
+
+
+def _analyzed(chunk: Chunk, document: Document, document_lang: Callable[[], Lang]) -> str:
+    """The token stream FTS5 indexes for ``chunk``: title, section and text, analyzed for the
+    chunk's language (else the document's, else the guessed one)."""
+    lang = normalize_lang(chunk.lang) or normalize_lang(document.lang) or document_lang()
+    text = " \n".join(filter(None, (chunk.title, chunk.section, chunk.text)))
+    return " ".join(analysis.index_terms(text, lang))
+
+
+def _standin_document(chunk: Chunk) -> Document:
+    """For a chunk whose document row is missing (never written so by this adapter): what its
+    analysis needs — a title and no language, so the language is guessed from its text."""
+    return Document(
+        document_id=chunk.document_id,
+        tenant_id=chunk.tenant_id,
+        title=chunk.title,
+        source="",
+        content_hash="",
+    )
 
 
 def _idf(rows: int, df: int) -> float:

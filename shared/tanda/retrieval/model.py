@@ -6,6 +6,7 @@ adapter applies it inside the query, so no route can forget the tenant filter.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -104,9 +105,17 @@ class SearchHit(_Model):
     vector_rank: int | None = Field(default=None, description="1-based rank in the vector arm.")
 
 
+def scope_key(batch_id: str | None, selections: Iterable[str]) -> tuple[str | None, frozenset[str]]:
+    """A document's scope, for comparing: its batch and the *set* of its selections (order and
+    repeats of ``--selection`` do not make another scope)."""
+    return batch_id, frozenset(selections)
+
+
 class IngestOutcome(_Model):
-    """What one ``upsert_document`` did."""
+    """What one ``upsert_document`` / ``rescope_document`` did. ``rescoped``: same content, new
+    batch or selections — written to the document and every chunk, nothing re-chunked or
+    re-embedded (issue 11)."""
 
     document_id: str
-    status: Literal["added", "replaced", "unchanged"]
+    status: Literal["added", "replaced", "rescoped", "unchanged"]
     chunks: int

@@ -348,13 +348,31 @@ def documents_body(scope: SearchScope, *, size: int = MAX_PAGE, after: Sequence[
 
 
 def document_state_body(tenant_id: str, document_id: str) -> Body:
-    """The stored record of one document: is it there, and which ``content_hash`` does it have?"""
+    """The stored record of one document: is it there, which ``content_hash`` does it have, and
+    in which batch and selections is it?"""
     scope = SearchScope(tenant_id=tenant_id, document_ids=(document_id,))
     return {
         "size": 1,
-        "_source": ["content_hash", "chunk_count"],
+        "_source": ["content_hash", "chunk_count", "batch_id", "selections"],
         "query": scope_filter(scope, record="document"),
     }
+
+
+def chunk_ids_body(
+    tenant_id: str, document_id: str, *, size: int = MAX_PAGE, after: Sequence[Any] = ()
+) -> Body:
+    """One page of the ids of a document's chunks (for a scope change), by chunk id; pass the
+    last hit's ``sort`` as ``after``."""
+    scope = SearchScope(tenant_id=tenant_id, document_ids=(document_id,))
+    body: Body = {
+        "size": size,
+        "_source": ["chunk_id"],
+        "query": scope_filter(scope),
+        "sort": [{"chunk_id": "asc"}],
+    }
+    if after:
+        body["search_after"] = list(after)
+    return body
 
 
 # --- writes ------------------------------------------------------------------------------------
@@ -457,6 +475,28 @@ def document_source(document: Document, *, chunk_count: int, indexed_at: str | N
     if indexed_at is not None:
         source["indexed_at"] = indexed_at
     return source
+
+
+def _scope_fields(document: Document) -> Body:
+    return {"batch_id": document.batch_id, "selections": list(document.selections)}
+
+
+def rescope_actions(document: Document, chunk_ids: Sequence[str]) -> list[Body]:
+    """``_bulk`` lines (update, partial doc, …) giving the named chunks of ``document`` its
+    ``batch_id`` and ``selections``. Only those two fields are sent: text, vectors and ids stay
+    (issue 11: a scope change re-chunks and re-embeds nothing)."""
+    lines: list[Body] = []
+    for chunk_id in chunk_ids:
+        lines.append({"update": {"_id": chunk_record_id(document.tenant_id, chunk_id)}})
+        lines.append({"doc": _scope_fields(document)})
+    return lines
+
+
+def rescope_record_actions(document: Document) -> list[Body]:
+    """``_bulk`` lines giving the document record the new scope; sent after the chunks', so a
+    record that shows the new scope names a version whose chunks all have it."""
+    record_id = document_record_id(document.tenant_id, document.document_id)
+    return [{"update": {"_id": record_id}}, {"doc": _scope_fields(document)}]
 
 
 def replaced_chunks_body(tenant_id: str, document_id: str, keep_chunk_ids: Sequence[str]) -> Body:

@@ -360,13 +360,27 @@ def test_documents_are_listed_from_document_records_by_id() -> None:
 
 def test_a_document_state_is_its_record_in_its_tenant() -> None:
     body = bodies.document_state_body("t1", "d1")
-    assert body["_source"] == ["content_hash", "chunk_count"]
+    assert body["_source"] == ["content_hash", "chunk_count", "batch_id", "selections"]
     assert body["query"]["bool"]["filter"] == [
         {"term": {"record": "document"}},
         NOT_STALE,
         TENANT,
         {"terms": {"document_id": ["d1"]}},
     ]
+
+
+def test_a_documents_chunk_ids_are_read_in_its_tenant_page_by_page() -> None:
+    body = bodies.chunk_ids_body("t1", "d1", size=50, after=("c9",))
+    assert body["_source"] == ["chunk_id"]
+    assert body["query"]["bool"]["filter"] == [
+        {"term": {"record": "chunk"}},
+        NOT_STALE,
+        TENANT,
+        {"terms": {"document_id": ["d1"]}},
+    ]
+    assert body["sort"] == [{"chunk_id": "asc"}]
+    assert body["size"] == 50 and body["search_after"] == ["c9"]
+    assert "search_after" not in bodies.chunk_ids_body("t1", "d1")
 
 
 # --- writes ----------------------------------------------------------------------------------
@@ -446,6 +460,26 @@ def test_replaced_chunks_are_those_of_the_document_not_in_the_new_version() -> N
             }
         }
     }
+
+
+def test_a_scope_change_sends_only_the_batch_and_selections_of_each_chunk() -> None:
+    moved = _document(batch_id="b2", selections=("pdp", "privasi"))
+    lines = bodies.rescope_actions(moved, ["c1", "c2"])
+    assert lines == [
+        {"update": {"_id": bodies.chunk_record_id("t1", "c1")}},
+        {"doc": {"batch_id": "b2", "selections": ["pdp", "privasi"]}},
+        {"update": {"_id": bodies.chunk_record_id("t1", "c2")}},
+        {"doc": {"batch_id": "b2", "selections": ["pdp", "privasi"]}},
+    ]
+    assert bodies.rescope_actions(moved, []) == []
+
+
+def test_a_scope_change_of_the_record_is_a_partial_update_of_that_record() -> None:
+    bare = _document(batch_id=None, selections=())
+    assert bodies.rescope_record_actions(bare) == [
+        {"update": {"_id": bodies.document_record_id("t1", "d1")}},
+        {"doc": {"batch_id": None, "selections": []}},
+    ]
 
 
 def test_a_document_record_holds_what_documents_returns() -> None:

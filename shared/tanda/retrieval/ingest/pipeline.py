@@ -39,7 +39,7 @@ from tanda.retrieval.ingest.readers import (
     read_pdf,
     read_text,
 )
-from tanda.retrieval.model import Chunk, Document, IngestOutcome, SearchScope
+from tanda.retrieval.model import Chunk, Document, IngestOutcome, SearchScope, scope_key
 
 logger = logging.getLogger(__name__)
 
@@ -70,6 +70,9 @@ class IngestReport(BaseModel):
     added: int = 0
     replaced: int = 0
     unchanged: int = 0
+    rescoped: int = Field(
+        default=0, description="Same content, new batch or selections: scope rewritten only."
+    )
     chunks: int = Field(default=0, description="Chunks written (added + replaced documents).")
     pages: int = Field(default=0, description="Pages read (PDF, and text paged by form feeds).")
     tables: int = Field(default=0, description="Tables read (CSV files).")
@@ -78,16 +81,18 @@ class IngestReport(BaseModel):
 
     @property
     def documents(self) -> int:
-        return self.added + self.replaced + self.unchanged
+        return self.added + self.replaced + self.unchanged + self.rescoped
 
     @property
     def failed(self) -> int:
         return sum(1 for s in self.skipped if s.failed)
 
     def summary_lines(self) -> list[str]:
+        counts = f"{self.added} added, {self.replaced} replaced, {self.unchanged} unchanged"
+        if self.rescoped:
+            counts += f", {self.rescoped} rescoped"
         lines = [
-            f"documents: {self.documents} ({self.added} added, {self.replaced} replaced, "
-            f"{self.unchanged} unchanged)",
+            f"documents: {self.documents} ({counts})",
             f"chunks: {self.chunks} · pages: {self.pages} · tables: {self.tables}",
         ]
         if self.skipped:
@@ -107,9 +112,17 @@ class _Tally:
     added: int = 0
     replaced: int = 0
     unchanged: int = 0
+    rescoped: int = 0
     chunks: int = 0
     pages: int = 0
     tables: int = 0
+
+    def count_kept(self, outcome: IngestOutcome) -> None:
+        """A document whose content the index already held: no chunk was written."""
+        if outcome.status == "rescoped":
+            self.rescoped += 1
+        else:
+            self.unchanged += 1
 
 
 def discover(paths: Iterable[Path]) -> tuple[list[SourceFile], list[SkippedSource]]:
@@ -157,9 +170,10 @@ def ingest_paths(
 ) -> IngestReport:
     """Ingest every supported file under ``paths`` into ``index`` for ``tenant``.
 
-    Re-ingesting an unchanged source is ``unchanged`` without parsing it again when the index
-    already holds that content hash (with the same batch and selections); a changed source keeps
-    its ``document_id`` and replaces its chunks (``upsert_document`` is atomic).
+    Re-ingesting an unchanged source (the index holds its content hash) parses nothing again:
+    ``unchanged`` when it is already in ``batch`` and ``selections``, else ``rescoped`` into
+    them. A changed source keeps its ``document_id`` and replaces its chunks (``upsert_document``
+    is atomic).
     """
     files, skipped = discover([Path(p) for p in paths])
     tally = _Tally()
@@ -187,11 +201,15 @@ def ingest_paths(
             if isinstance(unit, SkippedSource):
                 skipped.append(unit)
                 continue
-            if _already_indexed(index, tenant, unit, batch, selection_tuple):
-                tally.unchanged += 1
-                outcomes.append(
-                    IngestOutcome(document_id=unit.document_id, status="unchanged", chunks=0)
-                )
+            try:
+                kept = _kept_content(index, tenant, unit, batch, selection_tuple)
+            except Exception as exc:  # one failing document never aborts the batch
+                reason = f"index refused it ({type(exc).__name__}: {exc})"
+                skipped.append(SkippedSource(source=unit.label, reason=reason, failed=True))
+                continue
+            if kept is not None:
+                outcomes.append(kept)
+                tally.count_kept(kept)
                 continue
             built = _contained(
                 unit.label, partial(_document_of, unit, tenant, batch, selection_tuple, chunking)
@@ -209,8 +227,8 @@ def ingest_paths(
                 skipped.append(SkippedSource(source=unit.label, reason=reason, failed=True))
                 continue
             outcomes.append(outcome)
-            if outcome.status == "unchanged":
-                tally.unchanged += 1
+            if outcome.status in ("unchanged", "rescoped"):  # written meanwhile by another ingest
+                tally.count_kept(outcome)
                 continue
             if outcome.status == "added":
                 tally.added += 1
@@ -223,6 +241,7 @@ def ingest_paths(
         added=tally.added,
         replaced=tally.replaced,
         unchanged=tally.unchanged,
+        rescoped=tally.rescoped,
         chunks=tally.chunks,
         pages=tally.pages,
         tables=tally.tables,
@@ -385,17 +404,22 @@ def _read_sidecar(path: Path) -> dict[str, object] | SkippedSource:
     return value
 
 
-def _already_indexed(
+def _kept_content(
     index: SearchIndex, tenant: str, unit: _Unit, batch: str | None, selections: tuple[str, ...]
-) -> bool:
+) -> IngestOutcome | None:
+    """When the index already holds this unit's content: ``unchanged`` if it is in the batch
+    and selections asked for, else moved into them (``rescoped``) — neither parsed, chunked
+    nor embedded again. ``None``: the content is new, parse and index it. Issue 11: a document
+    leaves or joins a selection without a content change too."""
     known = index.documents(SearchScope(tenant_id=tenant, document_ids=(unit.document_id,)))
-    return any(
-        doc.document_id == unit.document_id
-        and doc.content_hash == unit.digest
-        and doc.batch_id == batch
-        and tuple(doc.selections) == selections
-        for doc in known
-    )
+    for document in known:
+        if document.document_id != unit.document_id or document.content_hash != unit.digest:
+            continue
+        if scope_key(document.batch_id, document.selections) == scope_key(batch, selections):
+            return IngestOutcome(document_id=unit.document_id, status="unchanged", chunks=0)
+        moved = document.model_copy(update={"batch_id": batch, "selections": selections})
+        return index.rescope_document(moved)
+    return None
 
 
 def build_document(

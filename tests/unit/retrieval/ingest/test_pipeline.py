@@ -82,6 +82,57 @@ def test_given_a_changed_file_when_ingested_then_it_replaces_its_chunks_under_th
     assert [(c.section, c.text) for c in chunks] == [("Catatan > Rapat", "Anggaran ditolak.")]
 
 
+def test_given_an_ingested_folder_when_ingested_into_another_scope_then_it_is_rescoped(
+    folder: Path,
+) -> None:
+    # Given a folder ingested with an embedder into batch b1 and selection "lama"
+    index, embedder = InMemorySearchIndex(), HashEmbedder()
+    ingest_paths(index, embedder, [folder], tenant="t1", batch="b1", selections=["lama"])
+    upserts, embedded = len(index.upserts), len(embedder.calls)
+
+    # When the same files come again with another batch and selection
+    report = ingest_paths(index, embedder, [folder], tenant="t1", batch="b2", selections=["baru"])
+
+    # Then every document is rescoped — not parsed, re-chunked, re-embedded or re-sent
+    assert (report.added, report.replaced, report.unchanged, report.rescoped) == (0, 0, 0, 3)
+    assert [o.status for o in report.outcomes] == ["rescoped"] * 3
+    assert report.chunks == 0
+    assert len(index.upserts) == upserts and len(embedder.calls) == embedded
+    assert "documents: 3 (0 added, 0 replaced, 0 unchanged, 3 rescoped)" in report.summary_lines()
+    new_scope = SearchScope(tenant_id="t1", batch_id="b2", selection="baru")
+    moved = index.documents(new_scope)
+    assert len(moved) == 3
+    assert index.documents(SearchScope(tenant_id="t1", selection="lama")) == []
+    chunks = [c for d in moved for c in index.document_chunks(new_scope, d.document_id)]
+    assert chunks and all(c.batch_id == "b2" and c.selections == ("baru",) for c in chunks)
+    assert all(c.embedding is not None for c in chunks)
+
+
+def test_given_a_document_in_a_selection_when_ingested_without_one_then_it_leaves_it(
+    folder: Path,
+) -> None:
+    index = InMemorySearchIndex()
+    ingest_paths(index, None, [folder / "notes.md"], tenant="t1", selections=["rapat"])
+
+    report = ingest_paths(index, None, [folder / "notes.md"], tenant="t1")
+
+    assert report.rescoped == 1
+    assert index.documents(SearchScope(tenant_id="t1", selection="rapat")) == []
+    again = ingest_paths(index, None, [folder / "notes.md"], tenant="t1")
+    assert (again.unchanged, again.rescoped) == (1, 0)
+    assert again.summary_lines()[0] == "documents: 1 (0 added, 0 replaced, 1 unchanged)"
+
+
+def test_given_selections_in_another_order_when_ingested_then_nothing_changes(
+    folder: Path,
+) -> None:
+    index = InMemorySearchIndex()
+    ingest_paths(index, None, [folder / "notes.md"], tenant="t1", selections=["a", "b"])
+    report = ingest_paths(index, None, [folder / "notes.md"], tenant="t1", selections=["b", "a"])
+    assert (report.unchanged, report.rescoped) == (1, 0)
+    assert index.rescopes == []
+
+
 def test_given_the_same_content_when_chunked_twice_then_chunk_ids_are_stable(
     folder: Path,
 ) -> None:
