@@ -61,7 +61,7 @@ class ItemAtomicClient:
     called from several threads at once. Serializing the writes restores DynamoDB's guarantee, so
     the race tests exercise the adapter's condition expressions, not moto's locking."""
 
-    _WRITES = frozenset({"put_item", "update_item", "delete_item"})
+    _WRITES = frozenset({"put_item", "update_item", "delete_item", "transact_write_items"})
 
     def __init__(self, client: Any) -> None:
         self._client = client

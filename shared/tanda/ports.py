@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 from tanda.chat import ChatRequest, ChatResponse
 from tanda.conversations.model import (
     Conversation,
+    ConversationOwner,
     MemoryItem,
     PlaygroundReceipt,
     RateDecision,
@@ -90,29 +91,58 @@ class ConversationConflict(Exception):
     """The conversation belongs to another route (V2-19 → 409)."""
 
 
+class ConversationMissing(LookupError):
+    """The owner has no such conversation — unknown, or someone else's (→ 404, issue 11)."""
+
+
 class Store(Protocol):
-    """Conversations, messages, receipts and rate limits; every read names its tenant."""
+    """Conversations, messages, memory, receipts and rate limits.
 
-    def create_conversation(self, conversation: Conversation) -> None: ...
+    A conversation, its messages and a memory item are addressed by their
+    :class:`~tanda.conversations.model.ConversationOwner` (issuer, tenant, subject): a read or
+    write under any other owner finds nothing, exactly as for an id that never existed (issue 11).
+    """
 
-    def conversation(self, tenant_id: str, conversation_id: str) -> Conversation | None: ...
-
-    def claim(self, tenant_id: str, conversation_id: str, route: Route) -> Conversation:
-        """One conditional write: set the owner route if none, else require it to be ``route``.
-        Raises ``ConversationConflict`` (another route owns it) or ``LookupError`` (no such
-        conversation in this tenant)."""
+    def create_conversation(self, conversation: Conversation) -> None:
+        """Store a new conversation under ``conversation.owner``."""
         ...
 
-    def add_message(self, message: StoredMessage) -> None: ...
+    def conversation(
+        self, owner: ConversationOwner, conversation_id: str
+    ) -> Conversation | None: ...
 
-    def messages(self, tenant_id: str, conversation_id: str) -> list[StoredMessage]: ...
+    def claim(self, owner: ConversationOwner, conversation_id: str, route: Route) -> Conversation:
+        """One conditional write: set the owner route if none, else require it to be ``route``.
+        Raises ``ConversationConflict`` (another route owns it) or ``ConversationMissing`` (no
+        such conversation of this owner)."""
+        ...
+
+    def add_message(self, owner: ConversationOwner, message: StoredMessage) -> None:
+        """Store an answered turn and claim its conversation for ``message.route`` in one atomic
+        write (V2-19: the route that answers first owns it, even if a failed turn released it
+        meanwhile). Raises as :meth:`claim` does, storing nothing."""
+        ...
+
+    def messages(self, owner: ConversationOwner, conversation_id: str) -> list[StoredMessage]:
+        """The conversation's messages in time order; ``[]`` when it is not this owner's."""
+        ...
+
+    def release(self, owner: ConversationOwner, conversation_id: str, route: Route) -> bool:
+        """Give back a claim that no answer used: one conditional write removes the owner route
+        if it is ``route`` and the conversation has no message. ``True`` if it did."""
+        ...
+
+    def discard(self, owner: ConversationOwner, conversation_id: str) -> bool:
+        """Delete the conversation if it has no message (a failed first turn's own, whose id the
+        client never learned). ``True`` if it did."""
+        ...
 
     def add_memories(self, items: Sequence[MemoryItem]) -> None:
-        """Keep verified statements for their user (same text twice is kept once)."""
+        """Keep verified statements under each item's owner (same text twice is kept once)."""
         ...
 
-    def memories(self, tenant_id: str, subject: str, *, limit: int) -> list[MemoryItem]:
-        """The user's newest memory items, newest first."""
+    def memories(self, owner: ConversationOwner, *, limit: int) -> list[MemoryItem]:
+        """The owner's newest memory items, newest first."""
         ...
 
     def put_receipt(self, receipt: PlaygroundReceipt) -> None: ...

@@ -4,6 +4,7 @@ from ``template.yaml`` itself, so the adapter is exercised against the deployed 
 
 from __future__ import annotations
 
+import json
 import threading
 from pathlib import Path
 from typing import Any
@@ -12,8 +13,14 @@ import pytest
 
 from tanda.adapters.dynamodb_store import RECEIPTS_KEYS, TABLE_KEYS, TTL_ATTRIBUTE, DynamoStore
 from tanda.adapters.sqlite_store import SqliteStore
-from tanda.conversations.model import Conversation, MemoryItem, PlaygroundReceipt, StoredMessage
-from tanda.ports import ConversationConflict, Store
+from tanda.conversations.model import (
+    Conversation,
+    ConversationOwner,
+    MemoryItem,
+    PlaygroundReceipt,
+    StoredMessage,
+)
+from tanda.ports import ConversationConflict, ConversationMissing, Store
 from tests.aws import template_resources
 
 
@@ -25,18 +32,35 @@ def store(request: pytest.FixtureRequest, tmp_path: Path) -> Store:
     return found
 
 
-def conversation(cid: str = "c1", tenant: str = "t1", **extra: Any) -> Conversation:
+ISSUER = "https://idp.partner.example"
+OWNER = ConversationOwner(issuer=ISSUER, tenant_id="t1", subject="user-1")
+OTHER_TENANT = OWNER.model_copy(update={"tenant_id": "t2"})
+OTHERS = {
+    "another tenant": OTHER_TENANT,
+    "another subject": OWNER.model_copy(update={"subject": "user-2"}),
+    "another issuer": OWNER.model_copy(update={"issuer": "https://idp.admin.example"}),
+}
+
+
+def conversation(cid: str = "c1", owner: ConversationOwner = OWNER, **extra: Any) -> Conversation:
     return Conversation(
-        conversation_id=cid, tenant_id=tenant, subject="user-1", created_at=100.0, **extra
+        conversation_id=cid,
+        tenant_id=owner.tenant_id,
+        issuer=owner.issuer,
+        subject=owner.subject,
+        created_at=100.0,
+        **extra,
     )
 
 
-def message(mid: str, at: float, cid: str = "c1", tenant: str = "t1") -> StoredMessage:
+def message(
+    mid: str, at: float, cid: str = "c1", tenant: str = "t1", route: Any = "query_v2"
+) -> StoredMessage:
     return StoredMessage(
         message_id=mid,
         conversation_id=cid,
         tenant_id=tenant,
-        route="query_v2",
+        route=route,
         question="Berapa anggaran?",
         answer="Anggaran Rp 5 miliar.",
         trace_id=f"trace-{mid}",
@@ -67,27 +91,37 @@ def test_a_created_conversation_reads_back_unowned(store: Store) -> None:
     created = conversation(document_ids=("d1", "d2"), selection="uu")
     store.create_conversation(created)
 
-    # when it is read in its tenant, then it comes back equal, owned by no route yet.
-    assert store.conversation("t1", "c1") == created
-    assert store.conversation("t1", "c1").route is None  # type: ignore[union-attr]
+    # when its owner reads it, then it comes back equal, owned by no route yet.
+    assert store.conversation(OWNER, "c1") == created
+    assert store.conversation(OWNER, "c1").route is None  # type: ignore[union-attr]
+    assert created.owner == OWNER
 
 
-def test_a_conversation_is_invisible_to_another_tenant(store: Store) -> None:
-    # Given a conversation of tenant t1,
+@pytest.mark.parametrize("other", OTHERS.values(), ids=OTHERS.keys())
+def test_a_conversation_is_invisible_to_anyone_but_its_owner(
+    store: Store, other: ConversationOwner
+) -> None:
+    # Given a conversation of OWNER with a message,
     store.create_conversation(conversation())
+    store.add_message(OWNER, message("m1", 1.0))
 
-    # when tenant t2 reads, claims or lists it, then nothing of t1 is reachable.
-    assert store.conversation("t2", "c1") is None
-    with pytest.raises(LookupError):
-        store.claim("t2", "c1", "query_v2")
-    store.add_message(message("m1", 1.0))
-    assert store.messages("t2", "c1") == []
-    assert store.conversation("t1", "c1").route is None  # type: ignore[union-attr]
+    # when anyone else reads, claims, answers in, releases or discards it, then nothing of it is
+    # reachable — each is what an unknown id gives — and nothing changes (issue 11).
+    assert store.conversation(other, "c1") is None
+    with pytest.raises(ConversationMissing):
+        store.claim(other, "c1", "query_v2")
+    with pytest.raises(ConversationMissing):
+        store.add_message(other, message("m2", 2.0, route="query"))
+    assert store.messages(other, "c1") == []
+    assert store.release(other, "c1", "query_v2") is False
+    assert store.discard(other, "c1") is False
+    assert store.conversation(OWNER, "c1").route == "query_v2"  # type: ignore[union-attr]
+    assert [m.message_id for m in store.messages(OWNER, "c1")] == ["m1"]
 
 
 def test_claiming_a_missing_conversation_raises_lookup_error(store: Store) -> None:
-    with pytest.raises(LookupError):
-        store.claim("t1", "nope", "query")
+    with pytest.raises(ConversationMissing):
+        store.claim(OWNER, "nope", "query")
 
 
 def test_the_first_route_to_claim_owns_the_conversation(store: Store) -> None:
@@ -95,18 +129,18 @@ def test_the_first_route_to_claim_owns_the_conversation(store: Store) -> None:
     store.create_conversation(conversation())
 
     # when /query/v2 claims it, then it owns it, may claim again, and /query may not.
-    assert store.claim("t1", "c1", "query_v2").route == "query_v2"
-    assert store.claim("t1", "c1", "query_v2").route == "query_v2"
+    assert store.claim(OWNER, "c1", "query_v2").route == "query_v2"
+    assert store.claim(OWNER, "c1", "query_v2").route == "query_v2"
     with pytest.raises(ConversationConflict):
-        store.claim("t1", "c1", "query")
-    assert store.conversation("t1", "c1").route == "query_v2"  # type: ignore[union-attr]
+        store.claim(OWNER, "c1", "query")
+    assert store.conversation(OWNER, "c1").route == "query_v2"  # type: ignore[union-attr]
 
 
 def test_a_conversation_created_owned_rejects_the_other_route(store: Store) -> None:
     store.create_conversation(conversation(route="query"))
     with pytest.raises(ConversationConflict):
-        store.claim("t1", "c1", "query_v2")
-    assert store.claim("t1", "c1", "query").route == "query"
+        store.claim(OWNER, "c1", "query_v2")
+    assert store.claim(OWNER, "c1", "query").route == "query"
 
 
 @pytest.mark.parametrize("attempt", range(5))
@@ -123,7 +157,7 @@ def test_two_concurrent_first_answers_on_different_routes_exactly_one_wins(
     def answer(route: Any) -> None:
         barrier.wait()
         try:
-            store.claim("t1", f"race-{attempt}", route)
+            store.claim(OWNER, f"race-{attempt}", route)
             won.append(route)
         except ConversationConflict:
             lost.append(route)
@@ -141,7 +175,66 @@ def test_two_concurrent_first_answers_on_different_routes_exactly_one_wins(
     # winner (nothing half-written).
     assert failed == []
     assert len(won) == 1 and len(lost) == 1, (won, lost)
-    assert store.conversation("t1", f"race-{attempt}").route == won[0]  # type: ignore[union-attr]
+    assert store.conversation(OWNER, f"race-{attempt}").route == won[0]  # type: ignore[union-attr]
+
+
+# --- a failed first turn gives its claim back (issue 11) --------------------------------------
+
+
+def test_a_claim_without_a_message_can_be_released_for_the_other_route(store: Store) -> None:
+    # Given a conversation claimed by /query/v2 whose turn stored nothing,
+    store.create_conversation(conversation())
+    store.claim(OWNER, "c1", "query_v2")
+
+    # when the claim is released, then the conversation is unowned and /query may answer first.
+    assert store.release(OWNER, "c1", "query_v2") is True
+    assert store.conversation(OWNER, "c1").route is None  # type: ignore[union-attr]
+    store.add_message(OWNER, message("m1", 1.0, route="query"))
+    assert store.conversation(OWNER, "c1").route == "query"  # type: ignore[union-attr]
+
+
+def test_a_claim_with_a_message_or_of_another_route_is_not_released(store: Store) -> None:
+    # Given a conversation in which /query/v2 answered,
+    store.create_conversation(conversation())
+    store.claim(OWNER, "c1", "query_v2")
+    store.add_message(OWNER, message("m1", 1.0))
+
+    # when a failed turn of either route tries to release it, then the owner route stays.
+    assert store.release(OWNER, "c1", "query_v2") is False
+    assert store.release(OWNER, "c1", "query") is False
+    assert store.conversation(OWNER, "c1").route == "query_v2"  # type: ignore[union-attr]
+
+
+def test_only_a_conversation_without_a_message_is_discarded(store: Store) -> None:
+    # Given an empty claimed conversation and one with an answer,
+    store.create_conversation(conversation("empty"))
+    store.claim(OWNER, "empty", "query")
+    store.create_conversation(conversation("answered"))
+    store.add_message(OWNER, message("m1", 1.0, cid="answered"))
+
+    # when both are discarded, then only the empty one is gone.
+    assert store.discard(OWNER, "empty") is True
+    assert store.conversation(OWNER, "empty") is None
+    assert store.discard(OWNER, "answered") is False
+    assert [m.message_id for m in store.messages(OWNER, "answered")] == ["m1"]
+    assert store.discard(OWNER, "never-existed") is False
+
+
+def test_storing_a_message_claims_its_conversation_for_its_route(store: Store) -> None:
+    # Given an unowned conversation, a message of /query stores and claims it for /query;
+    store.create_conversation(conversation())
+    store.add_message(OWNER, message("m1", 1.0, route="query"))
+    assert store.conversation(OWNER, "c1").route == "query"  # type: ignore[union-attr]
+
+    # a message of the other route is refused and not stored (V2-19),
+    with pytest.raises(ConversationConflict):
+        store.add_message(OWNER, message("m2", 2.0, route="query_v2"))
+    assert [m.message_id for m in store.messages(OWNER, "c1")] == ["m1"]
+
+    # and no message is stored without its conversation.
+    with pytest.raises(ConversationMissing):
+        store.add_message(OWNER, message("m3", 3.0, cid="missing"))
+    assert store.messages(OWNER, "missing") == []
 
 
 # --- messages -------------------------------------------------------------------------------
@@ -151,28 +244,31 @@ def test_messages_come_back_in_time_order_whatever_the_write_order(store: Store)
     # Given messages written out of order (and two at the same instant),
     store.create_conversation(conversation())
     for mid, at in [("m3", 30.25), ("m1", 9.5), ("m2b", 20.0), ("m2a", 20.0), ("m4", 1e9 + 0.5)]:
-        store.add_message(message(mid, at))
+        store.add_message(OWNER, message(mid, at))
 
     # when the conversation's messages are read, then they are ordered by time, then id.
-    found = store.messages("t1", "c1")
+    found = store.messages(OWNER, "c1")
     assert [m.message_id for m in found] == ["m1", "m2a", "m2b", "m3", "m4"]
     assert found[0] == message("m1", 9.5)
 
 
 def test_messages_of_another_conversation_are_not_mixed_in(store: Store) -> None:
-    store.add_message(message("m1", 1.0, cid="c1"))
-    store.add_message(message("m2", 2.0, cid="c10"))
-    assert [m.message_id for m in store.messages("t1", "c1")] == ["m1"]
+    store.create_conversation(conversation("c1"))
+    store.create_conversation(conversation("c10"))
+    store.add_message(OWNER, message("m1", 1.0, cid="c1"))
+    store.add_message(OWNER, message("m2", 2.0, cid="c10"))
+    assert [m.message_id for m in store.messages(OWNER, "c1")] == ["m1"]
 
 
 # --- long-term memory -----------------------------------------------------------------------
 
 
-def memory(text: str, at: float, subject: str = "user-1", tenant: str = "t1") -> MemoryItem:
+def memory(text: str, at: float, owner: ConversationOwner = OWNER) -> MemoryItem:
     return MemoryItem(
         memory_id=f"mem-{at}",
-        tenant_id=tenant,
-        subject=subject,
+        tenant_id=owner.tenant_id,
+        issuer=owner.issuer,
+        subject=owner.subject,
         text=text,
         conversation_id="c1",
         message_id="m1",
@@ -182,20 +278,102 @@ def memory(text: str, at: float, subject: str = "user-1", tenant: str = "t1") ->
 
 def test_memories_come_back_newest_first_up_to_the_limit(store: Store) -> None:
     store.add_memories([memory("a", 1.0), memory("c", 3.0), memory("b", 2.0)])
-    assert [m.text for m in store.memories("t1", "user-1", limit=2)] == ["c", "b"]
+    assert [m.text for m in store.memories(OWNER, limit=2)] == ["c", "b"]
 
 
 def test_the_same_memory_text_is_kept_once(store: Store) -> None:
     store.add_memories([memory("same", 1.0)])
     store.add_memories([memory("same", 5.0), memory("other", 2.0)])
-    found = store.memories("t1", "user-1", limit=10)
+    found = store.memories(OWNER, limit=10)
     assert [(m.text, m.created_at) for m in found] == [("other", 2.0), ("same", 1.0)]
 
 
-def test_memories_belong_to_their_tenant_and_user(store: Store) -> None:
+@pytest.mark.parametrize("other", OTHERS.values(), ids=OTHERS.keys())
+def test_memories_belong_to_their_issuer_tenant_and_user(
+    store: Store, other: ConversationOwner
+) -> None:
+    # Given a memory of OWNER, and the same text remembered by someone else,
     store.add_memories([memory("mine", 1.0)])
-    assert store.memories("t2", "user-1", limit=10) == []
-    assert store.memories("t1", "user-2", limit=10) == []
+    assert store.memories(other, limit=10) == []
+    store.add_memories([memory("mine", 2.0, other), memory("theirs", 3.0, other)])
+
+    # then each reads only their own (the same text is kept once per owner, not once in all).
+    assert [(m.text, m.owner) for m in store.memories(OWNER, limit=10)] == [("mine", OWNER)]
+    assert [m.text for m in store.memories(other, limit=10)] == ["theirs", "mine"]
+
+
+def test_no_issuer_or_subject_spells_another_owners_key(store: Store) -> None:
+    # Given two owners whose issuer and subject join to the same text with a "#",
+    one = ConversationOwner(issuer="https://idp.example", tenant_id="t1", subject="a#b")
+    two = ConversationOwner(issuer="https://idp.example#a", tenant_id="t1", subject="b")
+    store.create_conversation(conversation("c1", one))
+    store.add_memories([memory("one's", 1.0, one)])
+
+    # then neither reaches what the other has.
+    assert store.conversation(two, "c1") is None
+    assert store.memories(two, limit=10) == []
+
+
+# --- rows written before issue 11 --------------------------------------------------------
+
+
+def test_sqlite_rows_from_before_owners_are_read_by_no_one(tmp_path: Path) -> None:
+    import sqlite3
+
+    # Given a store file of the previous schema: a conversation with a message, keyed by tenant
+    # only, and a memory keyed by (tenant, subject),
+    path = tmp_path / "store.sqlite"
+    legacy = conversation().model_dump(exclude={"issuer"})
+    with sqlite3.connect(path) as db:
+        db.executescript(
+            "CREATE TABLE conversations (tenant_id TEXT NOT NULL, conversation_id TEXT NOT NULL,"
+            " body TEXT NOT NULL, route TEXT, PRIMARY KEY (tenant_id, conversation_id));"
+            "CREATE TABLE messages (tenant_id TEXT NOT NULL, conversation_id TEXT NOT NULL,"
+            " created_at REAL NOT NULL, message_id TEXT NOT NULL, body TEXT NOT NULL,"
+            " PRIMARY KEY (tenant_id, conversation_id, created_at, message_id));"
+            "CREATE TABLE memories (tenant_id TEXT NOT NULL, subject TEXT NOT NULL,"
+            " text TEXT NOT NULL, created_at REAL NOT NULL, body TEXT NOT NULL,"
+            " PRIMARY KEY (tenant_id, subject, text));"
+        )
+        db.execute(
+            "INSERT INTO conversations VALUES ('t1', 'c1', ?, 'query_v2')", (json.dumps(legacy),)
+        )
+        db.execute(
+            "INSERT INTO messages VALUES ('t1', 'c1', 1.0, 'm1', ?)",
+            (message("m1", 1.0).model_dump_json(),),
+        )
+        db.execute("INSERT INTO memories VALUES ('t1', 'user-1', 'old', 1.0, '{}')")
+
+    # when the store opens it, then nobody — not even the same tenant and subject under any
+    # issuer — reads the old rows, and new conversations work beside them.
+    store = SqliteStore(path)
+    assert store.conversation(OWNER, "c1") is None
+    assert store.messages(OWNER, "c1") == []
+    assert store.memories(OWNER, limit=10) == []
+    with pytest.raises(ConversationMissing):
+        store.claim(OWNER, "c1", "query_v2")
+    store.create_conversation(conversation("c2"))
+    store.add_message(OWNER, message("m2", 2.0, cid="c2"))
+    assert [m.message_id for m in store.messages(OWNER, "c2")] == ["m2"]
+
+
+def test_dynamodb_items_from_before_owners_are_read_by_no_one(dynamo_store: DynamoStore) -> None:
+    # Given items under the previous keys: a conversation with a message, and a memory,
+    client, table = dynamo_store.client, dynamo_store.table
+    legacy = conversation().model_dump_json(exclude={"issuer", "route"})
+    for pk, sk, body in [
+        ("T#t1#C#c1", "CONV", legacy),
+        ("T#t1#C#c1", "M#00000000001.000000#m1", message("m1", 1.0).model_dump_json()),
+        ("T#t1#U#user-1", "MEM#x", memory("old", 1.0).model_dump_json()),
+    ]:
+        client.put_item(
+            TableName=table, Item={"PK": {"S": pk}, "SK": {"S": sk}, "body": {"S": body}}
+        )
+
+    # then the owner's reads address other items and find nothing.
+    assert dynamo_store.conversation(OWNER, "c1") is None
+    assert dynamo_store.messages(OWNER, "c1") == []
+    assert dynamo_store.memories(OWNER, limit=10) == []
 
 
 # --- receipts -------------------------------------------------------------------------------

@@ -16,11 +16,12 @@ from httpx_sse import connect_sse
 from tanda.api.app import create_app
 from tanda.chat import ChatRequest, ChatResponse, ModelRole
 from tanda.conversations.history import NOTHING_VERIFIED_NOTE
+from tanda.conversations.model import ConversationOwner
 from tanda.wiring import Runtime
 from tests.corpus import QUESTION, add_qanun
 
 from .conftest import ServeApp
-from .credentials import API_KEY, assert_error, partner_headers, settings_for, sign
+from .credentials import API_KEY, PARTNER, assert_error, partner_headers, settings_for, sign
 
 OTHER_PARTNER = "https://idp.other-partner.example"
 
@@ -245,7 +246,8 @@ def test_a_conversation_owned_by_query_answers_409_on_v2(
     conversation_id = httpx.post(f"{base_url}/conversations", headers=headers(signing_key)).json()[
         "conversation_id"
     ]
-    runtime.store.claim("acme", conversation_id, "query")  # /query answered first
+    owner = ConversationOwner(issuer=PARTNER, tenant_id="acme", subject="user-1")
+    runtime.store.claim(owner, conversation_id, "query")  # /query answered first
     assert_error(
         post_json(base_url, signing_key, "default", conversation_id=conversation_id),
         409,
@@ -275,9 +277,9 @@ def test_unknown_or_foreign_conversations_are_404(
         "X-API-Key": API_KEY,
         "Authorization": f"Bearer {sign(signing_key, 'https://idp.admin.example')}",
     }
-    # The admin issuer maps to tenant acme in these settings; use a tenant-less id instead:
+    # The admin issuer maps to tenant acme too, with the same sub: still another owner (issue 11).
     assert_error(
-        httpx.get(f"{base_url}/conversations/{mine}x", headers=other), 404, "conversation_not_found"
+        httpx.get(f"{base_url}/conversations/{mine}", headers=other), 404, "conversation_not_found"
     )
 
 
@@ -323,7 +325,8 @@ def test_verified_statements_become_memory_shown_to_the_users_next_conversation(
     system = agent.messages[0].content
     assert "Anggaran pendidikan 2023 adalah Rp 5 miliar." in system  # verified: remembered
     assert "Naik 9 persen" not in system  # unsupported: never remembered
-    memories = runtime.store.memories("acme", "user-1", limit=10)
+    owner = ConversationOwner(issuer=PARTNER, tenant_id="acme", subject="user-1")
+    memories = runtime.store.memories(owner, limit=10)
     assert [m.text for m in memories] == ["Anggaran pendidikan 2023 adalah Rp 5 miliar."]
 
 

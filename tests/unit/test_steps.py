@@ -161,6 +161,7 @@ def follow_up_history(kind: str) -> History:
     memory = MemoryItem(
         memory_id="mem-1",
         tenant_id="acme",
+        issuer="https://idp.partner.example",
         subject="u",
         text="Belanja pegawai tahun 2022 mencapai Rp 871.667.219.294.",
         conversation_id="c-0",
@@ -271,6 +272,7 @@ def test_a_full_history_keeps_the_execution_input_far_under_the_state_limit(
         MemoryItem(
             memory_id=f"x-{i}",
             tenant_id="acme",
+            issuer="https://idp.partner.example",
             subject="u",
             text='\u00e9"' * 500,
             conversation_id="c-0",

@@ -6,25 +6,37 @@ Two tables, whose key schemas are declared in ``template.yaml`` (a test compares
 
 * the single table (``PK``, ``SK``; TTL attribute ``expires_at``):
 
-  ============================  ==============================  ===============================
-  item                          PK                              SK
-  ============================  ==============================  ===============================
-  conversation                  ``T#<tenant>#C#<id>``           ``CONV``
-  message                       ``T#<tenant>#C#<id>``           ``M#<created_at>#<message_id>``
-  memory item (V2-22)           ``T#<tenant>#U#<subject>``      ``MEM#<sha256 of the text>``
-  rate-limit window             ``RATE#<key>``                  ``W#<window number>``
-  ============================  ==============================  ===============================
+  ===================  ======================================  ===============================
+  item                 PK                                      SK
+  ===================  ======================================  ===============================
+  conversation         ``T#<tenant>#O#<owner digest>#C#<id>``  ``CONV``
+  message              ``T#<tenant>#O#<owner digest>#C#<id>``  ``M#<created_at>#<message_id>``
+  memory item (V2-22)  ``T#<tenant>#O#<owner digest>``         ``MEM#<sha256 of the text>``
+  rate-limit window    ``RATE#<key>``                          ``W#<window number>``
+  ===================  ======================================  ===============================
+
+  The owner digest is the SHA-256 of ``[issuer, subject]`` as JSON (:func:`owner_key`): no
+  issuer or subject, whatever characters it holds, can spell another owner's key.
 
 * the receipts table (``run_id``; TTL attribute ``expires_at``) — PG-5: never text.
 
-Tenant isolation is structural: the tenant is part of every conversation key, so a read in
-another tenant names another item. DynamoDB deletes expired items lazily (up to days later), so
-every read of an item with ``expires_at`` filters on it as well.
+Tenant and owner isolation is structural (issue 11): the tenant and the owner — issuer and subject
+— are part of every conversation and memory key, so a read by anyone else names another item and
+finds nothing, exactly like an unknown id. Items written before issue 11 (``T#<tenant>#C#<id>``,
+``T#<tenant>#U#<subject>``) are addressed by no key any more: no one reads them.
+
+A conversation item counts its messages (``message_count``): storing a message and claiming the
+conversation for its route are one transaction, and a claim is given back (``release``) or an
+empty conversation deleted (``discard``) only while no message exists.
+
+DynamoDB deletes expired items lazily (up to days later), so every read of an item with
+``expires_at`` filters on it as well.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
@@ -33,13 +45,14 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from tanda.conversations.model import (
     Conversation,
+    ConversationOwner,
     MemoryItem,
     PlaygroundReceipt,
     RateDecision,
     Route,
     StoredMessage,
 )
-from tanda.ports import ConversationConflict
+from tanda.ports import ConversationConflict, ConversationMissing
 
 if TYPE_CHECKING:
     from tanda.settings import Settings
@@ -52,6 +65,7 @@ TTL_ATTRIBUTE = "expires_at"
 CONVERSATION_SK = "CONV"
 MESSAGE_PREFIX = "M#"
 MEMORY_PREFIX = "MEM#"
+MESSAGE_COUNT = "message_count"
 
 
 class DynamoTables(BaseSettings):
@@ -64,12 +78,18 @@ class DynamoTables(BaseSettings):
     dynamodb_receipts_table: str = "tanda-receipts"
 
 
-def conversation_pk(tenant_id: str, conversation_id: str) -> str:
-    return f"T#{tenant_id}#C#{conversation_id}"
+def owner_key(owner: ConversationOwner) -> str:
+    """The partition prefix of everything one owner has (issue 11)."""
+    digest = hashlib.sha256(json.dumps([owner.issuer, owner.subject]).encode()).hexdigest()
+    return f"T#{owner.tenant_id}#O#{digest}"
 
 
-def memory_pk(tenant_id: str, subject: str) -> str:
-    return f"T#{tenant_id}#U#{subject}"
+def conversation_pk(owner: ConversationOwner, conversation_id: str) -> str:
+    return f"{owner_key(owner)}#C#{conversation_id}"
+
+
+def memory_pk(owner: ConversationOwner) -> str:
+    return owner_key(owner)
 
 
 def message_sk(created_at: float, message_id: str) -> str:
@@ -116,10 +136,14 @@ class DynamoStore:
 
     # --- conversations ---------------------------------------------------------------------------
 
+    def _conversation_key(
+        self, owner: ConversationOwner, conversation_id: str
+    ) -> dict[str, dict[str, str]]:
+        return {"PK": _s(conversation_pk(owner, conversation_id)), "SK": _s(CONVERSATION_SK)}
+
     def create_conversation(self, conversation: Conversation) -> None:
         item = {
-            "PK": _s(conversation_pk(conversation.tenant_id, conversation.conversation_id)),
-            "SK": _s(CONVERSATION_SK),
+            **self._conversation_key(conversation.owner, conversation.conversation_id),
             "body": _s(conversation.model_dump_json(exclude={"route"})),
         }
         if conversation.route is not None:
@@ -136,57 +160,118 @@ class DynamoStore:
                 raise ValueError(f"conversation {conversation.conversation_id} exists") from error
             raise
 
-    def conversation(self, tenant_id: str, conversation_id: str) -> Conversation | None:
+    def conversation(self, owner: ConversationOwner, conversation_id: str) -> Conversation | None:
         found = self.client.get_item(
             TableName=self.table,
-            Key={"PK": _s(conversation_pk(tenant_id, conversation_id)), "SK": _s(CONVERSATION_SK)},
+            Key=self._conversation_key(owner, conversation_id),
             ConsistentRead=True,
         ).get("Item")
         return None if found is None else _conversation(found)
 
-    def claim(self, tenant_id: str, conversation_id: str, route: Route) -> Conversation:
+    def _claim_update(
+        self, owner: ConversationOwner, conversation_id: str, route: Route
+    ) -> dict[str, Any]:
+        """The claim as one conditional update: set the route if none, else require it."""
+        return {
+            "TableName": self.table,
+            "Key": self._conversation_key(owner, conversation_id),
+            "UpdateExpression": "SET #route = :route",
+            "ConditionExpression": (
+                "attribute_exists(PK) AND (attribute_not_exists(#route) OR #route = :route)"
+            ),
+            "ExpressionAttributeNames": {"#route": "route"},
+            "ExpressionAttributeValues": {":route": _s(route)},
+        }
+
+    def _claim_failed(self, owner: ConversationOwner, conversation_id: str) -> Exception:
+        """``ConversationMissing`` when the owner has no such conversation, else the conflict."""
+        if self.conversation(owner, conversation_id) is None:
+            return ConversationMissing(conversation_id)
+        return ConversationConflict(conversation_id)
+
+    def claim(self, owner: ConversationOwner, conversation_id: str, route: Route) -> Conversation:
         # V2-19: ONE conditional write; DynamoDB serialises writes to an item, so of two first
         # answers on different routes exactly one condition holds.
         try:
             updated = self.client.update_item(
-                TableName=self.table,
-                Key={
-                    "PK": _s(conversation_pk(tenant_id, conversation_id)),
-                    "SK": _s(CONVERSATION_SK),
-                },
-                UpdateExpression="SET #route = :route",
-                ConditionExpression=(
-                    "attribute_exists(PK) AND (attribute_not_exists(#route) OR #route = :route)"
-                ),
-                ExpressionAttributeNames={"#route": "route"},
-                ExpressionAttributeValues={":route": _s(route)},
-                ReturnValues="ALL_NEW",
-                ReturnValuesOnConditionCheckFailure="ALL_OLD",
+                **self._claim_update(owner, conversation_id, route), ReturnValues="ALL_NEW"
             )
         except Exception as error:
             if _error_code(error) != "ConditionalCheckFailedException":
                 raise
-            old = getattr(error, "response", {}).get("Item")
-            # No old item: no such conversation (or a client that does not return ALL_OLD).
-            if old is None and self.conversation(tenant_id, conversation_id) is None:
-                raise LookupError(conversation_id) from error
-            raise ConversationConflict(conversation_id) from error
+            raise self._claim_failed(owner, conversation_id) from error
         return _conversation(updated["Attributes"])
 
-    def add_message(self, message: StoredMessage) -> None:
-        self.client.put_item(
-            TableName=self.table,
-            Item={
-                "PK": _s(conversation_pk(message.tenant_id, message.conversation_id)),
-                "SK": _s(message_sk(message.created_at, message.message_id)),
-                "body": _s(message.model_dump_json()),
-            },
-            ConditionExpression="attribute_not_exists(SK)",
+    def add_message(self, owner: ConversationOwner, message: StoredMessage) -> None:
+        claim = self._claim_update(owner, message.conversation_id, message.route)
+        claim["UpdateExpression"] += " ADD #count :one"
+        claim["ExpressionAttributeNames"]["#count"] = MESSAGE_COUNT
+        claim["ExpressionAttributeValues"][":one"] = _n(1)
+        try:
+            # V2-19: the message and the claim of its route are one transaction.
+            self.client.transact_write_items(
+                TransactItems=[
+                    {"Update": claim},
+                    {
+                        "Put": {
+                            "TableName": self.table,
+                            "Item": {
+                                "PK": _s(conversation_pk(owner, message.conversation_id)),
+                                "SK": _s(message_sk(message.created_at, message.message_id)),
+                                "body": _s(message.model_dump_json()),
+                            },
+                            "ConditionExpression": "attribute_not_exists(SK)",
+                        }
+                    },
+                ]
+            )
+        except Exception as error:
+            if _error_code(error) != "TransactionCanceledException":
+                raise
+            reasons = getattr(error, "response", {}).get("CancellationReasons") or [{}]
+            if reasons[0].get("Code") == "ConditionalCheckFailed":
+                raise self._claim_failed(owner, message.conversation_id) from error
+            raise
+
+    def messages(self, owner: ConversationOwner, conversation_id: str) -> list[StoredMessage]:
+        # One query reads the conversation item ("CONV" sorts before "M#") and its messages:
+        # messages are only ever read through their owner's conversation.
+        items = self._query_all(conversation_pk(owner, conversation_id), None)
+        if not any(i["SK"]["S"] == CONVERSATION_SK for i in items):
+            return []
+        return [
+            StoredMessage.model_validate_json(i["body"]["S"])
+            for i in items
+            if i["SK"]["S"].startswith(MESSAGE_PREFIX)
+        ]
+
+    def release(self, owner: ConversationOwner, conversation_id: str, route: Route) -> bool:
+        return self._unless_answered(
+            self.client.update_item,
+            Key=self._conversation_key(owner, conversation_id),
+            UpdateExpression="REMOVE #route",
+            ConditionExpression="#route = :route AND attribute_not_exists(#count)",
+            ExpressionAttributeNames={"#route": "route", "#count": MESSAGE_COUNT},
+            ExpressionAttributeValues={":route": _s(route)},
         )
 
-    def messages(self, tenant_id: str, conversation_id: str) -> list[StoredMessage]:
-        items = self._query_all(conversation_pk(tenant_id, conversation_id), MESSAGE_PREFIX)
-        return [StoredMessage.model_validate_json(i["body"]["S"]) for i in items]
+    def discard(self, owner: ConversationOwner, conversation_id: str) -> bool:
+        return self._unless_answered(
+            self.client.delete_item,
+            Key=self._conversation_key(owner, conversation_id),
+            ConditionExpression="attribute_exists(PK) AND attribute_not_exists(#count)",
+            ExpressionAttributeNames={"#count": MESSAGE_COUNT},
+        )
+
+    def _unless_answered(self, write: Any, **request: Any) -> bool:
+        """One conditional write whose condition includes "no message yet"; ``False`` if not."""
+        try:
+            write(TableName=self.table, **request)
+        except Exception as error:
+            if _error_code(error) != "ConditionalCheckFailedException":
+                raise
+            return False
+        return True
 
     # --- long-term memory ------------------------------------------------------------------
 
@@ -198,7 +283,7 @@ class DynamoStore:
                 self.client.put_item(
                     TableName=self.table,
                     Item={
-                        "PK": _s(memory_pk(item.tenant_id, item.subject)),
+                        "PK": _s(memory_pk(item.owner)),
                         "SK": _s(f"{MEMORY_PREFIX}{digest}"),
                         "body": _s(item.model_dump_json()),
                     },
@@ -208,23 +293,26 @@ class DynamoStore:
                 if _error_code(error) != "ConditionalCheckFailedException":
                     raise
 
-    def memories(self, tenant_id: str, subject: str, *, limit: int) -> list[MemoryItem]:
+    def memories(self, owner: ConversationOwner, *, limit: int) -> list[MemoryItem]:
         # Newest first needs every item of the user sorted here: the sort key is the digest.
         items = [
             MemoryItem.model_validate_json(i["body"]["S"])
-            for i in self._query_all(memory_pk(tenant_id, subject), MEMORY_PREFIX)
+            for i in self._query_all(memory_pk(owner), MEMORY_PREFIX)
         ]
         items.sort(key=lambda m: (-m.created_at, m.text))
         return items[: max(0, limit)]
 
-    def _query_all(self, pk: str, prefix: str) -> list[dict[str, Any]]:
+    def _query_all(self, pk: str, prefix: str | None) -> list[dict[str, Any]]:
         found: list[dict[str, Any]] = []
         query: dict[str, Any] = {
             "TableName": self.table,
-            "KeyConditionExpression": "PK = :pk AND begins_with(SK, :prefix)",
-            "ExpressionAttributeValues": {":pk": _s(pk), ":prefix": _s(prefix)},
+            "KeyConditionExpression": "PK = :pk",
+            "ExpressionAttributeValues": {":pk": _s(pk)},
             "ConsistentRead": True,
         }
+        if prefix is not None:
+            query["KeyConditionExpression"] += " AND begins_with(SK, :prefix)"
+            query["ExpressionAttributeValues"][":prefix"] = _s(prefix)
         while True:
             page = self.client.query(**query)
             found += page["Items"]
@@ -286,5 +374,5 @@ class DynamoStore:
 
 
 def _conversation(item: dict[str, Any]) -> Conversation:
-    route = item.get("route", {}).get("S")
+    route = item.get("route", {}).get("S")  # the attribute, not the body, holds the claim
     return Conversation.model_validate_json(item["body"]["S"]).model_copy(update={"route": route})

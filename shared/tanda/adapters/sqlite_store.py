@@ -1,7 +1,15 @@
-"""The embedded ``Store``: one SQLite file for conversations, messages, receipts and rate limits.
+"""The embedded ``Store``: one SQLite file for conversations, messages, memory, receipts and rate
+limits.
 
-The ownership claim is one conditional UPDATE (V2-19), so two first answers on different routes
-cannot both win. Receipts and rate-limit windows carry an expiry and are filtered on read.
+Every conversation read and write names its owner — issuer, tenant and subject — in the WHERE
+clause, and messages are read through their conversation (issue 11). The route claim is one
+conditional UPDATE (V2-19), so two first answers on different routes cannot both win; storing a
+message claims in the same transaction. Receipts and rate-limit windows carry an expiry and are
+filtered on read.
+
+Files written before issue 11 have conversations without ``issuer``/``subject`` columns (added as
+NULL when the file is opened) and memory in a ``memories`` table keyed without the issuer: such
+rows match no owner, so no one reads them — not their creator either, whose issuer is unknown.
 """
 
 from __future__ import annotations
@@ -14,13 +22,14 @@ from pathlib import Path
 
 from tanda.conversations.model import (
     Conversation,
+    ConversationOwner,
     MemoryItem,
     PlaygroundReceipt,
     RateDecision,
     Route,
     StoredMessage,
 )
-from tanda.ports import ConversationConflict
+from tanda.ports import ConversationConflict, ConversationMissing
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS conversations (
@@ -28,6 +37,8 @@ CREATE TABLE IF NOT EXISTS conversations (
     conversation_id TEXT NOT NULL,
     body TEXT NOT NULL,
     route TEXT,
+    issuer TEXT,
+    subject TEXT,
     PRIMARY KEY (tenant_id, conversation_id)
 );
 CREATE TABLE IF NOT EXISTS messages (
@@ -38,13 +49,14 @@ CREATE TABLE IF NOT EXISTS messages (
     body TEXT NOT NULL,
     PRIMARY KEY (tenant_id, conversation_id, created_at, message_id)
 );
-CREATE TABLE IF NOT EXISTS memories (
+CREATE TABLE IF NOT EXISTS owner_memories (
     tenant_id TEXT NOT NULL,
+    issuer TEXT NOT NULL,
     subject TEXT NOT NULL,
     text TEXT NOT NULL,
     created_at REAL NOT NULL,
     body TEXT NOT NULL,
-    PRIMARY KEY (tenant_id, subject, text)
+    PRIMARY KEY (tenant_id, issuer, subject, text)
 );
 CREATE TABLE IF NOT EXISTS receipts (
     run_id TEXT PRIMARY KEY,
@@ -59,6 +71,25 @@ CREATE TABLE IF NOT EXISTS rate_windows (
     PRIMARY KEY (key, window)
 );
 """
+OWNED = "tenant_id = ? AND conversation_id = ? AND issuer = ? AND subject = ?"
+"""A conversation of one owner (issue 11); bind :func:`_owned`. NULL never equals, so rows
+written before the owner columns existed match no one."""
+NO_MESSAGE = (
+    "NOT EXISTS (SELECT 1 FROM messages AS m WHERE m.tenant_id = conversations.tenant_id "
+    "AND m.conversation_id = conversations.conversation_id)"
+)
+
+
+def _owned(owner: ConversationOwner, conversation_id: str) -> tuple[str, str, str, str]:
+    return (owner.tenant_id, conversation_id, owner.issuer, owner.subject)
+
+
+def _add_owner_columns(db: sqlite3.Connection) -> None:
+    """A file from before issue 11 gets the owner columns, NULL in its existing rows."""
+    columns = {row[1] for row in db.execute("PRAGMA table_info(conversations)")}
+    for column in ("issuer", "subject"):
+        if column not in columns:
+            db.execute(f"ALTER TABLE conversations ADD COLUMN {column} TEXT")
 
 
 class SqliteStore:
@@ -69,6 +100,7 @@ class SqliteStore:
         self._write = threading.Lock()
         with self._write:
             self._db().executescript(SCHEMA)
+            _add_owner_columns(self._db())
 
     def _db(self) -> sqlite3.Connection:
         db: sqlite3.Connection | None = getattr(self._local, "db", None)
@@ -84,22 +116,24 @@ class SqliteStore:
     def create_conversation(self, conversation: Conversation) -> None:
         with self._write:
             self._db().execute(
-                "INSERT INTO conversations (tenant_id, conversation_id, body, route) "
-                "VALUES (?,?,?,?)",
+                "INSERT INTO conversations (tenant_id, conversation_id, body, route, issuer, "
+                "subject) VALUES (?,?,?,?,?,?)",
                 (
                     conversation.tenant_id,
                     conversation.conversation_id,
                     conversation.model_dump_json(),
                     conversation.route,
+                    conversation.issuer,
+                    conversation.subject,
                 ),
             )
 
-    def conversation(self, tenant_id: str, conversation_id: str) -> Conversation | None:
+    def conversation(self, owner: ConversationOwner, conversation_id: str) -> Conversation | None:
         row = (
             self._db()
             .execute(
-                "SELECT body, route FROM conversations WHERE tenant_id = ? AND conversation_id = ?",
-                (tenant_id, conversation_id),
+                f"SELECT body, route FROM conversations WHERE {OWNED}",  # noqa: S608
+                _owned(owner, conversation_id),
             )
             .fetchone()
         )
@@ -107,60 +141,95 @@ class SqliteStore:
             return None
         return Conversation.model_validate_json(row[0]).model_copy(update={"route": row[1]})
 
-    def claim(self, tenant_id: str, conversation_id: str, route: Route) -> Conversation:
-        with self._write:
-            cursor = self._db().execute(
-                "UPDATE conversations SET route = ? WHERE tenant_id = ? AND conversation_id = ? "
-                "AND (route IS NULL OR route = ?)",
-                (route, tenant_id, conversation_id, route),
-            )
-        found = self.conversation(tenant_id, conversation_id)
-        if found is None:
-            raise LookupError(conversation_id)
+    def _claim(
+        self, db: sqlite3.Connection, owner: ConversationOwner, conversation_id: str, route: Route
+    ) -> None:
+        """The conditional UPDATE of a claim, under the write lock; raises when it fails."""
+        cursor = db.execute(
+            f"UPDATE conversations SET route = ? WHERE {OWNED} AND (route IS NULL OR route = ?)",  # noqa: S608
+            (route, *_owned(owner, conversation_id), route),
+        )
         if cursor.rowcount == 0:
+            if self.conversation(owner, conversation_id) is None:
+                raise ConversationMissing(conversation_id)
             raise ConversationConflict(conversation_id)
+
+    def claim(self, owner: ConversationOwner, conversation_id: str, route: Route) -> Conversation:
+        with self._write:
+            self._claim(self._db(), owner, conversation_id, route)
+        found = self.conversation(owner, conversation_id)
+        if found is None:  # discarded in between
+            raise ConversationMissing(conversation_id)
         return found
 
-    def add_message(self, message: StoredMessage) -> None:
+    def add_message(self, owner: ConversationOwner, message: StoredMessage) -> None:
         with self._write:
-            self._db().execute(
-                "INSERT INTO messages (tenant_id, conversation_id, created_at, message_id, body) "
-                "VALUES (?,?,?,?,?)",
-                (
-                    message.tenant_id,
-                    message.conversation_id,
-                    message.created_at,
-                    message.message_id,
-                    message.model_dump_json(),
-                ),
-            )
+            db = self._db()
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                # V2-19: the message claims its conversation in the same transaction.
+                self._claim(db, owner, message.conversation_id, message.route)
+                db.execute(
+                    "INSERT INTO messages (tenant_id, conversation_id, created_at, message_id, "
+                    "body) VALUES (?,?,?,?,?)",
+                    (
+                        owner.tenant_id,
+                        message.conversation_id,
+                        message.created_at,
+                        message.message_id,
+                        message.model_dump_json(),
+                    ),
+                )
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+            db.execute("COMMIT")
 
-    def messages(self, tenant_id: str, conversation_id: str) -> list[StoredMessage]:
+    def messages(self, owner: ConversationOwner, conversation_id: str) -> list[StoredMessage]:
         rows = self._db().execute(
-            "SELECT body FROM messages WHERE tenant_id = ? AND conversation_id = ? "
-            "ORDER BY created_at, message_id",
-            (tenant_id, conversation_id),
+            "SELECT m.body FROM messages AS m JOIN conversations AS c "
+            "ON c.tenant_id = m.tenant_id AND c.conversation_id = m.conversation_id "
+            "WHERE c.tenant_id = ? AND c.conversation_id = ? AND c.issuer = ? AND c.subject = ? "
+            "ORDER BY m.created_at, m.message_id",
+            _owned(owner, conversation_id),
         )
         return [StoredMessage.model_validate_json(row[0]) for row in rows]
+
+    def release(self, owner: ConversationOwner, conversation_id: str, route: Route) -> bool:
+        with self._write:
+            cursor = self._db().execute(
+                f"UPDATE conversations SET route = NULL WHERE {OWNED} AND route = ? "  # noqa: S608
+                f"AND {NO_MESSAGE}",
+                (*_owned(owner, conversation_id), route),
+            )
+        return cursor.rowcount > 0
+
+    def discard(self, owner: ConversationOwner, conversation_id: str) -> bool:
+        with self._write:
+            cursor = self._db().execute(
+                f"DELETE FROM conversations WHERE {OWNED} AND {NO_MESSAGE}",  # noqa: S608
+                _owned(owner, conversation_id),
+            )
+        return cursor.rowcount > 0
 
     # --- long-term memory ----------------------------------------------------------------------
 
     def add_memories(self, items: Sequence[MemoryItem]) -> None:
         with self._write:
             self._db().executemany(
-                "INSERT OR IGNORE INTO memories (tenant_id, subject, text, created_at, body) "
-                "VALUES (?,?,?,?,?)",
+                "INSERT OR IGNORE INTO owner_memories "
+                "(tenant_id, issuer, subject, text, created_at, body) VALUES (?,?,?,?,?,?)",
                 [
-                    (i.tenant_id, i.subject, i.text, i.created_at, i.model_dump_json())
+                    (i.tenant_id, i.issuer, i.subject, i.text, i.created_at, i.model_dump_json())
                     for i in items
                 ],
             )
 
-    def memories(self, tenant_id: str, subject: str, *, limit: int) -> list[MemoryItem]:
+    def memories(self, owner: ConversationOwner, *, limit: int) -> list[MemoryItem]:
         rows = self._db().execute(
-            "SELECT body FROM memories WHERE tenant_id = ? AND subject = ? "
+            "SELECT body FROM owner_memories WHERE tenant_id = ? AND issuer = ? AND subject = ? "
             "ORDER BY created_at DESC, text LIMIT ?",
-            (tenant_id, subject, limit),
+            (owner.tenant_id, owner.issuer, owner.subject, limit),
         )
         return [MemoryItem.model_validate_json(row[0]) for row in rows]
 

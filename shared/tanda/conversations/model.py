@@ -1,5 +1,6 @@
-"""What the Store keeps: conversations with their owning route, messages with their annotations,
-playground receipts (never text), and rate-limit counters (DESIGN §6)."""
+"""What the Store keeps: conversations with their owner and owning route, messages with their
+annotations, memory per user, playground receipts (never text), and rate-limit counters
+(DESIGN §6)."""
 
 from __future__ import annotations
 
@@ -15,14 +16,34 @@ class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+class ConversationOwner(_Model):
+    """Who a conversation and its memory belong to (issue 11): the issuer that vouched for the
+    user (JWT ``iss``; ``Principal.partner_id``), the tenant that issuer maps to, and the user
+    (JWT ``sub``). The same ``sub`` under another issuer — an admin token included — is another
+    owner, and sees none of this one's conversations or memory."""
+
+    issuer: str
+    tenant_id: str
+    subject: str
+
+
 class Conversation(_Model):
     conversation_id: str
     tenant_id: str
+    issuer: str = Field(description="The issuer that vouched for its creator (JWT iss).")
     subject: str = Field(description="Who created it (JWT sub).")
     route: Route | None = Field(default=None, description="The route that answered first.")
-    document_ids: tuple[str, ...] | None = None
-    selection: str | None = None
+    document_ids: tuple[str, ...] | None = Field(
+        default=None, description="CV-1: the documents every turn is bound to (None: unbound)."
+    )
+    selection: str | None = Field(
+        default=None, description="CV-1: the named selection every turn is bound to."
+    )
     created_at: float
+
+    @property
+    def owner(self) -> ConversationOwner:
+        return ConversationOwner(issuer=self.issuer, tenant_id=self.tenant_id, subject=self.subject)
 
 
 class StoredMessage(_Model):
@@ -50,16 +71,21 @@ class StoredMessage(_Model):
 
 
 class MemoryItem(_Model):
-    """Long-term memory (V2-22): a verified statement, kept per tenant and user, shown to later
-    conversations of that user under a ``C`` key."""
+    """Long-term memory (V2-22): a verified statement, kept per owner (issuer, tenant, user),
+    shown to that owner's later conversations under a ``C`` key."""
 
     memory_id: str
     tenant_id: str
+    issuer: str
     subject: str
     text: str
     conversation_id: str
     message_id: str
     created_at: float
+
+    @property
+    def owner(self) -> ConversationOwner:
+        return ConversationOwner(issuer=self.issuer, tenant_id=self.tenant_id, subject=self.subject)
 
 
 class PlaygroundReceipt(_Model):

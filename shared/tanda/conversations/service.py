@@ -1,17 +1,30 @@
-"""Opening a conversation for an answer (ownership, V2-19) and storing the answered turn (CV-3)."""
+"""Opening a conversation for an answer (owner and route, V2-19, issue 11), storing the answered
+turn (CV-3), and leaving nothing claimed when a turn fails before it is stored."""
 
 from __future__ import annotations
 
+import logging
 import time
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from tanda.annotate.aggregate import Annotation
 from tanda.contract.common import Verdict
 from tanda.conversations.history import History, build_history
-from tanda.conversations.model import Conversation, MemoryItem, Route, StoredMessage
+from tanda.conversations.model import (
+    Conversation,
+    ConversationOwner,
+    MemoryItem,
+    Route,
+    StoredMessage,
+)
+from tanda.conversations.scope import TurnScope, bind_scope
 from tanda.errors import Conflict, NotFound
-from tanda.ports import ConversationConflict, Store
+from tanda.ports import ConversationConflict, ConversationMissing, Store
+
+log = logging.getLogger(__name__)
 
 
 class ConversationNotFound(NotFound):
@@ -30,16 +43,18 @@ def new_id() -> str:
 
 def create_conversation(
     store: Store,
-    tenant_id: str,
-    subject: str,
+    owner: ConversationOwner,
     *,
     document_ids: list[str] | None = None,
     selection: str | None = None,
+    route: Route | None = None,
 ) -> Conversation:
     conversation = Conversation(
         conversation_id=new_id(),
-        tenant_id=tenant_id,
-        subject=subject,
+        tenant_id=owner.tenant_id,
+        issuer=owner.issuer,
+        subject=owner.subject,
+        route=route,
         document_ids=tuple(document_ids) if document_ids else None,
         selection=selection,
         created_at=time.time(),
@@ -48,22 +63,39 @@ def create_conversation(
     return conversation
 
 
+def read_conversation(
+    store: Store, owner: ConversationOwner, conversation_id: str
+) -> tuple[Conversation, list[StoredMessage]]:
+    """The owner's conversation and its messages; 404 for anyone else's, exactly as for an id
+    that never existed (issue 11: its existence is not confirmed)."""
+    conversation = store.conversation(owner, conversation_id)
+    if conversation is None:
+        raise ConversationNotFound()
+    return conversation, store.messages(owner, conversation_id)
+
+
 def open_conversation(
     store: Store,
-    tenant_id: str,
-    subject: str,
+    owner: ConversationOwner,
     conversation_id: str | None,
     route: Route,
-) -> Conversation:
-    """The conversation this answer belongs to, claimed for ``route``: a new one when no id is
-    given; 404 for an id unknown in this tenant (never 403: its existence is not confirmed);
-    409 when the other route answered in it first."""
+) -> tuple[Conversation, bool]:
+    """The conversation this answer belongs to, claimed for ``route``, and whether it was created
+    for this answer: a new one when no id is given; 404 for an id this owner does not have
+    (another user's, another tenant's, or unknown — never 403); 409 when the other route
+    answered in it first."""
     if conversation_id is None:
-        conversation = create_conversation(store, tenant_id, subject)
-        conversation_id = conversation.conversation_id
+        return create_conversation(store, owner, route=route), True  # created claimed
+    with ownership_errors():
+        return store.claim(owner, conversation_id, route), False
+
+
+@contextmanager
+def ownership_errors() -> Iterator[None]:
+    """The Store's ownership outcomes as the API's 404 and 409 (V2-19, issue 11)."""
     try:
-        return store.claim(tenant_id, conversation_id, route)
-    except LookupError:
+        yield
+    except ConversationMissing:
         raise ConversationNotFound() from None
     except ConversationConflict:
         raise ConversationOwnedByOtherRoute() from None
@@ -147,17 +179,19 @@ def build_message(
 
 
 def memory_items(
-    conversation: Conversation, message_id: str, annotation: Annotation
+    owner: ConversationOwner, conversation_id: str, message_id: str, annotation: Annotation
 ) -> list[MemoryItem]:
-    """V2-22: long-term memory is extracted only from verified content — supported claims."""
+    """V2-22: long-term memory is extracted only from verified content — supported claims — and
+    kept under the caller who asked (issue 11)."""
     now = time.time()
     return [
         MemoryItem(
             memory_id=new_id(),
-            tenant_id=conversation.tenant_id,
-            subject=conversation.subject,
+            tenant_id=owner.tenant_id,
+            issuer=owner.issuer,
+            subject=owner.subject,
             text=claim.text,
-            conversation_id=conversation.conversation_id,
+            conversation_id=conversation_id,
             message_id=message_id,
             created_at=now,
         )
@@ -168,9 +202,16 @@ def memory_items(
 
 @dataclass(frozen=True)
 class PreparedTurn:
-    """A claimed conversation and its verified-only history, before any model call."""
+    """A claimed conversation, the scope and the verified-only history of one turn, before any
+    model call."""
 
+    owner: ConversationOwner
+    """The caller: the conversation's owner, under whom the turn and its memory are stored."""
     conversation: Conversation
+    route: Route
+    created: bool
+    """The conversation was created for this turn (no ``conversation_id`` in the request)."""
+    scope: TurnScope
     history: History
     message_id: str
     trace_id: str
@@ -178,21 +219,85 @@ class PreparedTurn:
 
 def prepare_turn(
     store: Store,
-    tenant_id: str,
-    subject: str,
+    owner: ConversationOwner,
     conversation_id: str | None,
     route: Route,
     *,
-    selected_documents: list[str] | None = None,
+    document_ids: list[str] | None = None,
+    selection: str | None = None,
 ) -> PreparedTurn:
-    """Claim (or create) the conversation for ``route`` — 404/409 happen here (V2-19) — and
-    build what the turn may see of it and of the user's memory (V2-22)."""
-    conversation = open_conversation(store, tenant_id, subject, conversation_id, route)
-    earlier = store.messages(tenant_id, conversation.conversation_id)
-    memories = [
-        m
-        for m in store.memories(tenant_id, subject, limit=20)
-        if m.conversation_id != conversation.conversation_id
-    ]
-    history = build_history(earlier, selected_documents=selected_documents, memories=memories)
-    return PreparedTurn(conversation, history, new_id(), new_id())
+    """Claim (or create) the conversation for ``route`` — 404/409 happen here (V2-19) — bind the
+    turn's scope to the conversation's (CV-1), and build what the turn may see of it and of the
+    owner's memory (V2-22)."""
+    conversation, created = open_conversation(store, owner, conversation_id, route)
+    try:
+        scope = bind_scope(conversation, document_ids, selection)
+        earlier = store.messages(owner, conversation.conversation_id)
+        memories = [
+            m
+            for m in store.memories(owner, limit=20)
+            if m.conversation_id != conversation.conversation_id
+        ]
+        history = build_history(earlier, selected_documents=scope.document_ids, memories=memories)
+    except BaseException:
+        _give_back(store, owner, conversation.conversation_id, route, created=created)
+        raise
+    return PreparedTurn(
+        owner, conversation, route, created, scope, history, message_id=new_id(), trace_id=new_id()
+    )
+
+
+def store_turn(
+    store: Store, prepared: PreparedTurn, message: StoredMessage, annotation: Annotation
+) -> None:
+    """CV-3: store the answered turn (claiming the conversation in the same write, V2-19), then
+    the owner's memory of its supported claims (V2-22). A conversation another route answered in
+    meanwhile (after this turn's claim was given back) is a 409."""
+    with ownership_errors():
+        store.add_message(prepared.owner, message)
+    store.add_memories(
+        memory_items(prepared.owner, message.conversation_id, message.message_id, annotation)
+    )
+
+
+def abandon(store: Store, prepared: PreparedTurn) -> None:
+    """A turn that failed before its message was stored leaves nothing claimed (issue 11): a
+    conversation created for it — whose id the client never learned — is deleted; one the client
+    named gives back this route's claim (V2-19: a route owns an empty conversation by answering
+    in it first, and this one did not answer). Both only while it has no message, so a
+    conversation in which another turn answered meanwhile is kept as it is."""
+    _give_back(
+        store,
+        prepared.owner,
+        prepared.conversation.conversation_id,
+        prepared.route,
+        created=prepared.created,
+    )
+
+
+@contextmanager
+def abandoned_on_failure(store: Store, prepared: PreparedTurn) -> Iterator[None]:
+    """Wrap a turn up to its stored message: on any exception the turn is abandoned
+    (:func:`abandon`) and the exception propagates — the client gets the turn's own error."""
+    try:
+        yield
+    except BaseException:
+        abandon(store, prepared)
+        raise
+
+
+def _give_back(
+    store: Store, owner: ConversationOwner, conversation_id: str, route: Route, *, created: bool
+) -> None:
+    try:
+        if created:
+            store.discard(owner, conversation_id)
+        else:
+            store.release(owner, conversation_id, route)
+    except Exception:
+        # The client sees the turn's own error; a claim left behind is untidy, not unsafe.
+        log.warning(
+            "could not give back conversation %s after a failed turn",
+            conversation_id,
+            exc_info=True,
+        )

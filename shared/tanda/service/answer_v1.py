@@ -12,12 +12,15 @@ from tanda.contract.query_v1 import QueryV1Request, QueryV1Response
 from tanda.contract.response import GroundingPassage
 from tanda.conversations.service import (
     PreparedTurn,
+    abandoned_on_failure,
     build_message,
-    memory_items,
     prepare_turn,
+    store_turn,
 )
 from tanda.pipeline.answer_v1 import V1Outcome, answer_v1
+from tanda.pipeline.answer_v2 import refusal
 from tanda.service.answer_v2 import answer_deps, observe, used_docs
+from tanda.service.conversations import owner_of
 
 if TYPE_CHECKING:
     from tanda.auth import Principal
@@ -28,14 +31,15 @@ PreparedV1 = PreparedTurn
 
 
 def prepare_v1(runtime: Runtime, principal: Principal, body: QueryV1Request) -> PreparedTurn:
-    """Claim (or create) the conversation for ``query``: 404/409 happen here (V2-19)."""
+    """Claim (or create) the caller's conversation for ``query``: 404/409 happen here (V2-19,
+    issue 11)."""
     return prepare_turn(
         runtime.store,
-        principal.tenant_id,
-        principal.subject,
+        owner_of(principal),
         body.conversation_id,
         "query",
-        selected_documents=body.document_ids,
+        document_ids=body.document_ids,
+        selection=body.selection,
     )
 
 
@@ -47,19 +51,29 @@ def complete_v1(
     scenario: str | None = None,
     progress: Callable[[WireModel], None] | None = None,
 ) -> tuple[QueryV1Response, V1Outcome]:
+    """The v1 gate in the turn's scope (CV-1), the turn stored (CV-3); a failure before the turn
+    is stored leaves nothing claimed (issue 11)."""
     started = time.perf_counter()
-    result = answer_v1(
-        answer_deps(runtime),
-        prepared.conversation.tenant_id,
-        body,
-        scenario=scenario,
-        history=prepared.history,
-        progress=progress,
-    )
-    response = to_v1_response(result, body, prepared)
-    published = result.published or refusal_annotation(result.answer)
-    runtime.store.add_message(
-        build_message(
+    with abandoned_on_failure(runtime.store, prepared):
+        scope = prepared.scope
+        if scope.refusal is not None:
+            # CV-1: a turn outside its conversation's scope: refused before any tool or model.
+            refused = refusal(scope.refusal)
+            result = V1Outcome(
+                answer=refused.answer, outcome=refused, checked=None, fallback=scope.refusal
+            )
+        else:
+            result = answer_v1(
+                answer_deps(runtime),
+                prepared.conversation.tenant_id,
+                scope.apply(body),
+                scenario=scenario,
+                history=prepared.history,
+                progress=progress,
+            )
+        response = to_v1_response(result, body, prepared)
+        published = result.published or refusal_annotation(result.answer)
+        message = build_message(
             conversation=prepared.conversation,
             route="query",
             question=body.query,
@@ -77,8 +91,7 @@ def complete_v1(
                 )
             }
         )
-    )
-    runtime.store.add_memories(memory_items(prepared.conversation, prepared.message_id, published))
+        store_turn(runtime.store, prepared, message, published)
     observe("query", prepared.conversation.tenant_id, prepared.trace_id, started, result.outcome)
     return response, result
 

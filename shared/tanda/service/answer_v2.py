@@ -9,14 +9,17 @@ from typing import TYPE_CHECKING
 from tanda.contract.common import WireModel
 from tanda.contract.response import GroundingPassage, QueryV2Response, UsedDoc
 from tanda.conversations.history import History
+from tanda.conversations.scope import TurnScope
 from tanda.conversations.service import (
     PreparedTurn,
+    abandoned_on_failure,
     build_message,
-    memory_items,
     prepare_turn,
+    store_turn,
 )
-from tanda.pipeline.answer_v2 import AnswerDeps, AnswerOutcome
+from tanda.pipeline.answer_v2 import AnswerDeps, AnswerOutcome, refusal
 from tanda.pipeline.answer_v2 import answer_v2 as run_pipeline
+from tanda.service.conversations import owner_of
 
 if TYPE_CHECKING:
     from tanda.auth import Principal
@@ -37,14 +40,15 @@ PreparedAnswer = PreparedTurn
 
 
 def prepare_v2(runtime: Runtime, principal: Principal, body: QueryV2Request) -> PreparedTurn:
-    """Claim (or create) the conversation for ``query_v2``: 404/409 happen here (V2-19)."""
+    """Claim (or create) the caller's conversation for ``query_v2``: 404/409 happen here (V2-19,
+    issue 11)."""
     return prepare_turn(
         runtime.store,
-        principal.tenant_id,
-        principal.subject,
+        owner_of(principal),
         body.conversation_id,
         "query_v2",
-        selected_documents=body.document_ids,
+        document_ids=body.document_ids,
+        selection=body.selection,
     )
 
 
@@ -56,32 +60,34 @@ def complete_v2(
     scenario: str | None = None,
     progress: Callable[[WireModel], None] | None = None,
 ) -> tuple[QueryV2Response, AnswerOutcome]:
-    """Run the pipeline, store the turn (CV-3), return the response and the outcome."""
+    """Run the pipeline in the turn's scope (CV-1), store the turn (CV-3), return the response
+    and the outcome. A failure before the turn is stored leaves nothing claimed (issue 11)."""
     conversation, history = prepared.conversation, prepared.history
     started = time.perf_counter()
-    outcome = run_answer(
-        runtime,
-        conversation.tenant_id,
-        body,
-        scenario=scenario,
-        history=history,
-        progress=progress,
-        trace_id=prepared.trace_id,
-    )
-    response = to_response(
-        outcome,
-        body,
-        conversation_id=conversation.conversation_id,
-        message_id=prepared.message_id,
-        trace_id=prepared.trace_id,
-    ).model_copy(
-        update={
-            "history_truncated": history.truncated,
-            "history_exchanges_in_view": history.exchanges_in_view,
-        }
-    )
-    runtime.store.add_message(
-        build_message(
+    with abandoned_on_failure(runtime.store, prepared):
+        outcome = run_in_scope(
+            runtime,
+            conversation.tenant_id,
+            body,
+            prepared.scope,
+            scenario=scenario,
+            history=history,
+            progress=progress,
+            trace_id=prepared.trace_id,
+        )
+        response = to_response(
+            outcome,
+            body,
+            conversation_id=conversation.conversation_id,
+            message_id=prepared.message_id,
+            trace_id=prepared.trace_id,
+        ).model_copy(
+            update={
+                "history_truncated": history.truncated,
+                "history_exchanges_in_view": history.exchanges_in_view,
+            }
+        )
+        message = build_message(
             conversation=conversation,
             route="query_v2",
             question=body.query,
@@ -92,10 +98,37 @@ def complete_v2(
             message_id=prepared.message_id,
             trace_id=prepared.trace_id,
         )
-    )
-    runtime.store.add_memories(memory_items(conversation, prepared.message_id, outcome.annotation))
+        store_turn(runtime.store, prepared, message, outcome.annotation)
     observe("query_v2", conversation.tenant_id, prepared.trace_id, started, outcome)
     return response, outcome
+
+
+def run_in_scope(
+    runtime: Runtime,
+    tenant_id: str,
+    body: QueryV2Request,
+    scope: TurnScope,
+    *,
+    scenario: str | None = None,
+    editorial_prompt: str | None = None,
+    history: History | None = None,
+    progress: Callable[[WireModel], None] | None = None,
+    trace_id: str | None = None,
+) -> AnswerOutcome:
+    """:func:`run_answer` on ``body`` within the turn's ``scope`` (CV-1): a turn that reaches
+    outside its conversation's scope is refused before any tool or model call."""
+    if scope.refusal is not None:
+        return refusal(scope.refusal)
+    return run_answer(
+        runtime,
+        tenant_id,
+        scope.apply(body),
+        scenario=scenario,
+        editorial_prompt=editorial_prompt,
+        history=history,
+        progress=progress,
+        trace_id=trace_id,
+    )
 
 
 def run_answer(

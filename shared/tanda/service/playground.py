@@ -10,9 +10,11 @@ from tanda.auth.rate_limit import AdminRateLimited
 from tanda.contract.playground import PlaygroundRequest, PlaygroundResponse
 from tanda.conversations.history import build_history
 from tanda.conversations.model import PlaygroundReceipt
-from tanda.conversations.service import ConversationNotFound, new_id
+from tanda.conversations.scope import bind_scope
+from tanda.conversations.service import new_id, read_conversation
 from tanda.pipeline.answer_v2 import AnswerOutcome
-from tanda.service.answer_v2 import observe, run_answer, to_response
+from tanda.service.answer_v2 import observe, run_in_scope, to_response
+from tanda.service.conversations import owner_of
 
 if TYPE_CHECKING:
     from tanda.auth import Principal
@@ -46,17 +48,20 @@ def run_playground(
         raise AdminRateLimited(decision.retry_after_s)
     run_id = f"pg_{new_id()}"
     history = None
+    conversation = None
     if body.conversation_id is not None:
-        # Read-only: the playground sees the conversation's verified history, claims nothing.
-        if store.conversation(principal.tenant_id, body.conversation_id) is None:
-            raise ConversationNotFound()
-        history = build_history(store.messages(principal.tenant_id, body.conversation_id))
+        # Read-only: the playground sees the verified history of one of the admin's own
+        # conversations (issue 11: anyone else's is 404), claims nothing, and answers within
+        # its scope as a turn in it would (CV-1).
+        conversation, messages = read_conversation(store, owner_of(principal), body.conversation_id)
+        history = build_history(messages)
     outcome: AnswerOutcome | None = None
     try:
-        outcome = run_answer(
+        outcome = run_in_scope(
             runtime,
             principal.tenant_id,
             body,
+            bind_scope(conversation, body.document_ids, body.selection),
             scenario=scenario,
             editorial_prompt=body.editorial_prompt,
             history=history,

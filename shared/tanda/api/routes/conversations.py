@@ -1,4 +1,5 @@
-"""``POST /conversations`` and ``GET /conversations/{id}`` (CV-1, CV-3, V2-19)."""
+"""``POST /conversations`` and ``GET /conversations/{id}`` (CV-1, CV-3, V2-19): protocol glue
+over :mod:`tanda.service.conversations`."""
 
 from __future__ import annotations
 
@@ -13,9 +14,8 @@ from tanda.contract.conversations import (
     ConversationInfo,
     ConversationView,
     CreateConversationRequest,
-    MessageView,
 )
-from tanda.conversations.service import ConversationNotFound, create_conversation
+from tanda.service.conversations import conversation_view, start_conversation
 
 router = APIRouter(tags=["conversations"])
 
@@ -32,20 +32,8 @@ def post_conversation(
     principal: Annotated[Principal, Depends(partner_principal)],
     body: CreateConversationRequest | None = None,
 ) -> ConversationInfo:
-    body = body or CreateConversationRequest()
-    conversation = create_conversation(
-        current_runtime(request).store,
-        principal.tenant_id,
-        principal.subject,
-        document_ids=body.document_ids,
-        selection=body.selection,
-    )
-    return ConversationInfo(
-        conversation_id=conversation.conversation_id,
-        route=None,
-        created_at=conversation.created_at,
-        document_ids=body.document_ids,
-        selection=body.selection,
+    return start_conversation(
+        current_runtime(request), principal, body or CreateConversationRequest()
     )
 
 
@@ -54,7 +42,10 @@ def post_conversation(
     response_model=ConversationView,
     responses={
         **AUTH_RESPONSES,
-        404: {"model": ErrorResponse, "description": "No such conversation for this caller."},
+        404: {
+            "model": ErrorResponse,
+            "description": "No such conversation of this caller (another user's is the same 404).",
+        },
     },
     summary="A conversation as the reader sees it: every stored answer, whole, with its marks",
 )
@@ -63,21 +54,4 @@ def get_conversation(
     request: Request,
     principal: Annotated[Principal, Depends(partner_principal)],
 ) -> ConversationView:
-    store = current_runtime(request).store
-    conversation = store.conversation(principal.tenant_id, conversation_id)
-    if conversation is None:
-        raise ConversationNotFound()  # another tenant's id is "not found", never "forbidden"
-    messages = store.messages(principal.tenant_id, conversation_id)
-    return ConversationView(
-        conversation_id=conversation.conversation_id,
-        route=conversation.route,
-        created_at=conversation.created_at,
-        document_ids=list(conversation.document_ids) if conversation.document_ids else None,
-        selection=conversation.selection,
-        messages=[
-            MessageView.model_validate(
-                m.model_dump(exclude={"conversation_id", "tenant_id", "cited_documents"})
-            )
-            for m in messages
-        ],
-    )
+    return conversation_view(current_runtime(request), principal, conversation_id)

@@ -25,6 +25,7 @@ from tanda.contract.query_v1 import (
     V1FaithfulnessFrame,
     V1MessageStartFrame,
 )
+from tanda.conversations.service import abandoned_on_failure
 from tanda.service.answer_v1 import PreparedV1, answer_v1_request, complete_v1, prepare_v1
 from tanda.wiring import Runtime
 
@@ -96,5 +97,6 @@ def query_v1_stream(
     runtime = current_runtime(request)
     scenario = scenario_for(runtime, x_tanda_scenario)
     prepared = prepare_v1(runtime, principal, body)
-    frames = run_streaming(lambda emit: v1_frames(runtime, prepared, body, scenario, emit))
+    with abandoned_on_failure(runtime.store, prepared):  # a stream that cannot start (issue 11)
+        frames = run_streaming(lambda emit: v1_frames(runtime, prepared, body, scenario, emit))
     return StreamingResponse(frames, media_type="text/event-stream", headers=SSE_HEADERS)

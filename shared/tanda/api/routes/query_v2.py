@@ -23,6 +23,7 @@ from tanda.api.sse import SSE_HEADERS, run_streaming
 from tanda.auth import Principal
 from tanda.contract import QueryV2Request, QueryV2Response
 from tanda.contract.frames import MessageStartFrame
+from tanda.conversations.service import abandoned_on_failure
 from tanda.service.answer_v2 import PreparedAnswer, answer_v2, complete_v2, prepare_v2
 from tanda.wiring import Runtime
 
@@ -90,5 +91,6 @@ def query_v2_stream(
     scenario = scenario_for(runtime, x_tanda_scenario)
     # Ownership (404/409) is settled before the stream starts, so it is a real HTTP status.
     prepared = prepare_v2(runtime, principal, body)
-    frames = run_streaming(lambda emit: stream_frames(runtime, prepared, body, scenario, emit))
+    with abandoned_on_failure(runtime.store, prepared):  # a stream that cannot start (issue 11)
+        frames = run_streaming(lambda emit: stream_frames(runtime, prepared, body, scenario, emit))
     return StreamingResponse(frames, media_type="text/event-stream", headers=SSE_HEADERS)
