@@ -96,6 +96,13 @@ class Settings(BaseSettings):
         "with `context_budget_exhausted` (V2-18).",
     )
     search_top_k: int = Field(default=6, ge=1, le=20, description="Passages per agent search.")
+    tool_deadline_s: float = Field(
+        default=10.0,
+        gt=0,
+        description="The most one agent tool call (search, read_document, list_sources) may take; "
+        "never past the agent's share of the request deadline. When it passes the call ends with "
+        "status `timeout` (V2-19).",
+    )
 
     v1_min_supported_ratio: float = Field(
         default=0.5,

@@ -18,6 +18,7 @@ from tanda.chat import ChatRequest, ChatResponse, ModelRole
 from tanda.conversations.history import NOTHING_VERIFIED_NOTE
 from tanda.wiring import Runtime
 from tests.corpus import QUESTION, add_qanun
+from tests.fakes import FaultySearchIndex
 
 from .conftest import ServeApp
 from .credentials import API_KEY, assert_error, partner_headers, settings_for, sign
@@ -170,6 +171,25 @@ def test_context_budget_annotations_carry_checked_false(
     frames = dict(stream(base_url, signing_key, "context_budget"))
     assert frames["annotations"]["checked"] is False
     assert frames["done"]["finish_reason"] == "fallback"
+
+
+def test_a_search_past_the_tool_deadline_streams_its_timeout_then_the_404_error_frame(
+    base_url: str, runtime: Runtime, signing_key: ed25519.Ed25519PrivateKey
+) -> None:
+    # Given the served index's search hanging past a 200 ms tool deadline,
+    index = FaultySearchIndex(runtime.search_index, hang=True)  # type: ignore[arg-type]
+    runtime.__dict__["search_index"] = index
+    runtime.settings = runtime.settings.model_copy(update={"tool_deadline_s": 0.2})
+    try:
+        frames = stream(base_url, signing_key, "default")
+    finally:
+        index.release.set()
+    # then the live tool frame says timeout, and the stream ends with the 404's code (V2-19).
+    finished = [data for name, data in frames if name == "tool.finished"]
+    assert [(f["tool"], f["status"]) for f in finished] == [("search", "timeout")]
+    assert frames[-1][0] == "error" and frames[-1][1]["code"] == "no_readable_result"
+    assert "deadline" in frames[-1][1]["message"]
+    assert "annotations" not in [name for name, _ in frames]
 
 
 def test_a_failure_before_the_answer_ends_the_stream_with_an_error_frame(

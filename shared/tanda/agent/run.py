@@ -146,10 +146,3 @@ def run_agent(
                     ),
                 )
             )
-
-
-def tool_results_readable(tools: AgentTools) -> bool:
-    """V2-19: False when tools ran and none returned anything readable (→ 404)."""
-    if not tools.audit:
-        return True
-    return any(entry.status == "ok" for entry in tools.audit)

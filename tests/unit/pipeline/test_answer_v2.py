@@ -6,10 +6,12 @@ from dataclasses import replace
 
 import pytest
 
+from tanda.api.errors import domain_error_body, status_for
 from tanda.contract import QueryV2Request
 from tanda.errors import NotFound, UpstreamFailed
-from tanda.pipeline.answer_v2 import AnswerDeps, AnswerOutcome, answer_v2
+from tanda.pipeline.answer_v2 import AnswerDeps, AnswerOutcome, NothingReadable, answer_v2
 from tanda.pipeline.notices import NOTICES
+from tests.fakes import FaultySearchIndex
 
 QUESTION = "Berapa anggaran pendidikan Aceh tahun 2023?"
 
@@ -156,9 +158,47 @@ def test_agent_server_error_is_502_without_the_servers_text(deps: AnswerDeps) ->
     assert "scripted" not in raised.value.message
 
 
-def test_a_search_that_finds_nothing_is_404(deps: AnswerDeps) -> None:
-    with pytest.raises(NotFound):
+def test_a_search_that_finds_nothing_is_404_with_the_empty_status(deps: AnswerDeps) -> None:
+    with pytest.raises(NotFound) as raised:
         ask(deps, "nothing_found")
+    assert domain_error_body(raised.value)["error"] == {
+        "code": "no_readable_result",
+        "message": "The tool that ran returned nothing readable.",
+        "tool": "search",
+        "tool_status": "empty",
+    }
+
+
+@pytest.mark.parametrize(
+    ("fault", "status", "message"),
+    [
+        ("fail", "error", "The search tool that ran failed; nothing readable was returned."),
+        (
+            "hang",
+            "timeout",
+            "The search tool that ran was stopped at its deadline; nothing readable was returned.",
+        ),
+    ],
+)
+def test_a_search_that_fails_or_passes_the_tool_deadline_is_404_with_its_status(
+    deps: AnswerDeps, fault: str, status: str, message: str
+) -> None:
+    # Given an index whose search fails (or hangs past a 50 ms tool deadline),
+    index = FaultySearchIndex(deps.index, **{fault: True})  # type: ignore[arg-type]
+    settings = deps.settings.model_copy(update={"tool_deadline_s": 0.05})
+    try:
+        # when the agent's only search runs, then the answer is a 404 (not a 502) with its status.
+        with pytest.raises(NothingReadable) as raised:
+            ask(replace(deps, index=index, settings=settings), "default")  # type: ignore[arg-type]
+    finally:
+        index.release.set()
+    assert status_for(raised.value) == 404
+    assert domain_error_body(raised.value)["error"] == {
+        "code": "no_readable_result",
+        "message": message,
+        "tool": "search",
+        "tool_status": status,
+    }
 
 
 def test_empty_named_selection_refuses_before_any_model_call(deps: AnswerDeps) -> None:
