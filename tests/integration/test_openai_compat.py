@@ -159,6 +159,20 @@ def test_tool_calls_round_trip_in_the_openai_wire_format(
     ]
 
 
+def test_a_forced_tool_round_sends_tool_choice_required_and_other_rounds_do_not(
+    openai_fake: OpenAIFake, model: OpenAICompatModel
+) -> None:
+    # V2-17: a re-asked follow-up's first round must call a tool.
+    openai_fake.reply(tool_calls=[{"id": "c1", "name": "search", "arguments": {"query": "x"}}])
+    openai_fake.reply("done")
+
+    model.complete(ask(tools=[SEARCH], tool_choice="required"))
+    model.complete(ask(tools=[SEARCH]))
+
+    assert openai_fake.bodies[0]["tool_choice"] == "required"
+    assert "tool_choice" not in openai_fake.bodies[1]
+
+
 def test_tool_call_arguments_that_are_not_json_become_empty(
     openai_fake: OpenAIFake, model: OpenAICompatModel
 ) -> None:

@@ -369,3 +369,40 @@ def test_a_segment_citing_only_the_conversation_is_from_conversation(
     assert claim["verdict"] == "from_conversation"
     assert second["claims_total"] == 0 and second["faithfulness"]["from_conversation"] == 1
     assert second["faithfulness"]["verification"] == "none"
+
+
+def test_only_a_re_asked_follow_ups_forced_tool_round_cut_at_the_limit_is_agent_output_limit(
+    runtime: Runtime, base_url: str, signing_key: ed25519.Ed25519PrivateKey
+) -> None:
+    from tanda.contract.common import FallbackReason
+    from tanda.pipeline.notices import NOTICES
+
+    model: RecordingModel = runtime.model  # type: ignore[assignment]
+    first = post_json(base_url, signing_key, "default").json()
+    conversation = first["conversation_id"]
+
+    # Given a conversation that asked QUESTION, when it is asked again with the model's output
+    # cut at its limit, then the forced tool round is cut: the could-not-answer notice (V2-17),
+    model.requests.clear()
+    again = post_json(base_url, signing_key, "agent_output_limit", conversation_id=conversation)
+    body = again.json()
+    assert again.status_code == 200, again.text
+    assert (body["fallback_used"], body["fallback_reason"]) == (True, "agent_output_limit")
+    assert body["answer"] == NOTICES[FallbackReason.agent_output_limit]
+    assert body["claims"] == [] and body["faithfulness"]["verification"] == "none"
+    assert [r.tool_choice for r in model.requests if r.role is ModelRole.agent] == ["required"]
+
+    # and a new question in the same conversation, its answers cut twice, is no such thing:
+    # one regeneration, then unparseable_completion.
+    other = post_json(
+        base_url,
+        signing_key,
+        "agent_output_limit",
+        conversation_id=conversation,
+        query="Apa isi Qanun ini tentang kesehatan?",
+    ).json()
+    assert other["fallback_reason"] == "unparseable_completion"
+    # A first turn likewise.
+    assert post_json(base_url, signing_key, "agent_output_limit").json()["fallback_reason"] == (
+        "unparseable_completion"
+    )

@@ -195,12 +195,16 @@ def converse_request(model_id: str, request: ChatRequest) -> dict[str, Any]:
     tools = [
         _tool_spec(tool.name, tool.description, tool.parameters) for tool in request.tools or []
     ]
+    # A forced tool round: one of the real tools must be called, so the output tool is left out.
+    forced = bool(request.tools) and request.tool_choice == "required"
     output_tool = _output_tool_name(request)
-    if output_tool is not None and request.json_schema is not None:
+    if output_tool is not None and request.json_schema is not None and not forced:
         tools.append(_tool_spec(output_tool, OUTPUT_TOOL_DESCRIPTION, request.json_schema))
     if tools:
         tool_config: dict[str, Any] = {"tools": tools}
-        if output_tool is not None:
+        if forced:
+            tool_config["toolChoice"] = {"any": {}}
+        elif output_tool is not None:
             # Only the output tool: it must be called. With real tools too: some tool must be
             # called, so the model either acts or answers in the schema, never in free text.
             tool_config["toolChoice"] = (

@@ -214,6 +214,8 @@ def chat_completions_body(model: str, request: ChatRequest) -> dict[str, Any]:
             }
             for tool in request.tools
         ]
+        if request.tool_choice == "required":
+            body["tool_choice"] = "required"
     if request.json_schema is not None:
         body["response_format"] = {
             "type": "json_schema",

@@ -245,6 +245,23 @@ def test_structured_output_beside_tools_lets_the_model_pick_any_tool() -> None:
     assert params["toolConfig"]["toolChoice"] == {"any": {}}
 
 
+def test_a_forced_tool_round_offers_only_the_real_tools_and_requires_one() -> None:
+    # V2-17: the forced round may not answer through the output tool.
+    params = converse_request(
+        MODEL_ID, ask(tools=[SEARCH], json_schema=VERDICTS, tool_choice="required")
+    )
+
+    names = [tool["toolSpec"]["name"] for tool in params["toolConfig"]["tools"]]
+    assert names == ["search"]
+    assert params["toolConfig"]["toolChoice"] == {"any": {}}
+
+
+def test_a_forced_tool_round_without_a_schema_requires_a_tool() -> None:
+    params = converse_request(MODEL_ID, ask(tools=[SEARCH], tool_choice="required"))
+    assert params["toolConfig"]["toolChoice"] == {"any": {}}
+    assert "toolChoice" not in converse_request(MODEL_ID, ask(tools=[SEARCH]))["toolConfig"]
+
+
 def test_a_truncated_reply_finishes_with_length(stubber: Stubber, model: BedrockModel) -> None:
     stubber.add_response("converse", converse_reply({"text": "The budg"}, stop="max_tokens"))
 
