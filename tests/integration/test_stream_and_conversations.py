@@ -173,6 +173,23 @@ def test_context_budget_annotations_carry_checked_false(
     assert frames["done"]["finish_reason"] == "fallback"
 
 
+@pytest.mark.parametrize("scenario", [s for s in STREAMABLE if s != "judge_deadline"])
+def test_checked_is_present_only_on_the_context_budget_refusal_in_body_frame_and_store(
+    base_url: str, signing_key: ed25519.Ed25519PrivateKey, scenario: str
+) -> None:
+    # V2-18 / CC-6: "checked": false marks the one answer nothing was checked in; every other
+    # report leaves the key out (never true, never null), so its absence cannot mean a pass.
+    expected = {"checked": False} if scenario == "context_budget" else {}
+    body = post_json(base_url, signing_key, scenario).json()
+    frames = dict(stream(base_url, signing_key, scenario))
+    view = httpx.get(
+        f"{base_url}/conversations/{body['conversation_id']}", headers=headers(signing_key)
+    ).json()
+    (stored,) = [m["v2_faithfulness"] for m in view["messages"]]
+    for report in (body["faithfulness"], frames["annotations"], stored):
+        assert {k: v for k, v in report.items() if k == "checked"} == expected
+
+
 def test_a_search_past_the_tool_deadline_streams_its_timeout_then_the_404_error_frame(
     base_url: str, runtime: Runtime, signing_key: ed25519.Ed25519PrivateKey
 ) -> None:
