@@ -203,8 +203,8 @@ class AgentTools:
             message = "the tool did not finish before its deadline"
             return ToolOutcome(json.dumps({"error": message}), [], "timeout")
         except Exception as error:  # V2-19: a failed search is a tool status, not a failed request
+            # The type only: a message may quote the search text, which the model wrote.
             log.warning("tool %s failed: %s", name, type(error).__name__)
-            log.debug("tool %s failure", name, exc_info=True)
             return ToolOutcome(json.dumps({"error": "the tool failed"}), [], "error")
         return show(found)
 
