@@ -12,6 +12,7 @@ import threading
 from collections.abc import Sequence
 from pathlib import Path
 
+from tanda.adapters.private_files import private_database
 from tanda.conversations.model import (
     Conversation,
     MemoryItem,
@@ -63,8 +64,8 @@ CREATE TABLE IF NOT EXISTS rate_windows (
 
 class SqliteStore:
     def __init__(self, path: Path) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        self.path = path
+        # Questions, answers and memories: readable by the owner only, side files too.
+        self.path = private_database(path)
         self._local = threading.local()
         self._write = threading.Lock()
         with self._write:
