@@ -147,6 +147,12 @@ class Settings(BaseSettings):
     jwt_leeway_s: float = Field(
         default=30.0, ge=0, le=300, description="Clock skew tolerated on JWT `exp`/`nbf`, seconds."
     )
+    jwt_max_lifetime_s: float = Field(
+        default=24 * 3600.0,
+        gt=0,
+        description="Longest JWT lifetime accepted, seconds: a token whose `exp` is further out "
+        "than its `iat` (or now, when it has none) plus this is refused with 403 `invalid_token`.",
+    )
     verified_identity: bool = Field(
         default=True,
         description="Admin identity is verified from the admin JWT. When false the playground "
