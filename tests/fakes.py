@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import threading
 from collections.abc import Sequence
 
 from tanda.retrieval.model import (
@@ -109,6 +110,43 @@ class InMemorySearchIndex:
 
     def documents(self, scope: SearchScope) -> list[Document]:
         return [doc for doc in self._documents.values() if _in_scope(scope, doc)]
+
+
+class SearchIndexFailed(RuntimeError):
+    """What a broken index raises in :class:`FaultySearchIndex` (an adapter's own error type)."""
+
+
+class FaultySearchIndex:
+    """A ``SearchIndex`` whose ``search`` fails or hangs; everything else is ``inner``'s.
+
+    ``fail=True``: every search raises. ``hang=True``: every search waits until ``release`` is
+    set (at most ``hang_limit_s``), then answers from ``inner``; ``finished`` counts the searches
+    that returned, so a test can tell the caller did not wait for them.
+    """
+
+    def __init__(
+        self, inner: object, *, fail: bool = False, hang: bool = False, hang_limit_s: float = 10
+    ) -> None:
+        self.inner = inner
+        self.fail = fail
+        self.hang = hang
+        self.hang_limit_s = hang_limit_s
+        self.release = threading.Event()
+        self.searches = 0
+        self.finished = 0
+
+    def search(self, query: SearchQuery) -> list[SearchHit]:
+        self.searches += 1
+        if self.fail:
+            raise SearchIndexFailed("the index is down")
+        if self.hang:
+            self.release.wait(self.hang_limit_s)
+        hits: list[SearchHit] = self.inner.search(query)  # type: ignore[attr-defined]
+        self.finished += 1
+        return hits
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.inner, name)
 
 
 class HashEmbedder:

@@ -69,7 +69,16 @@ class Failure:
     delay_s: float = 0.0
 
 
-Step = Reply | Failure
+@dataclass(frozen=True)
+class Raw:
+    """Any status with any body, sent as is (``application/json``)."""
+
+    status: int
+    body: bytes
+    delay_s: float = 0.0
+
+
+Step = Reply | Failure | Raw
 
 
 @dataclass(frozen=True)
@@ -239,6 +248,9 @@ class _Handler(BaseHTTPRequestHandler):
         model = body.get("model", "fake") if isinstance(body, dict) else "fake"
         if isinstance(step, Reply):
             self._json(200, completion_payload(step, model))
+            return
+        if isinstance(step, Raw):
+            self._raw(step.status, step.body, "application/json")
             return
         kind = step.kind
         if kind == "drop_connection":

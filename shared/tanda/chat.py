@@ -56,6 +56,10 @@ class ChatRequest(_Model):
     role: ModelRole
     messages: list[ChatMessage]
     tools: list[ToolSpec] | None = None
+    tool_choice: Literal["auto", "required"] = Field(
+        default="auto",
+        description="With tools: `required` makes the model call one (a forced tool round).",
+    )
     json_schema: dict[str, Any] | None = Field(
         default=None, description="Structured output: the reply's content must match it."
     )

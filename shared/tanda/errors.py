@@ -5,6 +5,8 @@ model server's text, or why exactly a credential failed.
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class TandaError(Exception):
     """Base of every error a route may answer with."""
@@ -18,6 +20,10 @@ class TandaError(Exception):
             self.code = code
         if message is not None:
             self.message = message
+
+    def detail(self) -> dict[str, Any]:
+        """Fields the error body carries beside ``code`` and ``message`` (none by default)."""
+        return {}
 
 
 class MissingCredentials(TandaError):

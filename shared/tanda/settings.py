@@ -96,6 +96,13 @@ class Settings(BaseSettings):
         "with `context_budget_exhausted` (V2-18).",
     )
     search_top_k: int = Field(default=6, ge=1, le=20, description="Passages per agent search.")
+    tool_deadline_s: float = Field(
+        default=10.0,
+        gt=0,
+        description="The most one agent tool call (search, read_document, list_sources) may take; "
+        "never past the agent's share of the request deadline. When it passes the call ends with "
+        "status `timeout` (V2-19).",
+    )
 
     v1_min_supported_ratio: float = Field(
         default=0.5,
@@ -139,6 +146,12 @@ class Settings(BaseSettings):
     jwt_audience: str = Field(default="tanda", description="Required JWT `aud` value.")
     jwt_leeway_s: float = Field(
         default=30.0, ge=0, le=300, description="Clock skew tolerated on JWT `exp`/`nbf`, seconds."
+    )
+    jwt_max_lifetime_s: float = Field(
+        default=24 * 3600.0,
+        gt=0,
+        description="Longest JWT lifetime accepted, seconds: a token whose `exp` is further out "
+        "than its `iat` (or now, when it has none) plus this is refused with 403 `invalid_token`.",
     )
     verified_identity: bool = Field(
         default=True,

@@ -60,6 +60,8 @@ RENDERED = """answer => ({
   banner: answer.querySelector('.banner').hidden ? null
     : answer.querySelector('.banner').textContent,
   trust: answer.dataset.trust,
+  checked: answer.querySelector('.banner').dataset.checked || null,
+  summary: answer.querySelector('.summary').textContent,
   verification: answer.dataset.verification,
   state: answer.dataset.state,
 })"""
@@ -147,6 +149,13 @@ def assert_contract(view: dict[str, Any], body: dict[str, Any]) -> None:
     else:
         assert view["banner"] is not None
         assert "belum sepenuhnya terverifikasi" in view["banner"]
+    # CC-6: "belum diperiksa" exactly where the report says checked: false; a report without the
+    # key reads as neither checked-and-passed nor unchecked - verification alone decides.
+    unchecked = body["faithfulness"].get("checked") is False
+    assert ("checked" in body["faithfulness"]) is unchecked
+    assert (view["checked"] == "false") is unchecked
+    assert ("belum diperiksa" in view["summary"]) is unchecked
+    assert ("Belum diperiksa" in (view["banner"] or "")) is unchecked
     # Text outside every span (a refusal, a notice) shows unverified.
     if not body["claims"] and not body["framing"]:
         assert view["uncovered"] == [answer.strip()]

@@ -15,6 +15,7 @@ from tanda.api.app import create_app
 from tanda.auth.api_keys import hash_api_key
 from tanda.wiring import Runtime
 from tests.corpus import QUESTION, add_qanun
+from tests.fakes import FaultySearchIndex
 
 from .conftest import ServeApp
 from .credentials import V1_KEY, assert_error, partner_headers, settings_for
@@ -127,8 +128,41 @@ def test_empty_selection_is_the_fixed_refusal(
     assert body["faithfulness"]["unlocated_total"] == 1
 
 
-def test_nothing_readable_is_404(base_url: str, signing_key: ed25519.Ed25519PrivateKey) -> None:
-    assert_error(post_v2(base_url, signing_key, "nothing_found"), 404, "no_readable_result")
+def test_nothing_readable_is_404_with_the_tools_status(
+    base_url: str, signing_key: ed25519.Ed25519PrivateKey
+) -> None:
+    response = post_v2(base_url, signing_key, "nothing_found")
+    assert_error(response, 404, "no_readable_result")
+    assert response.json()["error"] | {"message": ""} == {
+        "code": "no_readable_result",
+        "message": "",
+        "tool": "search",
+        "tool_status": "empty",
+    }
+
+
+@pytest.mark.parametrize(("fault", "status"), [("fail", "error"), ("hang", "timeout")])
+def test_a_search_that_fails_or_passes_the_tool_deadline_is_404_with_its_status(
+    base_url: str,
+    runtime: Runtime,
+    signing_key: ed25519.Ed25519PrivateKey,
+    fault: str,
+    status: str,
+) -> None:
+    # Given the served index's search failing (or hanging past a 200 ms tool deadline),
+    index = FaultySearchIndex(runtime.search_index, **{fault: True})  # type: ignore[arg-type]
+    runtime.__dict__["search_index"] = index
+    runtime.settings = runtime.settings.model_copy(update={"tool_deadline_s": 0.2})
+    try:
+        # when a question needs the search, then the answer is a 404 (not a 502) that says
+        # which tool ran and how it ended (V2-19), in the error shape.
+        response = post_v2(base_url, signing_key, "default")
+    finally:
+        index.release.set()
+    assert_error(response, 404, "no_readable_result")
+    error = response.json()["error"]
+    assert (error["tool"], error["tool_status"]) == ("search", status)
+    assert index.searches == 1
 
 
 def test_a_failing_model_is_502_without_its_text(

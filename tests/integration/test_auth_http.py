@@ -104,6 +104,27 @@ def test_given_an_expired_token_then_403_invalid_token_without_the_reason(
     assert "expired" not in response.text.lower()
 
 
+@pytest.mark.parametrize(
+    ("lifetime_s", "status"), [(24 * 3600, 200), (24 * 3600 + 1, 403), (365 * 24 * 3600, 403)]
+)
+def test_given_a_token_living_longer_than_the_default_maximum_then_403_invalid_token(
+    base_url: str, signing_key: ed25519.Ed25519PrivateKey, lifetime_s: int, status: int
+) -> None:
+    # Given a partner token issued now to live lifetime_s (default TANDA_JWT_MAX_LIFETIME_S: 24 h),
+    now = int(time.time())
+    token = sign(signing_key, iat=now, exp=now + lifetime_s)
+
+    # then the longest accepted lifetime is 24 h; longer ones are refused like any bad token.
+    response = httpx.get(
+        f"{base_url}/t/partner", headers={"X-API-Key": API_KEY, "Authorization": f"Bearer {token}"}
+    )
+    if status == 200:
+        assert response.status_code == 200, response.text
+    else:
+        assert_error(response, 403, "invalid_token")
+        assert "lifetime" not in response.text.lower()
+
+
 def test_given_valid_credentials_then_the_partner_route_answers_with_the_principal(
     base_url: str, signing_key: ed25519.Ed25519PrivateKey
 ) -> None:

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
-from tanda.adapters.openai_compat import OpenAICompatModel, from_spec
+from tanda.adapters.openai_compat import OpenAICompatModel, error_code, from_spec
 from tanda.chat import (
     ChatMessage,
     ChatRequest,
@@ -24,7 +24,7 @@ from tanda.chat import (
     ToolCall,
     ToolSpec,
 )
-from tests.openai_fake import LEAKY_SECRET, OpenAIFake, Reply, running_fake
+from tests.openai_fake import LEAKY_SECRET, Failure, OpenAIFake, Raw, Reply, Step, running_fake
 
 pytestmark = pytest.mark.integration
 
@@ -157,6 +157,20 @@ def test_tool_calls_round_trip_in_the_openai_wire_format(
         },
         {"role": "tool", "tool_call_id": "c1", "content": "[P1] APBN 2024 …"},
     ]
+
+
+def test_a_forced_tool_round_sends_tool_choice_required_and_other_rounds_do_not(
+    openai_fake: OpenAIFake, model: OpenAICompatModel
+) -> None:
+    # V2-17: a re-asked follow-up's first round must call a tool.
+    openai_fake.reply(tool_calls=[{"id": "c1", "name": "search", "arguments": {"query": "x"}}])
+    openai_fake.reply("done")
+
+    model.complete(ask(tools=[SEARCH], tool_choice="required"))
+    model.complete(ask(tools=[SEARCH]))
+
+    assert openai_fake.bodies[0]["tool_choice"] == "required"
+    assert "tool_choice" not in openai_fake.bodies[1]
 
 
 def test_tool_call_arguments_that_are_not_json_become_empty(
@@ -322,20 +336,79 @@ def test_a_rejected_request_is_not_retried_and_its_text_does_not_leak(
     assert_not_leaked(raised.value)
 
 
-def test_the_server_text_is_logged_at_debug_only(
-    openai_fake: OpenAIFake, model: OpenAICompatModel, caplog: pytest.LogCaptureFixture
+# --- logs: never the model's output, never the server's text -----------------------------------
+
+OUTPUT = "ZEBRA-7731-what-the-model-wrote"
+
+
+def _error(message: str, code: str | None = None) -> bytes:
+    error = {"message": message, "type": "invalid_request_error", "code": code}
+    return json.dumps({"error": error}).encode()
+
+
+LOGGED_PATHS: dict[str, tuple[list[Step], type[Exception] | None]] = {
+    "reply": ([Reply(content=f"Anggaran pendidikan {OUTPUT}.")], None),
+    "cut_at_length": ([Reply(content=OUTPUT, finish_reason="length")], None),
+    "tool_call": ([Reply(tool_calls=({"name": "search", "arguments": {"query": OUTPUT}},))], None),
+    "tool_call_not_json": (
+        [Reply(tool_calls=({"name": "search", "arguments": '{"query": "' + OUTPUT},))],
+        None,
+    ),
+    "not_a_completion": ([Raw(200, json.dumps({"output": OUTPUT}).encode())], ModelUnavailable),
+    "truncated_json": (
+        [Raw(200, ('{"choices": [{"message": {"content": "' + OUTPUT).encode())],
+        ModelUnavailable,
+    ),
+    "server_error": ([Raw(500, _error(f"generation failed: {OUTPUT}"))] * 4, ModelUnavailable),
+    "rate_limited": ([Raw(429, _error(f"slow down ({OUTPUT})"))] * 4, ModelUnavailable),
+    "rejected": ([Raw(400, _error(f"invalid tool call in output: {OUTPUT}"))], ModelRejected),
+    "context_length": (
+        [Raw(400, _error(f"maximum context length exceeded: {OUTPUT}", "context_length_exceeded"))],
+        ModelContextExceeded,
+    ),
+    "dropped_connection": ([Failure("drop_connection")] * 4, ModelUnavailable),
+    "timeout": ([Reply(content=OUTPUT, delay_s=2.0)], ModelTimeout),
+}
+
+
+@pytest.mark.parametrize("path", sorted(LOGGED_PATHS))
+def test_no_log_record_ever_holds_what_the_model_or_server_wrote(
+    openai_fake: OpenAIFake,
+    model: OpenAICompatModel,
+    caplog: pytest.LogCaptureFixture,
+    path: str,
 ) -> None:
-    openai_fake.fail("http_400")
+    # Given a server whose reply (or error body) carries a distinctive model output,
+    steps, raised = LOGGED_PATHS[path]
+    for step in steps:
+        openai_fake.then(step)
 
-    with (
-        caplog.at_level(logging.DEBUG, logger="tanda.adapters.openai_compat"),
-        pytest.raises(ModelRejected),
-    ):
-        model.complete(ask())
+    # when the adapter calls it with every logger at DEBUG ("tanda" too: observability's logger
+    # sets it to INFO),
+    with caplog.at_level(logging.DEBUG), caplog.at_level(logging.DEBUG, logger="tanda"):
+        if raised is None:
+            model.complete(ask(tools=[SEARCH], timeout_s=5))
+        else:
+            with pytest.raises(raised):
+                model.complete(ask(tools=[SEARCH], timeout_s=0.5 if path == "timeout" else 5))
 
-    leaking = [r for r in caplog.records if LEAKY_SECRET in r.getMessage()]
-    assert leaking
-    assert all(r.levelno == logging.DEBUG for r in leaking)
+    # then no log record holds it: not its message, its arguments, nor an exception's text
+    # (where the adapter logged at all: on every failure and on unusable arguments).
+    ours = [r for r in caplog.records if r.name == "tanda.adapters.openai_compat"]
+    assert bool(ours) is (raised is not None or path == "tool_call_not_json"), ours
+    for record in caplog.records:
+        assert OUTPUT not in record.getMessage(), record.name
+        assert OUTPUT not in (record.exc_text or ""), record.name
+    assert OUTPUT not in caplog.text
+
+
+def test_an_error_body_logs_only_its_machine_code() -> None:
+    assert error_code(_error(f"context too long: {OUTPUT}", "context_length_exceeded")) == (
+        "context_length_exceeded"
+    )
+    assert error_code(_error(OUTPUT + " " * 3)) == "invalid_request_error"  # the type
+    assert error_code(b'{"error": {"code": "has spaces and text"}}') == "-"
+    assert error_code(b"<html>502 Bad Gateway</html>") == "-"
 
 
 def test_a_prompt_over_the_context_window_is_context_exceeded(

@@ -232,6 +232,32 @@ def test_real_handlers_answer_on_the_machine_like_the_chained_steps(
     assert answer.claims and all(c.verdict is not None for c in answer.claims)
 
 
+@pytest.mark.parametrize(("fault", "status"), [("fail", "error"), ("hang", "timeout")])
+def test_a_failed_or_late_search_ends_the_execution_as_the_404_with_its_status(
+    aws: dict[str, Any], real_steps: dict[str, Any], deps: Any, fault: str, status: str
+) -> None:
+    # Given the agent step's index failing (or hanging past a 50 ms tool deadline),
+    from tanda.pipeline import steps
+    from tanda.pipeline.answer_v2 import NothingReadable
+    from tests.fakes import FaultySearchIndex
+
+    index = FaultySearchIndex(deps.index, **{fault: True})
+    runtime = real_steps["runtime"]
+    runtime.search_index = index
+    runtime.settings = deps.settings.model_copy(update={"tool_deadline_s": 0.05})
+    try:
+        execution = run(aws, real_steps["machine"], first_turn(deps))
+    finally:
+        index.release.set()
+
+    # then the machine ends at NothingReadableEnd, and the runner raises the 404 with the
+    # tool and its status (V2-19), as the in-process runner does.
+    assert execution["status"] == "SUCCEEDED", execution
+    with pytest.raises(NothingReadable) as raised:
+        steps.execution_output(execution["output"])
+    assert (raised.value.tool, raised.value.tool_status) == ("search", status)
+
+
 def test_a_judge_batch_that_raises_ends_as_unverified_judge_unavailable(
     aws: dict[str, Any], real_steps: dict[str, Any], deps: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:

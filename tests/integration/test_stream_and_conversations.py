@@ -19,6 +19,7 @@ from tanda.conversations.history import NOTHING_VERIFIED_NOTE
 from tanda.conversations.model import ConversationOwner
 from tanda.wiring import Runtime
 from tests.corpus import QUESTION, add_qanun
+from tests.fakes import FaultySearchIndex
 
 from .conftest import ServeApp
 from .credentials import API_KEY, PARTNER, assert_error, partner_headers, settings_for, sign
@@ -171,6 +172,42 @@ def test_context_budget_annotations_carry_checked_false(
     frames = dict(stream(base_url, signing_key, "context_budget"))
     assert frames["annotations"]["checked"] is False
     assert frames["done"]["finish_reason"] == "fallback"
+
+
+@pytest.mark.parametrize("scenario", [s for s in STREAMABLE if s != "judge_deadline"])
+def test_checked_is_present_only_on_the_context_budget_refusal_in_body_frame_and_store(
+    base_url: str, signing_key: ed25519.Ed25519PrivateKey, scenario: str
+) -> None:
+    # V2-18 / CC-6: "checked": false marks the one answer nothing was checked in; every other
+    # report leaves the key out (never true, never null), so its absence cannot mean a pass.
+    expected = {"checked": False} if scenario == "context_budget" else {}
+    body = post_json(base_url, signing_key, scenario).json()
+    frames = dict(stream(base_url, signing_key, scenario))
+    view = httpx.get(
+        f"{base_url}/conversations/{body['conversation_id']}", headers=headers(signing_key)
+    ).json()
+    (stored,) = [m["v2_faithfulness"] for m in view["messages"]]
+    for report in (body["faithfulness"], frames["annotations"], stored):
+        assert {k: v for k, v in report.items() if k == "checked"} == expected
+
+
+def test_a_search_past_the_tool_deadline_streams_its_timeout_then_the_404_error_frame(
+    base_url: str, runtime: Runtime, signing_key: ed25519.Ed25519PrivateKey
+) -> None:
+    # Given the served index's search hanging past a 200 ms tool deadline,
+    index = FaultySearchIndex(runtime.search_index, hang=True)  # type: ignore[arg-type]
+    runtime.__dict__["search_index"] = index
+    runtime.settings = runtime.settings.model_copy(update={"tool_deadline_s": 0.2})
+    try:
+        frames = stream(base_url, signing_key, "default")
+    finally:
+        index.release.set()
+    # then the live tool frame says timeout, and the stream ends with the 404's code (V2-19).
+    finished = [data for name, data in frames if name == "tool.finished"]
+    assert [(f["tool"], f["status"]) for f in finished] == [("search", "timeout")]
+    assert frames[-1][0] == "error" and frames[-1][1]["code"] == "no_readable_result"
+    assert "deadline" in frames[-1][1]["message"]
+    assert "annotations" not in [name for name, _ in frames]
 
 
 def test_a_failure_before_the_answer_ends_the_stream_with_an_error_frame(
@@ -352,3 +389,40 @@ def test_a_segment_citing_only_the_conversation_is_from_conversation(
     assert claim["verdict"] == "from_conversation"
     assert second["claims_total"] == 0 and second["faithfulness"]["from_conversation"] == 1
     assert second["faithfulness"]["verification"] == "none"
+
+
+def test_only_a_re_asked_follow_ups_forced_tool_round_cut_at_the_limit_is_agent_output_limit(
+    runtime: Runtime, base_url: str, signing_key: ed25519.Ed25519PrivateKey
+) -> None:
+    from tanda.contract.common import FallbackReason
+    from tanda.pipeline.notices import NOTICES
+
+    model: RecordingModel = runtime.model  # type: ignore[assignment]
+    first = post_json(base_url, signing_key, "default").json()
+    conversation = first["conversation_id"]
+
+    # Given a conversation that asked QUESTION, when it is asked again with the model's output
+    # cut at its limit, then the forced tool round is cut: the could-not-answer notice (V2-17),
+    model.requests.clear()
+    again = post_json(base_url, signing_key, "agent_output_limit", conversation_id=conversation)
+    body = again.json()
+    assert again.status_code == 200, again.text
+    assert (body["fallback_used"], body["fallback_reason"]) == (True, "agent_output_limit")
+    assert body["answer"] == NOTICES[FallbackReason.agent_output_limit]
+    assert body["claims"] == [] and body["faithfulness"]["verification"] == "none"
+    assert [r.tool_choice for r in model.requests if r.role is ModelRole.agent] == ["required"]
+
+    # and a new question in the same conversation, its answers cut twice, is no such thing:
+    # one regeneration, then unparseable_completion.
+    other = post_json(
+        base_url,
+        signing_key,
+        "agent_output_limit",
+        conversation_id=conversation,
+        query="Apa isi Qanun ini tentang kesehatan?",
+    ).json()
+    assert other["fallback_reason"] == "unparseable_completion"
+    # A first turn likewise.
+    assert post_json(base_url, signing_key, "agent_output_limit").json()["fallback_reason"] == (
+        "unparseable_completion"
+    )

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from tanda.adapters.scripted import Scenario
-from tanda.api.errors import error_body, status_for
+from tanda.api.errors import domain_error_body, status_for
 from tanda.contract import QueryV2Request
 from tanda.conversations.history import History, build_history
 from tanda.conversations.model import MemoryItem, StoredMessage
@@ -23,6 +23,7 @@ from tanda.pipeline.answer_v2 import AnswerDeps, AnswerOutcome, answer_v2
 from tanda.progress import MemoryProgress
 from tanda.service.answer_v2 import to_response
 from tests.corpus import QUESTION, add_qanun
+from tests.fakes import FaultySearchIndex
 from tests.unit.pipeline.conftest import deps, index, model
 
 __all__ = ["deps", "index", "model"]  # the pipeline tests' fixtures: corpus, scripted model
@@ -43,7 +44,8 @@ def across_lambda(model: Any) -> dict[str, Any]:
 def chained(
     deps: AnswerDeps, body: QueryV2Request, scenario: str, history: History | None = None
 ) -> AnswerOutcome:
-    """Agent → (done | Parallel[Map(JudgeBatch), FramingCheck] → Guard), as the ASL runs it."""
+    """Agent → (done | nothing_readable | Parallel[Map(JudgeBatch), FramingCheck] → Guard), as
+    the ASL runs it."""
     state = steps.query_input(
         "acme", body, deps.settings, started_at=time.time(), scenario=scenario, history=history
     )
@@ -56,6 +58,9 @@ def chained(
     output = across_lambda(agent)
     if output["done"] is not None:
         return steps.to_outcome(steps.execution_output(json.dumps(output["done"])))
+    if output["nothing_readable"] is not None:  # NothingReadableEnd: the 404 with its status
+        ending = {"nothing_readable": output["nothing_readable"]}
+        return steps.to_outcome(steps.execution_output(json.dumps(ending)))
     batches = [
         across_lambda(
             steps.judge_batch_step(steps.JudgeBatchInput.model_validate(b), model=deps.model)
@@ -82,7 +87,7 @@ def body_of(
     try:
         outcome = run(deps, request, scenario, history)
     except TandaError as error:
-        return {"status": status_for(error), "body": error_body(error.code, error.message)}
+        return {"status": status_for(error), "body": domain_error_body(error)}
     response = to_response(outcome, request, conversation_id="c-1", message_id="m-1", trace_id="t")
     body = response.model_dump(mode="json")
     # Model-call and tool latencies are wall time, and parallel steps log in completion order; a
@@ -108,6 +113,25 @@ def test_chained_steps_answer_like_the_in_process_runner(deps: AnswerDeps, scena
     # Given a scripted scenario, when it runs through the steps and in-process,
     # then the response bodies (or error bodies) are the same.
     assert body_of(chained, deps, scenario) == body_of(in_process, deps, scenario)
+
+
+@pytest.mark.parametrize(("fault", "status"), [("fail", "error"), ("hang", "timeout")])
+def test_a_failed_or_late_search_is_the_same_404_with_its_status_on_the_steps(
+    deps: AnswerDeps, fault: str, status: str
+) -> None:
+    # Given an index whose search fails (or hangs past a 50 ms tool deadline),
+    index = FaultySearchIndex(deps.index, **{fault: True})  # type: ignore[arg-type]
+    settings = deps.settings.model_copy(update={"tool_deadline_s": 0.05})
+    faulty = replace(deps, index=index, settings=settings)  # type: ignore[arg-type]
+    try:
+        # when the answer runs through the steps and in-process, then both are the same 404,
+        chained_body = body_of(chained, faulty, "default")
+        assert chained_body == body_of(in_process, faulty, "default")
+    finally:
+        index.release.set()
+    # which carries the tool and its status across the Lambda boundary (V2-19).
+    assert chained_body["status"] == 404
+    assert chained_body["body"]["error"]["tool_status"] == status
 
 
 # --- conversation follow-ups -----------------------------------------------------------------

@@ -115,16 +115,17 @@ class BedrockModel:
         except ConnectTimeoutError as exc:
             log.debug("bedrock connect timeout: %r", exc)
             raise ModelUnavailable(f"{self.name}: endpoint unreachable") from None
-        except ParamValidationError as exc:
-            log.debug("bedrock parameter validation: %s", exc)
+        except ParamValidationError:
+            # Its message quotes the offending value, which may be conversation text.
+            log.debug("bedrock parameter validation failed")
             raise ModelRejected(f"{self.name}: request rejected (invalid parameters)") from None
         except BotoCoreError as exc:  # connection errors, missing credentials…
-            log.debug("bedrock client error: %r", exc)
+            log.debug("bedrock client error: %s", type(exc).__name__)
             raise ModelUnavailable(f"{self.name}: call failed ({type(exc).__name__})") from None
         try:
             return parse_converse_response(reply, output_tool=_output_tool_name(request))
         except (KeyError, TypeError, ValueError) as exc:
-            log.debug("bedrock reply unusable: %r", exc)
+            log.debug("bedrock reply unusable: %s", type(exc).__name__)
             raise ModelUnavailable(f"{self.name}: reply is not a Converse response") from None
 
     def _client_for(self, timeout_s: float) -> Any:
@@ -159,7 +160,8 @@ def _client_error(name: str, exc: Any) -> ModelError:
     error = exc.response.get("Error", {})
     code = str(error.get("Code", ""))
     message = str(error.get("Message", ""))
-    log.debug("bedrock %s: %s", code, message)
+    # The code only: a service message may quote the prompt or what the model wrote.
+    log.debug("bedrock error %s", code)
     if code in _UNAVAILABLE_CODES:
         return ModelUnavailable(f"{name}: unavailable ({code})")
     if code == "ModelTimeoutException":
@@ -195,12 +197,16 @@ def converse_request(model_id: str, request: ChatRequest) -> dict[str, Any]:
     tools = [
         _tool_spec(tool.name, tool.description, tool.parameters) for tool in request.tools or []
     ]
+    # A forced tool round: one of the real tools must be called, so the output tool is left out.
+    forced = bool(request.tools) and request.tool_choice == "required"
     output_tool = _output_tool_name(request)
-    if output_tool is not None and request.json_schema is not None:
+    if output_tool is not None and request.json_schema is not None and not forced:
         tools.append(_tool_spec(output_tool, OUTPUT_TOOL_DESCRIPTION, request.json_schema))
     if tools:
         tool_config: dict[str, Any] = {"tools": tools}
-        if output_tool is not None:
+        if forced:
+            tool_config["toolChoice"] = {"any": {}}
+        elif output_tool is not None:
             # Only the output tool: it must be called. With real tools too: some tool must be
             # called, so the model either acts or answers in the schema, never in free text.
             tool_config["toolChoice"] = (

@@ -3,8 +3,10 @@
 Works with OpenAI itself and with the usual local servers (vLLM, llama.cpp, Ollama, LiteLLM). The
 request body is built and the reply parsed by pure functions (:func:`chat_completions_body`,
 :func:`parse_chat_completion`); :class:`OpenAICompatModel` adds the HTTP call, the retry policy and
-the error mapping. What the server says in an error body is logged at debug level only and never
-put in a raised exception: it can hold prompts, keys or internals (docs/models.md).
+the error mapping. No text the server sends — a reply (model output), a malformed reply, an error
+body, tool-call arguments — is ever logged or put in a raised exception: it can hold the model's
+output, prompts, keys or internals. Logs carry statuses, the error body's machine code, outcome
+names and sizes only (docs/models.md).
 """
 
 from __future__ import annotations
@@ -162,9 +164,11 @@ class OpenAICompatModel:
             try:
                 return parse_chat_completion(reply.json()), None
             except ValueError as exc:  # json.JSONDecodeError is a ValueError
-                log.debug("model reply unusable: %s; body: %.2000s", exc, reply.text)
+                log.debug(
+                    "model reply unusable: %s (%d bytes)", type(exc).__name__, len(reply.content)
+                )
                 raise ModelUnavailable(f"{self.name}: reply is not a chat completion") from None
-        log.debug("model call HTTP %d; body: %.2000s", status, reply.text)
+        log.debug("model call HTTP %d (error code %s)", status, error_code(reply.content))
         if status == 429 or status >= 500:
             return ModelUnavailable(f"{self.name}: HTTP {status}"), _retry_after_s(reply)
         if 400 <= status < 500:
@@ -214,6 +218,8 @@ def chat_completions_body(model: str, request: ChatRequest) -> dict[str, Any]:
             }
             for tool in request.tools
         ]
+        if request.tool_choice == "required":
+            body["tool_choice"] = "required"
     if request.json_schema is not None:
         body["response_format"] = {
             "type": "json_schema",
@@ -288,7 +294,7 @@ def _parse_tool_call(raw: Any, index: int) -> ToolCall:
         try:
             arguments = json.loads(arguments) if arguments.strip() else {}
         except json.JSONDecodeError:
-            log.debug("tool call %s: arguments are not JSON: %.500s", name, arguments)
+            log.debug("a tool call's arguments are not JSON (%d characters)", len(arguments))
             arguments = {}
     if not isinstance(arguments, dict):
         arguments = {}
@@ -298,6 +304,24 @@ def _parse_tool_call(raw: Any, index: int) -> ToolCall:
         name=name,
         arguments=arguments,
     )
+
+
+_CODE = re.compile(r"[A-Za-z0-9_.\-]{1,64}")
+
+
+def error_code(body: bytes) -> str:
+    """The machine code of an OpenAI-style error body (``error.code`` or ``error.type``) when it
+    is a short identifier, else ``-``: never the message, which may echo prompts or output."""
+    try:
+        error = json.loads(body).get("error")
+    except (ValueError, AttributeError):
+        return "-"
+    if isinstance(error, dict):
+        for key in ("code", "type"):
+            value = error.get(key)
+            if isinstance(value, str) and _CODE.fullmatch(value):
+                return value
+    return "-"
 
 
 def _text(content: Any) -> str | None:

@@ -49,6 +49,11 @@ class AgentScript(_Model):
     truncated_outputs: int = Field(
         default=0, ge=0, description="Reply cut off at the length limit this many times first."
     )
+    truncated_forced_round: bool = Field(
+        default=False,
+        description="A forced tool round (a re-asked follow-up's first round, V2-17) is cut off "
+        "at the length limit.",
+    )
     fail: Failure | None = None
 
 
@@ -168,6 +173,8 @@ class ScriptedModel:
         failed = self._fail(script.fail)
         if failed is not None:
             return failed
+        if request.tools and request.tool_choice == "required" and script.truncated_forced_round:
+            return ChatResponse(content="", finish_reason="length")
         calls_made = sum(len(m.tool_calls) for m in request.messages if m.role == "assistant")
         if calls_made < len(script.tool_calls) and request.tools:
             call = script.tool_calls[calls_made]
@@ -182,8 +189,15 @@ class ScriptedModel:
                 ],
                 finish_reason="tool_calls",
             )
-        # Count final-answer attempts by how many non-tool assistant replies the loop has seen.
-        attempts = sum(1 for m in request.messages if m.role == "assistant" and not m.tool_calls)
+        # Count final-answer attempts by how many non-tool assistant replies this turn's loop has
+        # seen (after its question: a follow-up's history holds earlier answers too).
+        question = (request.items or [{}])[0].get("question")
+        messages = request.messages
+        asked = max(
+            (i for i, m in enumerate(messages) if m.role == "user" and m.content == question),
+            default=0,
+        )
+        attempts = sum(1 for m in messages[asked:] if m.role == "assistant" and not m.tool_calls)
         if attempts < script.truncated_outputs:
             return ChatResponse(content='{"segments": [{"text": "Terpot', finish_reason="length")
         if attempts < script.invalid_outputs:

@@ -43,6 +43,7 @@ from typing import Any, Final
 import apsw
 import sqlite_vec
 
+from tanda.adapters.private_files import private_database
 from tanda.retrieval import analysis
 from tanda.retrieval.analysis import Lang, guess_lang, normalize_lang, query_terms
 from tanda.retrieval.fusion import FusionConfig, reciprocal_rank_fusion
@@ -199,7 +200,7 @@ class SqliteSearchIndex:
         self._write_lock = threading.Lock()
         self._connections: list[apsw.Connection] = []
         self._connections_lock = threading.Lock()
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        private_database(self.path)  # every document's text: owner only, side files too
         with self._write_lock:
             conn = self._conn()
             conn.execute("PRAGMA journal_mode = WAL")

@@ -20,6 +20,7 @@ import threading
 from collections.abc import Sequence
 from pathlib import Path
 
+from tanda.adapters.private_files import private_database
 from tanda.conversations.model import (
     Conversation,
     ConversationOwner,
@@ -94,8 +95,8 @@ def _add_owner_columns(db: sqlite3.Connection) -> None:
 
 class SqliteStore:
     def __init__(self, path: Path) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        self.path = path
+        # Questions, answers and memories: readable by the owner only, side files too.
+        self.path = private_database(path)
         self._local = threading.local()
         self._write = threading.Lock()
         with self._write:

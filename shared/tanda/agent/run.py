@@ -1,8 +1,17 @@
 """The agent: a tool loop under the request's budgets that ends in ordered segments (V2-03,
-V2-17, V2-18, V2-23). Invalid output gets one regeneration; still invalid is never published."""
+V2-17, V2-18, V2-23). Invalid output gets one regeneration; still invalid is never published.
+
+A re-asked follow-up (the question repeats one the user asked earlier in the conversation) starts
+with a forced tool round: the agent must look at the documents again rather than repeat an
+answer the reader has already seen (V2-22: only verified text carries over). That round is the
+only place ``agent_output_limit`` comes from (V2-17): when it is cut at the model's output limit
+there is no answer to regenerate, so the fixed could-not-answer notice is published. Any other
+output cut at the limit is just invalid output — one regeneration, then ``unparseable_completion``.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from pydantic import ValidationError
@@ -26,6 +35,19 @@ from tanda.pipeline.context import BudgetSpent, ModelLedger
 from tanda.prompts import prompt
 
 AGENT_SCHEMA = AgentOutput.model_json_schema()
+_TRAILING = ".?!。？！ \t\n"
+
+
+def same_question(a: str, b: str) -> bool:
+    """Equal up to case, spacing and closing punctuation (``Berapa…?`` = ``berapa … ``)."""
+    return " ".join(a.casefold().split()).rstrip(_TRAILING) == " ".join(
+        b.casefold().split()
+    ).rstrip(_TRAILING)
+
+
+def is_reasked(question: str, history: Sequence[ChatMessage]) -> bool:
+    """V2-17: a follow-up that repeats a question the user asked earlier in this conversation."""
+    return any(m.role == "user" and same_question(m.content, question) for m in history)
 
 
 @dataclass
@@ -85,13 +107,15 @@ def run_agent(
     ]
     result = AgentResult()
     regenerated = False
-    length_hits = 0
+    forced_round = is_reasked(question, history or [])
     while True:
         allow_tools = result.tool_rounds < max_tool_rounds
+        forced_round = forced_round and allow_tools
         request = ChatRequest(
             role=ModelRole.agent,
             messages=messages,
             tools=TOOL_SPECS if allow_tools else None,
+            tool_choice="required" if forced_round else "auto",
             json_schema=AGENT_SCHEMA,
             schema_name="segments",
             items=[
@@ -109,6 +133,10 @@ def run_agent(
             return AgentResult(fallback=FallbackReason.model_timeout)
         except ModelError as error:
             raise UpstreamFailed("The answering model did not respond usably.") from error
+        if forced_round and response.finish_reason == "length":
+            # V2-17: the forced tool round of a re-asked follow-up hit its output limit.
+            return AgentResult(fallback=FallbackReason.agent_output_limit)
+        forced_round = False
         if response.tool_calls and allow_tools:
             result.tool_rounds += 1
             messages.append(
@@ -129,11 +157,8 @@ def run_agent(
             result.segments = parse_segments(response)
             return result
         except InvalidSegments as problem:
-            if response.finish_reason == "length":
-                length_hits += 1
+            # A final answer cut at the output limit is invalid output like any other (V2-17).
             if regenerated:
-                if length_hits >= 2:
-                    return AgentResult(fallback=FallbackReason.agent_output_limit)
                 return AgentResult(fallback=FallbackReason.unparseable_completion)
             regenerated = True
             messages.append(ChatMessage(role="assistant", content=response.content or ""))
@@ -146,10 +171,3 @@ def run_agent(
                     ),
                 )
             )
-
-
-def tool_results_readable(tools: AgentTools) -> bool:
-    """V2-19: False when tools ran and none returned anything readable (→ 404)."""
-    if not tools.audit:
-        return True
-    return any(entry.status == "ok" for entry in tools.audit)

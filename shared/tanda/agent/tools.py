@@ -1,14 +1,26 @@
 """The agent's tools: ``search``, ``read_document``, ``list_sources`` (V2-03). Every passage shown
 gets a citation key that is recorded, so the server knows which keys are valid (V2-11); evidence is
-capped at the context budget (V2-18)."""
+capped at the context budget (V2-18).
+
+V2-19: a tool call has a deadline. Its reading (the index, the embedder) runs on a small shared
+worker pool and is waited for at most ``call_timeout_s``, never past the agent's own deadline;
+when the deadline passes the call ends with status ``timeout`` and whatever it reads later is
+dropped. A reading that raises ends with status ``error``. Either way the agent is told and goes
+on; when no tool returned anything readable the request is a 404 carrying the last status.
+"""
 
 from __future__ import annotations
 
 import json
+import logging
+import threading
 import time
 from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field
-from typing import Any
+from functools import partial
+from typing import Any, Literal, TypeVar
 
 from tanda.chat import ToolSpec
 from tanda.contract.common import WireModel
@@ -16,7 +28,7 @@ from tanda.contract.frames import ToolFinishedFrame, ToolStartedFrame
 from tanda.contract.response import ToolCallAudit
 from tanda.pipeline.passages import Passage, passage_from_chunk
 from tanda.ports import Embedder, SearchIndex
-from tanda.retrieval.model import SearchQuery, SearchScope
+from tanda.retrieval.model import Chunk, Document, SearchQuery, SearchScope
 from tanda.retrieval.search import retrieve
 
 TOOL_SPECS = [
@@ -48,8 +60,32 @@ TOOL_SPECS = [
 ]
 
 
+log = logging.getLogger(__name__)
+
+ToolStatus = Literal["ok", "empty", "error", "timeout"]
+TOOL_WORKERS = 16
+"""Threads shared by every request's tool reads: a hung index holds at most this many, and the
+connections they open are reused rather than opened per request."""
+
+_T = TypeVar("_T")
+_pool: ThreadPoolExecutor | None = None
+_pool_lock = threading.Lock()
+
+
+def _tool_pool() -> ThreadPoolExecutor:
+    global _pool
+    with _pool_lock:
+        if _pool is None:
+            _pool = ThreadPoolExecutor(max_workers=TOOL_WORKERS, thread_name_prefix="tanda-tool")
+        return _pool
+
+
 class ContextFull(Exception):
     """No passage of a tool result fits the remaining context budget (V2-18)."""
+
+
+class ToolDeadlinePassed(Exception):
+    """The tool's reading did not finish before its deadline (V2-19)."""
 
 
 @dataclass
@@ -57,8 +93,7 @@ class ToolOutcome:
     content: str
     """The tool message the agent reads (JSON)."""
     new_passages: list[Passage]
-    status: str
-    """``ok``, ``empty``, ``error`` or ``timeout``."""
+    status: ToolStatus
 
 
 @dataclass
@@ -74,6 +109,11 @@ class AgentTools:
     """V2-22: documents an earlier answer cited; search shows their passages first."""
     on_event: Callable[[WireModel], None] | None = None
     """Progress: receives ``tool.started`` / ``tool.finished`` frames as tools run (V2-21)."""
+    call_timeout_s: float = 10.0
+    """V2-19: the most one tool call may take (``TANDA_TOOL_DEADLINE_S``)."""
+    until: float | None = None
+    """The agent's own deadline, on ``clock``: no tool call is waited for past it."""
+    clock: Callable[[], float] = time.monotonic
     passages: dict[str, Passage] = field(default_factory=dict)
     audit: list[ToolCallAudit] = field(default_factory=list)
     used_chars: int = 0
@@ -114,33 +154,72 @@ class AgentTools:
             self.on_event(ToolStartedFrame(call_id=call_id, tool=name, arguments=arguments))
         outcome: ToolOutcome | None = None
         try:
-            if name == "search":
-                outcome = self._search(str(arguments.get("query", "")).strip())
-            elif name == "read_document":
-                outcome = self._read_document(str(arguments.get("document_id", "")))
-            elif name == "list_sources":
-                outcome = self._list_sources()
-            else:
-                outcome = ToolOutcome(json.dumps({"error": f"unknown tool {name!r}"}), [], "error")
+            outcome = self._run(name, arguments)
         except ContextFull:
             self._log(name, arguments, "context_full", 0, started)
             raise
         finally:
             if self.on_event is not None:
-                status = outcome.status if outcome is not None else "error"
-                count = len(outcome.new_passages) if outcome is not None else 0
                 self.on_event(
                     ToolFinishedFrame(
                         call_id=call_id,
                         tool=name,
-                        status="ok"
-                        if status == "ok"
-                        else ("empty" if status == "empty" else "error"),
-                        result_count=count,
+                        status=outcome.status if outcome is not None else "error",
+                        result_count=len(outcome.new_passages) if outcome is not None else 0,
                     )
                 )
         self._log(name, arguments, outcome.status, len(outcome.new_passages), started)
         return outcome
+
+    def _run(self, name: str, arguments: dict[str, Any]) -> ToolOutcome:
+        if name == "search":
+            text = str(arguments.get("query", "")).strip()
+            if not text:
+                return ToolOutcome(json.dumps({"error": "empty query"}), [], "error")
+            return self._read_then_show(
+                name, partial(self._search_chunks, text), partial(self._show, f"search({text!r})")
+            )
+        if name == "read_document":
+            document_id = str(arguments.get("document_id", ""))
+            return self._read_then_show(
+                name,
+                partial(self.index.document_chunks, self.scope, document_id),
+                partial(self._show, f"read_document({document_id!r})"),
+            )
+        if name == "list_sources":
+            return self._read_then_show(
+                name, partial(self.index.documents, self.scope), self._list_sources
+            )
+        return ToolOutcome(json.dumps({"error": f"unknown tool {name!r}"}), [], "error")
+
+    def _read_then_show(
+        self, name: str, read: Callable[[], _T], show: Callable[[_T], ToolOutcome]
+    ) -> ToolOutcome:
+        """Read within the deadline on the pool, then show what was read on this thread: only
+        this thread gives out keys, so a reading abandoned at its deadline changes nothing."""
+        try:
+            found = self._within_deadline(read)
+        except ToolDeadlinePassed:
+            message = "the tool did not finish before its deadline"
+            return ToolOutcome(json.dumps({"error": message}), [], "timeout")
+        except Exception as error:  # V2-19: a failed search is a tool status, not a failed request
+            # The type only: a message may quote the search text, which the model wrote.
+            log.warning("tool %s failed: %s", name, type(error).__name__)
+            return ToolOutcome(json.dumps({"error": "the tool failed"}), [], "error")
+        return show(found)
+
+    def _within_deadline(self, read: Callable[[], _T]) -> _T:
+        seconds = self.call_timeout_s
+        if self.until is not None:
+            seconds = min(seconds, self.until - self.clock())
+        if seconds <= 0:
+            raise ToolDeadlinePassed()
+        future: Future[_T] = _tool_pool().submit(read)
+        try:
+            return future.result(timeout=seconds)
+        except FutureTimeout:
+            future.cancel()  # still queued: it never runs; running: its result is dropped
+            raise ToolDeadlinePassed() from None
 
     def _log(
         self, name: str, arguments: dict[str, Any], status: str, n: int, started: float
@@ -155,7 +234,7 @@ class AgentTools:
             )
         )
 
-    def _show(self, chunks: list[Any], call: str) -> ToolOutcome:
+    def _show(self, call: str, chunks: Sequence[Chunk]) -> ToolOutcome:
         shown: list[Passage] = []
         new: list[Passage] = []
         for chunk in chunks:
@@ -181,11 +260,9 @@ class AgentTools:
         }
         return ToolOutcome(json.dumps(body, ensure_ascii=False), new, "ok" if shown else "empty")
 
-    def _search(self, text: str) -> ToolOutcome:
-        if not text:
-            return ToolOutcome(json.dumps({"error": "empty query"}), [], "error")
+    def _search_chunks(self, text: str) -> list[Chunk]:
         query = SearchQuery(text=text, scope=self.scope, top_k=self.top_k)
-        chunks = []
+        chunks: list[Chunk] = []
         if self.preferred_documents and self.scope.batch_id is None:
             # V2-22: passages of the documents the conversation relied on come first; the search
             # text stays the agent's own.
@@ -203,13 +280,16 @@ class AgentTools:
         seen = {c.chunk_id for c in chunks}
         rest = [h.chunk for h in retrieve(self.index, query, embedder=self.embedder).hits]
         chunks += [c for c in rest if c.chunk_id not in seen]
-        return self._show(chunks[: self.top_k], f"search({text!r})")
+        return chunks[: self.top_k]
 
-    def _read_document(self, document_id: str) -> ToolOutcome:
-        chunks = self.index.document_chunks(self.scope, document_id)
-        return self._show(chunks, f"read_document({document_id!r})")
-
-    def _list_sources(self) -> ToolOutcome:
-        documents = self.index.documents(self.scope)
+    def _list_sources(self, documents: Sequence[Document]) -> ToolOutcome:
         body = {"documents": [{"document_id": d.document_id, "title": d.title} for d in documents]}
         return ToolOutcome(json.dumps(body, ensure_ascii=False), [], "ok" if documents else "empty")
+
+
+def unreadable_call(tools: AgentTools) -> ToolCallAudit | None:
+    """V2-19: the last tool call when tools ran and none returned anything readable (→ 404 with
+    its status); ``None`` when no tool ran or one returned something."""
+    if not tools.audit or any(entry.status == "ok" for entry in tools.audit):
+        return None
+    return tools.audit[-1]

@@ -49,10 +49,18 @@ def status_for(error: errors.TandaError) -> int:
     return 500
 
 
-def error_body(code: str, message: str, fields: list[FieldError] | None = None) -> dict[str, Any]:
-    return ErrorResponse(error=ErrorDetail(code=code, message=message, fields=fields)).model_dump(
-        mode="json", exclude_none=True
-    )
+def error_body(
+    code: str, message: str, fields: list[FieldError] | None = None, **detail: Any
+) -> dict[str, Any]:
+    return ErrorResponse(
+        error=ErrorDetail(code=code, message=message, fields=fields, **detail)
+    ).model_dump(mode="json", exclude_none=True)
+
+
+def domain_error_body(error: errors.TandaError) -> dict[str, Any]:
+    """The body of a mapped domain error: its code, message and detail (V2-19: the tool status
+    of a 404)."""
+    return error_body(error.code, error.message, **error.detail())
 
 
 def _response(
@@ -73,7 +81,7 @@ async def _on_domain_error(request: Request, exc: Exception) -> JSONResponse:
     if status == 500:
         log.error("unmapped domain error %s on %s", type(exc).__name__, request.url.path)
         return _response(500, "internal_error", INTERNAL_ERROR_MESSAGE)
-    return _response(status, exc.code, exc.message, headers=headers or None)
+    return JSONResponse(domain_error_body(exc), status_code=status, headers=headers or None)
 
 
 async def _on_validation_error(request: Request, exc: Exception) -> JSONResponse:

@@ -106,6 +106,7 @@ class Authenticator:
                 admin_issuers=admin_issuers,
                 audience=settings.jwt_audience,
                 leeway_s=settings.jwt_leeway_s,
+                max_lifetime_s=settings.jwt_max_lifetime_s,
                 clock=clock,
             )
             if keys and issuers

@@ -220,7 +220,8 @@ class JwtVerifier:
     """Verifies partner and admin JWTs against configured keys, issuers and audience.
 
     ``clock`` returns the current Unix time; expiry and not-before are checked against it (not by
-    PyJWT) so tests can pin time.
+    PyJWT) so tests can pin time. A token whose ``exp`` lies more than ``max_lifetime_s`` after
+    its ``iat`` (after now, when it has no ``iat``) is refused.
     """
 
     def __init__(
@@ -231,6 +232,7 @@ class JwtVerifier:
         admin_issuers: Iterable[str] = (),
         audience: str = "tanda",
         leeway_s: float = 30.0,
+        max_lifetime_s: float = 24 * 3600,
         clock: Callable[[], float],
     ) -> None:
         self._keys = tuple(keys)
@@ -243,6 +245,7 @@ class JwtVerifier:
             )
         self._audience = audience
         self._leeway_s = leeway_s
+        self._max_lifetime_s = max_lifetime_s
         self._clock = clock
 
     @property
@@ -324,10 +327,19 @@ class JwtVerifier:
             not_before = _number(claims["nbf"])
             if not_before is None or now + self._leeway_s < not_before:
                 raise _Rejected("not yet valid (nbf)")
+        issued: float | None = None
         if "iat" in claims:
             issued = _number(claims["iat"])
             if issued is None or now + self._leeway_s < issued:
                 raise _Rejected("issued in the future (iat)")
+        # A stolen token is useful until its exp: refuse one meant to live longer than the
+        # maximum, counted from its iat (or from now, with the clock-skew leeway, without iat).
+        if issued is not None:
+            too_long = expires - issued > self._max_lifetime_s
+        else:
+            too_long = expires - now > self._max_lifetime_s + self._leeway_s
+        if too_long:
+            raise _Rejected("exp further out than the maximum lifetime")
 
         subject = claims.get("sub")
         if not isinstance(subject, str) or not subject or len(subject) > 256:

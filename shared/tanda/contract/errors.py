@@ -21,6 +21,15 @@ class ErrorDetail(BaseModel):
     fields: list[FieldError] | None = Field(
         default=None, description="For 422: one entry per invalid field."
     )
+    tool: str | None = Field(
+        default=None,
+        description="For 404 `no_readable_result` (V2-19): the last tool that ran, e.g. `search`.",
+    )
+    tool_status: str | None = Field(
+        default=None,
+        description="For 404 `no_readable_result` (V2-19): that tool's status — `empty` (nothing "
+        "found), `error` (the search failed) or `timeout` (stopped at the tool deadline).",
+    )
 
 
 class ErrorResponse(BaseModel):

@@ -11,10 +11,10 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
-from tanda.agent.run import run_agent, tool_results_readable
-from tanda.agent.tools import AgentTools
+from tanda.agent.run import run_agent
+from tanda.agent.tools import AgentTools, unreadable_call
 from tanda.annotate.aggregate import (
     Annotation,
     Route,
@@ -42,8 +42,33 @@ from tanda.settings import Settings
 
 
 class NothingReadable(NotFound):
+    """V2-19: the tools ran and none returned anything readable — an empty result, a failed
+    search, or one stopped at the tool deadline. The body carries the last tool and its status."""
+
     code = "no_readable_result"
     message = "The tool that ran returned nothing readable."
+    _WHY: ClassVar[dict[str, str]] = {
+        "error": "The {tool} tool that ran failed; nothing readable was returned.",
+        "timeout": "The {tool} tool that ran was stopped at its deadline; nothing readable was "
+        "returned.",
+    }
+
+    def __init__(self, tool: str | None = None, tool_status: str | None = None) -> None:
+        why = self._WHY.get(tool_status or "")
+        super().__init__(why.format(tool=tool) if why and tool else None)
+        self.tool = tool
+        self.tool_status = tool_status
+
+    def detail(self) -> dict[str, Any]:
+        return {"tool": self.tool, "tool_status": self.tool_status}
+
+    @classmethod
+    def after(cls, tools: AgentTools) -> NothingReadable | None:
+        """The 404 for ``tools``, or ``None`` when no tool ran or one returned something."""
+        call = unreadable_call(tools)
+        if call is None:
+            return None
+        return cls(call.tool, call.status)
 
 
 @dataclass
@@ -161,6 +186,9 @@ def run_agent_phase(
         context_chars=settings.agent_context_chars,
         preferred_documents=history.preferred_documents if history else (),
         on_event=progress,
+        call_timeout_s=settings.tool_deadline_s,
+        until=agent_until,
+        clock=deps.clock,
     )
     if history is not None:
         tools.follow_up(history.passages, history.read_whole)
@@ -178,8 +206,9 @@ def run_agent_phase(
     phase = AgentPhase(ledger, tools, result.segments, budget.deadline - guard_reserve_s)
     if result.fallback is not None:
         return refusal(result.fallback, **phase.tool_info())
-    if not tool_results_readable(tools):
-        raise NothingReadable()
+    unreadable = NothingReadable.after(tools)
+    if unreadable is not None:
+        raise unreadable
     return phase
 
 

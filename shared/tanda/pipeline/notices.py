@@ -27,7 +27,10 @@ NOTICES: dict[FallbackReason, str] = {
         "atau pilih lebih sedikit dokumen."
     ),
     FallbackReason.agent_output_limit: (
-        "Jawaban melebihi batas panjang keluaran sebelum selesai, sehingga tidak diterbitkan."
+        # V2-17: the could-not-answer notice of a re-asked follow-up's forced tool round.
+        "Pertanyaan yang diajukan ulang ini tidak sempat dijawab: pencarian ulang di dokumen "
+        "melampaui batas panjang keluaran model. Silakan ajukan pertanyaan dengan kata lain "
+        "atau lebih sempit."
     ),
     FallbackReason.mcp_source_unavailable: (
         "Sumber data eksternal yang dipilih sedang tidak tersedia, sehingga pertanyaan tidak dapat "

@@ -5,6 +5,7 @@ crosses Lambda invocations as JSON.
 ``infra/statemachines/query.asl.json`` chains them::
 
     Agent ─┬─ done (a refusal) ───────────────────────────────────────► Finished
+           ├─ nothing_readable (V2-19: a 404 with the tool's status) ──────► NothingReadableEnd
            └─ work ─► Checks: Parallel[ Map(JudgeBatch), FramingCheck ] ─► Guard
 
 Differences from the in-process runner, by necessity:
@@ -336,10 +337,19 @@ class ChecksWork(_State):
     timeouts: StepTimeouts
 
 
+class NothingReadableState(_State):
+    """V2-19: the tools ran and none returned anything readable (→ 404 with this status)."""
+
+    tool: str | None = None
+    tool_status: str | None = None
+
+
 class AgentOutput(_State):
-    """Exactly one of ``done`` (the answer ends here: a refusal) or ``work``."""
+    """Exactly one of ``done`` (the answer ends here: a refusal), ``nothing_readable`` (a 404)
+    or ``work``."""
 
     done: AnswerState | None = None
+    nothing_readable: NothingReadableState | None = None
     work: ChecksWork | None = None
 
 
@@ -347,6 +357,7 @@ class GuardInput(_State):
     work: ChecksWork
     checks: tuple[list[JudgeBatchOutput], FramingOutput]
     done: None = None
+    nothing_readable: None = None
 
 
 # --- pure helpers ---------------------------------------------------------------------------
@@ -425,7 +436,7 @@ def agent_step(
     """Scope → agent ⇄ tools → compose → routing: the refusal, or the checks' work. With a
     ``progress`` adapter and a ``progress_id`` in the state, every tool frame is published. With
     a history, the agent runs as :func:`~tanda.pipeline.answer_v2.run_agent_phase` runs it."""
-    from tanda.agent.run import run_agent, tool_results_readable
+    from tanda.agent.run import run_agent
     from tanda.agent.tools import AgentTools
     from tanda.annotate.aggregate import Route, route_segment
     from tanda.judge.reader_context import reader_contexts
@@ -457,6 +468,9 @@ def agent_step(
         on_event=publisher(progress, state.progress_id)
         if progress is not None and state.progress_id
         else None,
+        call_timeout_s=settings.tool_deadline_s,
+        until=agent_until,
+        clock=clock,
     )
     if history is not None:
         tools.follow_up(history.passages, history.read_whole)
@@ -482,8 +496,15 @@ def agent_step(
                 result.fallback, model_calls=list(ledger.records), tool_info=tool_info
             )
         )
-    if not tool_results_readable(tools):
-        raise NothingReadable()
+    unreadable = NothingReadable.after(tools)
+    if unreadable is not None:
+        # V2-19: the 404 crosses the Lambda boundary as an output (the ASL ends the execution
+        # with it), so its tool and status reach the route; a Fail state would lose them.
+        return AgentOutput(
+            nothing_readable=NothingReadableState(
+                tool=unreadable.tool, tool_status=unreadable.tool_status
+            )
+        )
 
     segments = result.segments
     shown = set(tools.passages)
@@ -725,13 +746,19 @@ def to_outcome(state: AnswerState) -> AnswerOutcome:
 
 
 def execution_output(text: str) -> AnswerState:
-    """Parse what the state machine returned: an AnswerState, or the ``AgentTimedOut`` fallback
-    ``{"refusal": reason}`` built by the ASL itself."""
+    """Parse what the state machine returned: an AnswerState, the ``AgentTimedOut`` fallback
+    ``{"refusal": reason}`` built by the ASL itself, or ``{"nothing_readable": …}`` (raised as
+    :class:`~tanda.pipeline.answer_v2.NothingReadable`, the 404 of V2-19)."""
     import json
 
     data = json.loads(text)
     if isinstance(data, dict) and set(data) == {"refusal"}:
         return refusal_state(FallbackReason(data["refusal"]))
+    if isinstance(data, dict) and set(data) == {"nothing_readable"}:
+        from tanda.pipeline.answer_v2 import NothingReadable
+
+        found = NothingReadableState.model_validate(data["nothing_readable"])
+        raise NothingReadable(found.tool, found.tool_status)
     return AnswerState.model_validate(data)
 
 

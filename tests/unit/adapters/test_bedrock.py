@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Iterator
 from typing import Any
 
@@ -245,6 +246,23 @@ def test_structured_output_beside_tools_lets_the_model_pick_any_tool() -> None:
     assert params["toolConfig"]["toolChoice"] == {"any": {}}
 
 
+def test_a_forced_tool_round_offers_only_the_real_tools_and_requires_one() -> None:
+    # V2-17: the forced round may not answer through the output tool.
+    params = converse_request(
+        MODEL_ID, ask(tools=[SEARCH], json_schema=VERDICTS, tool_choice="required")
+    )
+
+    names = [tool["toolSpec"]["name"] for tool in params["toolConfig"]["tools"]]
+    assert names == ["search"]
+    assert params["toolConfig"]["toolChoice"] == {"any": {}}
+
+
+def test_a_forced_tool_round_without_a_schema_requires_a_tool() -> None:
+    params = converse_request(MODEL_ID, ask(tools=[SEARCH], tool_choice="required"))
+    assert params["toolConfig"]["toolChoice"] == {"any": {}}
+    assert "toolChoice" not in converse_request(MODEL_ID, ask(tools=[SEARCH]))["toolConfig"]
+
+
 def test_a_truncated_reply_finishes_with_length(stubber: Stubber, model: BedrockModel) -> None:
     stubber.add_response("converse", converse_reply({"text": "The budg"}, stop="max_tokens"))
 
@@ -365,3 +383,140 @@ def test_an_invalid_parameter_is_rejected(model: BedrockModel) -> None:
     # maxTokens must be at least 1: botocore refuses the call before sending it
     with pytest.raises(ModelRejected):
         model.complete(ask(max_tokens=0))
+
+
+# --- logs: never the model's output, never the service's text ---------------------------------
+
+OUTPUT = "ZEBRA-7731-what-the-model-wrote"
+
+
+class ReplyingClient:
+    """A client whose ``converse`` returns ``reply`` as is (shapes Stubber would refuse)."""
+
+    def __init__(self, reply: dict[str, Any]) -> None:
+        self.reply = reply
+
+    def converse(self, **_: Any) -> dict[str, Any]:
+        return self.reply
+
+
+class RaisingClient:
+    """A client whose ``converse`` raises ``error`` (what botocore raises before any request)."""
+
+    def __init__(self, error: Exception) -> None:
+        self.error = error
+
+    def converse(self, **_: Any) -> dict[str, Any]:
+        raise self.error
+
+
+def _paths(stubber: Stubber) -> dict[str, tuple[Any, type[Exception] | None]]:
+    """Each path: how to set it up on the stubbed client (or another client to use instead),
+    and what it raises."""
+    from botocore.exceptions import HTTPClientError, ParamValidationError
+
+    return {
+        "reply": (lambda: stubber.add_response("converse", converse_reply({"text": OUTPUT})), None),
+        "cut_at_length": (
+            lambda: stubber.add_response(
+                "converse", converse_reply({"text": OUTPUT}, stop="max_tokens")
+            ),
+            None,
+        ),
+        "tool_use": (
+            lambda: stubber.add_response(
+                "converse",
+                converse_reply(
+                    {"toolUse": {"toolUseId": "t1", "name": "search", "input": {"q": OUTPUT}}},
+                    stop="tool_use",
+                ),
+            ),
+            None,
+        ),
+        "model_error": (
+            lambda: stubber.add_client_error(
+                "converse", "ModelErrorException", f"the model failed after: {OUTPUT}", 424
+            ),
+            ModelUnavailable,
+        ),
+        "validation": (
+            lambda: stubber.add_client_error(
+                "converse", "ValidationException", f"invalid tool input {OUTPUT}", 400
+            ),
+            ModelRejected,
+        ),
+        "context": (
+            lambda: stubber.add_client_error(
+                "converse", "ValidationException", f"Input is too long: {OUTPUT}", 400
+            ),
+            ModelContextExceeded,
+        ),
+        "parameters": (
+            RaisingClient(ParamValidationError(report=f"value: {OUTPUT}")),
+            ModelRejected,
+        ),
+        "client_error": (
+            RaisingClient(HTTPClientError(error=OUTPUT)),
+            ModelUnavailable,
+        ),
+    }
+
+
+PATHS = [
+    "reply",
+    "cut_at_length",
+    "tool_use",
+    "model_error",
+    "validation",
+    "context",
+    "parameters",
+    "client_error",
+]
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_no_log_record_ever_holds_what_the_model_or_service_wrote(
+    client: Any, stubber: Stubber, caplog: pytest.LogCaptureFixture, path: str
+) -> None:
+    # Given a reply or a service error that carries a distinctive model output,
+    arrange, raised = _paths(stubber)[path]
+    if isinstance(arrange, RaisingClient):
+        client = arrange
+    else:
+        arrange()
+    model = BedrockModel(MODEL_ID, client=client)
+
+    # when the adapter calls it with every logger at DEBUG ("tanda" too: observability's logger
+    # sets it to INFO),
+    with caplog.at_level(logging.DEBUG), caplog.at_level(logging.DEBUG, logger="tanda"):
+        if raised is None:
+            model.complete(ask(tools=[SEARCH]))
+        else:
+            with pytest.raises(raised):
+                model.complete(ask(tools=[SEARCH]))
+
+    # then no log record holds it (the adapter logs every failure, nothing on success).
+    ours = [r for r in caplog.records if r.name == "tanda.adapters.bedrock"]
+    assert bool(ours) is (raised is not None), ours
+    for record in caplog.records:
+        assert OUTPUT not in record.getMessage(), record.name
+        assert OUTPUT not in (record.exc_text or ""), record.name
+    assert OUTPUT not in caplog.text
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [{"output": {"message": {"content": OUTPUT}}}, {"unexpected": OUTPUT}],
+    ids=["content_not_a_list", "no_message"],
+)
+def test_an_unusable_reply_is_not_logged(
+    caplog: pytest.LogCaptureFixture, reply: dict[str, Any]
+) -> None:
+    model = BedrockModel(MODEL_ID, client=ReplyingClient(reply))
+    with (
+        caplog.at_level(logging.DEBUG, logger="tanda"),
+        pytest.raises(ModelUnavailable),
+    ):
+        model.complete(ask())
+    assert [r.name for r in caplog.records] == ["tanda.adapters.bedrock"]
+    assert OUTPUT not in caplog.text

@@ -86,7 +86,10 @@ def claims(**overrides: Any) -> dict[str, Any]:
 
 
 def make_verifier(
-    *keys: VerificationKey, clock: Callable[[], float] = lambda: NOW, leeway_s: float = 30.0
+    *keys: VerificationKey,
+    clock: Callable[[], float] = lambda: NOW,
+    leeway_s: float = 30.0,
+    max_lifetime_s: float = 24 * 3600,
 ) -> JwtVerifier:
     return JwtVerifier(
         keys,
@@ -94,6 +97,7 @@ def make_verifier(
         admin_issuers={ADMIN_ISSUER},
         audience=AUDIENCE,
         leeway_s=leeway_s,
+        max_lifetime_s=max_lifetime_s,
         clock=clock,
     )
 

@@ -72,6 +72,38 @@ def test_given_a_token_issued_in_the_future_when_verified_then_it_is_refused(
     assert_refused(verifier.verify, ed_key.sign(claims(iat=int(NOW) + 120, nbf=None)))
 
 
+HOUR = 3600
+
+
+@pytest.mark.parametrize(
+    ("token_claims", "accepted"),
+    [
+        # With iat, the lifetime is exp - iat.
+        ({"iat": int(NOW) - 10, "exp": int(NOW) - 10 + HOUR}, True),
+        ({"iat": int(NOW) - 10, "exp": int(NOW) - 10 + HOUR + 1}, False),
+        # An old iat with a near exp still lived too long.
+        ({"iat": int(NOW) - 2 * HOUR, "exp": int(NOW) + 60}, False),
+        # Without iat, from now, with the clock-skew leeway (30 s).
+        ({"iat": None, "exp": int(NOW) + HOUR + 30}, True),
+        ({"iat": None, "exp": int(NOW) + HOUR + 31}, False),
+        # Effectively forever.
+        ({"iat": None, "exp": 32503680000}, False),
+    ],
+)
+def test_a_token_meant_to_live_longer_than_the_maximum_lifetime_is_refused(
+    ed_key: SigningKey, token_claims: dict[str, int | None], accepted: bool
+) -> None:
+    # Given a verifier that accepts tokens living at most one hour,
+    verifier = make_verifier(ed_key.verification_key(), max_lifetime_s=HOUR)
+    token = ed_key.sign(claims(nbf=None, **token_claims))
+
+    # then a token whose exp is further out than iat (or now) + 1 h is refused.
+    if accepted:
+        assert verifier.verify(token).subject == "user-1"
+    else:
+        assert_refused(verifier.verify, token)
+
+
 def test_given_a_token_without_exp_when_verified_then_it_is_refused(ed_key: SigningKey) -> None:
     verifier = make_verifier(ed_key.verification_key())
     assert_refused(verifier.verify, ed_key.sign(claims(exp=None)))

@@ -6,10 +6,17 @@ from dataclasses import replace
 
 import pytest
 
+from tanda.agent.run import is_reasked
+from tanda.api.errors import domain_error_body, status_for
+from tanda.chat import ChatMessage, ChatRequest
 from tanda.contract import QueryV2Request
+from tanda.contract.common import FallbackReason
+from tanda.conversations.history import History, build_history
+from tanda.conversations.model import StoredMessage
 from tanda.errors import NotFound, UpstreamFailed
-from tanda.pipeline.answer_v2 import AnswerDeps, AnswerOutcome, answer_v2
+from tanda.pipeline.answer_v2 import AnswerDeps, AnswerOutcome, NothingReadable, answer_v2
 from tanda.pipeline.notices import NOTICES
+from tests.fakes import FaultySearchIndex
 
 QUESTION = "Berapa anggaran pendidikan Aceh tahun 2023?"
 
@@ -133,7 +140,7 @@ def test_one_regeneration_recovers_invalid_output(deps: AnswerDeps) -> None:
     ("scenario", "reason"),
     [
         ("unparseable_completion", "unparseable_completion"),
-        ("agent_output_limit", "agent_output_limit"),
+        ("agent_output_limit", "unparseable_completion"),  # a first turn has no forced round
         ("context_budget", "context_budget_exhausted"),
         ("model_timeout", "model_timeout"),
     ],
@@ -150,15 +157,175 @@ def test_agent_fallbacks_publish_a_fixed_refusal_without_claims(
     assert report.checked is (False if reason == "context_budget_exhausted" else None)
 
 
+# --- V2-17: agent_output_limit comes only from a re-asked follow-up's forced tool round ---------
+
+
+def history_after(question: str) -> History:
+    """A conversation whose one earlier turn asked ``question`` and got a verified answer."""
+    earlier = StoredMessage(
+        message_id="m-0",
+        conversation_id="c-1",
+        tenant_id="acme",
+        route="query_v2",
+        question=question,
+        answer="Anggaran pendidikan 2023 adalah Rp 5 miliar.",
+        trace_id="t-0",
+        created_at=0.0,
+        segments=[
+            {
+                "text": "Anggaran pendidikan 2023 adalah Rp 5 miliar.",
+                "kind": "fact",
+                "cites": ["P1"],
+                "verdict": "supported",
+            }
+        ],
+        cited_documents=["qanun-2023"],
+    )
+    return build_history([earlier])
+
+
+class AgentSpy:
+    """The scripted model, remembering every agent request."""
+
+    name = "spy"
+
+    def __init__(self, inner: object) -> None:
+        self.inner = inner
+        self.agent: list[ChatRequest] = []
+
+    def complete(self, request: ChatRequest) -> object:
+        if request.role == "agent":
+            self.agent.append(request)
+        return self.inner.complete(request)  # type: ignore[attr-defined]
+
+
+def ask_follow_up(deps: AnswerDeps, scenario: str, earlier: str) -> tuple[AnswerOutcome, AgentSpy]:
+    spy = AgentSpy(deps.model)
+    outcome = answer_v2(
+        replace(deps, model=spy),  # type: ignore[arg-type]
+        "acme",
+        QueryV2Request(query=QUESTION),
+        scenario=scenario,
+        history=history_after(earlier),
+    )
+    return outcome, spy
+
+
+def test_a_re_asked_follow_up_whose_forced_round_is_cut_publishes_the_could_not_answer_notice(
+    deps: AnswerDeps,
+) -> None:
+    # Given a conversation that already asked this question, and a model whose output is cut,
+    outcome, spy = ask_follow_up(deps, "agent_output_limit", earlier=f"  {QUESTION.upper()}  ")
+
+    # when the question is asked again, then its first agent round is a forced tool round, which
+    # hits the output limit: agent_output_limit with the fixed notice, nothing checked or cited.
+    assert [r.tool_choice for r in spy.agent] == ["required"]
+    assert outcome.fallback == "agent_output_limit"
+    assert outcome.answer == NOTICES[FallbackReason.agent_output_limit]
+    assert "tidak sempat dijawab" in outcome.answer
+    assert outcome.annotation.claims == [] and outcome.citations == []
+    assert outcome.annotation.faithfulness.verification == "none"
+
+
+def test_two_answers_cut_at_the_output_limit_elsewhere_are_unparseable_not_agent_output_limit(
+    deps: AnswerDeps,
+) -> None:
+    # Given a follow-up with a new question (no forced round) and a model whose answers are cut
+    # twice,
+    outcome, spy = ask_follow_up(deps, "agent_output_limit", earlier="Apa itu Qanun?")
+
+    # then the cut answers are invalid output: one regeneration, then unparseable_completion.
+    assert [r.tool_choice for r in spy.agent] == ["auto", "auto", "auto"]
+    assert outcome.fallback == "unparseable_completion"
+    assert outcome.answer == NOTICES[FallbackReason.unparseable_completion]
+
+
+def test_a_re_asked_follow_up_searches_again_in_its_forced_round_and_answers(
+    deps: AnswerDeps,
+) -> None:
+    # Given a re-asked follow-up and a model that answers normally,
+    outcome, spy = ask_follow_up(deps, "default", earlier=QUESTION.rstrip("?"))
+
+    # then only the first round is forced, its search ran, and the answer is judged as usual.
+    assert [r.tool_choice for r in spy.agent] == ["required", "auto"]
+    assert outcome.tool_audit[-1].tool == "search"
+    assert outcome.fallback is None
+    assert verdicts(outcome) == [("supported", None)]
+
+
+@pytest.mark.parametrize(
+    ("earlier", "reasked"),
+    [
+        (QUESTION, True),
+        (f"  {QUESTION.lower()}\n", True),
+        (QUESTION.rstrip("?") + " ?!", True),
+        ("Berapa anggaran kesehatan Aceh tahun 2023?", False),
+        ("Berapa anggaran pendidikan Aceh tahun 2023 menurut Qanun?", False),
+    ],
+)
+def test_a_follow_up_is_re_asked_when_it_repeats_an_earlier_question(
+    earlier: str, reasked: bool
+) -> None:
+    history = [
+        ChatMessage(role="user", content=earlier),
+        ChatMessage(role="assistant", content=QUESTION),
+    ]
+    assert is_reasked(QUESTION, history) is reasked
+
+
+def test_an_earlier_answer_repeating_the_question_does_not_make_it_re_asked() -> None:
+    # Only the user's own questions count; the assistant's words never do.
+    assert not is_reasked(QUESTION, [ChatMessage(role="assistant", content=QUESTION)])
+    assert not is_reasked(QUESTION, [])
+
+
 def test_agent_server_error_is_502_without_the_servers_text(deps: AnswerDeps) -> None:
     with pytest.raises(UpstreamFailed) as raised:
         ask(deps, "agent_upstream_error")
     assert "scripted" not in raised.value.message
 
 
-def test_a_search_that_finds_nothing_is_404(deps: AnswerDeps) -> None:
-    with pytest.raises(NotFound):
+def test_a_search_that_finds_nothing_is_404_with_the_empty_status(deps: AnswerDeps) -> None:
+    with pytest.raises(NotFound) as raised:
         ask(deps, "nothing_found")
+    assert domain_error_body(raised.value)["error"] == {
+        "code": "no_readable_result",
+        "message": "The tool that ran returned nothing readable.",
+        "tool": "search",
+        "tool_status": "empty",
+    }
+
+
+@pytest.mark.parametrize(
+    ("fault", "status", "message"),
+    [
+        ("fail", "error", "The search tool that ran failed; nothing readable was returned."),
+        (
+            "hang",
+            "timeout",
+            "The search tool that ran was stopped at its deadline; nothing readable was returned.",
+        ),
+    ],
+)
+def test_a_search_that_fails_or_passes_the_tool_deadline_is_404_with_its_status(
+    deps: AnswerDeps, fault: str, status: str, message: str
+) -> None:
+    # Given an index whose search fails (or hangs past a 50 ms tool deadline),
+    index = FaultySearchIndex(deps.index, **{fault: True})  # type: ignore[arg-type]
+    settings = deps.settings.model_copy(update={"tool_deadline_s": 0.05})
+    try:
+        # when the agent's only search runs, then the answer is a 404 (not a 502) with its status.
+        with pytest.raises(NothingReadable) as raised:
+            ask(replace(deps, index=index, settings=settings), "default")  # type: ignore[arg-type]
+    finally:
+        index.release.set()
+    assert status_for(raised.value) == 404
+    assert domain_error_body(raised.value)["error"] == {
+        "code": "no_readable_result",
+        "message": message,
+        "tool": "search",
+        "tool_status": status,
+    }
 
 
 def test_empty_named_selection_refuses_before_any_model_call(deps: AnswerDeps) -> None:

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from tanda.api.errors import error_body, status_for
+from tanda.api.errors import domain_error_body, status_for
 from tanda.contract import QueryV2Request
 from tanda.errors import TandaError
 from tanda.pipeline.answer_v2 import AnswerDeps, answer_v2
@@ -33,7 +33,7 @@ def body_for(deps: AnswerDeps, scenario: str) -> dict[str, Any]:
     try:
         outcome = answer_v2(deps, "acme", request, scenario=scenario)
     except TandaError as error:
-        return {"status": status_for(error), "body": error_body(error.code, error.message)}
+        return {"status": status_for(error), "body": domain_error_body(error)}
     response = to_response(
         outcome, request, conversation_id="c-1", message_id="m-1", trace_id="t-1"
     )
