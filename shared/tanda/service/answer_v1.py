@@ -17,7 +17,7 @@ from tanda.conversations.service import (
     prepare_turn,
 )
 from tanda.pipeline.answer_v1 import V1Outcome, answer_v1
-from tanda.service.answer_v2 import answer_deps, observe, used_docs
+from tanda.service.answer_v2 import answer_deps, observe, unless_abandoned, used_docs
 
 if TYPE_CHECKING:
     from tanda.auth import Principal
@@ -46,16 +46,19 @@ def complete_v1(
     *,
     scenario: str | None = None,
     progress: Callable[[WireModel], None] | None = None,
+    abandoned: Callable[[], bool] | None = None,
 ) -> tuple[QueryV1Response, V1Outcome]:
+    """The v1 gate over the pipeline; stores the turn unless it was ``abandoned`` (issue 11)."""
     started = time.perf_counter()
     result = answer_v1(
-        answer_deps(runtime),
+        answer_deps(runtime, abandoned),
         prepared.conversation.tenant_id,
         body,
         scenario=scenario,
         history=prepared.history,
         progress=progress,
     )
+    unless_abandoned(abandoned)
     response = to_v1_response(result, body, prepared)
     published = result.published or refusal_annotation(result.answer)
     runtime.store.add_message(

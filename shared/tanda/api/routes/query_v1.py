@@ -15,9 +15,9 @@ from tanda.api.answering import (
     ScenarioHeader,
     answer_frames,
     scenario_for,
+    stream_answer,
 )
 from tanda.api.security import current_runtime, partner_principal
-from tanda.api.sse import SSE_HEADERS, run_streaming
 from tanda.auth import Principal
 from tanda.contract.query_v1 import (
     QueryV1Request,
@@ -55,8 +55,11 @@ def v1_frames(
     body: QueryV1Request,
     scenario: str | None,
     emit: Callable[[BaseModel], None],
+    abandoned: Callable[[], bool],
 ) -> list[BaseModel]:
-    response, result = complete_v1(runtime, prepared, body, scenario=scenario, progress=emit)
+    response, result = complete_v1(
+        runtime, prepared, body, scenario=scenario, progress=emit, abandoned=abandoned
+    )
     return answer_frames(
         start=V1MessageStartFrame(
             conversation_id=response.conversation_id, message_id=response.message_id
@@ -95,6 +98,11 @@ def query_v1_stream(
 ) -> StreamingResponse:
     runtime = current_runtime(request)
     scenario = scenario_for(runtime, x_tanda_scenario)
-    prepared = prepare_v1(runtime, principal, body)
-    frames = run_streaming(lambda emit: v1_frames(runtime, prepared, body, scenario, emit))
-    return StreamingResponse(frames, media_type="text/event-stream", headers=SSE_HEADERS)
+    return stream_answer(
+        request,
+        resumable=body.conversation_id is not None,
+        prepare=lambda: prepare_v1(runtime, principal, body),
+        frames=lambda prepared, emit, abandoned: v1_frames(
+            runtime, prepared, body, scenario, emit, abandoned
+        ),
+    )
