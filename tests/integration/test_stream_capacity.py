@@ -93,14 +93,25 @@ def wait_until(condition: Callable[[], bool], what: str) -> None:
         time.sleep(0.01)
 
 
-def read_first_frame_then_leave(base: str, path: str, body: dict[str, Any], h: Any) -> str:
-    """Open a stream, read its first event and hang up, as a user closing the tab."""
+def read_first_frame_then_leave(
+    base: str,
+    path: str,
+    body: dict[str, Any],
+    h: Any,
+    *,
+    when: threading.Event | None = None,
+) -> str:
+    """Open a stream, read its first event and hang up (once ``when`` is set), as a user closing
+    the tab."""
     with (
         httpx.Client(timeout=30) as client,
         connect_sse(client, "POST", f"{base}{path}", json=body, headers=h) as source,
     ):
         assert source.response.status_code == 200
-        return next(iter(source.iter_sse())).event
+        events = source.iter_sse()  # held: dropping it closes the connection at once
+        first = next(events).event
+        assert when is None or when.wait(10)
+        return first
 
 
 def read_whole_stream(client: httpx.Client, base: str, path: str, body: dict[str, Any]) -> str:
@@ -162,13 +173,12 @@ def test_a_client_leaving_a_new_conversation_stops_its_model_calls_and_stores_no
     # second agent call is in flight
     base, runtime, model, app = serve(serve_app, tmp_path, key, hold=2)
     first = read_first_frame_then_leave(
-        base, "/query/v2/stream", {"query": QUESTION}, partner_headers(key)
+        base, "/query/v2/stream", {"query": QUESTION}, partner_headers(key), when=model.waiting
     )
     assert first == "tool.started"
     # When the server has seen the client go
     workers = workers_of(app)
     wait_until(lambda: any(job.abandoned() for job in workers.jobs()), "the answer is abandoned")
-    assert model.waiting.is_set()
     model.gate.set()
     wait_until(lambda: workers.running == 0, "the worker is free")
     # Then the call in flight finished, but no judge, framing check or guard call followed
@@ -189,6 +199,7 @@ def test_a_client_leaving_a_named_conversation_gets_the_turn_finished_and_stored
         "/query/v2/stream",
         {"query": QUESTION, "conversation_id": conversation},
         partner_headers(key),
+        when=model.waiting,
     )
     workers = workers_of(app)
     wait_until(lambda: any(job.client_gone for job in workers.jobs()), "the client is gone")
@@ -212,7 +223,9 @@ def test_an_unread_answer_yields_its_worker_to_a_client_that_is_reading(
         f"{base}/conversations", headers=partner_headers(key), timeout=10
     ).json()["conversation_id"]
     body = {"query": QUESTION, "conversation_id": conversation}
-    read_first_frame_then_leave(base, "/query/v2/stream", body, partner_headers(key))
+    read_first_frame_then_leave(
+        base, "/query/v2/stream", body, partner_headers(key), when=model.waiting
+    )
     workers = workers_of(app)
     wait_until(lambda: any(job.client_gone for job in workers.jobs()), "the client is gone")
     # When a new stream comes

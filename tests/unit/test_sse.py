@@ -4,13 +4,13 @@ bounded stream pool (issue 11) — reused threads, 503 when full, abandoned answ
 from __future__ import annotations
 
 import asyncio
-import gc
 import threading
 import time
 from collections.abc import Callable
 
 import pytest
 from pydantic import BaseModel
+from starlette.types import Message, Scope
 
 from tanda.api.sse import (
     RETRY_AFTER_ABANDONED_S,
@@ -29,7 +29,7 @@ DONE = DoneFrame(finish_reason="stop", history_truncated=False)
 
 def read(job: StreamJob, keepalive_s: float = 5) -> list[bytes]:
     async def run() -> list[bytes]:
-        return [chunk async for chunk in job.body(keepalive_s)]
+        return [chunk async for chunk in job.frames(keepalive_s)]
 
     return asyncio.run(run())
 
@@ -40,16 +40,34 @@ def collect(work: StreamWork, keepalive_s: float = 5) -> list[bytes]:
     return read(job, keepalive_s)
 
 
-def read_first_then_leave(job: StreamJob) -> bytes:
-    """Read one chunk and hang up, as a client closing the tab (the server closes the body)."""
+def serve(job: StreamJob, *, leave_after: int | None) -> list[bytes]:
+    """Send the job's response as the server does, to a client that disconnects after
+    ``leave_after`` body chunks (``0``: before the first; ``None``: never). Asserts that the job
+    knows its client left as soon as the response ends, not when the loop closes."""
+    chunks: list[bytes] = []
 
-    async def run() -> bytes:
-        body = job.body()
-        first = await body.__anext__()
-        await body.aclose()  # type: ignore[attr-defined]
-        return first
+    async def run() -> None:
+        gone = asyncio.Event()
+        if leave_after == 0:
+            gone.set()
 
-    return asyncio.run(run())
+        async def send(message: Message) -> None:
+            if message["type"] == "http.response.body" and message.get("body"):
+                chunks.append(message["body"])
+                if leave_after is not None and len(chunks) >= leave_after:
+                    gone.set()
+                    await asyncio.sleep(0.2)  # the client is gone while the server sends
+
+        async def receive() -> Message:
+            await gone.wait()
+            return {"type": "http.disconnect"}
+
+        scope: Scope = {"type": "http", "asgi": {"spec_version": "2.3"}}
+        await job.response()(scope, receive, send)
+        assert job.client_gone == (leave_after is not None)
+
+    asyncio.run(run())
+    return chunks
 
 
 def wait_until(condition: Callable[[], bool]) -> None:
@@ -162,7 +180,7 @@ def test_a_client_leaving_a_new_conversation_abandons_its_answer() -> None:
     job = workers.reserve(resumable=False)
     job.start(gate)
     # When its client reads the first frame and leaves
-    assert read_first_then_leave(job).startswith(b"event: tool.started\n")
+    assert serve(job, leave_after=1)[0].startswith(b"event: tool.started\n")
     gate.opened.set()
     # Then the work sees it abandoned and the slot frees
     assert gate.saw_abandoned.wait(10)
@@ -174,7 +192,7 @@ def test_a_client_leaving_a_named_conversation_lets_the_answer_finish() -> None:
     gate = Gate()
     job = workers.reserve(resumable=True)
     job.start(gate)
-    read_first_then_leave(job)
+    serve(job, leave_after=1)
     assert job.client_gone and not job.abandoned()
     gate.opened.set()
     wait_until(lambda: workers.running == 0)
@@ -187,7 +205,7 @@ def test_an_unread_answer_yields_its_slot_to_a_new_client_when_the_pool_is_full(
     gate = Gate()
     job = workers.reserve(resumable=True)
     job.start(gate)
-    read_first_then_leave(job)
+    serve(job, leave_after=1)
     # When a new stream comes
     with pytest.raises(StreamsBusy) as refused:
         workers.reserve(resumable=True)
@@ -200,14 +218,12 @@ def test_an_unread_answer_yields_its_slot_to_a_new_client_when_the_pool_is_full(
     workers.reserve(resumable=True).release()
 
 
-def test_a_body_the_server_never_iterates_counts_as_a_client_that_left() -> None:
+def test_a_client_gone_before_the_first_frame_is_a_client_that_left() -> None:
     workers = StreamWorkers(1)
     gate = Gate()
     job = workers.reserve(resumable=False)
     job.start(gate)
-    body = job.body()
-    del body  # the client left before the response started
-    gc.collect()
+    serve(job, leave_after=0)
     assert job.client_gone and job.abandoned()
     gate.opened.set()
     wait_until(lambda: workers.running == 0)
@@ -217,5 +233,5 @@ def test_a_client_that_reads_to_the_end_is_not_a_client_that_left() -> None:
     workers = StreamWorkers(1)
     job = workers.reserve(resumable=False)
     job.start(lambda emit, abandoned: [DONE])
-    assert read(job) == [encode(DONE)]
-    assert not job.abandoned()
+    assert serve(job, leave_after=None) == [encode(DONE)]
+    assert not job.client_gone and not job.abandoned()

@@ -12,7 +12,7 @@ from fastapi.responses import StreamingResponse
 from pydantic import BaseModel
 
 from tanda.api.security import AUTH_RESPONSES
-from tanda.api.sse import SSE_HEADERS, Emit, stream_workers
+from tanda.api.sse import Emit, stream_workers
 from tanda.contract.common import Citation
 from tanda.contract.errors import ErrorResponse
 from tanda.contract.frames import (
@@ -98,7 +98,7 @@ def stream_answer(
         job.release()
         raise
     job.start(lambda emit, abandoned: frames(prepared, emit, abandoned))
-    return StreamingResponse(job.body(), media_type="text/event-stream", headers=SSE_HEADERS)
+    return job.response()
 
 
 def answer_frames(

@@ -25,13 +25,14 @@ import asyncio
 import contextlib
 import logging
 import threading
-import weakref
 from collections.abc import AsyncIterator, Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Protocol
 
 from fastapi import Request
+from fastapi.responses import StreamingResponse
 from pydantic import BaseModel
+from starlette.types import Receive, Scope, Send
 
 from tanda.api.security import current_runtime
 from tanda.contract.frames import STREAM_FRAMES, ErrorFrame
@@ -161,29 +162,42 @@ class StreamJob:
     def end(self) -> None:
         self._channel.put(_END)
 
-    def body(self, keepalive_s: float = KEEPALIVE_S) -> AsyncIterator[bytes]:
-        """The response body: every frame, then the end; keep-alive comments while quiet."""
-        frames = self._frames(keepalive_s)
-        # A body the server never iterates (the client left before the response started) runs
-        # no ``finally``; its collection tells the job that its client is gone.
-        weakref.finalize(frames, self.client_left)
-        return frames
+    def response(self, keepalive_s: float = KEEPALIVE_S) -> StreamingResponse:
+        """The ``text/event-stream`` response that sends this job's frames."""
+        return _AnswerStream(self, keepalive_s)
 
-    async def _frames(self, keepalive_s: float) -> AsyncIterator[bytes]:
+    async def frames(self, keepalive_s: float = KEEPALIVE_S) -> AsyncIterator[bytes]:
+        """Every frame, then the end; keep-alive comments while the work is quiet."""
         queue = self._channel.attach()
+        while True:
+            try:
+                item = await asyncio.wait_for(queue.get(), timeout=keepalive_s)
+            except TimeoutError:
+                yield b": keep-alive\n\n"  # keeps proxies from closing a quiet stream
+                continue
+            if item is _END:
+                self._read_to_end.set()
+                return
+            yield encode(item)
+
+
+class _AnswerStream(StreamingResponse):
+    """A job's frames as SSE. However the response ends — read to the end, the client gone
+    mid-stream or before the first frame — its ``finally`` tells the job. (A body generator's own
+    ``finally`` is not enough: cancelled while the server awaits ``send``, the generator is
+    suspended at a ``yield`` and is closed only when collected, maybe much later.)"""
+
+    def __init__(self, job: StreamJob, keepalive_s: float) -> None:
+        super().__init__(
+            job.frames(keepalive_s), media_type="text/event-stream", headers=SSE_HEADERS
+        )
+        self.job = job
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         try:
-            while True:
-                try:
-                    item = await asyncio.wait_for(queue.get(), timeout=keepalive_s)
-                except TimeoutError:
-                    yield b": keep-alive\n\n"  # keeps proxies from closing a quiet stream
-                    continue
-                if item is _END:
-                    self._read_to_end.set()
-                    return
-                yield encode(item)
+            await super().__call__(scope, receive, send)
         finally:
-            self.client_left()  # on a disconnect the server cancels this generator
+            self.job.client_left()  # nothing when the body was read to the end
 
 
 class StreamWorkers:
