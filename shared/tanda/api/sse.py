@@ -139,7 +139,7 @@ class StreamJob:
             log.info("stream answer abandoned: no further model call, nothing stored")
 
     def client_left(self) -> None:
-        """The body was closed or dropped: unless it was read to the end, the reader went away."""
+        """The response ended: unless its body was read to the end, the reader went away."""
         if self._read_to_end.is_set():
             return
         self._client_gone.set()
