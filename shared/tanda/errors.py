@@ -73,6 +73,15 @@ class ServiceUnavailable(TandaError):
     message = "The service is not available for this request."
 
 
+class TurnAbandoned(TandaError):
+    """The client of a stream left and nobody will read this turn (issue 11, docs/streaming.md):
+    the answer stopped before its next model call and nothing of it was stored. Raised on the
+    stream's worker, never answered (nobody is there to answer)."""
+
+    code = "turn_abandoned"
+    message = "The client left before the answer was complete."
+
+
 class RateLimited(TandaError):
     code = "rate_limited"
     message = "Too many requests; try again later."

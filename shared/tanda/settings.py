@@ -104,6 +104,14 @@ class Settings(BaseSettings):
         "status `timeout` (V2-19).",
     )
 
+    stream_workers: int = Field(
+        default=16,
+        ge=1,
+        le=1024,
+        description="Answers the stream routes run at once per process, each on a reused worker "
+        "thread; one more stream gets 503 `streams_busy` with `Retry-After` (issue 11).",
+    )
+
     v1_min_supported_ratio: float = Field(
         default=0.5,
         ge=0,

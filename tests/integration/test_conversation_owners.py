@@ -357,15 +357,14 @@ def test_a_stream_that_cannot_start_leaves_nothing_claimed(
     monkeypatch: pytest.MonkeyPatch,
     route: str,
 ) -> None:
-    from tanda.api.routes import query_v1, query_v2
+    from tanda.api.sse import StreamJob
     from tanda.errors import ServiceUnavailable
 
     def no_worker(*args: Any, **kwargs: Any) -> Any:
         raise ServiceUnavailable("No stream worker is free.", code="streams_busy")
 
-    # Given streams that are refused before they open (e.g. no free worker),
-    for module in (query_v1, query_v2):
-        monkeypatch.setattr(module, "run_streaming", no_worker)
+    # Given streams whose worker cannot start after the turn was prepared,
+    monkeypatch.setattr(StreamJob, "start", no_worker)
     named = create(base_url, signing_key)
     before = stored_conversation_ids(runtime.store)
 

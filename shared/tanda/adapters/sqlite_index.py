@@ -43,6 +43,7 @@ from typing import Any, Final
 import apsw
 import sqlite_vec
 
+from tanda.adapters.connection_pool import ConnectionPool, leased_per_call
 from tanda.adapters.private_files import private_database
 from tanda.retrieval import analysis
 from tanda.retrieval.analysis import Lang, guess_lang, normalize_lang, query_terms
@@ -179,9 +180,10 @@ def _f32(vector: Sequence[float]) -> bytes:
     return array("f", vector).tobytes()
 
 
+@leased_per_call("_connections")
 class SqliteSearchIndex:
-    """``SearchIndex`` over one SQLite file (WAL). Safe to share between threads: each thread
-    gets its own connection; writers take one lock so transactions never interleave."""
+    """``SearchIndex`` over one SQLite file (WAL). Safe to share between threads: each public
+    call leases a pooled connection; writers take one lock so transactions never interleave."""
 
     def __init__(
         self,
@@ -196,46 +198,46 @@ class SqliteSearchIndex:
         self.candidate_pool = candidate_pool
         self.prune = prune
         self._stats: dict[int, _TermStats] = {}  # by tenant_fts.id
-        self._local = threading.local()
         self._write_lock = threading.Lock()
-        self._connections: list[apsw.Connection] = []
-        self._connections_lock = threading.Lock()
+        self._connections = ConnectionPool(self._connect, apsw.Connection.close)
         private_database(self.path)  # every document's text: owner only, side files too
-        with self._write_lock:
-            conn = self._conn()
+        with self._write_lock, self._connections.lease() as conn:
             conn.execute("PRAGMA journal_mode = WAL")
             conn.execute(_SCHEMA)
         self._migrate_shared_fts()
 
     # -- connections -----------------------------------------------------------------------
 
-    def _conn(self) -> apsw.Connection:
-        conn: apsw.Connection | None = getattr(self._local, "conn", None)
-        if conn is None:
-            conn = apsw.Connection(str(self.path))
-            conn.set_busy_timeout(_BUSY_TIMEOUT_MS)
-            conn.enable_load_extension(True)
-            conn.load_extension(sqlite_vec.loadable_path())
-            conn.enable_load_extension(False)
-            conn.execute("PRAGMA synchronous = NORMAL")
-            conn.execute("PRAGMA foreign_keys = ON")
-            self._local.conn = conn
-            with self._connections_lock:
-                self._connections.append(conn)
+    def _connect(self) -> apsw.Connection:
+        conn = apsw.Connection(str(self.path))
+        conn.set_busy_timeout(_BUSY_TIMEOUT_MS)
+        conn.enable_load_extension(True)
+        conn.load_extension(sqlite_vec.loadable_path())
+        conn.enable_load_extension(False)
+        conn.execute("PRAGMA synchronous = NORMAL")
+        conn.execute("PRAGMA foreign_keys = ON")
         return conn
 
+    def _conn(self) -> apsw.Connection:
+        """The connection the running public call leased (issue 11: see ``leased_per_call``)."""
+        return self._connections.current()
+
+    @property
+    def idle_connections(self) -> int:
+        return self._connections.idle
+
+    @property
+    def max_idle_connections(self) -> int:
+        return self._connections.max_idle
+
     def close(self) -> None:
-        """Close every connection this index opened (in any thread)."""
-        with self._connections_lock:
-            for conn in self._connections:
-                conn.close()
-            self._connections.clear()
-        self._local = threading.local()
+        """Close every connection this index opened (in any thread); a later call reopens."""
+        self._connections.close()
 
     @contextmanager
     def _transaction(self) -> Iterator[apsw.Connection]:
-        with self._write_lock:
-            conn = self._conn()
+        # Leases (or reuses this call's lease), so __init__'s migration runs here too.
+        with self._write_lock, self._connections.lease() as conn:
             conn.execute("BEGIN IMMEDIATE")
             try:
                 yield conn

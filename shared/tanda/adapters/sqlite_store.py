@@ -20,6 +20,7 @@ import threading
 from collections.abc import Sequence
 from pathlib import Path
 
+from tanda.adapters.connection_pool import ConnectionPool, leased_per_call
 from tanda.adapters.private_files import private_database
 from tanda.conversations.model import (
     Conversation,
@@ -93,24 +94,44 @@ def _add_owner_columns(db: sqlite3.Connection) -> None:
             db.execute(f"ALTER TABLE conversations ADD COLUMN {column} TEXT")
 
 
+@leased_per_call("_connections")
 class SqliteStore:
+    """``Store`` over one SQLite file (WAL). Each public call leases a pooled connection (issue
+    11), so any thread reuses them; writers take one lock."""
+
     def __init__(self, path: Path) -> None:
         # Questions, answers and memories: readable by the owner only, side files too.
         self.path = private_database(path)
-        self._local = threading.local()
         self._write = threading.Lock()
-        with self._write:
-            self._db().executescript(SCHEMA)
-            _add_owner_columns(self._db())
+        self._connections = ConnectionPool(self._connect, sqlite3.Connection.close)
+        with self._write, self._connections.lease() as db:
+            db.executescript(SCHEMA)
+            _add_owner_columns(db)
+
+    # --- connections -----------------------------------------------------------------------------
+
+    def _connect(self) -> sqlite3.Connection:
+        # A pooled connection moves between threads, never used by two at once.
+        db = sqlite3.connect(self.path, timeout=30, isolation_level=None, check_same_thread=False)
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA busy_timeout=30000")
+        return db
 
     def _db(self) -> sqlite3.Connection:
-        db: sqlite3.Connection | None = getattr(self._local, "db", None)
-        if db is None:
-            db = sqlite3.connect(self.path, timeout=30, isolation_level=None)
-            db.execute("PRAGMA journal_mode=WAL")
-            db.execute("PRAGMA busy_timeout=30000")
-            self._local.db = db
-        return db
+        """The connection the running public call leased (see ``leased_per_call``)."""
+        return self._connections.current()
+
+    @property
+    def idle_connections(self) -> int:
+        return self._connections.idle
+
+    @property
+    def max_idle_connections(self) -> int:
+        return self._connections.max_idle
+
+    def close(self) -> None:
+        """Close every connection this store opened (in any thread); a later call reopens."""
+        self._connections.close()
 
     # --- conversations ---------------------------------------------------------------------------
 

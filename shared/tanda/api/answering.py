@@ -1,16 +1,18 @@
-"""What the answering routes share: the scenario header, the error statuses, and the frames of a
-finished answer in stream order (V2-21; the v1 stream differs only in its start and counts
-frames)."""
+"""What the answering routes share: the scenario header, the error statuses, opening a stream on
+the stream pool, and the frames of a finished answer in stream order (V2-21; the v1 stream differs
+only in its start and counts frames)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Annotated, Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Annotated, Any, TypeVar
 
-from fastapi import Header
+from fastapi import Header, Request
+from fastapi.responses import StreamingResponse
 from pydantic import BaseModel
 
 from tanda.api.security import AUTH_RESPONSES
+from tanda.api.sse import Emit, stream_workers
 from tanda.contract.common import Citation
 from tanda.contract.errors import ErrorResponse
 from tanda.contract.frames import (
@@ -42,6 +44,17 @@ STREAM_RESPONSES: dict[int | str, dict[str, Any]] = {
         "content": {"text/event-stream": {}},
         "description": "Server-Sent Events; see `x-sse-events` and docs/streaming.md.",
     },
+    503: {
+        "model": ErrorResponse,
+        "description": "`streams_busy`: every stream worker is taken, retry after "
+        "`Retry-After` seconds; or no credentials are configured.",
+        "headers": {
+            "Retry-After": {
+                "description": "Seconds to wait before opening the stream again.",
+                "schema": {"type": "integer"},
+            }
+        },
+    },
 }
 
 ScenarioHeader = Annotated[
@@ -60,6 +73,39 @@ def scenario_for(runtime: Runtime, header: str | None) -> str | None:
     if isinstance(model, ScriptedModel) and header not in model.scenarios:
         raise BadRequest("Unknown scenario.", code="unknown_scenario")
     return header
+
+
+Prepared = TypeVar("Prepared")
+
+
+def stream_answer(
+    request: Request,
+    *,
+    resumable: bool,
+    prepare: Callable[[], Prepared],
+    frames: Callable[[Prepared, Emit, Callable[[], bool]], list[BaseModel]],
+    give_back: Callable[[Prepared], None],
+) -> StreamingResponse:
+    """Open an answer stream (issue 11): take a stream worker — 503 ``streams_busy`` when none is
+    free, before any conversation is created —, ``prepare`` the turn (404/409 stay real HTTP
+    statuses), then compute ``frames`` on the worker while the response streams them.
+
+    ``resumable``: the client can come back for this turn (its request named the conversation),
+    so it is finished and stored even if the client leaves; see :mod:`tanda.api.sse`.
+    ``give_back``: what a turn that cannot start leaves behind — nothing claimed (issue 11); once
+    started, the turn's own failure path gives it back."""
+    job = stream_workers(request).reserve(resumable=resumable)
+    try:
+        prepared = prepare()
+    except BaseException:
+        job.release()
+        raise
+    try:
+        job.start(lambda emit, abandoned: frames(prepared, emit, abandoned))
+    except BaseException:
+        give_back(prepared)
+        raise
+    return job.response()
 
 
 def answer_frames(

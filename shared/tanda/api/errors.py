@@ -76,7 +76,7 @@ async def _on_domain_error(request: Request, exc: Exception) -> JSONResponse:
     if status == 401:
         headers["WWW-Authenticate"] = "Bearer" if exc.code == "missing_token" else "ApiKey"
     retry_after = getattr(exc, "retry_after_s", None)
-    if status == 429 and isinstance(retry_after, int):
+    if status in (429, 503) and isinstance(retry_after, int):
         headers["Retry-After"] = str(retry_after)
     if status == 500:
         log.error("unmapped domain error %s on %s", type(exc).__name__, request.url.path)

@@ -19,7 +19,7 @@ from tanda.conversations.service import (
 )
 from tanda.pipeline.answer_v1 import V1Outcome, answer_v1
 from tanda.pipeline.answer_v2 import refusal
-from tanda.service.answer_v2 import answer_deps, observe, used_docs
+from tanda.service.answer_v2 import answer_deps, observe, unless_abandoned, used_docs
 from tanda.service.conversations import owner_of
 
 if TYPE_CHECKING:
@@ -50,9 +50,10 @@ def complete_v1(
     *,
     scenario: str | None = None,
     progress: Callable[[WireModel], None] | None = None,
+    abandoned: Callable[[], bool] | None = None,
 ) -> tuple[QueryV1Response, V1Outcome]:
     """The v1 gate in the turn's scope (CV-1), the turn stored (CV-3); a failure before the turn
-    is stored leaves nothing claimed (issue 11)."""
+    is stored leaves nothing claimed, and an ``abandoned`` turn stores nothing (issue 11)."""
     started = time.perf_counter()
     with abandoned_on_failure(runtime.store, prepared):
         scope = prepared.scope
@@ -64,13 +65,14 @@ def complete_v1(
             )
         else:
             result = answer_v1(
-                answer_deps(runtime),
+                answer_deps(runtime, abandoned),
                 prepared.conversation.tenant_id,
                 scope.apply(body),
                 scenario=scenario,
                 history=prepared.history,
                 progress=progress,
             )
+        unless_abandoned(abandoned)
         response = to_v1_response(result, body, prepared)
         published = result.published or refusal_annotation(result.answer)
         message = build_message(

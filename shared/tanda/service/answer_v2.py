@@ -6,6 +6,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from tanda.chat import ChatRequest, ChatResponse
 from tanda.contract.common import WireModel
 from tanda.contract.response import GroundingPassage, QueryV2Response, UsedDoc
 from tanda.conversations.history import History
@@ -17,6 +18,7 @@ from tanda.conversations.service import (
     prepare_turn,
     store_turn,
 )
+from tanda.errors import TurnAbandoned
 from tanda.pipeline.answer_v2 import AnswerDeps, AnswerOutcome, refusal
 from tanda.pipeline.answer_v2 import answer_v2 as run_pipeline
 from tanda.service.conversations import owner_of
@@ -24,16 +26,42 @@ from tanda.service.conversations import owner_of
 if TYPE_CHECKING:
     from tanda.auth import Principal
     from tanda.contract import QueryV2Request
+    from tanda.ports import ChatModel
     from tanda.wiring import Runtime
 
 
-def answer_deps(runtime: Runtime) -> AnswerDeps:
+class AbandonableModel:
+    """The request's model, refusing every call once the turn is abandoned (issue 11): a stream
+    nobody will read makes no further model call. ``TurnAbandoned`` is no ``ModelError``: the
+    agent, the framing check and the guard let it through and the turn ends (a judge batch reads
+    any failure as ``unverified``; :func:`unless_abandoned` stops the turn before it is stored)."""
+
+    def __init__(self, model: ChatModel, abandoned: Callable[[], bool]) -> None:
+        self.model = model
+        self.abandoned = abandoned
+        self.name = model.name
+
+    def complete(self, request: ChatRequest) -> ChatResponse:
+        if self.abandoned():
+            raise TurnAbandoned()
+        return self.model.complete(request)
+
+
+def answer_deps(runtime: Runtime, abandoned: Callable[[], bool] | None = None) -> AnswerDeps:
+    model = runtime.model
     return AnswerDeps(
         index=runtime.search_index,
-        model=runtime.model,
+        model=model if abandoned is None else AbandonableModel(model, abandoned),
         settings=runtime.settings,
         embedder=runtime.embedder,
     )
+
+
+def unless_abandoned(abandoned: Callable[[], bool] | None) -> None:
+    """Raise ``TurnAbandoned`` before anything of an abandoned turn is stored (a stage may have
+    absorbed the refused call: a judge batch reads it as ``unverified``)."""
+    if abandoned is not None and abandoned():
+        raise TurnAbandoned()
 
 
 PreparedAnswer = PreparedTurn
@@ -59,9 +87,12 @@ def complete_v2(
     *,
     scenario: str | None = None,
     progress: Callable[[WireModel], None] | None = None,
+    abandoned: Callable[[], bool] | None = None,
 ) -> tuple[QueryV2Response, AnswerOutcome]:
     """Run the pipeline in the turn's scope (CV-1), store the turn (CV-3), return the response
-    and the outcome. A failure before the turn is stored leaves nothing claimed (issue 11)."""
+    and the outcome. A failure before the turn is stored leaves nothing claimed (issue 11). Once
+    ``abandoned()`` (a stream nobody reads) the turn stops with ``TurnAbandoned`` before its next
+    model call and stores nothing."""
     conversation, history = prepared.conversation, prepared.history
     started = time.perf_counter()
     with abandoned_on_failure(runtime.store, prepared):
@@ -74,7 +105,9 @@ def complete_v2(
             history=history,
             progress=progress,
             trace_id=prepared.trace_id,
+            abandoned=abandoned,
         )
+        unless_abandoned(abandoned)
         response = to_response(
             outcome,
             body,
@@ -114,6 +147,7 @@ def run_in_scope(
     history: History | None = None,
     progress: Callable[[WireModel], None] | None = None,
     trace_id: str | None = None,
+    abandoned: Callable[[], bool] | None = None,
 ) -> AnswerOutcome:
     """:func:`run_answer` on ``body`` within the turn's ``scope`` (CV-1): a turn that reaches
     outside its conversation's scope is refused before any tool or model call."""
@@ -128,6 +162,7 @@ def run_in_scope(
         history=history,
         progress=progress,
         trace_id=trace_id,
+        abandoned=abandoned,
     )
 
 
@@ -141,10 +176,12 @@ def run_answer(
     history: History | None = None,
     progress: Callable[[WireModel], None] | None = None,
     trace_id: str | None = None,
+    abandoned: Callable[[], bool] | None = None,
 ) -> AnswerOutcome:
     """The pipeline on the configured runner. The Step Functions runner takes every turn: the
     conversation's ``history`` travels in the execution input, and live progress is published by
-    the agent step to ``runtime.progress``, which the runner polls into ``progress``."""
+    the agent step to ``runtime.progress``, which the runner polls into ``progress``; an execution
+    runs to its end (only the in-process runner stops an ``abandoned`` turn's model calls)."""
     runner = runtime.runner
     if runner is not None:
         return runner.answer(
@@ -158,7 +195,7 @@ def run_answer(
             channel=runtime.progress if progress is not None else None,
         )
     return run_pipeline(
-        answer_deps(runtime),
+        answer_deps(runtime, abandoned),
         tenant_id,
         body,
         scenario=scenario,

@@ -15,9 +15,9 @@ from tanda.api.answering import (
     ScenarioHeader,
     answer_frames,
     scenario_for,
+    stream_answer,
 )
 from tanda.api.security import current_runtime, partner_principal
-from tanda.api.sse import SSE_HEADERS, run_streaming
 from tanda.auth import Principal
 from tanda.contract.query_v1 import (
     QueryV1Request,
@@ -25,7 +25,7 @@ from tanda.contract.query_v1 import (
     V1FaithfulnessFrame,
     V1MessageStartFrame,
 )
-from tanda.conversations.service import abandoned_on_failure
+from tanda.conversations.service import abandon
 from tanda.service.answer_v1 import PreparedV1, answer_v1_request, complete_v1, prepare_v1
 from tanda.wiring import Runtime
 
@@ -56,8 +56,11 @@ def v1_frames(
     body: QueryV1Request,
     scenario: str | None,
     emit: Callable[[BaseModel], None],
+    abandoned: Callable[[], bool],
 ) -> list[BaseModel]:
-    response, result = complete_v1(runtime, prepared, body, scenario=scenario, progress=emit)
+    response, result = complete_v1(
+        runtime, prepared, body, scenario=scenario, progress=emit, abandoned=abandoned
+    )
     return answer_frames(
         start=V1MessageStartFrame(
             conversation_id=response.conversation_id, message_id=response.message_id
@@ -96,7 +99,12 @@ def query_v1_stream(
 ) -> StreamingResponse:
     runtime = current_runtime(request)
     scenario = scenario_for(runtime, x_tanda_scenario)
-    prepared = prepare_v1(runtime, principal, body)
-    with abandoned_on_failure(runtime.store, prepared):  # a stream that cannot start (issue 11)
-        frames = run_streaming(lambda emit: v1_frames(runtime, prepared, body, scenario, emit))
-    return StreamingResponse(frames, media_type="text/event-stream", headers=SSE_HEADERS)
+    return stream_answer(
+        request,
+        resumable=body.conversation_id is not None,
+        prepare=lambda: prepare_v1(runtime, principal, body),
+        frames=lambda prepared, emit, abandoned: v1_frames(
+            runtime, prepared, body, scenario, emit, abandoned
+        ),
+        give_back=lambda prepared: abandon(runtime.store, prepared),
+    )

@@ -17,13 +17,13 @@ from tanda.api.answering import (
     ScenarioHeader,
     answer_frames,
     scenario_for,
+    stream_answer,
 )
 from tanda.api.security import current_runtime, partner_principal
-from tanda.api.sse import SSE_HEADERS, run_streaming
 from tanda.auth import Principal
 from tanda.contract import QueryV2Request, QueryV2Response
 from tanda.contract.frames import MessageStartFrame
-from tanda.conversations.service import abandoned_on_failure
+from tanda.conversations.service import abandon
 from tanda.service.answer_v2 import PreparedAnswer, answer_v2, complete_v2, prepare_v2
 from tanda.wiring import Runtime
 
@@ -52,10 +52,13 @@ def stream_frames(
     body: QueryV2Request,
     scenario: str | None,
     emit: Callable[[BaseModel], None],
+    abandoned: Callable[[], bool],
 ) -> list[BaseModel]:
     """V2-21: progress while the agent works; then every frame of the finished, judged and
     guarded answer, in order."""
-    response, outcome = complete_v2(runtime, prepared, body, scenario=scenario, progress=emit)
+    response, outcome = complete_v2(
+        runtime, prepared, body, scenario=scenario, progress=emit, abandoned=abandoned
+    )
     return answer_frames(
         start=MessageStartFrame(
             conversation_id=response.conversation_id, message_id=response.message_id
@@ -89,8 +92,13 @@ def query_v2_stream(
 ) -> StreamingResponse:
     runtime = current_runtime(request)
     scenario = scenario_for(runtime, x_tanda_scenario)
-    # Ownership (404/409) is settled before the stream starts, so it is a real HTTP status.
-    prepared = prepare_v2(runtime, principal, body)
-    with abandoned_on_failure(runtime.store, prepared):  # a stream that cannot start (issue 11)
-        frames = run_streaming(lambda emit: stream_frames(runtime, prepared, body, scenario, emit))
-    return StreamingResponse(frames, media_type="text/event-stream", headers=SSE_HEADERS)
+    # A free worker (503), then ownership (404/409), are settled before the stream starts.
+    return stream_answer(
+        request,
+        resumable=body.conversation_id is not None,
+        prepare=lambda: prepare_v2(runtime, principal, body),
+        frames=lambda prepared, emit, abandoned: stream_frames(
+            runtime, prepared, body, scenario, emit, abandoned
+        ),
+        give_back=lambda prepared: abandon(runtime.store, prepared),
+    )
