@@ -32,6 +32,7 @@ STATUS_BY_ERROR: dict[type[errors.TandaError], int] = {
 INTERNAL_ERROR_MESSAGE = "The request could not be completed."
 VALIDATION_MESSAGE = "The request is not valid."
 _HTTP_CODES: dict[int, tuple[str, str]] = {
+    # FastAPI's 400: a body that is not UTF-8, or JSON nested deeper than the parser goes.
     400: ("bad_request", "The request cannot be served."),
     404: ("not_found", "No such route."),
     405: ("method_not_allowed", "This method is not allowed on this route."),
@@ -53,6 +54,20 @@ def error_body(code: str, message: str, fields: list[FieldError] | None = None) 
     return ErrorResponse(error=ErrorDetail(code=code, message=message, fields=fields)).model_dump(
         mode="json", exclude_none=True
     )
+
+
+def http_error_body(status: int) -> dict[str, Any]:
+    """The error body of a plain HTTP error status (400, 404, 405, 413, 415…)."""
+    code, message = _HTTP_CODES.get(status, ("http_error", "The request failed."))
+    return error_body(code, message)
+
+
+def _printable(part: str | int) -> str | int:
+    # A loc names the field the caller sent, and an unknown key may hold a lone surrogate that
+    # no JSON encoder writes (issue 11).
+    if isinstance(part, str):
+        return part.encode("utf-8", "backslashreplace").decode("utf-8")
+    return part
 
 
 def _response(
@@ -81,8 +96,8 @@ async def _on_validation_error(request: Request, exc: Exception) -> JSONResponse
     # Never echo `input` or `ctx`: they carry what the caller sent (possibly a secret).
     fields = [
         FieldError(
-            loc=[part for part in err.get("loc", ()) if isinstance(part, str | int)],
-            message=str(err.get("msg", "invalid")),
+            loc=[_printable(part) for part in err.get("loc", ()) if isinstance(part, str | int)],
+            message=str(_printable(str(err.get("msg", "invalid")))),
             type=str(err.get("type", "invalid")),
         )
         for err in exc.errors()
