@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import re
 import socket
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -201,10 +202,30 @@ def test_a_body_that_is_not_declared_json_is_415_before_authentication(
 ) -> None:
     head_lines = [] if content_type is None else [f"Content-Type: {content_type}"]
     body = b'{"query": "q"}'
-    head = request_head("/query/v2", *head_lines, f"Content-Length: {len(body)}")
+    head = request_head(
+        "/query/v2", *head_lines, f"Content-Length: {len(body)}", "Connection: close"
+    )
     response = raw_http(base_url, head + body)
     assert status_line(response).startswith("HTTP/1.1 415"), response
     assert error_code(response) == "unsupported_media_type"
+
+
+def test_a_415_reaches_a_client_whose_body_follows_its_head_late(base_url: str) -> None:
+    # Given a client that sends the head, then the body a moment later (as HTTP clients do)
+    body = b'{"query": "q"}'
+    head = request_head("/query/v2", "Content-Type: text/plain", f"Content-Length: {len(body)}")
+    with socket.create_connection(address(base_url), timeout=10) as conn:
+        conn.sendall(head)
+        time.sleep(0.3)
+        conn.sendall(body)
+        time.sleep(0.3)
+        # Then the 415 is there to read, and the connection still serves a next request
+        conn.sendall(b"GET /healthz HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
+        received = b""
+        while part := conn.recv(65536):
+            received += part
+    assert status_line(received).startswith("HTTP/1.1 415")
+    assert received.count(b"HTTP/1.1 200 OK") == 1
 
 
 @pytest.mark.parametrize(

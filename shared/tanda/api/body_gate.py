@@ -13,7 +13,9 @@ every other request before its 401. The gate is pure ASGI and sits outside the a
   (``application/json`` or ``application/*+json``; no charset but UTF-8) → 415
   ``unsupported_media_type`` (docs/requests.md).
 
-A body that passes is handed to the app in one piece, exactly as received.
+Every request's body is read here — also one that declares no length (a Lambda event may carry a
+body without a ``Content-Length``; a GET reads as empty at once) — and a body that passes is
+handed to the app in one piece, exactly as received.
 """
 
 from __future__ import annotations
@@ -75,30 +77,27 @@ class BodyGate:
             return
         headers = Headers(scope=scope)
         declared = headers.get("content-length")
-        chunked = "chunked" in headers.get("transfer-encoding", "").lower()
-        if declared is None and not chunked:  # no body (GET, HEAD, an empty POST)
-            await self.app(scope, receive, send)
-            return
         limit = self.max_body_bytes(scope)
         if declared is not None and not (declared.isascii() and declared.isdigit()):
             await _refuse(400, scope, receive, send)
             return
         if declared is not None and int(declared) > limit:
-            # The server has validated the header; a value over the limit is never read.
-            await _refuse(413, scope, receive, send)
-            return
-        if (
-            declared != "0"
-            and not is_json_media_type(headers.get("content-type", ""))
-            and self.takes_json_body(scope)
-        ):
-            await _refuse(415, scope, receive, send)
+            await _refuse(413, scope, receive, send)  # not a byte of it is read
             return
         body = await _read_up_to(receive, limit)
         if body is None:
             await _refuse(413, scope, receive, send)
             return
         if isinstance(body, Disconnected):
+            return
+        # Checked once the body is read (it is within the limit): a connection closed with a
+        # body still arriving would reset, and the client could lose the 415.
+        if (
+            body
+            and not is_json_media_type(headers.get("content-type", ""))
+            and self.takes_json_body(scope)
+        ):
+            await _refuse(415, scope, receive, send)
             return
         await self.app(scope, _replay(body, receive), send)
 
@@ -139,6 +138,8 @@ def _replay(body: bytes, receive: Receive) -> Receive:
 
 
 async def _refuse(status: int, scope: Scope, receive: Receive, send: Send) -> None:
-    # The connection closes: the unread rest of the body is neither drained nor kept.
-    response = JSONResponse(http_error_body(status), status_code=status, headers=_CLOSE)
+    # 413 (and a length that cannot be read) closes the connection: the unread rest of the body
+    # is neither drained nor kept. A 415 body has been read whole, so the connection can stay.
+    headers = None if status == 415 else _CLOSE
+    response = JSONResponse(http_error_body(status), status_code=status, headers=headers)
     await response(scope, receive, send)

@@ -1,0 +1,135 @@
+"""The body gate as plain ASGI (issue 11), without a server: what a Lambda event (Mangum) hands it
+— a whole body in one message, with or without a ``Content-Length`` — is gated the same way."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import pytest
+from fastapi import APIRouter
+from starlette.types import Message, Receive, Scope, Send
+
+from tanda.api.body_gate import BodyGate, is_json_media_type, json_body_routes
+from tanda.contract.conversations import CreateConversationRequest
+
+LIMIT = 1024
+router = APIRouter()
+
+
+@router.post("/t")
+def create(body: CreateConversationRequest) -> dict[str, str]:
+    return {}
+
+
+@router.get("/t")
+def read() -> dict[str, str]:
+    return {}
+
+
+class App:
+    """Records what reached it."""
+
+    def __init__(self) -> None:
+        self.bodies: list[bytes] = []
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        message = await receive()
+        self.bodies.append(message["body"])
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b"ok"})
+
+
+def call(
+    method: str, body: bytes, headers: dict[str, str], pieces: int = 1
+) -> tuple[int, dict[str, Any] | None, App]:
+    app = App()
+    gate = BodyGate(
+        app, max_body_bytes=lambda scope: LIMIT, json_routes=json_body_routes(router.routes)
+    )
+    size = max(1, -(-len(body) // pieces))
+    messages: list[Message] = [
+        {"type": "http.request", "body": body[i : i + size], "more_body": i + size < len(body)}
+        for i in range(0, max(len(body), 1), size)
+    ]
+    sent: list[Message] = []
+
+    async def receive() -> Message:
+        return messages.pop(0) if messages else {"type": "http.disconnect"}
+
+    async def send(message: Message) -> None:
+        sent.append(message)
+
+    scope = {
+        "type": "http",
+        "method": method,
+        "path": "/t",
+        "root_path": "",
+        "query_string": b"",
+        "headers": [(k.lower().encode(), v.encode()) for k, v in headers.items()],
+    }
+    asyncio.run(gate(scope, receive, send))
+    status = sent[0]["status"]
+    payload = b"".join(m.get("body", b"") for m in sent[1:])
+    return status, (json.loads(payload) if status != 200 else None), app
+
+
+JSON = {"Content-Type": "application/json"}
+
+
+def test_a_lambda_body_without_content_length_over_the_limit_is_413() -> None:
+    status, error, app = call("POST", b" " * (LIMIT + 1), JSON)
+    assert status == 413 and error == {
+        "error": {"code": "payload_too_large", "message": "The request body is too large."}
+    }
+    assert app.bodies == []
+
+
+def test_a_lambda_body_without_content_type_is_415() -> None:
+    status, error, app = call("POST", b"{}", {})
+    assert status == 415 and error is not None
+    assert error["error"]["code"] == "unsupported_media_type"
+    assert app.bodies == []
+
+
+def test_a_body_in_pieces_reaches_the_app_whole() -> None:
+    body = b'{"selection": "' + b"x" * 900 + b'"}'
+    status, _, app = call("POST", body, {**JSON, "Content-Length": str(len(body))}, pieces=7)
+    assert status == 200 and app.bodies == [body]
+
+
+def test_a_body_in_pieces_over_the_limit_stops_being_read() -> None:
+    status, _, app = call(
+        "POST", b" " * (4 * LIMIT), {**JSON, "Transfer-Encoding": "chunked"}, pieces=40
+    )
+    assert status == 413 and app.bodies == []
+
+
+def test_a_declared_length_over_the_limit_is_413_and_nothing_is_read() -> None:
+    status, _, app = call("POST", b"{}", {**JSON, "Content-Length": str(LIMIT + 1)})
+    assert status == 413 and app.bodies == []
+
+
+def test_a_get_passes_with_an_empty_body() -> None:
+    status, _, app = call("GET", b"", {"Content-Type": "text/plain"})
+    assert status == 200 and app.bodies == [b""]
+
+
+@pytest.mark.parametrize(
+    ("content_type", "is_json"),
+    [
+        ("application/json", True),
+        ("application/json; charset=utf-8", True),
+        ('application/json; charset="UTF-8"', True),
+        ("APPLICATION/JSON", True),
+        ("application/vnd.api+json", True),
+        ("application/json; charset=utf-16", False),
+        ("application/jsonp", False),
+        ("text/json", False),
+        ("text/plain", False),
+        ("", False),
+    ],
+)
+def test_json_media_types(content_type: str, is_json: bool) -> None:
+    assert is_json_media_type(content_type) is is_json
