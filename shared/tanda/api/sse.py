@@ -12,14 +12,13 @@ from typing import Any
 from pydantic import BaseModel
 
 from tanda.contract.frames import STREAM_FRAMES, ErrorFrame
-from tanda.contract.query_v1 import V1_STREAM_EVENTS
+from tanda.contract.query_v1 import V1_STREAM_FRAMES
 from tanda.errors import TandaError
 
 log = logging.getLogger(__name__)
 
 EVENT_OF: dict[type[BaseModel], str] = {
-    **{model: name for name, model in STREAM_FRAMES.items()},
-    **V1_STREAM_EVENTS,
+    model: name for frames in (STREAM_FRAMES, V1_STREAM_FRAMES) for name, model in frames.items()
 }
 KEEPALIVE_S = 10.0
 SSE_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
