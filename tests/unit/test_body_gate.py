@@ -41,13 +41,19 @@ class App:
         await send({"type": "http.response.body", "body": b"ok"})
 
 
+LOOKUPS: list[str] = []
+
+
+def limit_of(scope: Scope) -> int:
+    LOOKUPS.append(scope["path"])
+    return LIMIT
+
+
 def call(
     method: str, body: bytes, headers: dict[str, str], pieces: int = 1
 ) -> tuple[int, dict[str, Any] | None, App]:
     app = App()
-    gate = BodyGate(
-        app, max_body_bytes=lambda scope: LIMIT, json_routes=json_body_routes(router.routes)
-    )
+    gate = BodyGate(app, max_body_bytes=limit_of, json_routes=json_body_routes(router.routes))
     size = max(1, -(-len(body) // pieces))
     messages: list[Message] = [
         {"type": "http.request", "body": body[i : i + size], "more_body": i + size < len(body)}
@@ -111,9 +117,14 @@ def test_a_declared_length_over_the_limit_is_413_and_nothing_is_read() -> None:
     assert status == 413 and app.bodies == []
 
 
-def test_a_get_passes_with_an_empty_body() -> None:
-    status, _, app = call("GET", b"", {"Content-Type": "text/plain"})
-    assert status == 200 and app.bodies == [b""]
+def test_a_get_passes_with_an_empty_body_and_never_looks_the_limit_up() -> None:
+    # Given the limit is a setting, a bodiless request (GET /healthz on its own Lambda, with no
+    # settings) must not make the gate read the settings.
+    LOOKUPS.clear()
+    for headers in ({}, {"Content-Length": "0"}, {"Content-Type": "text/plain"}):
+        status, _, app = call("GET", b"", headers)
+        assert status == 200 and app.bodies == [b""]
+    assert LOOKUPS == []
 
 
 @pytest.mark.parametrize(

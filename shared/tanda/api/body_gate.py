@@ -77,11 +77,11 @@ class BodyGate:
             return
         headers = Headers(scope=scope)
         declared = headers.get("content-length")
-        limit = self.max_body_bytes(scope)
         if declared is not None and not (declared.isascii() and declared.isdigit()):
             await _refuse(400, scope, receive, send)
             return
-        if declared is not None and int(declared) > limit:
+        limit = _Limit(self.max_body_bytes, scope)
+        if declared is not None and int(declared) > 0 and int(declared) > limit.bytes():
             await _refuse(413, scope, receive, send)  # not a byte of it is read
             return
         body = await _read_up_to(receive, limit)
@@ -106,8 +106,24 @@ class Disconnected:
     """The client went away before its body was read."""
 
 
-async def _read_up_to(receive: Receive, limit: int) -> bytes | Disconnected | None:
-    """The whole body, or ``None`` as soon as more than ``limit`` bytes have arrived."""
+class _Limit:
+    """The limit, looked up only for a request that has a body: reading it builds the runtime
+    from the settings, which a bodiless request (``GET /healthz`` on its own Lambda) never
+    needs."""
+
+    def __init__(self, lookup: Callable[[Scope], int], scope: Scope) -> None:
+        self._lookup = lookup
+        self._scope = scope
+        self._bytes: int | None = None
+
+    def bytes(self) -> int:
+        if self._bytes is None:
+            self._bytes = self._lookup(self._scope)
+        return self._bytes
+
+
+async def _read_up_to(receive: Receive, limit: _Limit) -> bytes | Disconnected | None:
+    """The whole body, or ``None`` as soon as more than the limit has arrived."""
     chunks: list[bytes] = []
     size = 0
     while True:
@@ -116,7 +132,7 @@ async def _read_up_to(receive: Receive, limit: int) -> bytes | Disconnected | No
             return Disconnected()
         chunk = message.get("body", b"")
         size += len(chunk)
-        if size > limit:
+        if size and size > limit.bytes():
             return None
         chunks.append(chunk)
         if not message.get("more_body", False):
