@@ -144,3 +144,49 @@ def test_a_get_passes_with_an_empty_body_and_never_looks_the_limit_up() -> None:
 )
 def test_json_media_types(content_type: str, is_json: bool) -> None:
     assert is_json_media_type(content_type) is is_json
+
+
+def largest_value(schema: dict[str, Any], defs: dict[str, Any], salt: int = 0) -> Any:
+    """The largest JSON value ``schema`` allows, every character astral (12 bytes escaped)."""
+    if "$ref" in schema:
+        return largest_value(defs[schema["$ref"].rsplit("/", 1)[1]], defs, salt)
+    if "anyOf" in schema:
+        values = [largest_value(s, defs, salt) for s in schema["anyOf"]]
+        return max(values, key=lambda v: len(json.dumps(v)))
+    kind = schema.get("type")
+    if kind == "string":
+        if "enum" in schema or "const" in schema:
+            values = sorted(schema.get("enum", [schema.get("const")]), key=len, reverse=True)
+            return values[salt % len(values)]  # unique items take the next value
+        length = schema["maxLength"]  # every string of a body is bounded
+        return "\U0001f600" * (length - 1) + chr(0x10000 + salt)
+    if kind == "array":
+        items = schema["items"]
+        return [largest_value(items, defs, salt=i) for i in range(schema["maxItems"])]
+    if kind == "object":
+        return {k: largest_value(s, defs) for k, s in schema["properties"].items()}
+    return {"boolean": False, "integer": 20, "null": None}[kind]
+
+
+@pytest.mark.parametrize(
+    "model", ["QueryV2Request", "QueryV1Request", "PlaygroundRequest", "V1SearchRequest"]
+)
+def test_the_default_limit_holds_the_largest_valid_body_with_room(model: str) -> None:
+    # Given every field at its maximum, every character written as a JSON escape
+    from tanda.contract.playground import PlaygroundRequest
+    from tanda.contract.query import QueryV2Request
+    from tanda.contract.query_v1 import QueryV1Request
+    from tanda.contract.v1_search import V1SearchRequest
+    from tanda.settings import Settings
+
+    models = {
+        m.__name__: m for m in (QueryV2Request, QueryV1Request, PlaygroundRequest, V1SearchRequest)
+    }
+    schema = models[model].model_json_schema()
+    body = largest_value(schema, schema.get("$defs", {}))
+    if model == "V1SearchRequest":
+        body["batch_id"] = None  # not both (ASK-02)
+    models[model].model_validate(body)
+    size = len(json.dumps(body).encode())
+    # Then the default limit holds it twice over (docs/requests.md: about 261 KB)
+    assert size * 2 < Settings().max_body_bytes, size

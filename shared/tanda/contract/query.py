@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BeforeValidator, Field
+from pydantic import AfterValidator, BeforeValidator, Field
 from pydantic_core import PydanticCustomError
 
-from tanda.contract.request_body import DocumentIds, RequestBody, VisibleText
+from tanda.contract.request_body import DocumentIds, RequestBody, VisibleText, unique_items
 
 MAX_QUERY_CHARS = 4000
 MAX_MCP_SERVER_CHARS = 128
@@ -47,7 +47,14 @@ class QueryV2Request(RequestBody):
         description="A named selection of documents. Empty or inaccessible → the fixed "
         "`source_scope_empty` refusal before any tool or model call (V2-20).",
     )
-    sources: list[Literal["documents", "portal"]] | None = Field(
+    sources: (
+        Annotated[
+            list[Literal["documents", "portal"]],
+            AfterValidator(unique_items),
+            Field(max_length=2, json_schema_extra={"uniqueItems": True}),
+        ]
+        | None
+    ) = Field(
         default=None, description="Which source kinds the agent may use (default: documents)."
     )
     mcp_servers: (

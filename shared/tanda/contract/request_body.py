@@ -87,7 +87,8 @@ JsonInteger = Annotated[int, BeforeValidator(_a_json_number), Field(strict=False
 lax integer then refuses ``5.5``; the validator before it refuses strings and booleans."""
 
 
-def _unique(value: list[str]) -> list[str]:
+def unique_items(value: list[str]) -> list[str]:
+    """An ``AfterValidator`` for a list whose schema says ``uniqueItems``."""
     if len(set(value)) != len(value):
         raise PydanticCustomError("list_not_unique", "The items must be unique.")
     return value
@@ -96,7 +97,7 @@ def _unique(value: list[str]) -> list[str]:
 DocumentId = Annotated[str, Field(min_length=1, max_length=MAX_DOCUMENT_ID_CHARS)]
 DocumentIds = Annotated[
     list[DocumentId],
-    AfterValidator(_unique),
+    AfterValidator(unique_items),
     Field(max_length=MAX_DOCUMENT_IDS, json_schema_extra={"uniqueItems": True}),
 ]
 """``document_ids`` of every request body that has the field (issue 11: ``POST /conversations``

@@ -219,6 +219,15 @@ def test_every_body_publishes_the_same_document_ids_schema() -> None:
     assert all(s["anyOf"] == schemas[0]["anyOf"] for s in schemas)
 
 
+@pytest.mark.parametrize("sources", [["documents", "documents"], ["portal", "documents", "portal"]])
+def test_sources_are_unique(sources: list[str]) -> None:
+    # Given two kinds of source, a longer list only repeats them: the body stays bounded
+    errors = errors_of(QueryV2Request, {"query": "q", "sources": sources})
+    assert [e["loc"] for e in errors] == [("sources",)]
+    schema = QueryV2Request.model_json_schema()["properties"]["sources"]["anyOf"][0]
+    assert schema["uniqueItems"] is True and schema["maxItems"] == 2
+
+
 def test_a_conversation_with_valid_document_ids_is_accepted() -> None:
     body = CreateConversationRequest.model_validate({"document_ids": ["a", "b"]})
     assert body.document_ids == ["a", "b"]
