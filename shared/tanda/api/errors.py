@@ -56,18 +56,19 @@ def error_body(code: str, message: str, fields: list[FieldError] | None = None) 
     )
 
 
+def _http_code(status: int) -> tuple[str, str]:
+    return _HTTP_CODES.get(status, ("http_error", "The request failed."))
+
+
 def http_error_body(status: int) -> dict[str, Any]:
     """The error body of a plain HTTP error status (400, 404, 405, 413, 415…)."""
-    code, message = _HTTP_CODES.get(status, ("http_error", "The request failed."))
-    return error_body(code, message)
+    return error_body(*_http_code(status))
 
 
-def _printable(part: str | int) -> str | int:
+def _printable(text: str) -> str:
     # A loc names the field the caller sent, and an unknown key may hold a lone surrogate that
     # no JSON encoder writes (issue 11).
-    if isinstance(part, str):
-        return part.encode("utf-8", "backslashreplace").decode("utf-8")
-    return part
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def _response(
@@ -96,8 +97,12 @@ async def _on_validation_error(request: Request, exc: Exception) -> JSONResponse
     # Never echo `input` or `ctx`: they carry what the caller sent (possibly a secret).
     fields = [
         FieldError(
-            loc=[_printable(part) for part in err.get("loc", ()) if isinstance(part, str | int)],
-            message=str(_printable(str(err.get("msg", "invalid")))),
+            loc=[
+                _printable(part) if isinstance(part, str) else part
+                for part in err.get("loc", ())
+                if isinstance(part, str | int)
+            ],
+            message=_printable(str(err.get("msg", "invalid"))),
             type=str(err.get("type", "invalid")),
         )
         for err in exc.errors()
@@ -107,7 +112,7 @@ async def _on_validation_error(request: Request, exc: Exception) -> JSONResponse
 
 async def _on_http_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, StarletteHTTPException)
-    code, message = _HTTP_CODES.get(exc.status_code, ("http_error", "The request failed."))
+    code, message = _http_code(exc.status_code)
     headers = dict(exc.headers) if exc.headers else None
     if exc.status_code >= 500:
         return _response(exc.status_code, "internal_error", INTERNAL_ERROR_MESSAGE)
