@@ -26,6 +26,13 @@ class Settings(BaseSettings):
     )
     host: str = Field(default="127.0.0.1", description="`tanda serve` bind address.")
     port: int = Field(default=8765, ge=0, le=65535, description="`tanda serve` port.")
+    max_body_bytes: int = Field(
+        default=1024 * 1024,
+        ge=1024,
+        description="Largest request body, in bytes; a larger one is refused with 413 before it "
+        "is read or parsed, before authentication (docs/requests.md). The largest valid body, "
+        "every character escaped, is about 261 KB; Lambda stops at 6 MB whatever this says.",
+    )
     model: str = Field(
         default="offline",
         description="Chat model adapter: `offline` (embedded default), `scripted:DIR` "

@@ -38,24 +38,34 @@ ANSWER_RESPONSES: dict[int | str, dict[str, Any]] = {
     413: {"model": ErrorResponse, "description": "Fixed text: the source material does not fit."},
     502: {"model": ErrorResponse, "description": "A model or source did not answer usably."},
 }
-STREAM_RESPONSES: dict[int | str, dict[str, Any]] = {
-    **ANSWER_RESPONSES,
-    200: {
-        "content": {"text/event-stream": {}},
-        "description": "Server-Sent Events; see `x-sse-events` and docs/streaming.md.",
-    },
-    503: {
-        "model": ErrorResponse,
-        "description": "`streams_busy`: every stream worker is taken, retry after "
-        "`Retry-After` seconds; or no credentials are configured.",
-        "headers": {
-            "Retry-After": {
-                "description": "Seconds to wait before opening the stream again.",
-                "schema": {"type": "integer"},
-            }
-        },
+STREAM_BUSY_RESPONSE: dict[str, Any] = {
+    "model": ErrorResponse,
+    "description": "`streams_busy`: every stream worker is taken, retry after `Retry-After` "
+    "seconds; or no credentials are configured.",
+    "headers": {
+        "Retry-After": {
+            "description": "Seconds to wait before opening the stream again.",
+            "schema": {"type": "integer"},
+        }
     },
 }
+
+
+def stream_responses(frames: Mapping[str, type[BaseModel]]) -> dict[int | str, dict[str, Any]]:
+    """The responses of a stream route whose events are ``frames`` (event name → model): the
+    media type says which frame each event carries (``x-sse-events``); 503 when no stream worker
+    is free (issue 11)."""
+    events = {event: {"$ref": f"#/components/schemas/{m.__name__}"} for event, m in frames.items()}
+    return {
+        **ANSWER_RESPONSES,
+        200: {
+            "content": {"text/event-stream": {"x-sse-events": events}},
+            "description": "Server-Sent Events; `x-sse-events` names the frame of each event "
+            "(docs/streaming.md).",
+        },
+        503: STREAM_BUSY_RESPONSE,
+    }
+
 
 ScenarioHeader = Annotated[
     str | None,

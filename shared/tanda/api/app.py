@@ -8,11 +8,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from fastapi import APIRouter, FastAPI
+from fastapi import APIRouter, FastAPI, Request
+from starlette.types import Scope
 
 from tanda import __version__
+from tanda.api.body_gate import BodyGate, json_body_routes
 from tanda.api.errors import install_error_handlers
 from tanda.api.openapi import install_openapi
+from tanda.api.security import current_runtime
 
 if TYPE_CHECKING:
     from tanda.wiring import Runtime
@@ -44,4 +47,14 @@ def create_app(
         routers = all_routers()
     for router in routers:
         app.include_router(router)
+    app.add_middleware(
+        BodyGate,
+        max_body_bytes=_max_body_bytes,
+        json_routes=json_body_routes([route for router in routers for route in router.routes]),
+    )
     return app
+
+
+def _max_body_bytes(scope: Scope) -> int:
+    # Read from the runtime on the first request, like every setting (never at import).
+    return current_runtime(Request(scope)).settings.max_body_bytes

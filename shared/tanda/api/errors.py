@@ -32,6 +32,7 @@ STATUS_BY_ERROR: dict[type[errors.TandaError], int] = {
 INTERNAL_ERROR_MESSAGE = "The request could not be completed."
 VALIDATION_MESSAGE = "The request is not valid."
 _HTTP_CODES: dict[int, tuple[str, str]] = {
+    # FastAPI's 400: a body that is not UTF-8, or JSON nested deeper than the parser goes.
     400: ("bad_request", "The request cannot be served."),
     404: ("not_found", "No such route."),
     405: ("method_not_allowed", "This method is not allowed on this route."),
@@ -63,6 +64,21 @@ def domain_error_body(error: errors.TandaError) -> dict[str, Any]:
     return error_body(error.code, error.message, **error.detail())
 
 
+def _http_code(status: int) -> tuple[str, str]:
+    return _HTTP_CODES.get(status, ("http_error", "The request failed."))
+
+
+def http_error_body(status: int) -> dict[str, Any]:
+    """The error body of a plain HTTP error status (400, 404, 405, 413, 415…)."""
+    return error_body(*_http_code(status))
+
+
+def _printable(text: str) -> str:
+    # A loc names the field the caller sent, and an unknown key may hold a lone surrogate that
+    # no JSON encoder writes (issue 11).
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
 def _response(
     status: int, code: str, message: str, *, headers: dict[str, str] | None = None, **extra: Any
 ) -> JSONResponse:
@@ -89,8 +105,12 @@ async def _on_validation_error(request: Request, exc: Exception) -> JSONResponse
     # Never echo `input` or `ctx`: they carry what the caller sent (possibly a secret).
     fields = [
         FieldError(
-            loc=[part for part in err.get("loc", ()) if isinstance(part, str | int)],
-            message=str(err.get("msg", "invalid")),
+            loc=[
+                _printable(part) if isinstance(part, str) else part
+                for part in err.get("loc", ())
+                if isinstance(part, str | int)
+            ],
+            message=_printable(str(err.get("msg", "invalid"))),
             type=str(err.get("type", "invalid")),
         )
         for err in exc.errors()
@@ -100,7 +120,7 @@ async def _on_validation_error(request: Request, exc: Exception) -> JSONResponse
 
 async def _on_http_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, StarletteHTTPException)
-    code, message = _HTTP_CODES.get(exc.status_code, ("http_error", "The request failed."))
+    code, message = _http_code(exc.status_code)
     headers = dict(exc.headers) if exc.headers else None
     if exc.status_code >= 500:
         return _response(exc.status_code, "internal_error", INTERNAL_ERROR_MESSAGE)

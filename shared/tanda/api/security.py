@@ -3,7 +3,8 @@
 They adapt :class:`tanda.auth.Authenticator` to HTTP: every value of each credential header is
 passed on, so a header sent twice is refused rather than resolved to one of its copies. Use them as
 ``principal: Annotated[Principal, Depends(partner_principal)]`` and declare
-``responses=AUTH_RESPONSES`` on the route for the OpenAPI document.
+``responses=AUTH_RESPONSES`` and the matching ``openapi_extra=PARTNER_SECURITY`` (or
+``ADMIN_SECURITY``, ``V1_SECURITY``) on the route for the OpenAPI document.
 """
 
 from __future__ import annotations
@@ -36,6 +37,38 @@ ADMIN_RESPONSES: dict[int | str, dict[str, Any]] = {
         "description": "Verified admin identity is disabled, or no credentials are configured.",
     },
 }
+
+
+SECURITY_SCHEMES: dict[str, dict[str, str]] = {
+    "ApiKey": {
+        "type": "apiKey",
+        "in": "header",
+        "name": "X-API-Key",
+        "description": "The shared API key (V2-01, PG-1); sent with a partner or admin JWT.",
+    },
+    "PartnerJWT": {
+        "type": "http",
+        "scheme": "bearer",
+        "bearerFormat": "JWT",
+        "description": "A JWT signed by a partner issuer: its `iss` names the tenant (V2-01).",
+    },
+    "AdminJWT": {
+        "type": "http",
+        "scheme": "bearer",
+        "bearerFormat": "JWT",
+        "description": "A JWT of the admin issuer (`TANDA_JWT_ADMIN_ISSUER`, PG-1).",
+    },
+    "V1ApiKey": {
+        "type": "http",
+        "scheme": "bearer",
+        "bearerFormat": "dip_live_… / dip_test_…",
+        "description": "A /v1 API key as the bearer token (ASK-01).",
+    },
+}
+"""The three kinds of credentials, as the OpenAPI document names them (docs/auth.md)."""
+PARTNER_SECURITY: dict[str, Any] = {"security": [{"ApiKey": [], "PartnerJWT": []}]}
+ADMIN_SECURITY: dict[str, Any] = {"security": [{"ApiKey": [], "AdminJWT": []}]}
+V1_SECURITY: dict[str, Any] = {"security": [{"V1ApiKey": []}]}
 
 
 def current_runtime(request: Request) -> Runtime:

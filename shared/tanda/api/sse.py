@@ -36,14 +36,13 @@ from starlette.types import Receive, Scope, Send
 
 from tanda.api.security import current_runtime
 from tanda.contract.frames import STREAM_FRAMES, ErrorFrame
-from tanda.contract.query_v1 import V1_STREAM_EVENTS
+from tanda.contract.query_v1 import V1_STREAM_FRAMES
 from tanda.errors import ServiceUnavailable, TandaError, TurnAbandoned
 
 log = logging.getLogger(__name__)
 
 EVENT_OF: dict[type[BaseModel], str] = {
-    **{model: name for name, model in STREAM_FRAMES.items()},
-    **V1_STREAM_EVENTS,
+    model: name for frames in (STREAM_FRAMES, V1_STREAM_FRAMES) for name, model in frames.items()
 }
 KEEPALIVE_S = 10.0
 SSE_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}

@@ -4,17 +4,14 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import ConfigDict, Field
+from pydantic import Field
 
 from tanda.contract.common import WireModel
+from tanda.contract.request_body import DocumentIds, RequestBody
 
 
-class CreateConversationRequest(WireModel):
-    # Built at import: FastAPI validates request bodies through its own field wrapper, and a
-    # deferred build there warns on every first request.
-    model_config = ConfigDict(defer_build=False)
-
-    document_ids: list[str] | None = Field(default=None, max_length=100)
+class CreateConversationRequest(RequestBody):
+    document_ids: DocumentIds | None = None
     selection: str | None = Field(default=None, min_length=1, max_length=200)
 
 

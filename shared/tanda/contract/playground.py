@@ -4,26 +4,20 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field, field_validator
+from pydantic import Field
 
 from tanda.contract.query import QueryV2Request
+from tanda.contract.request_body import VisibleText
 from tanda.contract.response import AnnotatedFields
 
 
 class PlaygroundRequest(QueryV2Request):
-    editorial_prompt: str = Field(
+    editorial_prompt: VisibleText = Field(
         min_length=1,
         max_length=2000,
-        description="The candidate agent-editorial prompt, 1–2000 characters (code points); "
-        "used for this request only.",
+        description="The candidate agent-editorial prompt, 1–2000 characters (code points) with "
+        "at least one visible character; used for this request only.",
     )
-
-    @field_validator("editorial_prompt")
-    @classmethod
-    def _prompt_not_blank(cls, value: str) -> str:
-        if not value.strip():
-            raise ValueError("editorial_prompt must contain non-whitespace text")
-        return value
 
 
 class PlaygroundResponse(AnnotatedFields):

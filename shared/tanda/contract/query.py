@@ -2,25 +2,32 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import ConfigDict, Field, field_validator
+from pydantic import AfterValidator, BeforeValidator, Field
+from pydantic_core import PydanticCustomError
 
-from tanda.contract.common import WireModel
+from tanda.contract.request_body import DocumentIds, RequestBody, VisibleText, unique_items
 
 MAX_QUERY_CHARS = 4000
-MAX_DOCUMENT_IDS = 100
+MAX_MCP_SERVER_CHARS = 128
 
 
-class QueryV2Request(WireModel):
+def _a_boolean(value: object) -> object:
+    # A literal is compared by equality, and `0 == False`: strict mode alone lets 0 through.
+    if not isinstance(value, bool):
+        raise PydanticCustomError("bool_type", "Input should be a valid boolean")
+    return value
+
+
+class QueryV2Request(RequestBody):
     """Same body as ``/query``; unknown fields are rejected with 422."""
 
-    # Built at import: FastAPI validates request bodies through its own field wrapper, and a
-    # deferred build there warns on every first request.
-    model_config = ConfigDict(defer_build=False)
-
-    query: str = Field(
-        min_length=1, max_length=MAX_QUERY_CHARS, description="The question, in any language."
+    query: VisibleText = Field(
+        min_length=1,
+        max_length=MAX_QUERY_CHARS,
+        description="The question, in any language; at least one visible character (not only "
+        "whitespace, control or zero-width characters).",
     )
     conversation_id: str | None = Field(
         default=None,
@@ -28,10 +35,10 @@ class QueryV2Request(WireModel):
         max_length=128,
         description="Continue this conversation. It must belong to this route (V2-19, else 409).",
     )
-    document_ids: list[str] | None = Field(
+    document_ids: DocumentIds | None = Field(
         default=None,
-        max_length=MAX_DOCUMENT_IDS,
-        description="Restrict retrieval to these documents of the caller's tenant.",
+        description="Restrict retrieval to these documents of the caller's tenant (unique ids of "
+        "1–128 characters).",
     )
     selection: str | None = Field(
         default=None,
@@ -40,12 +47,19 @@ class QueryV2Request(WireModel):
         description="A named selection of documents. Empty or inaccessible → the fixed "
         "`source_scope_empty` refusal before any tool or model call (V2-20).",
     )
-    sources: list[Literal["documents", "portal"]] | None = Field(
+    sources: (
+        Annotated[
+            list[Literal["documents", "portal"]],
+            AfterValidator(unique_items),
+            Field(max_length=2, json_schema_extra={"uniqueItems": True}),
+        ]
+        | None
+    ) = Field(
         default=None, description="Which source kinds the agent may use (default: documents)."
     )
-    mcp_servers: list[str] | None = Field(
-        default=None, max_length=20, description="MCP servers the agent may call, by name."
-    )
+    mcp_servers: (
+        list[Annotated[str, Field(min_length=1, max_length=MAX_MCP_SERVER_CHARS)]] | None
+    ) = Field(default=None, max_length=20, description="MCP servers the agent may call, by name.")
     include_grounding: bool = Field(
         default=False, description="JSON only: add `grounding` (the passages shown, by key)."
     )
@@ -53,7 +67,7 @@ class QueryV2Request(WireModel):
         default=False,
         description="JSON only: add `used_docs`, `tool_call_audit` and `model_call_log`.",
     )
-    offer_artifacts: Literal[False] = Field(
+    offer_artifacts: Annotated[Literal[False], BeforeValidator(_a_boolean)] = Field(
         default=False, description="Only `false`: /query/v2 never makes files."
     )
     accept_annotations: bool | None = Field(
@@ -61,21 +75,3 @@ class QueryV2Request(WireModel):
         description="Accepted and ignored: every caller receives annotations. Kept so that "
         "clients written for 21–23 Oct 2026 keep working.",
     )
-
-    @field_validator("query")
-    @classmethod
-    def _query_not_blank(cls, value: str) -> str:
-        if not value.strip():
-            raise ValueError("query must contain non-whitespace text")
-        return value
-
-    @field_validator("document_ids")
-    @classmethod
-    def _document_ids_valid(cls, value: list[str] | None) -> list[str] | None:
-        if value is None:
-            return None
-        if any(not d or len(d) > 128 for d in value):
-            raise ValueError("each document id must be 1–128 characters")
-        if len(set(value)) != len(value):
-            raise ValueError("document ids must be unique")
-        return value

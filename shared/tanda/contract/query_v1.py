@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
 
 from tanda.contract.common import Citation, UnverifiedReason, Verdict, WireModel, omitted_when_none
+from tanda.contract.frames import STREAM_FRAMES
 from tanda.contract.query import QueryV2Request
 from tanda.contract.response import GroundingPassage, ModelCallRecord, ToolCallAudit, UsedDoc
 
@@ -89,7 +90,10 @@ class V1FaithfulnessFrame(WireModel):
     fallback_reason: V1FallbackReason | None
 
 
-V1_STREAM_EVENTS: dict[type[BaseModel], str] = {
-    V1MessageStartFrame: "message.start",
-    V1FaithfulnessFrame: "faithfulness",
+V1_STREAM_FRAMES: dict[str, type[WireModel]] = {
+    **{event: model for event, model in STREAM_FRAMES.items() if event != "annotations"},
+    "message.start": V1MessageStartFrame,
+    "faithfulness": V1FaithfulnessFrame,
 }
+"""SSE event name → model of ``/query/stream``: the v2 frames, with its own ``message.start``
+(no ``schema``) and ``faithfulness`` (withheld sentences counted) in place of ``annotations``."""

@@ -4,35 +4,50 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import ConfigDict, Field, field_validator, model_validator
+from pydantic import ConfigDict, Field, model_validator
+from pydantic.config import JsonDict
 
 from tanda.contract.common import WireModel
+from tanda.contract.request_body import (
+    MAX_DOCUMENT_ID_CHARS,
+    JsonInteger,
+    RequestBody,
+    VisibleText,
+)
 
 SEARCH_TOP_K_DEFAULT = 5
 SEARCH_TOP_K_MAX = 20
 
 
-class V1SearchRequest(WireModel):
-    # Built at import: FastAPI validates request bodies through its own field wrapper, and a
-    # deferred build there warns on every first request.
-    model_config = ConfigDict(defer_build=False)
+_BOTH_SCOPES: JsonDict = {
+    "required": ["document_id", "batch_id"],
+    "properties": {"document_id": {"type": "string"}, "batch_id": {"type": "string"}},
+}
 
-    query: str = Field(min_length=1, max_length=2000)
-    top_k: int = Field(default=SEARCH_TOP_K_DEFAULT, ge=1, le=SEARCH_TOP_K_MAX)
-    document_id: str | None = Field(default=None, min_length=1, max_length=128)
-    batch_id: str | None = Field(default=None, min_length=1, max_length=128)
+
+class V1SearchRequest(RequestBody):
+    # ASK-02: `document_id` or `batch_id`, never both — said in the schema too (`not` both set).
+    model_config = ConfigDict(json_schema_extra={"not": _BOTH_SCOPES})
+
+    query: VisibleText = Field(min_length=1, max_length=2000)
+    top_k: JsonInteger = Field(default=SEARCH_TOP_K_DEFAULT, ge=1, le=SEARCH_TOP_K_MAX)
+    document_id: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=MAX_DOCUMENT_ID_CHARS,
+        description="Search only this document. Not together with `batch_id`.",
+    )
+    batch_id: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=128,
+        description="Search only this ingest batch. Not together with `document_id`.",
+    )
     lang: str | None = Field(
         default=None,
         max_length=16,
         description="Analyzer hint (`id`, `tr`, `en`); an unknown code falls back to detection.",
     )
-
-    @field_validator("query")
-    @classmethod
-    def _not_blank(cls, value: str) -> str:
-        if not value.strip():
-            raise ValueError("query must contain non-whitespace text")
-        return value
 
     @model_validator(mode="after")
     def _document_xor_batch(self) -> V1SearchRequest:

@@ -7,7 +7,12 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Request
 
-from tanda.api.security import AUTH_RESPONSES, current_runtime, partner_principal
+from tanda.api.security import (
+    AUTH_RESPONSES,
+    PARTNER_SECURITY,
+    current_runtime,
+    partner_principal,
+)
 from tanda.auth import Principal
 from tanda.contract import ErrorResponse
 from tanda.contract.conversations import (
@@ -25,6 +30,7 @@ router = APIRouter(tags=["conversations"])
     response_model=ConversationInfo,
     status_code=201,
     responses=AUTH_RESPONSES,
+    openapi_extra=PARTNER_SECURITY,
     summary="Create an empty conversation; the route that answers first owns it",
 )
 def post_conversation(
@@ -47,6 +53,7 @@ def post_conversation(
             "description": "No such conversation of this caller (another user's is the same 404).",
         },
     },
+    openapi_extra=PARTNER_SECURITY,
     summary="A conversation as the reader sees it: every stored answer, whole, with its marks",
 )
 def get_conversation(

@@ -7,7 +7,7 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Request
 
 from tanda.api.answering import ANSWER_RESPONSES, ScenarioHeader, scenario_for
-from tanda.api.security import ADMIN_RESPONSES, admin_principal, current_runtime
+from tanda.api.security import ADMIN_RESPONSES, ADMIN_SECURITY, admin_principal, current_runtime
 from tanda.auth import Principal
 from tanda.contract.playground import PlaygroundRequest, PlaygroundResponse
 from tanda.service.playground import run_playground
@@ -19,6 +19,7 @@ router = APIRouter(tags=["playground"])
     "/playground",
     response_model=PlaygroundResponse,
     responses={**ANSWER_RESPONSES, **ADMIN_RESPONSES},
+    openapi_extra=ADMIN_SECURITY,
     summary="Run the /query/v2 pipeline with a candidate editorial prompt; nothing is published",
 )
 def playground(

@@ -11,15 +11,16 @@ from pydantic import BaseModel
 
 from tanda.api.answering import (
     ANSWER_RESPONSES,
-    STREAM_RESPONSES,
     ScenarioHeader,
     answer_frames,
     scenario_for,
     stream_answer,
+    stream_responses,
 )
-from tanda.api.security import current_runtime, partner_principal
+from tanda.api.security import PARTNER_SECURITY, current_runtime, partner_principal
 from tanda.auth import Principal
 from tanda.contract.query_v1 import (
+    V1_STREAM_FRAMES,
     QueryV1Request,
     QueryV1Response,
     V1FaithfulnessFrame,
@@ -36,6 +37,7 @@ router = APIRouter(tags=["query v1"])
     "/query",
     response_model=QueryV1Response,
     responses=ANSWER_RESPONSES,
+    openapi_extra=PARTNER_SECURITY,
     summary="Answer with unconfirmed sentences withheld (v1 gate)",
 )
 def query_v1(
@@ -87,7 +89,8 @@ def v1_frames(
 
 @router.post(
     "/query/stream",
-    responses=STREAM_RESPONSES,
+    responses=stream_responses(V1_STREAM_FRAMES),
+    openapi_extra=PARTNER_SECURITY,
     response_class=StreamingResponse,
     summary="The v1 gate, streamed; its `faithfulness` frame counts withheld sentences",
 )

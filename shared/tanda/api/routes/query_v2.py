@@ -13,16 +13,16 @@ from pydantic import BaseModel
 from tanda.annotate.aggregate import annotations_frame
 from tanda.api.answering import (
     ANSWER_RESPONSES,
-    STREAM_RESPONSES,
     ScenarioHeader,
     answer_frames,
     scenario_for,
     stream_answer,
+    stream_responses,
 )
-from tanda.api.security import current_runtime, partner_principal
+from tanda.api.security import PARTNER_SECURITY, current_runtime, partner_principal
 from tanda.auth import Principal
 from tanda.contract import QueryV2Request, QueryV2Response
-from tanda.contract.frames import MessageStartFrame
+from tanda.contract.frames import STREAM_FRAMES, MessageStartFrame
 from tanda.conversations.service import abandon
 from tanda.service.answer_v2 import PreparedAnswer, answer_v2, complete_v2, prepare_v2
 from tanda.wiring import Runtime
@@ -34,6 +34,7 @@ router = APIRouter(tags=["query v2"])
     "/query/v2",
     response_model=QueryV2Response,
     responses=ANSWER_RESPONSES,
+    openapi_extra=PARTNER_SECURITY,
     summary="Answer with every statement marked (annotate-v2)",
 )
 def query_v2(
@@ -80,7 +81,8 @@ def stream_frames(
 
 @router.post(
     "/query/v2/stream",
-    responses=STREAM_RESPONSES,
+    responses=stream_responses(STREAM_FRAMES),
+    openapi_extra=PARTNER_SECURITY,
     response_class=StreamingResponse,
     summary="The same answer as /query/v2, streamed with its annotations first",
 )

@@ -6,7 +6,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Request
 
-from tanda.api.security import AUTH_RESPONSES, current_runtime, v1_principal
+from tanda.api.security import AUTH_RESPONSES, V1_SECURITY, current_runtime, v1_principal
 from tanda.auth import Principal
 from tanda.contract.v1_search import V1SearchRequest, V1SearchResponse
 from tanda.service.search_v1 import search_v1
@@ -18,6 +18,7 @@ router = APIRouter(tags=["v1"])
     "/v1/search",
     response_model=V1SearchResponse,
     responses=AUTH_RESPONSES,
+    openapi_extra=V1_SECURITY,
     summary="Hybrid search over the caller's documents (no synthesis)",
 )
 def v1_search(
