@@ -10,6 +10,8 @@ from tanda.contract import QueryV2Request
 from tanda.errors import NotFound, UpstreamFailed
 from tanda.pipeline.answer_v2 import AnswerDeps, AnswerOutcome, answer_v2
 from tanda.pipeline.notices import NOTICES
+from tests.fakes import ManualClock
+from tests.unit.pipeline.conftest import SCENARIOS
 
 QUESTION = "Berapa anggaran pendidikan Aceh tahun 2023?"
 
@@ -329,3 +331,101 @@ def test_the_offline_agent_skips_tables_of_another_period_than_the_question_name
     }
     # A statute's year is its enactment, not a period: it still answers a 2023 question.
     assert [u.key for u in OfflineModel.pick_units("Pendapatan daerah 2023?", [statute])] == ["P3"]
+
+
+# --- what reads as verified: the judge's verdicts and the policy guard (V2-08, V2-10, V2-13) ---
+
+
+def test_a_claim_the_judge_cannot_decide_is_unverified_and_the_answer_not_full(
+    deps: AnswerDeps,
+) -> None:
+    # Given a judge that answers "unverifiable" for the second claim
+    outcome = ask(deps, "judge_unverifiable")
+    # then that claim is unverified, never supported, and the report says so (V2-10, V2-16)
+    assert verdicts(outcome) == [("supported", None), ("unverified", "unparseable")]
+    report = outcome.annotation.faithfulness
+    assert (report.supported, report.unverified, report.verification) == (1, 1, "partial")
+    assert report.judge_status == "unavailable"
+    assert outcome.annotation.grounding.grounding_rate == 0.5
+
+
+def test_a_guard_that_fails_publishes_nothing(deps: AnswerDeps) -> None:
+    from tanda.guard.run import GuardUnavailable
+
+    # V2-13 fails closed: no outcome (answer or refusal) comes back to be published or stored.
+    with pytest.raises(GuardUnavailable):
+        ask(deps, "guard_unavailable")
+
+
+@pytest.mark.parametrize("reads", ["items", "prompt"])
+def test_the_guard_blocks_on_text_past_the_start_of_the_answer(
+    deps: AnswerDeps, reads: str
+) -> None:
+    from tanda.adapters.scripted import ScriptedModel
+    from tests.fakes import NIK, PersonalDataGuard, personal_data_scenario
+
+    # Given an answer whose personal data comes after its first sentence
+    scripted = ScriptedModel({"personal_data": personal_data_scenario()})
+    guard = PersonalDataGuard(scripted, reads=reads)  # type: ignore[arg-type]
+    # when it is answered under a guard that blocks personal data
+    outcome = ask(replace(deps, model=guard), "personal_data")
+    # then the guard was shown the whole answer and replaced it (V2-13)
+    assert NIK in guard.seen[0] and guard.seen[0].index(NIK) > 40
+    assert outcome.fallback == "policy_blocked"
+    assert outcome.answer == NOTICES[outcome.fallback]
+    assert NIK not in outcome.answer and outcome.annotation.claims == []
+
+
+# --- V2-23: the agent stops at its share of the deadline, the checks keep theirs ---------------
+
+
+def timed(deps: AnswerDeps, agent_s: float, judge_s: float) -> tuple[AnswerDeps, ManualClock]:
+    """The default scenario where every agent call takes ``agent_s`` and the judge ``judge_s``
+    seconds of a 10 s request (judge share 0.4: the agent has 6 s, the checks until 9 s) — on a
+    manual clock, so the figures are exact whatever the machine's load."""
+    from tanda.adapters.scripted import ScriptedModel
+
+    clock = ManualClock()
+    default = ScriptedModel.from_dir(SCENARIOS).scenarios["default"]
+    latency = {"agent": round(agent_s * 1000), "judge": round(judge_s * 1000)}
+    model = ScriptedModel(
+        {"default": default.model_copy(update={"latency_ms": latency})}, sleep=clock.advance
+    )
+    settings = deps.settings.model_copy(
+        update={"request_deadline_s": 10.0, "judge_share": 0.4, "model_call_budget": 12}
+    )
+    return replace(deps, model=model, settings=settings, clock=clock), clock
+
+
+def test_an_agent_still_working_at_its_share_of_the_deadline_is_stopped_there(
+    deps: AnswerDeps,
+) -> None:
+    # Given an agent whose second call (the answer) would end at 7 s of a 10 s request
+    timed_deps, clock = timed(deps, agent_s=3.5, judge_s=3.5)
+    start = clock()
+    # when the question is answered
+    outcome = ask(timed_deps, "default")
+    # then the agent's call is cut at 6 s, its share, and the answer is the model_timeout
+    # refusal: no answer is published whose claims the judge had no time left to check
+    assert outcome.fallback == "model_timeout"
+    assert outcome.answer == NOTICES[outcome.fallback]
+    assert clock() - start == pytest.approx(6.0)
+    assert [(c.role, c.outcome, c.latency_ms) for c in outcome.model_calls] == [
+        ("agent", "ok", 3500),
+        ("agent", "deadline", 2500),
+    ]
+
+
+def test_an_agent_within_its_share_leaves_the_judge_the_rest_of_the_time(
+    deps: AnswerDeps,
+) -> None:
+    # Given an agent that answers at 5.8 s and a judge that needs 3 s of the checks' 9 s
+    timed_deps, clock = timed(deps, agent_s=2.9, judge_s=3.0)
+    start = clock()
+    outcome = ask(timed_deps, "default")
+    # then the judge finishes in the time left to it and the claim is supported
+    assert outcome.fallback is None
+    assert verdicts(outcome) == [("supported", None)]
+    assert clock() - start == pytest.approx(8.8)
+    judge = next(c for c in outcome.model_calls if c.role == "judge")
+    assert (judge.outcome, judge.latency_ms) == ("ok", 3000)
