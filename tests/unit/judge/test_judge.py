@@ -29,7 +29,8 @@ NO_VERDICT = None
 class VerdictModel:
     """A judge model that answers by segment text: ``judge`` for batch calls, ``recheck`` for
     single-segment re-checks (a text missing from the table gets no verdict). ``fail`` maps a role
-    to the error its calls raise. Records every request."""
+    to the error its calls raise; ``fail_texts`` fail the calls about those texts (of the role
+    ``fail_only``, if given). Records every request."""
 
     name = "verdicts"
 
@@ -40,8 +41,9 @@ class VerdictModel:
         fail: Mapping[ModelRole, ModelError] | None = None,
         framing: list[str] | str | None = None,
         fail_texts: tuple[str, ...] = (),
+        fail_only: ModelRole | None = None,
     ) -> None:
-        self.fail_texts = fail_texts
+        self.fail_texts, self.fail_only = fail_texts, fail_only
         self.tables = {ModelRole.judge: judge or {}, ModelRole.recheck: recheck or {}}
         self.fail = fail or {}
         self.framing = framing
@@ -54,7 +56,8 @@ class VerdictModel:
         if request.role in self.fail:
             raise self.fail[request.role]
         items = request.items or []
-        if any(i.get("text") in self.fail_texts for i in items):
+        failing = self.fail_only is None or request.role is self.fail_only
+        if failing and any(i.get("text") in self.fail_texts for i in items):
             raise ModelError("this batch fails")
         if request.role is ModelRole.framing_check:
             if isinstance(self.framing, str):
@@ -495,10 +498,10 @@ class Held(VerdictModel):
 def test_a_call_still_out_at_the_checks_deadline_is_unverified_deadline(
     executor: ThreadPoolExecutor, late: ModelRole
 ) -> None:
-    # Given a judge (or re-check) call that returns 0.5 s after it is asked, while the checks'
+    # Given a judge (or re-check) call that returns 0.8 s after it is asked, while the checks'
     # time ends 10 ms after (the manual clock never moves: the wait for calls is real) and the
     # request's own deadline is 30 s away
-    model = Held(late, 0.5, judge={MATCHING: "unsupported"}, recheck={MATCHING: "unsupported"})
+    model = Held(late, 0.8, judge={MATCHING: "unsupported"}, recheck={MATCHING: "unsupported"})
     book = ledger(model)
     try:
         outcomes = judge_claims(
@@ -526,7 +529,8 @@ def test_a_late_batch_does_not_stop_the_verdicts_of_the_batches_after_it(
             book,
             [item(0, texts[0]), item(1, texts[1])],
             invalid_keys={},
-            until=book.budget.clock() + 0.5,  # real seconds: the held batch is waited for that long
+            # real seconds: the held call is waited for that long, the other one returns at once
+            until=book.budget.clock() + 1.0,
             executor=executor,
             batch_size=1,
         )
@@ -536,6 +540,47 @@ def test_a_late_batch_does_not_stop_the_verdicts_of_the_batches_after_it(
         0: judged_outcome(Verdict.unverified, UnverifiedReason.deadline, ()),
         1: judged_outcome(Verdict.supported, None, ()),
     }
+
+
+def test_a_late_recheck_does_not_stop_the_rechecks_after_it(executor: ThreadPoolExecutor) -> None:
+    texts = ["Fakta A 2023.", "Fakta B 2023."]
+    model = Held(
+        ModelRole.recheck,
+        30,
+        text=texts[0],
+        judge=dict.fromkeys(texts, "unsupported"),
+        recheck=dict.fromkeys(texts, "unsupported"),
+    )
+    book = ledger(model)
+    try:
+        outcomes = judge_claims(
+            book,
+            [item(0, texts[0]), item(1, texts[1])],
+            invalid_keys={},
+            # real seconds: the held call is waited for that long, the other one returns at once
+            until=book.budget.clock() + 1.0,
+            executor=executor,
+        )
+    finally:
+        model.release.set()
+    assert outcomes == {
+        0: judged_outcome(Verdict.unverified, UnverifiedReason.deadline, ()),
+        1: judged_outcome(Verdict.unsupported, None, ()),
+    }
+
+
+def test_a_failed_recheck_does_not_stop_the_rechecks_after_it(
+    executor: ThreadPoolExecutor,
+) -> None:
+    texts = ["Fakta A 2023.", "Fakta B 2023."]
+    model = VerdictModel(
+        judge=dict.fromkeys(texts, "unsupported"),
+        recheck=dict.fromkeys(texts, "unsupported"),
+        fail_texts=(texts[0],),
+        fail_only=ModelRole.recheck,
+    )
+    outcomes = judged(model, [item(0, texts[0]), item(1, texts[1])], executor)
+    assert outcomes == {0: unverified(UnverifiedReason.judge_unavailable), 1: UNSUPPORTED}
 
 
 def test_a_failed_batch_does_not_stop_the_verdicts_of_the_batches_after_it(

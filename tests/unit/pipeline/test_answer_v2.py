@@ -429,3 +429,114 @@ def test_an_agent_within_its_share_leaves_the_judge_the_rest_of_the_time(
     assert clock() - start == pytest.approx(8.8)
     judge = next(c for c in outcome.model_calls if c.role == "judge")
     assert (judge.outcome, judge.latency_ms) == ("ok", 3000)
+
+
+# --- the in-process routing of segments to the checks (check_segments) -------------------------
+
+
+def test_a_segment_that_repeats_the_conversation_is_from_conversation_not_judged(
+    deps: AnswerDeps,
+) -> None:
+    from tanda.adapters.scripted import Scenario, ScriptedModel
+    from tanda.conversations.history import build_history
+    from tanda.conversations.model import StoredMessage
+
+    fact = "Anggaran pendidikan 2023 adalah Rp 5 miliar."
+    earlier = StoredMessage(
+        message_id="m-0",
+        conversation_id="c-1",
+        tenant_id="acme",
+        route="query_v2",
+        question=QUESTION,
+        answer=fact,
+        trace_id="t-0",
+        created_at=0.0,
+        segments=[{"text": fact, "kind": "fact", "cites": ["P1"], "verdict": "supported"}],
+        cited_documents=["qanun-2023"],
+    )
+    repeat = Scenario.model_validate(
+        {
+            "agent": {
+                "tool_calls": [{"query": "anggaran"}],
+                "segments": [{"text": fact, "kind": "fact", "cites": ["C2"]}],
+            }
+        }
+    )
+    model = ScriptedModel({"repeat": repeat})
+    outcome = answer_v2(
+        replace(deps, model=model),
+        "acme",
+        QueryV2Request(query=QUESTION),
+        scenario="repeat",
+        history=build_history([earlier]),
+    )
+    # V2-12: neutral, never supported, and no judge call for it
+    assert verdicts(outcome) == [("from_conversation", None)]
+    assert "judge" not in [c.role for c in outcome.model_calls]
+
+
+def test_the_framing_check_sees_the_question(deps: AnswerDeps) -> None:
+    seen: list[object] = []
+    inner = deps.model
+
+    class Spy:
+        name = "spy"
+
+        def complete(self, request):  # type: ignore[no-untyped-def]
+            seen.append(request)
+            return inner.complete(request)
+
+    ask(replace(deps, model=Spy()), "default")
+    (framing,) = [r for r in seen if r.role == "framing_check"]  # type: ignore[attr-defined]
+    assert QUESTION in framing.messages[-1].content  # type: ignore[attr-defined]
+    assert framing.items[0] == {"question": QUESTION}  # type: ignore[attr-defined]
+
+
+def test_a_framing_check_still_out_at_the_checks_deadline_leaves_framing_uncited(
+    deps: AnswerDeps,
+) -> None:
+    from tanda.adapters.scripted import Scenario, ScriptedModel
+
+    # Given a framing check that needs 9.5 s of a 10 s request whose checks end at 9 s (the
+    # guard keeps the last second), on a manual clock; no cited segment, so no judge runs
+    clock = ManualClock()
+    scenario = Scenario.model_validate(
+        {
+            "agent": {
+                "tool_calls": [{"query": "anggaran"}],
+                "segments": [
+                    {"text": "Berikut datanya.", "kind": "framing"},
+                    {"text": "Tanpa sumber.", "kind": "fact", "layout": "continue"},
+                ],
+            },
+            "latency_ms": {"framing_check": 9500},
+        }
+    )
+    model = ScriptedModel({"slow_framing": scenario}, sleep=clock.advance)
+    settings = deps.settings.model_copy(update={"request_deadline_s": 10.0})
+    outcome = ask(replace(deps, model=model, settings=settings, clock=clock), "slow_framing")
+    # then the framing check is cut at 9 s: framing unavailable, its segment uncited (V2-06),
+    # and the guard still had its second
+    report = outcome.annotation.faithfulness
+    assert report.framing_check == "unavailable"
+    assert verdicts(outcome) == [("uncited", None), ("uncited", None)]
+    assert [(c.role, c.outcome) for c in outcome.model_calls][-2:] == [
+        ("framing_check", "deadline"),
+        ("guard", "ok"),
+    ]
+
+
+def test_cited_segments_are_judged_in_batches_of_the_configured_size(deps: AnswerDeps) -> None:
+    roles: list[tuple[str, int]] = []
+    inner = deps.model
+
+    class Spy:
+        name = "spy"
+
+        def complete(self, request):  # type: ignore[no-untyped-def]
+            roles.append((request.role.value, len(request.items or [])))
+            return inner.complete(request)
+
+    settings = deps.settings.model_copy(update={"judge_batch_size": 1})
+    ask(replace(deps, model=Spy(), settings=settings), "seed_example")  # two cited segments
+    assert [n for role, n in roles if role == "judge"] == [1, 1]
