@@ -7,7 +7,11 @@ import hashlib
 import re
 import threading
 from collections.abc import Sequence
+from typing import Literal
 
+from tanda.adapters.scripted import Scenario
+from tanda.chat import ChatRequest, ChatResponse, ModelRole
+from tanda.ports import ChatModel
 from tanda.retrieval.model import (
     Chunk,
     Document,
@@ -166,3 +170,70 @@ class HashEmbedder:
             digest = hashlib.sha256(text.encode()).digest()
             out.append(tuple(b / 255 for b in digest[:8]))
         return out
+
+
+class ManualClock:
+    """A monotonic clock that moves only when told: ``advance`` is also a ``sleep`` to hand to the
+    scripted model, so a scripted latency spends request time without spending wall time."""
+
+    def __init__(self, start: float = 1000.0) -> None:
+        self.now = start
+        self._lock = threading.Lock()
+
+    def __call__(self) -> float:
+        with self._lock:
+            return self.now
+
+    def advance(self, seconds: float) -> None:
+        with self._lock:
+            self.now += seconds
+
+
+NIK = "3171012345678901"
+"""A 16-digit NIK (personal data): the offline policy guard blocks an answer that shows one."""
+
+
+class PersonalDataGuard:
+    """Wraps a model and answers the ``guard`` role with the offline model's personal-data rule,
+    applied to what the guard is handed: ``reads="items"`` is the offline adapter itself (it reads
+    ``ChatRequest.items``), ``reads="prompt"`` applies the same rule to the user message, which is
+    what a chat-completions or Bedrock guard reads. Every other role goes to ``inner``."""
+
+    def __init__(self, inner: ChatModel, reads: Literal["items", "prompt"]) -> None:
+        from tanda.adapters.offline import OfflineModel
+
+        self.inner = inner
+        self.reads = reads
+        self.name = f"personal-data-guard:{reads}"
+        self._guard = OfflineModel()
+        self.seen: list[str] = []
+        """What the guard was shown, per guard call."""
+
+    def complete(self, request: ChatRequest) -> ChatResponse:
+        if request.role is not ModelRole.guard:
+            return self.inner.complete(request)
+        if self.reads == "prompt":
+            shown = request.messages[-1].content
+            request = request.model_copy(update={"items": [{"answer": shown}]})
+        self.seen.append(next(i["answer"] for i in request.items or [] if "answer" in i))
+        return self._guard.complete(request)
+
+
+def personal_data_scenario() -> Scenario:
+    """A supported first sentence, then a NIK (at character 64 of the composed answer)."""
+    return Scenario.model_validate(
+        {
+            "description": "Personal data after the first sentence of the answer.",
+            "agent": {
+                "tool_calls": [{"query": "anggaran pendidikan 2023"}],
+                "segments": [
+                    {
+                        "text": "Anggaran pendidikan 2023 adalah Rp 5 miliar.",
+                        "kind": "fact",
+                        "cites": ["P1"],
+                    },
+                    {"text": f"Penanggung jawab: NIK {NIK}.", "kind": "fact", "layout": "continue"},
+                ],
+            },
+        }
+    )

@@ -21,7 +21,7 @@ from .conftest import SCENARIOS, STUB_ANSWER, Served
 pytestmark = pytest.mark.e2e
 
 DOCS_SCREENSHOT = Path(__file__).parents[2] / "docs" / "screenshot.png"
-ERROR_SCENARIOS = {"agent_upstream_error", "nothing_found"}  # an `error` frame, no answer
+ERROR_SCENARIOS = {"agent_upstream_error", "guard_unavailable", "nothing_found"}  # an `error` frame
 ANSWERED = sorted(p.stem for p in SCENARIOS.glob("*.json") if p.stem not in ERROR_SCENARIOS)
 
 UNVERIFIED = "belum diverifikasi"
@@ -384,11 +384,18 @@ def test_rejected_credentials_are_explained_in_indonesian(
     page_errors.clear()  # Chromium logs the 403 of the fetch itself
 
 
-def test_a_stream_error_frame_is_shown_without_any_mark(page: Page, served: Served) -> None:
-    open_client(page, served, scenario="nothing_found")
+@pytest.mark.parametrize(
+    ("scenario", "code"),
+    [("nothing_found", "no_readable_result"), ("guard_unavailable", "policy_guard_unavailable")],
+)
+def test_a_stream_error_frame_is_shown_without_any_mark(
+    page: Page, served: Served, scenario: str, code: str
+) -> None:
+    open_client(page, served, scenario=scenario)
     turn = ask(page)
-    expect(turn.locator(".error")).to_contain_text("no_readable_result")
+    expect(turn.locator(".error")).to_contain_text(code)
     expect(turn.locator(".mark-supported")).to_have_count(0)
+    expect(turn.locator("[data-claim]")).to_have_count(0)
 
 
 # ------------------------------------------------------------------ the client's own parts

@@ -222,3 +222,43 @@ def test_v1_search_bad_bodies_are_422_naming_the_field(
     response = v1_search(base_url, V1_KEY, **body)
     assert_error(response, 422, "validation_error")
     assert field in [str(part) for f in response.json()["error"]["fields"] for part in f["loc"]]
+
+
+# --- what reads as verified (V2-10, V2-13) ---------------------------------------------------
+
+
+def test_a_guard_that_fails_is_502_and_the_answer_is_not_published(
+    base_url: str, signing_key: ed25519.Ed25519PrivateKey
+) -> None:
+    response = post_v2(base_url, signing_key, "guard_unavailable")
+    assert_error(response, 502, "policy_guard_unavailable")
+    assert "Rp 5 miliar" not in response.text
+
+
+def test_personal_data_past_the_first_sentence_gets_the_answer_blocked(
+    runtime: Runtime, base_url: str, signing_key: ed25519.Ed25519PrivateKey
+) -> None:
+    from tests.fakes import NIK, PersonalDataGuard, personal_data_scenario
+
+    # Given a guard (reading the prompt, as a chat-completions model does) that blocks a NIK
+    scripted = runtime.model
+    scripted.scenarios["personal_data"] = personal_data_scenario()  # type: ignore[attr-defined]
+    runtime.__dict__["model"] = PersonalDataGuard(scripted, reads="prompt")
+    # when the answer shows one after its first sentence
+    body = post_v2(base_url, signing_key, "personal_data").json()
+    # then the reader gets the policy refusal, and no claim or text of the answer
+    assert (body["fallback_used"], body["fallback_reason"]) == (True, "policy_blocked")
+    assert NIK not in json.dumps(body) and body["claims"] == []
+    assert body["faithfulness"]["verification"] == "none"
+
+
+def test_a_claim_the_judge_cannot_decide_never_reads_as_verified(
+    base_url: str, signing_key: ed25519.Ed25519PrivateKey
+) -> None:
+    body = post_v2(base_url, signing_key, "judge_unverifiable").json()
+    assert [(c["verdict"], c["unverified_reason"]) for c in body["claims"]] == [
+        ("supported", None),
+        ("unverified", "unparseable"),
+    ]
+    assert (body["claims_supported"], body["claims_total"]) == (1, 2)
+    assert body["faithfulness"]["verification"] == "partial"

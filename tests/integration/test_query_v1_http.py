@@ -52,6 +52,23 @@ def test_all_sentences_confirmed_are_all_published(
         assert v2_only not in body
 
 
+def test_a_sentence_the_judge_cannot_decide_is_withheld(
+    base_url: str, signing_key: ed25519.Ed25519PrivateKey
+) -> None:
+    body = post(base_url, signing_key, "/query", "judge_unverifiable").json()
+    assert body["answer"] == "Anggaran pendidikan 2023 adalah Rp 5 miliar."
+    assert body["dropped_claim_reasons"] == {"unverified": 1}
+    assert (body["claims_supported"], body["claims_total"]) == (1, 2)
+
+
+def test_a_guard_that_fails_is_502_and_nothing_is_published(
+    base_url: str, signing_key: ed25519.Ed25519PrivateKey
+) -> None:
+    response = post(base_url, signing_key, "/query", "guard_unavailable")
+    assert_error(response, 502, "policy_guard_unavailable")
+    assert "Rp 5 miliar" not in response.text
+
+
 def test_an_unconfirmed_sentence_is_withheld_and_counted(
     base_url: str, signing_key: ed25519.Ed25519PrivateKey
 ) -> None:

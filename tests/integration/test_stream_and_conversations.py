@@ -32,7 +32,7 @@ SCENARIOS = Path(__file__).parents[1] / "scenarios"
 STREAMABLE = sorted(
     p.stem
     for p in SCENARIOS.glob("*.json")
-    if p.stem not in {"agent_upstream_error", "nothing_found"}
+    if p.stem not in {"agent_upstream_error", "guard_unavailable", "nothing_found"}
 )
 
 
@@ -217,6 +217,17 @@ def test_a_failure_before_the_answer_ends_the_stream_with_an_error_frame(
     assert frames[-1] == ("error", {"code": "upstream_failed", "message": frames[-1][1]["message"]})
     assert "message.start" not in [n for n, _ in frames]
     assert "scripted" not in json.dumps(frames)
+
+
+def test_a_guard_that_fails_ends_the_stream_before_any_text_of_the_answer(
+    base_url: str, signing_key: ed25519.Ed25519PrivateKey
+) -> None:
+    # V2-13 fails closed, V2-21 guards before message.start: no frame carries the answer.
+    frames = stream(base_url, signing_key, "guard_unavailable")
+    assert frames[-1][0] == "error" and frames[-1][1]["code"] == "policy_guard_unavailable"
+    names = [name for name, _ in frames]
+    assert not {"message.start", "annotations", "answer.delta", "passage"} & set(names)
+    assert "Rp 5 miliar" not in json.dumps(frames)
 
 
 def test_a_client_that_disconnects_mid_stream_does_not_lose_the_message(

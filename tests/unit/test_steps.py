@@ -425,3 +425,28 @@ def test_a_state_without_a_progress_id_publishes_nothing(deps: AnswerDeps) -> No
         progress=channel,
     )
     assert channel._events == {}
+
+
+def test_the_agent_step_stops_the_agent_at_its_share_of_the_deadline(deps: AnswerDeps) -> None:
+    from tanda.adapters.scripted import ScriptedModel
+    from tests.fakes import ManualClock
+
+    # Given agent calls of 3.5 s each in a 10 s request whose checks keep 40 % (V2-23), on a
+    # manual clock so the figures are exact whatever the machine's load
+    clock = ManualClock()
+    default = deps.model.scenarios["default"]  # type: ignore[attr-defined]
+    slow = default.model_copy(update={"latency_ms": {"agent": 3500}})
+    model = ScriptedModel({"default": slow}, sleep=clock.advance)
+    settings = deps.settings.model_copy(update={"request_deadline_s": 10.0, "judge_share": 0.4})
+    state = steps.query_input("acme", QueryV2Request(query=QUESTION), settings, started_at=clock())
+
+    # when the agent step runs
+    output = steps.agent_step(state, index=deps.index, model=model, settings=settings, clock=clock)
+
+    # then the answer call is cut at 6 s: the model_timeout refusal, the checks' 4 s unspent
+    assert output.done is not None and output.done.fallback == "model_timeout"
+    assert clock() - state.started_at == pytest.approx(6.0)
+    assert [(c.role, c.outcome, c.latency_ms) for c in output.done.model_calls] == [
+        ("agent", "ok", 3500),
+        ("agent", "deadline", 2500),
+    ]

@@ -36,7 +36,6 @@ def reader_contexts(segments: Sequence[Segment]) -> list[ReaderContext]:
         layout = segment.layout
         if layout is Layout.heading:
             heading, header, lead_in = segment.text, None, None
-            paragraph_text = []
         elif layout is Layout.table_header:
             header = segment.text
         elif layout is Layout.list_item and block is not Layout.list_item:
@@ -55,6 +54,12 @@ def reader_contexts(segments: Sequence[Segment]) -> list[ReaderContext]:
         )
         if layout is not Layout.continue_:
             block = layout
-        if layout in (Layout.paragraph, Layout.continue_) and block is Layout.paragraph:
+        elif block is None:
+            block = Layout.paragraph  # as in compose: a leading `continue` opens a paragraph
+        if block is Layout.paragraph:
             paragraph_text.append(segment.text)
+        else:
+            # A list's lead-in is the paragraph right before it: a list or table in between
+            # ends it (V2-07).
+            paragraph_text = []
     return contexts

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from tanda.annotate import (
+    CitationRouting,
     Route,
     SegmentOutcome,
     aggregate,
@@ -17,6 +18,7 @@ from tanda.annotate import (
 )
 from tanda.contract import (
     Citation,
+    FallbackReason,
     Layout,
     QueryV2Response,
     Segment,
@@ -287,3 +289,120 @@ def test_annotations_frame_matches_the_seed_stream_example() -> None:
         None,
     )
     assert "checked" not in frame
+
+
+# --- routing: every field of the decision (V2-05, V2-06, V2-11, V2-12) -------------------------
+
+
+@pytest.mark.parametrize(
+    ("segment", "expected"),
+    [
+        (
+            seg("Rp 5 miliar."),
+            CitationRouting(Route.final, (), (), SegmentOutcome(Verdict.uncited)),
+        ),
+        (seg("Berikut:", kind="framing"), CitationRouting(Route.framing_check, (), ())),
+        (
+            seg("x", cites=["P7", "P7", "P8"]),
+            CitationRouting(
+                Route.final,
+                (),
+                ("P7", "P8"),
+                SegmentOutcome(Verdict.invalid_citation, invalid_citation_keys=("P7", "P8")),
+            ),
+        ),
+        (
+            seg("Seperti Anda katakan.", cites=["C1", "P9"]),
+            CitationRouting(
+                Route.final,
+                ("C1",),
+                ("P9",),
+                SegmentOutcome(Verdict.from_conversation, invalid_citation_keys=("P9",)),
+            ),
+        ),
+        (
+            seg("x", cites=["C1", "P1", "P9", "P1"]),
+            CitationRouting(Route.judge, ("C1", "P1"), ("P9",), judge_keys=("P1",)),
+        ),
+    ],
+    ids=["uncited", "framing", "invalid", "from-conversation", "judged"],
+)
+def test_routing_decides_route_keys_and_final_verdict(
+    segment: Segment, expected: CitationRouting
+) -> None:
+    assert route_segment(segment, {"P1", "P2", "C1"}, {"C1"}) == expected
+
+
+# --- counting (V2-15, V2-16) --------------------------------------------------------------------
+
+
+def composed_by_hand(answer: str, spans: list[tuple[int, int]], layout: list[tuple[int, int]]):  # type: ignore[no-untyped-def]
+    from tanda.annotate import ComposedAnswer, Span
+
+    return ComposedAnswer(answer, tuple(Span(a, b, a, b) for a, b in spans), tuple(layout))
+
+
+@pytest.mark.parametrize(
+    ("answer", "spans", "layout", "pieces"),
+    [
+        ("abc", [(0, 3)], [], 0),
+        ("xbc", [(1, 3)], [], 1),  # uncovered at the very start
+        ("xAyBz", [(1, 2), (3, 4)], [], 3),  # start, middle and end
+        ("A B", [(0, 1), (2, 3)], [(1, 2)], 0),  # layout covers the gap
+        ("AxyB", [(0, 1), (3, 4)], [], 1),  # one piece however long
+        ("", [], [], 0),
+    ],
+)
+def test_unlocated_text_is_counted_in_maximal_pieces(
+    answer: str, spans: list[tuple[int, int]], layout: list[tuple[int, int]], pieces: int
+) -> None:
+    from tanda.annotate import count_unlocated
+
+    assert count_unlocated(composed_by_hand(answer, spans, layout)) == pieces
+
+
+def test_each_unverified_reason_is_counted_once_per_claim() -> None:
+    segments = [seg(f"fakta {i}", cites=["P1"]) for i in range(3)]
+    outcomes = [
+        claim(Verdict.unverified, UnverifiedReason.deadline),
+        claim(Verdict.unverified, UnverifiedReason.deadline),
+        claim(Verdict.unverified, UnverifiedReason.disputed),
+    ]
+    report = aggregate(
+        compose(segments), segments, outcomes, {}, framing_check=StageStatus.skipped
+    ).faithfulness
+    assert (report.unverified_reasons.deadline, report.unverified_reasons.disputed) == (2, 1)
+
+
+def test_misaligned_inputs_are_refused() -> None:
+    segments = [seg("a", cites=["P1"])]
+    with pytest.raises(ValueError, match=r"^segments, outcomes and composed spans must line up"):
+        aggregate(compose(segments), segments, [], {}, framing_check=StageStatus.skipped)
+
+
+def test_a_reason_without_unverified_is_refused_with_the_rule() -> None:
+    with pytest.raises(ValueError, match=r"^unverified_reason is set exactly when the verdict is"):
+        SegmentOutcome(Verdict.uncited, UnverifiedReason.budget)
+
+
+def test_an_empty_refusal_is_no_unlocated_piece() -> None:
+    assert refusal_annotation("").faithfulness.unlocated_total == 0
+
+
+def test_the_annotations_frame_carries_the_fallback_and_checked_false() -> None:
+    from tanda.annotate import annotations_frame
+
+    # Given the context-budget refusal (V2-18) and a policy block (V2-13)
+    unchecked = refusal_annotation("Bahan sumber tidak muat.", checked=False)
+    frame = annotations_frame(
+        unchecked, fallback_used=True, fallback_reason=FallbackReason.context_budget_exhausted
+    ).model_dump(mode="json")
+    # then the stream's annotations frame says so, as the JSON body does
+    assert frame["checked"] is False
+    assert (frame["fallback_used"], frame["fallback_reason"]) == (True, "context_budget_exhausted")
+    blocked = annotations_frame(
+        refusal_annotation("Diblokir."),
+        fallback_used=True,
+        fallback_reason=FallbackReason.policy_blocked,
+    ).model_dump(mode="json")
+    assert blocked["fallback_reason"] == "policy_blocked" and "checked" not in blocked

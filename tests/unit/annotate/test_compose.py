@@ -173,3 +173,67 @@ def test_table_row_with_wrong_cell_count_is_rejected() -> None:
 def test_continue_after_table_row_is_rejected() -> None:
     with pytest.raises(SegmentLayoutError, match="continue cannot follow a table"):
         compose([seg("a | b", "table_header"), seg("1 | 2", "table_row"), seg("lagi", "continue")])
+
+
+def unchecked(text: str, layout: str = "paragraph") -> Segment:
+    """A segment built without validation (compose guards what the contract may not)."""
+    return Segment.model_construct(
+        text=text, kind=SegmentKind.fact, cites=[], layout=Layout(layout)
+    )
+
+
+@pytest.mark.parametrize(
+    ("segments", "index", "reason"),
+    [
+        ([seg("ok"), seg("   ")], 1, "text is blank"),
+        ([seg("ok"), seg(" lead")], 1, "text starts or ends with whitespace"),
+        ([seg("ok"), unchecked("a\ud800b")], 1, "text contains a lone surrogate"),
+        ([seg("ok"), unchecked("a\udfffb")], 1, "text contains a lone surrogate"),
+        ([seg("ok"), seg("a\x7fb")], 1, "text contains a line break or control character U+007F"),
+        ([seg("1 | 2", "table_row")], 0, "table_row without a table_header before it"),
+        ([seg("ok"), seg("1 | 2", "table_row")], 1, "table_row without a table_header before it"),
+        (
+            [seg("a | b", "table_header"), seg("lagi", "continue")],
+            1,
+            "continue cannot follow a table segment",
+        ),
+        (
+            [seg("ok"), seg("a | b", "table_header"), seg("1 | 2 | 3", "table_row")],
+            2,
+            "table_row has 3 cells but its header has 2",
+        ),
+    ],
+)
+def test_a_rejection_names_the_segment_and_says_why_in_stable_words(
+    segments: list[Segment], index: int, reason: str
+) -> None:
+    # The agent's one regeneration is told this reason (V2-17): it is part of the contract.
+    with pytest.raises(SegmentLayoutError) as raised:
+        compose(segments)
+    assert (raised.value.index, raised.value.reason) == (index, reason)
+    assert str(raised.value) == f"segment {index}: {reason}"
+
+
+def test_an_opening_continue_starts_the_first_paragraph() -> None:
+    composed = compose(
+        [seg("Satu.", "continue"), seg("Dua.", "paragraph"), seg("Tiga.", "list_item")]
+    )
+    assert composed.answer == "Satu.\n\nDua.\n\n- Tiga."
+    assert composed.layout == ((5, 7), (11, 15))
+
+
+def test_adjacent_layout_is_one_range_and_the_rest_stay_apart() -> None:
+    # Given a heading, then a table whose header and row meet with layout on both sides
+    composed = compose(
+        [seg("Anggaran", "heading"), seg("Pos | Nilai", "table_header"), seg("A | 1", "table_row")]
+    )
+    assert composed.answer == "## Anggaran\n\n| Pos | Nilai |\n| --- | --- |\n| A | 1 |"
+    # then "## ", "\n\n| ", the header's closing + separator + the row's opening (one range),
+    # and the row's closing pipe are the server's layout
+    assert composed.layout == ((0, 3), (11, 15), (26, 45), (50, 52))
+    assert [composed.answer[a:b] for a, b in composed.layout] == [
+        "## ",
+        "\n\n| ",
+        " |\n| --- | --- |\n| ",
+        " |",
+    ]

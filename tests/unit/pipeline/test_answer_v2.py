@@ -16,7 +16,8 @@ from tanda.conversations.model import StoredMessage
 from tanda.errors import NotFound, UpstreamFailed
 from tanda.pipeline.answer_v2 import AnswerDeps, AnswerOutcome, NothingReadable, answer_v2
 from tanda.pipeline.notices import NOTICES
-from tests.fakes import FaultySearchIndex
+from tests.fakes import FaultySearchIndex, ManualClock
+from tests.unit.pipeline.conftest import SCENARIOS
 
 QUESTION = "Berapa anggaran pendidikan Aceh tahun 2023?"
 
@@ -496,3 +497,212 @@ def test_the_offline_agent_skips_tables_of_another_period_than_the_question_name
     }
     # A statute's year is its enactment, not a period: it still answers a 2023 question.
     assert [u.key for u in OfflineModel.pick_units("Pendapatan daerah 2023?", [statute])] == ["P3"]
+
+
+# --- what reads as verified: the judge's verdicts and the policy guard (V2-08, V2-10, V2-13) ---
+
+
+def test_a_claim_the_judge_cannot_decide_is_unverified_and_the_answer_not_full(
+    deps: AnswerDeps,
+) -> None:
+    # Given a judge that answers "unverifiable" for the second claim
+    outcome = ask(deps, "judge_unverifiable")
+    # then that claim is unverified, never supported, and the report says so (V2-10, V2-16)
+    assert verdicts(outcome) == [("supported", None), ("unverified", "unparseable")]
+    report = outcome.annotation.faithfulness
+    assert (report.supported, report.unverified, report.verification) == (1, 1, "partial")
+    assert report.judge_status == "unavailable"
+    assert outcome.annotation.grounding.grounding_rate == 0.5
+
+
+def test_a_guard_that_fails_publishes_nothing(deps: AnswerDeps) -> None:
+    from tanda.guard.run import GuardUnavailable
+
+    # V2-13 fails closed: no outcome (answer or refusal) comes back to be published or stored.
+    with pytest.raises(GuardUnavailable):
+        ask(deps, "guard_unavailable")
+
+
+@pytest.mark.parametrize("reads", ["items", "prompt"])
+def test_the_guard_blocks_on_text_past_the_start_of_the_answer(
+    deps: AnswerDeps, reads: str
+) -> None:
+    from tanda.adapters.scripted import ScriptedModel
+    from tests.fakes import NIK, PersonalDataGuard, personal_data_scenario
+
+    # Given an answer whose personal data comes after its first sentence
+    scripted = ScriptedModel({"personal_data": personal_data_scenario()})
+    guard = PersonalDataGuard(scripted, reads=reads)  # type: ignore[arg-type]
+    # when it is answered under a guard that blocks personal data
+    outcome = ask(replace(deps, model=guard), "personal_data")
+    # then the guard was shown the whole answer and replaced it (V2-13)
+    assert NIK in guard.seen[0] and guard.seen[0].index(NIK) > 40
+    assert outcome.fallback == "policy_blocked"
+    assert outcome.answer == NOTICES[outcome.fallback]
+    assert NIK not in outcome.answer and outcome.annotation.claims == []
+
+
+# --- V2-23: the agent stops at its share of the deadline, the checks keep theirs ---------------
+
+
+def timed(deps: AnswerDeps, agent_s: float, judge_s: float) -> tuple[AnswerDeps, ManualClock]:
+    """The default scenario where every agent call takes ``agent_s`` and the judge ``judge_s``
+    seconds of a 10 s request (judge share 0.4: the agent has 6 s, the checks until 9 s) — on a
+    manual clock, so the figures are exact whatever the machine's load."""
+    from tanda.adapters.scripted import ScriptedModel
+
+    clock = ManualClock()
+    default = ScriptedModel.from_dir(SCENARIOS).scenarios["default"]
+    latency = {"agent": round(agent_s * 1000), "judge": round(judge_s * 1000)}
+    model = ScriptedModel(
+        {"default": default.model_copy(update={"latency_ms": latency})}, sleep=clock.advance
+    )
+    settings = deps.settings.model_copy(
+        update={"request_deadline_s": 10.0, "judge_share": 0.4, "model_call_budget": 12}
+    )
+    return replace(deps, model=model, settings=settings, clock=clock), clock
+
+
+def test_an_agent_still_working_at_its_share_of_the_deadline_is_stopped_there(
+    deps: AnswerDeps,
+) -> None:
+    # Given an agent whose second call (the answer) would end at 7 s of a 10 s request
+    timed_deps, clock = timed(deps, agent_s=3.5, judge_s=3.5)
+    start = clock()
+    # when the question is answered
+    outcome = ask(timed_deps, "default")
+    # then the agent's call is cut at 6 s, its share, and the answer is the model_timeout
+    # refusal: no answer is published whose claims the judge had no time left to check
+    assert outcome.fallback == "model_timeout"
+    assert outcome.answer == NOTICES[outcome.fallback]
+    assert clock() - start == pytest.approx(6.0)
+    assert [(c.role, c.outcome, c.latency_ms) for c in outcome.model_calls] == [
+        ("agent", "ok", 3500),
+        ("agent", "deadline", 2500),
+    ]
+
+
+def test_an_agent_within_its_share_leaves_the_judge_the_rest_of_the_time(
+    deps: AnswerDeps,
+) -> None:
+    # Given an agent that answers at 5.8 s and a judge that needs 3 s of the checks' 9 s
+    timed_deps, clock = timed(deps, agent_s=2.9, judge_s=3.0)
+    start = clock()
+    outcome = ask(timed_deps, "default")
+    # then the judge finishes in the time left to it and the claim is supported
+    assert outcome.fallback is None
+    assert verdicts(outcome) == [("supported", None)]
+    assert clock() - start == pytest.approx(8.8)
+    judge = next(c for c in outcome.model_calls if c.role == "judge")
+    assert (judge.outcome, judge.latency_ms) == ("ok", 3000)
+
+
+# --- the in-process routing of segments to the checks (check_segments) -------------------------
+
+
+def test_a_segment_that_repeats_the_conversation_is_from_conversation_not_judged(
+    deps: AnswerDeps,
+) -> None:
+    from tanda.adapters.scripted import Scenario, ScriptedModel
+    from tanda.conversations.history import build_history
+    from tanda.conversations.model import StoredMessage
+
+    fact = "Anggaran pendidikan 2023 adalah Rp 5 miliar."
+    earlier = StoredMessage(
+        message_id="m-0",
+        conversation_id="c-1",
+        tenant_id="acme",
+        route="query_v2",
+        question=QUESTION,
+        answer=fact,
+        trace_id="t-0",
+        created_at=0.0,
+        segments=[{"text": fact, "kind": "fact", "cites": ["P1"], "verdict": "supported"}],
+        cited_documents=["qanun-2023"],
+    )
+    repeat = Scenario.model_validate(
+        {
+            "agent": {
+                "tool_calls": [{"query": "anggaran"}],
+                "segments": [{"text": fact, "kind": "fact", "cites": ["C2"]}],
+            }
+        }
+    )
+    model = ScriptedModel({"repeat": repeat})
+    outcome = answer_v2(
+        replace(deps, model=model),
+        "acme",
+        QueryV2Request(query=QUESTION),
+        scenario="repeat",
+        history=build_history([earlier]),
+    )
+    # V2-12: neutral, never supported, and no judge call for it
+    assert verdicts(outcome) == [("from_conversation", None)]
+    assert "judge" not in [c.role for c in outcome.model_calls]
+
+
+def test_the_framing_check_sees_the_question(deps: AnswerDeps) -> None:
+    seen: list[object] = []
+    inner = deps.model
+
+    class Spy:
+        name = "spy"
+
+        def complete(self, request):  # type: ignore[no-untyped-def]
+            seen.append(request)
+            return inner.complete(request)
+
+    ask(replace(deps, model=Spy()), "default")
+    (framing,) = [r for r in seen if r.role == "framing_check"]  # type: ignore[attr-defined]
+    assert QUESTION in framing.messages[-1].content  # type: ignore[attr-defined]
+    assert framing.items[0] == {"question": QUESTION}  # type: ignore[attr-defined]
+
+
+def test_a_framing_check_still_out_at_the_checks_deadline_leaves_framing_uncited(
+    deps: AnswerDeps,
+) -> None:
+    from tanda.adapters.scripted import Scenario, ScriptedModel
+
+    # Given a framing check that needs 9.5 s of a 10 s request whose checks end at 9 s (the
+    # guard keeps the last second), on a manual clock; no cited segment, so no judge runs
+    clock = ManualClock()
+    scenario = Scenario.model_validate(
+        {
+            "agent": {
+                "tool_calls": [{"query": "anggaran"}],
+                "segments": [
+                    {"text": "Berikut datanya.", "kind": "framing"},
+                    {"text": "Tanpa sumber.", "kind": "fact", "layout": "continue"},
+                ],
+            },
+            "latency_ms": {"framing_check": 9500},
+        }
+    )
+    model = ScriptedModel({"slow_framing": scenario}, sleep=clock.advance)
+    settings = deps.settings.model_copy(update={"request_deadline_s": 10.0})
+    outcome = ask(replace(deps, model=model, settings=settings, clock=clock), "slow_framing")
+    # then the framing check is cut at 9 s: framing unavailable, its segment uncited (V2-06),
+    # and the guard still had its second
+    report = outcome.annotation.faithfulness
+    assert report.framing_check == "unavailable"
+    assert verdicts(outcome) == [("uncited", None), ("uncited", None)]
+    assert [(c.role, c.outcome) for c in outcome.model_calls][-2:] == [
+        ("framing_check", "deadline"),
+        ("guard", "ok"),
+    ]
+
+
+def test_cited_segments_are_judged_in_batches_of_the_configured_size(deps: AnswerDeps) -> None:
+    roles: list[tuple[str, int]] = []
+    inner = deps.model
+
+    class Spy:
+        name = "spy"
+
+        def complete(self, request):  # type: ignore[no-untyped-def]
+            roles.append((request.role.value, len(request.items or [])))
+            return inner.complete(request)
+
+    settings = deps.settings.model_copy(update={"judge_batch_size": 1})
+    ask(replace(deps, model=Spy(), settings=settings), "seed_example")  # two cited segments
+    assert [n for role, n in roles if role == "judge"] == [1, 1]

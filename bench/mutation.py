@@ -1,0 +1,194 @@
+"""Mutation testing of the code that decides what reads as verified (issue 11): mutmut over
+``annotate/``, ``judge/``, ``guard/`` and the pipeline's verdict routing, with the fast unit tests
+that cover them (``[tool.mutmut]`` in pyproject.toml). Writes ``bench/results/mutation.json``.
+
+    python bench/mutation.py                 # every target (about 10 min on one core)
+    python bench/mutation.py judge guard     # some targets; the others keep their last results
+    python bench/mutation.py --report        # recount from the last run, without running
+
+mutmut names a module after its path and strips only ``src/``, so the run happens in a scratch
+copy that lays ``shared/`` out as ``src/`` (``--workdir``, default a temporary folder kept
+between calls, so a run of some targets keeps the others' last results). ``not_checked`` counts
+mutants no selected test reaches (or not run yet).
+
+A surviving mutant is killed with a test, or justified in ``bench/results/mutation.json``
+(``justified``: the function, the mutated line before/after, and a one-line reason). Justifications
+are matched by the mutated lines, not mutmut's numbering, so they survive unrelated edits; one that
+no longer matches a survivor is dropped from the file. Exits 1 while any survivor is unjustified.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections import Counter
+from dataclasses import dataclass
+from importlib.metadata import version
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+RESULTS = ROOT / "bench" / "results" / "mutation.json"
+DEFAULT_WORKDIR = Path(tempfile.gettempdir()) / "tanda-mutation"
+
+TARGETS: dict[str, list[str]] = {
+    # what to mutate → mutmut name globs (mutmut mutates whole files; only these are run)
+    "annotate": ["tanda.annotate.*"],
+    "judge": ["tanda.judge.*"],
+    "guard": ["tanda.guard.*"],
+    # The in-process runner's verdict routing: each segment → judge, framing check or a final
+    # verdict, and back in answer order.
+    "routing": ["tanda.pipeline.answer_v2.x_check_segments__*"],
+}
+STATUS = {0: "survived", 1: "killed", 3: "killed", 36: "timeout", 37: "killed"}
+
+
+@dataclass(frozen=True)
+class Mutant:
+    name: str
+    status: str
+
+    @property
+    def function(self) -> str:
+        """``tanda.judge.run.x_judge_claims__mutmut_3`` → ``tanda.judge.run.judge_claims``;
+        methods ``…xǁClassǁmethod__mutmut_1`` → ``….Class.method``."""
+        base = self.name.partition("__mutmut_")[0]
+        module, _, mangled = base.rpartition(".")
+        if mangled.startswith("xǁ"):
+            _, cls, method = mangled.split("ǁ")
+            return f"{module}.{cls}.{method}"
+        return f"{module}.{mangled.removeprefix('x_')}"
+
+    @property
+    def target(self) -> str:
+        return next(t for t, globs in TARGETS.items() if any(_matches(self.name, g) for g in globs))
+
+
+def _matches(name: str, glob: str) -> bool:
+    return re.fullmatch(re.escape(glob).replace(r"\*", ".*"), name) is not None
+
+
+def lay_out(workdir: Path) -> None:
+    """Copy the sources as ``src/`` plus the tests and the config into ``workdir``; keep mutmut's
+    ``mutants/`` state where the sources did not change."""
+    workdir.mkdir(parents=True, exist_ok=True)
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc", ".hypothesis")
+    for source, target in ((ROOT / "shared", workdir / "src"), (ROOT / "tests", workdir / "tests")):
+        if target.exists():
+            shutil.rmtree(target)
+        shutil.copytree(source, target, ignore=ignore)
+    shutil.copy2(ROOT / "pyproject.toml", workdir / "pyproject.toml")
+
+
+def mutmut(workdir: Path, *args: str, capture: bool = False) -> str:
+    done = subprocess.run(
+        [sys.executable, "-m", "mutmut", *args],
+        cwd=workdir,
+        check=not capture,
+        capture_output=capture,
+        text=True,
+    )
+    return done.stdout if capture else ""
+
+
+def mutants(workdir: Path) -> list[Mutant]:
+    found: list[Mutant] = []
+    for meta in sorted((workdir / "mutants" / "src").rglob("*.meta")):
+        data = json.loads(meta.read_text(encoding="utf-8"))
+        for name, code in data["exit_code_by_key"].items():
+            if any(_matches(name, g) for globs in TARGETS.values() for g in globs):
+                found.append(
+                    Mutant(
+                        name, "not checked" if code is None else STATUS.get(code, f"exit {code}")
+                    )
+                )
+    return found
+
+
+def mutation_of(workdir: Path, name: str) -> dict[str, str]:
+    """The mutated lines of one mutant, as ``before`` / ``after`` (whitespace-trimmed)."""
+    diff = mutmut(workdir, "show", name, capture=True)
+    lines = [
+        line for line in diff.splitlines() if line[:1] in "+-" and line[:3] not in ("+++", "---")
+    ]
+    before = "\n".join(line[1:].strip() for line in lines if line.startswith("-"))
+    after = "\n".join(line[1:].strip() for line in lines if line.startswith("+"))
+    return {"before": before, "after": after}
+
+
+def report(workdir: Path) -> dict[str, Any]:
+    previous = json.loads(RESULTS.read_text(encoding="utf-8")) if RESULTS.exists() else {}
+    reasons = {
+        (j["function"], j["before"], j["after"]): j["reason"] for j in previous.get("justified", [])
+    }
+    counts = {t: Counter[str]() for t in TARGETS}
+    justified: list[dict[str, str]] = []
+    unjustified: list[dict[str, str]] = []
+    for mutant in mutants(workdir):
+        status = mutant.status
+        if status == "survived":
+            entry = {"function": mutant.function, **mutation_of(workdir, mutant.name)}
+            reason = reasons.get((entry["function"], entry["before"], entry["after"]))
+            if reason is None:
+                unjustified.append({**entry, "mutant": mutant.name})
+            else:
+                justified.append({**entry, "reason": reason})
+                status = "justified"
+        counts[mutant.target][status] += 1
+    by_target = {
+        target: {
+            "mutants": sum(c.values()),
+            "killed": c["killed"] + c["timeout"],
+            "survived": c["survived"] + c["justified"],
+            "justified": c["justified"],
+            "unjustified": c["survived"],
+            "not_checked": sum(c.values())
+            - c["killed"]
+            - c["timeout"]
+            - c["survived"]
+            - c["justified"],
+        }
+        for target, c in counts.items()
+    }
+    total = {key: sum(c[key] for c in by_target.values()) for key in next(iter(by_target.values()))}
+    unique = {(j["function"], j["before"], j["after"]): j for j in justified}
+    return {
+        "tool": f"mutmut {version('mutmut')}",
+        "command": "python bench/mutation.py",
+        "targets": TARGETS,
+        "total": total,
+        "by_target": by_target,
+        "unjustified": unjustified,
+        "justified": [unique[k] for k in sorted(unique)],
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("targets", nargs="*", help=f"some of {', '.join(TARGETS)} (default: all)")
+    parser.add_argument("--workdir", type=Path, default=DEFAULT_WORKDIR)
+    parser.add_argument("--max-children", type=int, default=1, help="parallel mutants (default 1)")
+    parser.add_argument("--report", action="store_true", help="only recount the last run")
+    args = parser.parse_args()
+    unknown = set(args.targets) - set(TARGETS)
+    if unknown:
+        parser.error(f"unknown targets: {', '.join(sorted(unknown))}")
+    if not args.report:
+        lay_out(args.workdir)
+        globs = [g for t in args.targets or TARGETS for g in TARGETS[t]]
+        mutmut(args.workdir, "run", "--max-children", str(args.max_children), *globs)
+    result = report(args.workdir)
+    RESULTS.write_text(json.dumps(result, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    print(json.dumps({"total": result["total"], "unjustified": len(result["unjustified"])}))
+    return 1 if result["unjustified"] else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
