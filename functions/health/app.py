@@ -14,4 +14,4 @@ from tanda.observability import instrumented
 
 app = create_app(routers=[router])
 handler = instrumented("health")(Mangum(app, lifespan="off"))
-snapstart.register()
+snapstart.register(prime_modules=("aws_lambda_powertools",))  # instrumented() logs with it
