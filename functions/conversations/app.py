@@ -14,4 +14,4 @@ from tanda.observability import instrumented
 
 app = create_app(routers=[router])
 handler = instrumented("conversations")(Mangum(app, lifespan="off"))
-snapstart.register(prime_modules=snapstart.AWS_ADAPTERS)
+snapstart.register(prime_modules=(*snapstart.AWS_ADAPTERS, *snapstart.ROUTE_FIRST_REQUEST))

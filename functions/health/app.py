@@ -14,4 +14,5 @@ from tanda.observability import instrumented
 
 app = create_app(routers=[router])
 handler = instrumented("health")(Mangum(app, lifespan="off"))
-snapstart.register(prime_modules=("aws_lambda_powertools",))  # instrumented() logs with it
+# instrumented() logs with Powertools; FastAPI runs the sync route on anyio's asyncio backend.
+snapstart.register(prime_modules=("aws_lambda_powertools", "anyio._backends._asyncio"))

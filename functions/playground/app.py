@@ -14,4 +14,10 @@ from tanda.observability import instrumented
 
 app = create_app(routers=[router])
 handler = instrumented("playground")(Mangum(app, lifespan="off"))
-snapstart.register(prime_modules=(*snapstart.AWS_ADAPTERS, "tanda.service.playground"))
+snapstart.register(
+    prime_modules=(
+        *snapstart.AWS_ADAPTERS,
+        *snapstart.ROUTE_FIRST_REQUEST,
+        "tanda.service.playground",
+    )
+)

@@ -14,4 +14,10 @@ from tanda.observability import instrumented
 
 app = create_app(routers=[router])
 handler = instrumented("query_v1")(Mangum(app, lifespan="off"))
-snapstart.register(prime_modules=(*snapstart.AWS_ADAPTERS, "tanda.service.answer_v1"))
+snapstart.register(
+    prime_modules=(
+        *snapstart.AWS_ADAPTERS,
+        *snapstart.ROUTE_FIRST_REQUEST,
+        "tanda.service.answer_v1",
+    )
+)

@@ -23,4 +23,11 @@ from tanda.api.app import create_app
 from tanda.api.routes.query_v1 import router
 
 app = create_app(routers=[router])
-snapstart.install_lwa_hooks(app, prime_modules=(*snapstart.AWS_ADAPTERS, "tanda.service.answer_v1"))
+snapstart.install_lwa_hooks(
+    app,
+    prime_modules=(
+        *snapstart.AWS_ADAPTERS,
+        *snapstart.ROUTE_FIRST_REQUEST,
+        "tanda.service.answer_v1",
+    ),
+)

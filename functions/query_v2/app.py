@@ -14,4 +14,10 @@ from tanda.observability import instrumented
 
 app = create_app(routers=[router])
 handler = instrumented("query_v2")(Mangum(app, lifespan="off"))
-snapstart.register(prime_modules=(*snapstart.AWS_ADAPTERS, "tanda.service.answer_v2"))
+snapstart.register(
+    prime_modules=(
+        *snapstart.AWS_ADAPTERS,
+        *snapstart.ROUTE_FIRST_REQUEST,
+        "tanda.service.answer_v2",
+    )
+)

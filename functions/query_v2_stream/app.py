@@ -22,4 +22,11 @@ from tanda.api.app import create_app
 from tanda.api.routes.query_v2 import router
 
 app = create_app(routers=[router])
-snapstart.install_lwa_hooks(app, prime_modules=(*snapstart.AWS_ADAPTERS, "tanda.service.answer_v2"))
+snapstart.install_lwa_hooks(
+    app,
+    prime_modules=(
+        *snapstart.AWS_ADAPTERS,
+        *snapstart.ROUTE_FIRST_REQUEST,
+        "tanda.service.answer_v2",
+    ),
+)

@@ -14,4 +14,10 @@ from tanda.observability import instrumented
 
 app = create_app(routers=[router])
 handler = instrumented("v1_search")(Mangum(app, lifespan="off"))
-snapstart.register(prime_modules=(*snapstart.AWS_ADAPTERS, "tanda.service.search_v1"))
+snapstart.register(
+    prime_modules=(
+        *snapstart.AWS_ADAPTERS,
+        *snapstart.ROUTE_FIRST_REQUEST,
+        "tanda.service.search_v1",
+    )
+)

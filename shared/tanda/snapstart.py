@@ -32,7 +32,6 @@ if TYPE_CHECKING:
 # the adapters its settings can select there, and the SDK. A function adds its own use case.
 AWS_ADAPTERS: tuple[str, ...] = (
     "tanda.wiring",
-    "tanda.auth",
     "tanda.adapters.dynamodb_store",
     "tanda.adapters.dynamodb_progress",
     "tanda.adapters.stepfunctions",
@@ -43,6 +42,15 @@ AWS_ADAPTERS: tuple[str, ...] = (
     "tanda.adapters.embedders",
     "aws_lambda_powertools",
     "boto3",
+)
+
+# What the first request of every API route imports: anyio's asyncio backend (Mangum and uvicorn
+# run the app on asyncio; anyio loads it on first use) and the partner credentials' checks.
+ROUTE_FIRST_REQUEST: tuple[str, ...] = (
+    "anyio._backends._asyncio",
+    "tanda.auth",
+    "tanda.auth.tokens",
+    "tanda.auth.local",
 )
 
 # The Lambda Web Adapter's hook paths (AWS_LWA_SNAPSTART_*_PATH in template.yaml); the adapter
