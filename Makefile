@@ -9,7 +9,7 @@ DEMO_CORPUS ?= $(firstword $(wildcard ../shared/data/corpus) demo/corpus)
 DEMO_HOME   ?= .tanda/demo
 DEMO_QUESTION ?= Berapa realisasi pendapatan daerah Surabaya tahun 2023?
 
-.PHONY: demo test lint bench openapi clean
+.PHONY: demo test sam-smoke lint bench openapi clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "tanda needs Python >= 3.11")'
@@ -23,9 +23,14 @@ demo: $(STAMP)
 	TANDA_HOME=$(DEMO_HOME) $(BIN)/tanda ingest $(DEMO_CORPUS) --tenant demo
 	TANDA_HOME=$(DEMO_HOME) $(BIN)/tanda ask "$(DEMO_QUESTION)" --tenant demo
 
-## test: set up, then run every test
+## test: set up, then run every test, the SAM build and artifact smoke test included (SAM_SMOKE=1)
 test: $(STAMP)
-	$(BIN)/python -m pytest
+	SAM_SMOKE=1 $(BIN)/python -m pytest
+
+## sam-smoke: only `sam validate --lint`, `sam build` (arm64 + this host) and the artifact smoke
+## test (docs/deploy.md); the SAM CLI and Python 3.12 tools go under .tanda/sam/
+sam-smoke: $(STAMP)
+	SAM_SMOKE=1 $(BIN)/python -m pytest tests/infra -m sam
 
 ## lint: ruff (lint + format check) and mypy (strict)
 lint: $(STAMP)
@@ -44,4 +49,4 @@ openapi: $(STAMP)
 	$(BIN)/tanda openapi
 
 clean:
-	rm -rf $(VENV) .tanda .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) .tanda .aws-sam .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -13,6 +13,21 @@ Run from the repository root::
 
 Writes ``bench/results/coldstart.json``. Local figures, not Lambda's: no layer unzip, bytecode
 already cached, a different CPU - use them to compare entries, not as absolute budgets.
+
+``artifact`` (issue 12) measures the functions as ``sam build`` makes them (``.tanda/sam/
+build-<host arch>``, built when missing: ``make sam-smoke`` builds it too), each sample a clean
+Python 3.12 with only the function's folder, its layers and the runtime's own packages on
+``sys.path`` (``tests/infra/artifact_probe.py``), split the way SnapStart splits a cold start:
+
+- ``import_ms`` + ``prime_ms`` = ``snapshot_eligible_init_ms``: the entry module's import and the
+  before-snapshot hook (``tanda.snapstart``) - done once per published version, in the snapshot;
+- ``after_restore_ms`` + ``first_invoke_after_restore_ms``: what a restored environment still
+  pays in code (Lambda's own restore time comes on top and cannot be measured here);
+- ``on_demand_cold_ms`` = ``import_ms`` + ``first_invoke_cold_ms``: the same without SnapStart.
+
+As deployed, the artifact has no bytecode (SAM does not compile it, Lambda cannot write it under
+``/opt``), so every sample compiles what it imports; ``import_with_bytecode_ms`` shows the import
+with ``.pyc`` files present.
 """
 
 from __future__ import annotations
@@ -35,6 +50,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
 REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
 RESULTS = REPO / "bench" / "results" / "coldstart.json"
 REFERENCE = "powertools_rest_resolver"
 
@@ -267,10 +283,116 @@ def print_table(report: dict[str, Any]) -> None:
     print(f"\n{report['runs']} runs each, median; python {report['python']} on {report['machine']}")
 
 
+def median(samples: list[dict[str, Any]], key: str) -> float:
+    return round(statistics.median(s[key] for s in samples), 1)
+
+
+def first_invoke(samples: list[dict[str, Any]], key: str) -> float | None:
+    """The median ``key`` of each sample's first event, if the function was sent one."""
+    if not samples[0]["events"]:
+        return None
+    return round(statistics.median(s["events"][0][key] for s in samples), 1)
+
+
+def artifact_report(runs: int) -> dict[str, Any]:
+    """Every Python-runtime function of the host build, measured as SnapStart splits it."""
+    import shutil
+
+    from tests.infra import sam
+
+    build = sam.HOME / f"build-{sam.host_architecture()}"
+    if not (build / "template.yaml").is_file():
+        build = sam.build(sam.host_architecture())
+    runtime = sam.ensure_runtime_stand_in()
+    functions: dict[str, Any] = {}
+    with tempfile.TemporaryDirectory(prefix="tanda-coldstart-artifact-") as tmp:
+        workdir = Path(tmp)
+        for name in sam.PYTHON_FUNCTIONS:
+            events = sam.function_events(name)[:1]
+            restored = [
+                sam.probe(build, name, runtime, workdir, {"snapstart": True, "events": events})
+                for _ in range(runs)
+            ]
+            cold = [
+                sam.probe(build, name, runtime, workdir, {"snapstart": False, "events": events})
+                for _ in range(runs)
+            ]
+            sam.probe(build, name, runtime, workdir, {}, write_bytecode=True)
+            compiled = [sam.probe(build, name, runtime, workdir, {}) for _ in range(runs)]
+            for cache in list(build.rglob("__pycache__")):  # back to the deployed artifact
+                shutil.rmtree(cache, ignore_errors=True)
+
+            entry: dict[str, Any] = {"first_invoke": events[0]["name"] if events else None}
+            for unit in ("", "_cpu"):  # wall clock, then this process's CPU time
+                figures = {
+                    "import_ms": median(restored + cold, f"import{unit}_ms"),
+                    "import_with_bytecode_ms": median(compiled, f"import{unit}_ms"),
+                    "prime_ms": median(restored, f"before_snapshot{unit}_ms"),
+                    "after_restore_ms": median(restored, f"after_restore{unit}_ms"),
+                    "first_invoke_after_restore_ms": first_invoke(restored, f"invoke{unit}_ms"),
+                    "first_invoke_cold_ms": first_invoke(cold, f"invoke{unit}_ms"),
+                }
+                figures["snapshot_eligible_init_ms"] = round(
+                    figures["import_ms"] + figures["prime_ms"], 1
+                )
+                if events:
+                    figures["on_demand_cold_ms"] = round(
+                        figures["import_ms"] + (figures["first_invoke_cold_ms"] or 0), 1
+                    )
+                    figures["after_restore_total_ms"] = round(
+                        figures["after_restore_ms"]
+                        + (figures["first_invoke_after_restore_ms"] or 0),
+                        1,
+                    )
+                entry["wall" if not unit else "cpu"] = figures
+            functions[name] = entry
+    python = sam.python312()
+    return {
+        "build": shown(build),
+        "python": subprocess.run(
+            [str(python), "-c", "import platform; print(platform.python_version())"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip(),
+        "runs": runs,
+        "measure": "fresh `python3.12 -I -S -B` per sample with only the built function, its "
+        "layers and the runtime's packages on sys.path; medians of wall time (`wall`) and of "
+        "the process's CPU time (`cpu`, what a loaded host disturbs least)",
+        "load_average": [round(x, 2) for x in os.getloadavg()],
+        "functions": functions,
+    }
+
+
+def print_artifact_table(artifact: dict[str, Any]) -> None:
+    def cell(value: float | None, width: int) -> str:
+        return f"{value:>{width}.1f}" if value is not None else f"{'-':>{width}}"
+
+    for unit in ("wall", "cpu"):
+        header = (
+            f"{'artifact, py ' + artifact['python'] + ', ' + unit + ' ms':<28} {'import':>7} "
+            f"{'+pyc':>6} {'prime':>6} {'restore':>7} {'1st inv':>8} {'cold 1st':>8} "
+            f"{'on-demand':>9}"
+        )
+        print("\n" + header)
+        print("-" * len(header))
+        for name, entry in artifact["functions"].items():
+            f = entry[unit]
+            print(
+                f"{name:<28} {cell(f['import_ms'], 7)} {cell(f['import_with_bytecode_ms'], 6)} "
+                f"{cell(f['prime_ms'], 6)} {cell(f['after_restore_ms'], 7)} "
+                f"{cell(f['first_invoke_after_restore_ms'], 8)} "
+                f"{cell(f['first_invoke_cold_ms'], 8)} {cell(f.get('on_demand_cold_ms'), 9)}"
+            )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--output", type=Path, default=RESULTS)
+    parser.add_argument(
+        "--no-artifact", action="store_true", help="skip the built artifact (no SAM build)"
+    )
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory(prefix="tanda-coldstart-") as tmp:
@@ -309,6 +431,9 @@ def main() -> int:
         "reference": {REFERENCE: reference},
     }
     print_table(report)
+    if not args.no_artifact:
+        report["artifact"] = artifact_report(args.runs)
+        print_artifact_table(report["artifact"])
     args.output.parent.mkdir(parents=True, exist_ok=True)
     args.output.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
     print(f"wrote {shown(args.output.resolve())}")

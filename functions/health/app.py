@@ -1,14 +1,18 @@
 """Lambda entry point for ``GET /healthz`` (liveness).
 
 Wiring only (DESIGN §2, STYLE "Thin entry points"): mount the one router, wrap it for API
-Gateway, log and measure each invocation. No settings are read and no adapter is built here.
+Gateway, log and measure each invocation, prepare the SnapStart snapshot (``tanda.snapstart``).
+No settings are read and no adapter is built here.
 """
 
 from mangum import Mangum
 
+from tanda import snapstart
 from tanda.api.app import create_app
 from tanda.api.routes.health import router
 from tanda.observability import instrumented
 
 app = create_app(routers=[router])
 handler = instrumented("health")(Mangum(app, lifespan="off"))
+# instrumented() logs with Powertools; FastAPI runs the sync route on anyio's asyncio backend.
+snapstart.register(prime_modules=("aws_lambda_powertools", "anyio._backends._asyncio"))

@@ -12,10 +12,22 @@ the ASGI app under uvicorn inside the Lambda, behind the AWS Lambda Web Adapter 
   (the ``response-streaming-invocations`` Lambda API), so every frame reaches the client as
   soon as it is written.
 
+SnapStart: the adapter, not the Python runtime, sees the snapshot; it POSTs the two hook paths
+of ``tanda.snapstart.install_lwa_hooks`` before the snapshot and after a restore.
+
 Wiring only (DESIGN §2): no settings are read and no adapter is built at import.
 """
 
+from tanda import snapstart
 from tanda.api.app import create_app
 from tanda.api.routes.query_v1 import router
 
 app = create_app(routers=[router])
+snapstart.install_lwa_hooks(
+    app,
+    prime_modules=(
+        *snapstart.AWS_ADAPTERS,
+        *snapstart.ROUTE_FIRST_REQUEST,
+        "tanda.service.answer_v1",
+    ),
+)

@@ -1,8 +1,8 @@
 #!/bin/sh
 # Bootstrap started by the Lambda Web Adapter (AWS_LAMBDA_EXEC_WRAPPER=/opt/bootstrap): serve the
 # ASGI app on the port LWA proxies to. See app.py for why this route is not a Mangum handler.
-# Layers (deps, tanda code) unpack under /opt/python, which a plain `python` does not search;
-# uvicorn itself is installed next to this file by `sam build` (requirements.txt).
+# Layers (deps with uvicorn, tanda code) unpack under /opt/python, which a plain `python` does not
+# search: the Python runtime adds it for its own handlers, this script is not one of them.
 cd "${LAMBDA_TASK_ROOT:-$(dirname "$0")}" || exit 1
 export PYTHONPATH="${PYTHONPATH:+$PYTHONPATH:}/opt/python"
 exec python -m uvicorn app:app --host 0.0.0.0 --port "${PORT:-8080}" --no-access-log

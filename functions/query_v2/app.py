@@ -1,14 +1,23 @@
 """Lambda entry point for ``POST /query/v2`` (buffered JSON answer).
 
 Wiring only (DESIGN §2, STYLE "Thin entry points"): mount the one router, wrap it for API
-Gateway, log and measure each invocation. No settings are read and no adapter is built here.
+Gateway, log and measure each invocation, prepare the SnapStart snapshot (``tanda.snapstart``).
+No settings are read and no adapter is built here.
 """
 
 from mangum import Mangum
 
+from tanda import snapstart
 from tanda.api.app import create_app
 from tanda.api.routes.query_v2 import router
 from tanda.observability import instrumented
 
 app = create_app(routers=[router])
 handler = instrumented("query_v2")(Mangum(app, lifespan="off"))
+snapstart.register(
+    prime_modules=(
+        *snapstart.AWS_ADAPTERS,
+        *snapstart.ROUTE_FIRST_REQUEST,
+        "tanda.service.answer_v2",
+    )
+)

@@ -63,7 +63,11 @@ def test_every_task_resolves_to_a_step_function_with_a_handler_file() -> None:
     for task in tasks:
         found = re.fullmatch(r"\$\{(\w+)\}", task["Resource"])
         assert found, task["Resource"]
-        function = substitutions[found.group(1)]["Fn::GetAtt"][0]
+        # (the function's `live` alias: SnapStart resumes published versions only, never
+        # $LATEST, so the machine must not name the bare function),
+        reference = substitutions[found.group(1)]["Ref"]
+        function, _, attribute = reference.partition(".")
+        assert attribute == "Alias", reference
         properties = template["Resources"][function]["Properties"]
         # then it is a step handler under functions/steps/ with its entry module.
         assert properties["CodeUri"].startswith("functions/steps/")

@@ -41,6 +41,7 @@ STREAM_ROUTES = {
     "/query/v2/stream": "QueryV2StreamFunction",
     "/query/stream": "QueryV1StreamFunction",
 }
+ALIAS = "Aliaslive"  # the logical id suffix SAM gives the AutoPublishAlias `live`
 BUFFERED_FUNCTIONS = sorted(set(EXPECTED_ROUTES.values()) - set(STREAM_ROUTES.values()))
 
 
@@ -92,21 +93,6 @@ def packaged(template: dict[str, Any]) -> dict[str, Any]:
                 "Key": f"{name}.asl.json",
             }
     return template
-
-
-def absent_route_module(entry: Path) -> str | None:
-    """The ``tanda.api.routes.*`` module an entry mounts, when it does not exist yet (routes
-    whose issue has not landed: their functions are in the template already)."""
-    found = re.search(r"from (tanda\.api\.routes\.\w+) import", entry.read_text())
-    if found and importlib.util.find_spec(found.group(1)) is None:
-        return found.group(1)
-    return None
-
-
-def skip_if_route_absent(name: str, entry: Path) -> None:
-    missing = absent_route_module(entry)
-    if missing:
-        pytest.skip(f"{name}: {missing} does not exist yet (its route issue adds it)")
 
 
 def load_module_file(path: Path, name: str) -> ModuleType:
@@ -162,8 +148,25 @@ def test_sam_translator_expands_every_route_to_a_lambda_integration() -> None:
     }
     assert set(integrations) == set(EXPECTED_ROUTES)
     for route, function in EXPECTED_ROUTES.items():
-        assert f"${{{function}.Arn}}" in integrations[route], route
+        # through the function's `live` alias: SnapStart resumes published versions only.
+        assert f"${{{function}{ALIAS}}}" in integrations[route], route
         assert resources[function]["Type"] == "AWS::Lambda::Function"
+        assert resources[function + ALIAS]["Type"] == "AWS::Lambda::Alias"
+
+
+@pytest.mark.parametrize("name", sorted(FUNCTIONS))
+def test_every_function_resumes_from_a_snapstart_snapshot_by_default(name: str) -> None:
+    # Given the template with its default parameters, when translated,
+    expanded = transform(packaged(load_template()), {}, _NoManagedPolicies())
+    resources = expanded["Resources"]
+
+    # then the function has SnapStart on published versions and an alias on its version.
+    function = resources[name]["Properties"]
+    assert function["SnapStart"] == {"ApplyOn": {"Ref": "SnapStart"}}
+    assert load_template()["Parameters"]["SnapStart"]["Default"] == "PublishedVersions"
+    alias = resources[name + ALIAS]["Properties"]
+    version = alias["FunctionVersion"]["Fn::GetAtt"][0]
+    assert resources[version]["Type"] == "AWS::Lambda::Version"
 
 
 @pytest.mark.parametrize(("path", "function"), sorted(STREAM_ROUTES.items()))
@@ -185,6 +188,23 @@ def test_stream_routes_are_streamed_end_to_end(path: str, function: str) -> None
     assert "LambdaAdapterLayer" in str(resources[function]["Properties"]["Layers"])
 
 
+@pytest.mark.parametrize("function", sorted(STREAM_ROUTES.values()))
+def test_stream_functions_post_the_snapstart_hooks_their_app_serves(function: str) -> None:
+    # Given a stream function (the Lambda Web Adapter owns the runtime API, so the Python
+    # runtime's hooks never run there), then the adapter POSTs the paths tanda.snapstart serves.
+    from tanda import snapstart
+
+    variables = FUNCTIONS[function]["Environment"]["Variables"]
+    assert variables["AWS_LWA_SNAPSTART_BEFORE_CHECKPOINT_PATH"] == (
+        snapstart.LWA_BEFORE_CHECKPOINT_PATH
+    )
+    assert variables["AWS_LWA_SNAPSTART_AFTER_RESTORE_PATH"] == snapstart.LWA_AFTER_RESTORE_PATH
+    entry, attribute = handler_target(FUNCTIONS[function])
+    app = getattr(load_module_file(entry, f"tanda_entry_{function}_hooks"), attribute)
+    paths = {getattr(route, "path", None) for route in app.routes}
+    assert {snapstart.LWA_BEFORE_CHECKPOINT_PATH, snapstart.LWA_AFTER_RESTORE_PATH} <= paths
+
+
 @pytest.mark.parametrize("function", BUFFERED_FUNCTIONS)
 def test_buffered_routes_are_not_streamed(function: str) -> None:
     expanded = transform(packaged(load_template()), {}, _NoManagedPolicies())
@@ -198,7 +218,6 @@ def test_handler_points_at_a_real_attribute(name: str) -> None:
     # Given a function of the template, when its entry module file is imported,
     entry, attribute = handler_target(FUNCTIONS[name])
     assert entry.is_file(), f"{name}: no entry module {entry.relative_to(REPO)}"
-    skip_if_route_absent(name, entry)
     module = load_module_file(entry, f"tanda_entry_{name}")
 
     # then the attribute the handler names exists and can be called.
@@ -209,7 +228,6 @@ def test_handler_points_at_a_real_attribute(name: str) -> None:
 def test_entry_module_imports_without_credentials_or_settings(name: str) -> None:
     # Given an environment without AWS credentials or TANDA_* settings,
     entry, _ = handler_target(FUNCTIONS[name])
-    skip_if_route_absent(name, entry)
     env = {k: v for k, v in os.environ.items() if not k.startswith(("AWS_", "TANDA_"))}
     probe = (
         "import runpy, sys; runpy.run_path(sys.argv[1]);"

@@ -1,11 +1,13 @@
 """Step Functions task ``guard`` (infra/statemachines/query.asl.json).
 
 Wiring only: the state is validated into its pydantic model and handed to
-``tanda.pipeline.steps``. No web framework is imported (cold start, DESIGN §2).
+``tanda.pipeline.steps``. No web framework is imported (cold start, DESIGN §2). Before a SnapStart
+snapshot the stage modules the step runs are imported (``tanda.snapstart``).
 """
 
 from typing import Any
 
+from tanda import snapstart
 from tanda.observability import instrumented
 from tanda.pipeline.steps import handle_guard
 
@@ -13,3 +15,14 @@ from tanda.pipeline.steps import handle_guard
 @instrumented("guard", kind="step")
 def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
     return handle_guard(event)
+
+
+snapstart.register(
+    prime_modules=(
+        *snapstart.AWS_ADAPTERS,
+        "tanda.guard.run",
+        "tanda.annotate.aggregate",
+        "tanda.annotate.compose",
+        "tanda.pipeline.notices",
+    )
+)
