@@ -2,8 +2,9 @@
 passages, in Indonesian, Turkish or English (V2-07, V2-08; issue 17, docs/evaluation.md).
 
 A statement is ``supported`` only when each of its sentences *aligns* with one place of the
-passages — a stretch of one sentence, or one table row under its header — and that place says the
-same thing:
+passages — its own words in a row (a quote), or the shortest stretch of one sentence that holds its
+content terms without crossing a "but", or one table row under its header — and that place says
+the same thing:
 
 1. **Every content term is there.** Each word of the sentence that is not a function word (stemmed
    and folded as the search index does) occurs in the place, or in the passage's identity (title,
@@ -425,8 +426,7 @@ def _place_failure(claim: _Claim, stream: _Stream, first: int, last: int, lang: 
         return "antonym"
     if _roles_swapped(claim, place):
         return "roles"
-    units = range(place[0].unit, place[-1].unit + 1)
-    if find_in(claim.text, "\n".join((stream.context, *(stream.unit_text[u] for u in units)))):
+    if find_in(claim.text, f"{stream.context}\n{stream.unit_text[place[0].unit]}"):
         return "numbers"
     column = _column_of(claim.text, stream)
     if column is not None and find_in(claim.text, column):
