@@ -52,6 +52,9 @@ MAX_PLACES = 64
 """Candidate places tried per sentence, the shortest first."""
 
 _TOKEN = re.compile(r"\d+(?:[.,/:\-]\d+)*|[^\W\d_]+(?:['’][^\W\d_]+)*")
+# Sentences end as the offline agent cuts them (tanda.adapters.offline: . ! ? before a capital or
+# a digit, a line break) and also after a semicolon, which closes a statute's list item or an
+# independent clause: a place never reaches across one.
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[“A-ZÀ-ÖØ-ÞİÇĞÖŞÜ0-9])|(?<=;)\s+|\s*\n\s*")
 _CLAUSE_BREAK = re.compile(r"[,;:()\[\]—–\"“”]|\s-\s")
 _YEAR_CELL = re.compile(r"(?:19|20)\d\d")
