@@ -82,6 +82,7 @@ CONVERSATION_SK = "CONV"
 MESSAGE_PREFIX = "M#"
 MEMORY_PREFIX = "MEM#"
 MESSAGE_COUNT = "message_count"
+RATE_PREFIX = "RATE#"
 TENANT_PREFIX = "TENANT#"
 CREDITS_SK = "CREDITS"
 PROFILE_SK = "PROFILE"
@@ -375,7 +376,7 @@ class DynamoStore:
             # refused request costs a condition check, not an ever-growing count.
             self.client.update_item(
                 TableName=self.table,
-                Key={"PK": _s(f"RATE#{key}"), "SK": _s(f"W#{window}")},
+                Key={"PK": _s(f"{RATE_PREFIX}{key}"), "SK": _s(f"W#{window}")},
                 UpdateExpression="ADD #count :one SET #ttl = if_not_exists(#ttl, :expires)",
                 ConditionExpression="attribute_not_exists(#count) OR #count < :limit",
                 ExpressionAttributeNames={"#count": "count", "#ttl": TTL_ATTRIBUTE},
