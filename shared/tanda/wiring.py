@@ -82,8 +82,8 @@ class Runtime:
     def ask_model(self) -> ChatModel | None:
         """The /v1/ask synthesis model: ``TANDA_ASK_MODEL``, else the answering model; ``None``
         when it is ``none`` (RAG not configured → 503 ``rag_unavailable``, ASK-04)."""
-        spec = self.settings.ask_model
-        if spec is None or spec == self.settings.model:
+        spec = (self.settings.ask_model or "").strip()
+        if not spec or spec == self.settings.model:  # `TANDA_ASK_MODEL=` is unset too
             return self.model
         if spec == "none":
             return None
