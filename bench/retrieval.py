@@ -39,7 +39,8 @@ from pypdf import PdfReader
 from rank_bm25 import BM25Okapi
 
 from tanda.adapters.sqlite_index import SqliteSearchIndex
-from tanda.retrieval.evaluation import (
+from tanda.records.documents import Chunk, Document, SearchQuery, SearchScope
+from tanda.service.retrieval_eval import (
     BeirSet,
     beir_documents,
     evaluate_index,
@@ -47,7 +48,6 @@ from tanda.retrieval.evaluation import (
     percentile,
     score_runs,
 )
-from tanda.retrieval.model import Chunk, Document, SearchQuery, SearchScope
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_DATA = ROOT.parent / "shared" / "data"

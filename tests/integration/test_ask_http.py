@@ -18,9 +18,9 @@ from cryptography.hazmat.primitives.asymmetric import ed25519
 from tanda.api.app import create_app
 from tanda.ask.lang import NOT_FOUND_ANSWER, TRUNCATION_WARNING
 from tanda.auth.api_keys import hash_api_key
-from tanda.chat import ChatRequest, ChatResponse, ModelRole
 from tanda.credits import TenantProfile
-from tanda.retrieval.model import Chunk, Document
+from tanda.model_calls import ChatRequest, ChatResponse, ModelRole
+from tanda.records.documents import Chunk, Document
 from tanda.service.metering import THROTTLE_WINDOW_S
 from tanda.wiring import Runtime
 from tests.corpus import add_qanun

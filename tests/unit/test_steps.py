@@ -12,15 +12,15 @@ from typing import Any
 
 import pytest
 
+from tanda.adapters.memory_progress import MemoryProgress
 from tanda.adapters.scripted import Scenario
 from tanda.api.errors import domain_error_body, status_for
 from tanda.contract import QueryV2Request
 from tanda.conversations.history import History, build_history
-from tanda.conversations.model import MemoryItem, StoredMessage
 from tanda.errors import TandaError
 from tanda.pipeline import steps
 from tanda.pipeline.answer_v2 import AnswerDeps, AnswerOutcome, answer_v2
-from tanda.progress import MemoryProgress
+from tanda.records.conversations import MemoryItem, StoredMessage
 from tanda.service.answer_v2 import to_response
 from tests.corpus import QUESTION, add_qanun
 from tests.fakes import FaultySearchIndex

@@ -51,15 +51,6 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from tanda.conversations.model import (
-    Conversation,
-    ConversationOwner,
-    MemoryItem,
-    PlaygroundReceipt,
-    RateDecision,
-    Route,
-    StoredMessage,
-)
 from tanda.credits import (
     USAGE_KINDS,
     CreditAccount,
@@ -69,6 +60,15 @@ from tanda.credits import (
     as_credits,
 )
 from tanda.ports import ConversationConflict, ConversationMissing
+from tanda.records.conversations import (
+    Conversation,
+    ConversationOwner,
+    MemoryItem,
+    PlaygroundReceipt,
+    RateDecision,
+    Route,
+    StoredMessage,
+)
 
 if TYPE_CHECKING:
     from tanda.settings import Settings

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from tanda.retrieval.model import Chunk
+from tanda.records.documents import Chunk
 
 BLOCK_SEPARATOR = "\n---\n"
 UNKNOWN = "-"

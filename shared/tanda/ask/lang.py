@@ -1,9 +1,9 @@
 """The language of an answer (ASK-07) and the server's own sentences in each language.
 
-Precedence: the request's ``lang`` > the tenant's stored default > ``tr``. A code that is not
-one of :data:`ASK_LANGS` (after lower-casing and dropping a region, ``id-ID`` → ``id``) is ignored
-silently, never an error. Only the answer's own words change language; quotes, snippets, entity
-values and ``[S#]`` labels stay as the documents have them.
+Precedence: the request's ``lang`` > the tenant's stored default > ``tr``. A code
+:func:`tanda.lang.normalize_lang` does not know (it reads ``id-ID``, ``TR``, ``turkish`` …) is
+ignored silently, never an error. Only the answer's own words change language; quotes,
+snippets, entity values and ``[S#]`` labels stay as the documents have them.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import get_args
 
 from tanda.contract.v1_ask import AskLang
+from tanda.lang import normalize_lang
 
 ASK_LANGS: tuple[AskLang, ...] = get_args(AskLang)
 DEFAULT_LANG: AskLang = "tr"
@@ -37,17 +38,6 @@ LANGUAGE_NAMES: dict[AskLang, str] = {
 }
 
 
-def known_lang(code: str | None) -> AskLang | None:
-    """``code`` as one of :data:`ASK_LANGS`, or ``None`` when it is none of them."""
-    if not code:
-        return None
-    primary = code.strip().lower().replace("_", "-").split("-", 1)[0]
-    for lang in ASK_LANGS:
-        if primary == lang:
-            return lang
-    return None
-
-
 def resolve_lang(requested: str | None, tenant_default: str | None) -> AskLang:
     """ASK-07: request > tenant default > ``tr``; unknown codes fall through silently."""
-    return known_lang(requested) or known_lang(tenant_default) or DEFAULT_LANG
+    return normalize_lang(requested) or normalize_lang(tenant_default) or DEFAULT_LANG

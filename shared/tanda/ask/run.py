@@ -23,12 +23,18 @@ from tanda.ask.budget import output_budget
 from tanda.ask.citations import drop_cut_marker, resolve_markers
 from tanda.ask.context import AskSource, context_blocks, source_items
 from tanda.ask.lang import LANGUAGE_NAMES, NOT_FOUND_ANSWER, TRUNCATION_WARNING
-from tanda.chat import ChatMessage, ChatRequest, ChatResponse, ModelError, ModelRole
 from tanda.contract.response import ModelCallRecord
 from tanda.contract.v1_ask import AskLang
 from tanda.errors import RagUnavailable
-from tanda.pipeline.context import ModelLedger, RequestBudget
-from tanda.ports import ChatModel
+from tanda.model_calls import (
+    ChatMessage,
+    ChatModel,
+    ChatRequest,
+    ChatResponse,
+    ModelError,
+    ModelRole,
+)
+from tanda.model_calls.budget import ModelLedger, RequestBudget
 from tanda.prompts import prompt
 
 TEMPERATURE = 0.1

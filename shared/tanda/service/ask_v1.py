@@ -13,17 +13,18 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from tanda.ask.context import AskSource, number_sources
-from tanda.ask.lang import known_lang, resolve_lang
+from tanda.ask.lang import resolve_lang
 from tanda.ask.pages import requested_pages
 from tanda.ask.run import AskOutcome, AskSynthesis
 from tanda.contract.v1_ask import AskCitation, AskLang, AskUsage, V1AskRequest, V1AskResponse
-from tanda.retrieval.model import Chunk, SearchQuery, SearchScope
-from tanda.retrieval.search import retrieve
+from tanda.lang import normalize_lang
+from tanda.records.documents import Chunk, SearchQuery, SearchScope
+from tanda.retriever import retrieve
 from tanda.service.metering import admit_v1_call, settle_v1_call
 
 if TYPE_CHECKING:
     from tanda.auth import Principal
-    from tanda.wiring import Runtime
+    from tanda.service.runtime import Runtime
 
 SNIPPET_CHARS = 200
 MAX_PAGE_SOURCES = 40
@@ -78,7 +79,7 @@ def ask_v1(
 def answer_lang(runtime: Runtime, tenant_id: str, requested: str | None) -> AskLang:
     """ASK-07: the request's ``lang`` > the tenant's stored default > ``tr``. The Store is read
     only when the request does not settle it."""
-    if known_lang(requested) is not None:
+    if normalize_lang(requested) is not None:
         return resolve_lang(requested, None)
     return resolve_lang(None, runtime.store.tenant_profile(tenant_id).lang)
 

@@ -28,8 +28,8 @@ from tanda.errors import PaymentRequired, Throttled
 
 if TYPE_CHECKING:
     from tanda.auth import Principal
+    from tanda.service.runtime import Runtime
     from tanda.settings import Settings
-    from tanda.wiring import Runtime
 
 THROTTLE_WINDOW_S = 60.0
 

@@ -14,15 +14,15 @@ from tanda.contract.v1_search import (
     V1SearchRequest,
     V1SearchResponse,
 )
-from tanda.retrieval.model import SearchQuery, SearchScope
-from tanda.retrieval.search import retrieve
+from tanda.lang import LANGS
+from tanda.records.documents import SearchQuery, SearchScope
+from tanda.retriever import retrieve
 from tanda.service.metering import admit_v1_call, settle_v1_call
 
 if TYPE_CHECKING:
     from tanda.auth import Principal
-    from tanda.wiring import Runtime
+    from tanda.service.runtime import Runtime
 
-KNOWN_LANGS = frozenset({"id", "tr", "en"})
 SNIPPET_CHARS = 200
 
 
@@ -39,7 +39,7 @@ def search_v1(
         document_ids=(body.document_id,) if body.document_id else None,
         batch_id=body.batch_id,
     )
-    lang = body.lang.lower() if body.lang and body.lang.lower() in KNOWN_LANGS else None
+    lang = body.lang.lower() if body.lang and body.lang.lower() in LANGS else None
     query = SearchQuery(text=body.query, scope=scope, top_k=body.top_k, lang=lang)
     retrieved = retrieve(runtime.search_index, query, embedder=runtime.embedder)
     results = [

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from tanda.adapters.offline import ASK_LEAD_IN, ASK_NOTHING, CHARS_PER_TOKEN, OfflineModel
-from tanda.chat import ChatMessage, ChatRequest, ModelRole
+from tanda.model_calls import ChatMessage, ChatRequest, ModelRole
 
 SOURCES = [
     {"source_no": 1, "text": "Teslim süresi 5 iş günüdür. Kargo ücreti alıcıya aittir."},

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tanda.ask.context import context_blocks, number_sources, source_header
-from tanda.retrieval.model import Chunk, LegalIdentity
+from tanda.records.documents import Chunk, LegalIdentity
 
 
 def chunk(n: int, **extra: object) -> Chunk:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tanda.ask.lang import NOT_FOUND_ANSWER, TRUNCATION_WARNING, known_lang, resolve_lang
+from tanda.ask.lang import NOT_FOUND_ANSWER, TRUNCATION_WARNING, resolve_lang
 
 
 @pytest.mark.parametrize(
@@ -27,13 +27,13 @@ def test_the_request_wins_then_the_tenant_then_turkish(
     assert resolve_lang(requested, tenant) == lang
 
 
-def test_a_known_code_is_recognised_whatever_its_case_or_region() -> None:
-    assert [known_lang(c) for c in ("TR", " id ", "en-GB", "de", None)] == [
+def test_a_code_is_read_whatever_its_case_region_or_spelling() -> None:
+    assert [resolve_lang(c, None) for c in ("TR", " id ", "en-GB", "turkish", "de")] == [
         "tr",
         "id",
         "en",
-        None,
-        None,
+        "tr",
+        "tr",
     ]
 
 

@@ -10,9 +10,9 @@ from tanda.adapters.scripted import AskScript, Scenario, ScriptedModel
 from tanda.ask.context import number_sources
 from tanda.ask.lang import NOT_FOUND_ANSWER, TRUNCATION_WARNING
 from tanda.ask.run import AskSynthesis
-from tanda.chat import ChatRequest, ChatResponse, ModelRole
 from tanda.errors import RagUnavailable
-from tanda.retrieval.model import Chunk
+from tanda.model_calls import ChatRequest, ChatResponse, ModelRole
+from tanda.records.documents import Chunk
 
 QUESTION = "Ödeme vadesi nedir?"
 SOURCES = number_sources(

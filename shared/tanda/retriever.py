@@ -8,7 +8,7 @@ import logging
 from dataclasses import dataclass
 
 from tanda.ports import Embedder, Reranker, SearchIndex
-from tanda.retrieval.model import SearchHit, SearchQuery
+from tanda.records.documents import SearchHit, SearchQuery
 
 log = logging.getLogger(__name__)
 
