@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from functools import lru_cache
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
@@ -72,6 +72,13 @@ class Settings(BaseSettings):
     rrf_weights: dict[str, float] = Field(
         default_factory=lambda: {"lexical": 1.0, "vector": 1.0},
         description="Weight of each retrieval arm in the fusion (JSON map arm → weight).",
+    )
+    opensearch_fusion: Literal["pipeline", "client"] | None = Field(
+        default=None,
+        description="Where OpenSearch's lexical and vector arms are fused with RRF: `pipeline` "
+        "(the search pipeline's `score-ranker-processor`, OpenSearch 2.19+) or `client` (two "
+        "queries in one `_msearch`, fused by tanda as the embedded index fuses them). Unset: "
+        "`client` for Serverless (`aoss`), else `pipeline` (docs/opensearch.md).",
     )
     rerank_min_score: float | None = Field(
         default=None,

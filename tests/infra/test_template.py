@@ -305,3 +305,15 @@ def rest_api_event(method: str, path: str) -> dict[str, Any]:
         "body": None,
         "isBase64Encoded": False,
     }
+
+
+def test_the_managed_domain_runs_rrf_and_upgrades_in_place() -> None:
+    # ASK-02: the RRF search pipeline (score-ranker-processor) needs OpenSearch 2.19; on 2.15
+    # it fell back to min-max. A version change must upgrade the retained domain in place: a
+    # replacement would leave the chunks behind in the old domain and a new, empty endpoint.
+    domain = load_template()["Resources"]["SearchDomain"]
+    engine, _, version = domain["Properties"]["EngineVersion"].partition("_")
+    assert engine == "OpenSearch"
+    assert tuple(int(part) for part in version.split(".")) >= (2, 19)
+    assert domain["UpdatePolicy"] == {"EnableVersionUpgrade": True}
+
