@@ -15,7 +15,7 @@ from tanda.settings import Settings, load_settings
 if TYPE_CHECKING:
     from tanda.adapters.stepfunctions import StepFunctionsRunner
     from tanda.auth import Authenticator
-    from tanda.ports import ChatModel, Embedder, Progress, SearchIndex, Store
+    from tanda.ports import ChatModel, Embedder, Progress, Reranker, SearchIndex, Store
     from tanda.retrieval.fusion import FusionConfig
 
 
@@ -118,6 +118,13 @@ class Runtime:
         from tanda.adapters.embedders import build_embedder
 
         return build_embedder(self.settings.embedder)
+
+    @cached_property
+    def reranker(self) -> Reranker | None:
+        """The reranker of the floor (ASK-06); ``None`` when ``TANDA_RERANKER=none``."""
+        from tanda.adapters.rerankers import build_reranker
+
+        return build_reranker(self.settings.reranker, timeout_s=self.settings.reranker_timeout_s)
 
 
 def build_runtime(settings: Settings | None = None) -> Runtime:

@@ -174,6 +174,7 @@ def real_steps(
         model=deps.model,
         settings=deps.settings,
         embedder=None,
+        reranker=deps.reranker,
         progress=MemoryProgress(),
     )
     monkeypatch.setattr(steps, "_runtime", lambda: runtime)

@@ -36,7 +36,7 @@ from tanda.judge.run import JudgeItem, check_framing, judge_claims
 from tanda.pipeline.context import ModelLedger, RequestBudget
 from tanda.pipeline.notices import NOTICES, refusal_for
 from tanda.pipeline.passages import Passage
-from tanda.ports import ChatModel, Embedder, SearchIndex
+from tanda.ports import ChatModel, Embedder, Reranker, SearchIndex
 from tanda.retrieval.model import SearchScope
 from tanda.settings import Settings
 
@@ -77,6 +77,7 @@ class AnswerDeps:
     model: ChatModel
     settings: Settings
     embedder: Embedder | None = None
+    reranker: Reranker | None = None
     clock: Callable[[], float] = time.monotonic
 
 
@@ -182,6 +183,8 @@ def run_agent_phase(
         deps.index,
         scope,
         embedder=deps.embedder,
+        reranker=deps.reranker,
+        rerank_min_score=settings.rerank_min_score,
         top_k=settings.search_top_k,
         context_chars=settings.agent_context_chars,
         preferred_documents=history.preferred_documents if history else (),

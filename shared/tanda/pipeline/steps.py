@@ -68,7 +68,7 @@ if TYPE_CHECKING:
     from tanda.conversations.history import History
     from tanda.pipeline.answer_v2 import AnswerOutcome
     from tanda.pipeline.passages import Passage
-    from tanda.ports import ChatModel, Embedder, Progress, SearchIndex
+    from tanda.ports import ChatModel, Embedder, Progress, Reranker, SearchIndex
     from tanda.settings import Settings
     from tanda.wiring import Runtime
 
@@ -430,6 +430,7 @@ def agent_step(
     model: ChatModel,
     settings: Settings,
     embedder: Embedder | None = None,
+    reranker: Reranker | None = None,
     progress: Progress | None = None,
     clock: Clock = time.time,
 ) -> AgentOutput:
@@ -462,6 +463,8 @@ def agent_step(
         index,
         scope,
         embedder=embedder,
+        reranker=reranker,
+        rerank_min_score=settings.rerank_min_score,
         top_k=settings.search_top_k,
         context_chars=settings.agent_context_chars,
         preferred_documents=history.preferred_documents if history else (),
@@ -781,6 +784,7 @@ def handle_agent(event: dict[str, Any]) -> dict[str, Any]:
         model=runtime.model,
         settings=runtime.settings,
         embedder=runtime.embedder,
+        reranker=runtime.reranker,
         progress=runtime.progress if state.progress_id else None,
     )
     return output.model_dump(mode="json")
