@@ -32,11 +32,12 @@ test: $(STAMP)
 sam-smoke: $(STAMP)
 	SAM_SMOKE=1 $(BIN)/python -m pytest tests/infra -m sam
 
-## lint: ruff (lint + format check) and mypy (strict)
+## lint: ruff (lint + format check), mypy (strict) and the import contracts (DESIGN §2)
 lint: $(STAMP)
 	$(BIN)/ruff check shared tests bench functions
 	$(BIN)/ruff format --check shared tests bench functions
 	$(BIN)/mypy
+	$(BIN)/lint-imports
 
 ## bench: run the benchmarks and write bench/results/*.json
 bench: $(STAMP)

@@ -51,15 +51,15 @@ from tanda.adapters.scripted import Scenario, ScriptedModel  # noqa: E402
 from tanda.adapters.sqlite_index import SqliteSearchIndex  # noqa: E402
 from tanda.api.app import create_app  # noqa: E402
 from tanda.auth import Principal  # noqa: E402
-from tanda.chat import ChatRequest, ChatResponse  # noqa: E402
 from tanda.contract import QueryV2Request  # noqa: E402
 from tanda.contract.common import Layout, SegmentKind  # noqa: E402
 from tanda.contract.segments import Segment  # noqa: E402
+from tanda.model_calls import ChatRequest, ChatResponse  # noqa: E402
 from tanda.numbers import find_in  # noqa: E402
 from tanda.pipeline.answer_v2 import AnswerDeps, AnswerOutcome, answer_v2  # noqa: E402
-from tanda.retrieval.evaluation import load_beir  # noqa: E402
-from tanda.retrieval.model import Chunk, Document, LegalIdentity  # noqa: E402
+from tanda.records.documents import Chunk, Document, LegalIdentity  # noqa: E402
 from tanda.service import answer_v2 as service  # noqa: E402
+from tanda.service.retrieval_eval import load_beir  # noqa: E402
 from tanda.settings import Settings  # noqa: E402
 from tanda.wiring import Runtime  # noqa: E402
 

@@ -44,7 +44,9 @@ from pypdf import PdfReader
 from rank_bm25 import BM25Okapi
 
 from tanda.adapters.sqlite_index import SqliteSearchIndex
-from tanda.retrieval.evaluation import (
+from tanda.records.documents import Chunk, Document, SearchQuery, SearchScope
+from tanda.retrieval.rerank import LexicalReranker, rerank_floor
+from tanda.service.retrieval_eval import (
     EVAL_TENANT,
     BeirSet,
     beir_documents,
@@ -54,8 +56,6 @@ from tanda.retrieval.evaluation import (
     percentile,
     score_runs,
 )
-from tanda.retrieval.model import Chunk, Document, SearchQuery, SearchScope
-from tanda.retrieval.rerank import LexicalReranker, rerank_floor
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_DATA = ROOT.parent / "shared" / "data"

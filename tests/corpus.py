@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from tanda.ports import SearchIndex
-from tanda.retrieval.model import Chunk, Document, LegalIdentity
+from tanda.records.documents import Chunk, Document, LegalIdentity
 
 QUESTION = "Berapa anggaran pendidikan Aceh tahun 2023?"
 QANUN = LegalIdentity(

@@ -10,9 +10,8 @@ from collections.abc import Sequence
 from typing import Literal
 
 from tanda.adapters.scripted import Scenario
-from tanda.chat import ChatRequest, ChatResponse, ModelRole
-from tanda.ports import ChatModel
-from tanda.retrieval.model import (
+from tanda.model_calls import ChatModel, ChatRequest, ChatResponse, ModelRole
+from tanda.records.documents import (
     Chunk,
     Document,
     IngestOutcome,

@@ -1,13 +1,14 @@
 """Ports: what the core needs from the outside world (DESIGN §1). Adapters in ``tanda.adapters``
-implement them; ``tanda.wiring`` picks one per port from the settings."""
+implement them; ``tanda.wiring`` picks one per port from the settings. The records they speak are
+in :mod:`tanda.records`; the model port, ``ChatModel``, is in :mod:`tanda.model_calls` beside the
+request and response it speaks."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
-from tanda.chat import ChatRequest, ChatResponse
-from tanda.conversations.model import (
+from tanda.records.conversations import (
     Conversation,
     ConversationOwner,
     MemoryItem,
@@ -16,7 +17,7 @@ from tanda.conversations.model import (
     Route,
     StoredMessage,
 )
-from tanda.retrieval.model import (
+from tanda.records.documents import (
     Chunk,
     Document,
     IngestOutcome,
@@ -27,7 +28,7 @@ from tanda.retrieval.model import (
 
 if TYPE_CHECKING:
     from tanda.contract.common import WireModel
-    from tanda.progress import ProgressEvent
+    from tanda.records.progress import ProgressEvent
 
 
 @runtime_checkable
@@ -91,14 +92,6 @@ class Reranker(Protocol):
         ...
 
 
-class ChatModel(Protocol):
-    """One model endpoint. Raises ``tanda.chat.ModelError`` subclasses, never client errors."""
-
-    name: str
-
-    def complete(self, request: ChatRequest) -> ChatResponse: ...
-
-
 class ConversationConflict(Exception):
     """The conversation belongs to another route (V2-19 → 409)."""
 
@@ -111,7 +104,7 @@ class Store(Protocol):
     """Conversations, messages, memory, receipts and rate limits.
 
     A conversation, its messages and a memory item are addressed by their
-    :class:`~tanda.conversations.model.ConversationOwner` (issuer, tenant, subject): a read or
+    :class:`~tanda.records.conversations.ConversationOwner` (issuer, tenant, subject): a read or
     write under any other owner finds nothing, exactly as for an id that never existed (issue 11).
     """
 
@@ -171,7 +164,7 @@ class Store(Protocol):
 class Progress(Protocol):
     """Live progress of one answer (V2-21), across a process or a Lambda boundary: the agent
     publishes ``tool.started`` / ``tool.finished`` frames under the request's id, the stream
-    route reads what is new. ``tanda.progress.MemoryProgress`` (one process) and
+    route reads what is new. ``tanda.adapters.memory_progress.MemoryProgress`` (one process) and
     ``tanda.adapters.dynamodb_progress.DynamoProgress`` (items with a TTL) implement it."""
 
     def publish(self, request_id: str, frame: WireModel) -> int:

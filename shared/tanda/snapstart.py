@@ -29,12 +29,13 @@ if TYPE_CHECKING:
     from fastapi import FastAPI
 
 # What an AWS deployment of template.yaml builds on a first request, whichever the function:
-# the adapters its settings can select there, and the SDK. A function adds its own use case.
+# the adapters (and the Step Functions runner) its settings can select there, and the SDK. A
+# function adds its own use case.
 AWS_ADAPTERS: tuple[str, ...] = (
     "tanda.wiring",
     "tanda.adapters.dynamodb_store",
     "tanda.adapters.dynamodb_progress",
-    "tanda.adapters.stepfunctions",
+    "tanda.pipeline.runners.stepfunctions",
     "tanda.adapters.opensearch_index",
     "tanda.adapters.offline",
     "tanda.adapters.bedrock",

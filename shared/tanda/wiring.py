@@ -2,20 +2,28 @@
 
 A ``Runtime`` is built once per process (per Lambda container) and handed to the app; each
 adapter is built on first use so a route pays only for what it touches (cold start).
+
+Layer (DESIGN §2): above the service, below the surfaces. Only this module (and tests, bench)
+imports ``tanda.adapters``; a use case takes the runtime as ``tanda.service.runtime.Runtime``, a
+Protocol this class satisfies structurally.
 """
 
 from __future__ import annotations
 
+from collections.abc import Collection, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cached_property
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from tanda.settings import Settings, load_settings
 
 if TYPE_CHECKING:
-    from tanda.adapters.stepfunctions import StepFunctionsRunner
     from tanda.auth import Authenticator
-    from tanda.ports import ChatModel, Embedder, Progress, Reranker, SearchIndex, Store
+    from tanda.model_calls import ChatModel
+    from tanda.pipeline.runners.stepfunctions import StepFunctionsRunner
+    from tanda.ports import Embedder, Progress, Reranker, SearchIndex, Store
     from tanda.retrieval.fusion import FusionConfig
 
 
@@ -51,7 +59,7 @@ class Runtime:
             from tanda.adapters.dynamodb_progress import DynamoProgress
 
             return DynamoProgress.from_settings(self.settings)
-        from tanda.progress import MemoryProgress
+        from tanda.adapters.memory_progress import MemoryProgress
 
         return MemoryProgress()
 
@@ -104,14 +112,27 @@ class Runtime:
         if self.settings.runner == "inprocess":
             return None
         if self.settings.runner == "stepfunctions":
-            from tanda.adapters.stepfunctions import StepFunctionsRunner
+            from tanda.pipeline.runners.stepfunctions import StepFunctionsRunner
 
-            return StepFunctionsRunner.from_settings(self.settings)
+            return StepFunctionsRunner.from_settings(
+                self.settings, client=_stepfunctions_client(self.settings)
+            )
         raise ValueError(f"TANDA_RUNNER: unknown runner {self.settings.runner!r}")
 
     @property
     def scripted(self) -> bool:
         return self.settings.model.startswith("scripted:")
+
+    @property
+    def scenarios(self) -> Collection[str] | None:
+        """The scripted model's scenario names (``X-Tanda-Scenario``); ``None`` under any other
+        model."""
+        if not self.scripted:
+            return None
+        from tanda.adapters.scripted import ScriptedModel
+
+        model = self.model
+        return model.scenarios if isinstance(model, ScriptedModel) else None
 
     @cached_property
     def embedder(self) -> Embedder | None:
@@ -129,3 +150,34 @@ class Runtime:
 
 def build_runtime(settings: Settings | None = None) -> Runtime:
     return Runtime(settings=settings or load_settings())
+
+
+def _stepfunctions_client(settings: Settings) -> object:
+    """The boto3 client the Step Functions runner starts executions with."""
+    import boto3
+    from botocore.config import Config
+
+    from tanda.pipeline.runners.stepfunctions import READ_TIMEOUT_MARGIN_S
+
+    return boto3.client(
+        "stepfunctions",
+        config=Config(
+            read_timeout=settings.request_deadline_s + READ_TIMEOUT_MARGIN_S,
+            connect_timeout=5,
+            # A retried StartSyncExecution would answer twice: never retry it.
+            retries={"max_attempts": 1, "mode": "standard"},
+        ),
+    )
+
+
+@contextmanager
+def scratch_search_index(path: Path) -> Iterator[SearchIndex]:
+    """An embedded index of its own at ``path`` with the default fusion, closed on exit
+    (``tanda eval retrieval`` ingests a BEIR corpus into one)."""
+    from tanda.adapters.sqlite_index import SqliteSearchIndex
+
+    index = SqliteSearchIndex(path)
+    try:
+        yield index
+    finally:
+        index.close()

@@ -22,7 +22,7 @@ from httpx_sse import connect_sse
 from tanda.adapters.dynamodb_store import DynamoStore
 from tanda.adapters.sqlite_store import SqliteStore
 from tanda.api.app import create_app
-from tanda.chat import ModelRole
+from tanda.model_calls import ModelRole
 from tanda.ports import Store
 from tanda.wiring import Runtime
 from tests.corpus import QUESTION, add_qanun
@@ -222,7 +222,7 @@ def test_another_user_continuing_a_conversation_gets_404_on_every_route_and_chan
 
 
 def owner(caller: Caller, tenant: str) -> Any:
-    from tanda.conversations.model import ConversationOwner
+    from tanda.records.conversations import ConversationOwner
 
     return ConversationOwner(issuer=caller.issuer, tenant_id=tenant, subject=caller.subject)
 

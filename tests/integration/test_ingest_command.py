@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tanda.cli import main
-from tanda.retrieval.ingest.pipeline import SUPPORTED_SUFFIXES
+from tanda.service.ingest import SUPPORTED_SUFFIXES
 from tanda.settings import load_settings
 from tests.unit.retrieval.ingest.sample_sources import STATUTE_TEXT, text_pdf, write_good_sources
 
@@ -66,7 +66,7 @@ def test_given_a_folder_when_tanda_ingest_runs_twice_then_it_adds_then_reports_u
     assert "documents: 2 (0 added, 0 replaced, 2 unchanged)" in second
 
     from tanda.adapters.sqlite_index import SqliteSearchIndex
-    from tanda.retrieval.model import SearchQuery, SearchScope
+    from tanda.records.documents import SearchQuery, SearchScope
 
     index = SqliteSearchIndex(home / "index.sqlite")
     hits = index.search(
@@ -88,7 +88,7 @@ def test_given_ingested_files_when_ingested_into_another_selection_then_they_mov
     out = capsys.readouterr().out
     assert "documents: 2 (0 added, 0 replaced, 0 unchanged, 2 rescoped)" in out
     from tanda.adapters.sqlite_index import SqliteSearchIndex
-    from tanda.retrieval.model import SearchQuery, SearchScope
+    from tanda.records.documents import SearchQuery, SearchScope
 
     index = SqliteSearchIndex(home / "index.sqlite")
     try:
@@ -121,7 +121,7 @@ def test_given_only_unreadable_files_when_tanda_ingest_runs_then_exit_is_non_zer
 def _indexed_sources(home: Path, tenant: str) -> dict[str, str]:
     """Each indexed document's source → its chunks' text, read back from the SQLite file."""
     from tanda.adapters.sqlite_index import SqliteSearchIndex
-    from tanda.retrieval.model import SearchScope
+    from tanda.records.documents import SearchScope
 
     index = SqliteSearchIndex(home / "index.sqlite")
     try:
@@ -291,8 +291,8 @@ def regional(tmp_path: Path) -> Path:
 def _passage_identity(home: Path, tenant: str, query: str) -> list[str]:
     """The identity lines of the best hit, as the agent and the judge are shown them."""
     from tanda.adapters.sqlite_index import SqliteSearchIndex
-    from tanda.pipeline.passages import passage_from_chunk
-    from tanda.retrieval.model import SearchQuery, SearchScope
+    from tanda.passages import passage_from_chunk
+    from tanda.records.documents import SearchQuery, SearchScope
 
     index = SqliteSearchIndex(home / "index.sqlite")
     try:

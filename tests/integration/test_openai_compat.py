@@ -13,7 +13,7 @@ import httpx
 import pytest
 
 from tanda.adapters.openai_compat import OpenAICompatModel, error_code, from_spec
-from tanda.chat import (
+from tanda.model_calls import (
     ChatMessage,
     ChatRequest,
     ModelContextExceeded,

@@ -14,9 +14,9 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from tanda.adapters.opensearch_index import OpenSearchIndex, SearchIndexFailed, build_client
+from tanda.records.documents import Chunk, Document, SearchQuery, SearchScope
 from tanda.retrieval import opensearch_bodies as bodies
 from tanda.retrieval.fusion import FusionConfig, reciprocal_rank_fusion
-from tanda.retrieval.model import Chunk, Document, SearchQuery, SearchScope
 from tanda.settings import Settings
 
 pytestmark = pytest.mark.integration

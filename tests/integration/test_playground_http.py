@@ -14,8 +14,8 @@ from cryptography.hazmat.primitives.asymmetric import ed25519
 from tanda.adapters.dynamodb_store import DynamoStore
 from tanda.adapters.scripted import AgentScript, Scenario, ScriptedModel, ScriptedToolCall
 from tanda.api.app import create_app
-from tanda.chat import ChatRequest, ChatResponse, ModelRole
 from tanda.contract import Segment
+from tanda.model_calls import ChatRequest, ChatResponse, ModelRole
 from tanda.wiring import Runtime
 from tests.corpus import QUESTION, add_qanun
 

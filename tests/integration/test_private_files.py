@@ -13,8 +13,8 @@ import pytest
 
 from tanda.adapters.sqlite_index import SqliteSearchIndex
 from tanda.adapters.sqlite_store import SqliteStore
-from tanda.conversations.model import Conversation, ConversationOwner
-from tanda.retrieval.model import SearchScope
+from tanda.records.conversations import Conversation, ConversationOwner
+from tanda.records.documents import SearchScope
 from tanda.settings import Settings
 from tanda.wiring import Runtime
 from tests.corpus import add_qanun

@@ -21,13 +21,13 @@ from tanda.adapters.dynamodb_progress import (
     DynamoProgress,
     progress_pk,
 )
-from tanda.adapters.stepfunctions import ExecutionFailed, StepFunctionsRunner
+from tanda.adapters.memory_progress import MemoryProgress
 from tanda.contract import QueryV2Request
 from tanda.contract.common import FallbackReason, WireModel
 from tanda.contract.frames import ToolFinishedFrame, ToolStartedFrame
 from tanda.pipeline import steps
+from tanda.pipeline.runners.stepfunctions import ExecutionFailed, StepFunctionsRunner
 from tanda.ports import Progress
-from tanda.progress import MemoryProgress
 from tanda.service.answer_v2 import run_answer
 from tanda.settings import Settings
 

@@ -12,8 +12,8 @@ import pytest
 
 from tanda.adapters.sqlite_index import SqliteSearchIndex
 from tanda.adapters.sqlite_store import SqliteStore
-from tanda.conversations.model import Conversation, ConversationOwner
-from tanda.retrieval.model import SearchQuery, SearchScope
+from tanda.records.conversations import Conversation, ConversationOwner
+from tanda.records.documents import SearchQuery, SearchScope
 from tests.corpus import add_qanun
 
 pytestmark = pytest.mark.integration

@@ -13,7 +13,7 @@ import pytest
 import tanda.retrieval.analysis as analysis
 from tanda.adapters.sqlite_index import SqliteSearchIndex
 from tanda.ports import SearchIndex
-from tanda.retrieval.model import Chunk, Document, SearchQuery, SearchScope
+from tanda.records.documents import Chunk, Document, SearchQuery, SearchScope
 
 pytestmark = pytest.mark.integration
 

@@ -14,7 +14,7 @@ import pytest
 
 import tanda.retrieval.analysis as analysis
 from tanda.adapters.sqlite_index import SqliteSearchIndex
-from tanda.retrieval.model import Chunk, Document, SearchHit, SearchQuery, SearchScope
+from tanda.records.documents import Chunk, Document, SearchHit, SearchQuery, SearchScope
 
 pytestmark = pytest.mark.integration
 

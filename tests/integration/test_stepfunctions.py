@@ -146,7 +146,8 @@ def test_work_fans_out_to_every_batch_and_the_framing_check_then_the_guard(
 # --- the real step handlers behind moto's Lambda -----------------------------------------------
 
 
-def load_handler(step: str) -> Any:
+def load_handler(step: str, runtime: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
+    """The step's Lambda handler, its runtime replaced by ``runtime``."""
     import importlib.util
 
     path = REPO / "functions" / "steps" / step / "app.py"
@@ -154,6 +155,7 @@ def load_handler(step: str) -> Any:
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
+    monkeypatch.setattr(module, "runtime", lambda: runtime)
     return module.handler
 
 
@@ -166,8 +168,7 @@ def real_steps(
 
     from moto.awslambda_simple.models import LambdaSimpleBackend
 
-    from tanda.pipeline import steps
-    from tanda.progress import MemoryProgress
+    from tanda.adapters.memory_progress import MemoryProgress
 
     runtime = SimpleNamespace(
         search_index=deps.index,
@@ -177,8 +178,7 @@ def real_steps(
         reranker=deps.reranker,
         progress=MemoryProgress(),
     )
-    monkeypatch.setattr(steps, "_runtime", lambda: runtime)
-    handlers = {step: load_handler(step) for step in STEPS.values()}
+    handlers = {step: load_handler(step, runtime, monkeypatch) for step in STEPS.values()}
 
     def invoke(
         self: Any, function_name: str, qualifier: Any, body: Any, headers: Any, response: Any
@@ -330,10 +330,10 @@ def test_a_failing_step_fails_the_execution_with_the_error_the_runner_maps(
     expected: str,
 ) -> None:
     # Given a step whose handler raises,
-    from tanda.adapters.stepfunctions import failure_for
     from tanda.guard.run import GuardUnavailable
     from tanda.pipeline import steps
     from tanda.pipeline.answer_v2 import NothingReadable
+    from tanda.pipeline.runners.stepfunctions import failure_for
 
     raised = {
         "NothingReadable": NothingReadable,
@@ -360,9 +360,9 @@ def test_a_follow_up_answers_on_the_machine_like_the_in_process_runner(
 ) -> None:
     # Given a conversation follow-up (history with a verified earlier answer and a memory) and
     # a scenario citing the conversation,
-    from tanda.adapters.stepfunctions import StepFunctionsRunner
     from tanda.contract import QueryV2Request
     from tanda.pipeline.answer_v2 import answer_v2
+    from tanda.pipeline.runners.stepfunctions import StepFunctionsRunner
     from tests.corpus import QUESTION, add_qanun
     from tests.unit.test_steps import FOLLOW_UP, follow_up_history
 

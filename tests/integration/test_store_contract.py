@@ -13,14 +13,14 @@ import pytest
 
 from tanda.adapters.dynamodb_store import RECEIPTS_KEYS, TABLE_KEYS, TTL_ATTRIBUTE, DynamoStore
 from tanda.adapters.sqlite_store import SqliteStore
-from tanda.conversations.model import (
+from tanda.ports import ConversationConflict, ConversationMissing, Store
+from tanda.records.conversations import (
     Conversation,
     ConversationOwner,
     MemoryItem,
     PlaygroundReceipt,
     StoredMessage,
 )
-from tanda.ports import ConversationConflict, ConversationMissing, Store
 from tests.aws import template_resources
 
 

@@ -14,9 +14,9 @@ from cryptography.hazmat.primitives.asymmetric import ed25519
 from httpx_sse import connect_sse
 
 from tanda.api.app import create_app
-from tanda.chat import ChatRequest, ChatResponse, ModelRole
 from tanda.conversations.history import NOTHING_VERIFIED_NOTE
-from tanda.conversations.model import ConversationOwner
+from tanda.model_calls import ChatRequest, ChatResponse, ModelRole
+from tanda.records.conversations import ConversationOwner
 from tanda.wiring import Runtime
 from tests.corpus import QUESTION, add_qanun
 from tests.fakes import FaultySearchIndex

@@ -20,7 +20,7 @@ from httpx_sse import connect_sse
 
 from tanda.api.app import create_app
 from tanda.api.sse import RETRY_AFTER_ABANDONED_S, RETRY_AFTER_S, StreamWorkers
-from tanda.chat import ChatRequest, ChatResponse
+from tanda.model_calls import ChatRequest, ChatResponse
 from tanda.wiring import Runtime
 from tests.corpus import QUESTION, add_qanun
 

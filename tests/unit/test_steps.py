@@ -12,15 +12,15 @@ from typing import Any
 
 import pytest
 
+from tanda.adapters.memory_progress import MemoryProgress
 from tanda.adapters.scripted import Scenario
 from tanda.api.errors import domain_error_body, status_for
 from tanda.contract import QueryV2Request
 from tanda.conversations.history import History, build_history
-from tanda.conversations.model import MemoryItem, StoredMessage
 from tanda.errors import TandaError
 from tanda.pipeline import steps
 from tanda.pipeline.answer_v2 import AnswerDeps, AnswerOutcome, answer_v2
-from tanda.progress import MemoryProgress
+from tanda.records.conversations import MemoryItem, StoredMessage
 from tanda.service.answer_v2 import to_response
 from tests.corpus import QUESTION, add_qanun
 from tests.fakes import FaultySearchIndex
@@ -453,6 +453,24 @@ def test_the_agent_step_stops_the_agent_at_its_share_of_the_deadline(deps: Answe
     ]
 
 
+class LambdaContext:
+    function_name = "tanda-agent"
+    aws_request_id = "unit"
+
+
+def agent_lambda_handler(runtime: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
+    """The agent step's Lambda handler, its runtime replaced by ``runtime``."""
+    import importlib.util
+
+    path = Path(__file__).parents[2] / "functions" / "steps" / "agent" / "app.py"
+    spec = importlib.util.spec_from_file_location("tanda_step_agent_unit", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    monkeypatch.setattr(module, "runtime", lambda: runtime)
+    return module.handler
+
+
 def test_the_agent_lambda_applies_the_reranker_floor_of_its_runtime(
     deps: AnswerDeps, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -477,13 +495,13 @@ def test_the_agent_lambda_applies_the_reranker_floor_of_its_runtime(
         reranker=LexicalReranker(),
         progress=MemoryProgress(),
     )
-    monkeypatch.setattr(steps, "_runtime", lambda: runtime)
+    handler = agent_lambda_handler(runtime, monkeypatch)
     state = steps.query_input(
         "acme", QueryV2Request(query=QUESTION), settings, started_at=time.time(), scenario="default"
     )
 
-    # when the handler runs the agent step,
-    output = json.dumps(steps.handle_agent(state.model_dump(mode="json")))
+    # when the Lambda handler (functions/steps/agent/app.py) runs the agent step,
+    output = json.dumps(handler(state.model_dump(mode="json"), LambdaContext()))
 
     # then only the chunk over the floor was shown to the agent (ASK-06).
     assert "acme:qanun-2023#1" in output and "acme:qanun-2023#0" not in output

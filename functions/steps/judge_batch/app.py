@@ -1,20 +1,32 @@
 """Step Functions task ``judge_batch`` (infra/statemachines/query.asl.json).
 
-Wiring only: the state is validated into its pydantic model and handed to
-``tanda.pipeline.steps``. No web framework is imported (cold start, DESIGN §2). Before a SnapStart
-snapshot the stage modules the step runs are imported (``tanda.snapstart``).
+Wiring only: the state is validated into its pydantic model, handed to
+``tanda.pipeline.steps.judge_batch_step`` with the adapters of a runtime built on the first
+invocation (never at import: SnapStart, ``tanda.snapstart``), and returned as JSON. No web
+framework is imported (cold start, DESIGN §2). Before a SnapStart snapshot the stage modules the
+step runs are imported.
 """
 
+from functools import cache
 from typing import Any
 
 from tanda import snapstart
 from tanda.observability import instrumented
-from tanda.pipeline.steps import handle_judge_batch
+from tanda.pipeline import steps
+from tanda.wiring import Runtime, build_runtime
+
+
+@cache
+def runtime() -> Runtime:
+    return build_runtime()
 
 
 @instrumented("judge_batch", kind="step")
 def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
-    return handle_judge_batch(event)
+    output = steps.judge_batch_step(
+        steps.JudgeBatchInput.model_validate(event), model=runtime().model
+    )
+    return output.model_dump(mode="json")
 
 
 snapstart.register(

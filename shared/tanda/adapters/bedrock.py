@@ -18,7 +18,7 @@ import re
 import threading
 from typing import Any, Literal
 
-from tanda.chat import (
+from tanda.model_calls import (
     ChatMessage,
     ChatRequest,
     ChatResponse,

@@ -10,8 +10,8 @@ item                              PK                          SK
 progress event                    ``PROG#<request id>``       ``<seq>``, 10 digits zero-padded
 ================================  ==========================  ===============================
 
-with ``frame`` (the encoded frame, ``tanda.progress.encode_frame``) and ``expires_at`` (epoch
-seconds, :data:`PROGRESS_TTL_S` after the publish). A frame of ``tool.started`` carries the
+with ``frame`` (the encoded frame, ``tanda.records.progress.encode_frame``) and ``expires_at``
+(epoch seconds, :data:`PROGRESS_TTL_S` after the publish). A frame of ``tool.started`` carries the
 agent's tool arguments (its search text), hence the short TTL.
 
 The sequence number is the sort key, written with ``attribute_not_exists(SK)``: two publishers of
@@ -29,7 +29,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from tanda.progress import ProgressEvent, decode_frame, encode_frame
+from tanda.records.progress import ProgressEvent, decode_frame, encode_frame
 
 if TYPE_CHECKING:
     from tanda.contract.common import WireModel

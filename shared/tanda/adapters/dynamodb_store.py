@@ -43,7 +43,8 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from tanda.conversations.model import (
+from tanda.ports import ConversationConflict, ConversationMissing
+from tanda.records.conversations import (
     Conversation,
     ConversationOwner,
     MemoryItem,
@@ -52,7 +53,6 @@ from tanda.conversations.model import (
     Route,
     StoredMessage,
 )
-from tanda.ports import ConversationConflict, ConversationMissing
 
 if TYPE_CHECKING:
     from tanda.settings import Settings

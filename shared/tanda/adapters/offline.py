@@ -17,8 +17,9 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from tanda.chat import ChatRequest, ChatResponse, ModelRole, ToolCall
-from tanda.retrieval.analysis import guess_lang, index_terms, query_terms
+from tanda.lang import DEFAULT_LANG, guess_lang
+from tanda.model_calls import ChatRequest, ChatResponse, ModelRole, ToolCall
+from tanda.retrieval.analysis import index_terms, query_terms
 
 LEAD_IN = "Kutipan paling relevan dari dokumen (mode offline, ekstraktif):"
 NOTHING = "Dokumen yang ditemukan tidak memuat kalimat yang menjawab pertanyaan ini."
@@ -115,7 +116,7 @@ class OfflineModel:
         """The sentences (or table rows) that best answer ``question``: IDF-weighted overlap of
         query terms with the unit and its passage's identity (title, period…), best first,
         ties to the earlier-ranked passage; table rows are returned grouped by table."""
-        lang = guess_lang(question)
+        lang = guess_lang(question) or DEFAULT_LANG
         wanted = set(query_terms(question, lang))
         asked_years = set(_YEAR.findall(question))
         candidates: list[tuple[Unit, set[str], set[str]]] = []
@@ -190,7 +191,7 @@ class OfflineModel:
             return "unsupported"  # a number the passages do not state (V2-08)
         if _normalize(statement) in _normalize(source):
             return "supported"
-        lang = guess_lang(statement)
+        lang = guess_lang(statement) or DEFAULT_LANG
         terms = set(index_terms(statement, lang))
         if not terms:
             return "unverifiable"

@@ -24,7 +24,7 @@ from typing import Any, Literal
 
 import httpx
 
-from tanda.chat import (
+from tanda.model_calls import (
     ChatMessage,
     ChatRequest,
     ChatResponse,

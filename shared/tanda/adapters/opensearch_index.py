@@ -15,9 +15,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from tanda.errors import UpstreamFailed
-from tanda.retrieval import opensearch_bodies as bodies
-from tanda.retrieval.fusion import FusionConfig, reciprocal_rank_fusion
-from tanda.retrieval.model import (
+from tanda.records.documents import (
     Chunk,
     Document,
     IngestOutcome,
@@ -26,6 +24,8 @@ from tanda.retrieval.model import (
     SearchScope,
     scope_key,
 )
+from tanda.retrieval import opensearch_bodies as bodies
+from tanda.retrieval.fusion import FusionConfig, reciprocal_rank_fusion
 
 if TYPE_CHECKING:
     from tanda.settings import Settings

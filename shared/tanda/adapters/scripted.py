@@ -15,7 +15,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from tanda.chat import (
+from tanda.contract.segments import Segment
+from tanda.model_calls import (
     ChatRequest,
     ChatResponse,
     ModelContextExceeded,
@@ -25,7 +26,6 @@ from tanda.chat import (
     ModelUnavailable,
     ToolCall,
 )
-from tanda.contract.segments import Segment
 
 Failure = Literal["timeout", "error", "http_500", "invalid_json", "context_length"]
 

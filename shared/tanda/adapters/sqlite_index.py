@@ -45,10 +45,8 @@ import sqlite_vec
 
 from tanda.adapters.connection_pool import ConnectionPool, leased_per_call
 from tanda.adapters.private_files import private_database
-from tanda.retrieval import analysis
-from tanda.retrieval.analysis import Lang, guess_lang, normalize_lang, query_terms
-from tanda.retrieval.fusion import FusionConfig, reciprocal_rank_fusion
-from tanda.retrieval.model import (
+from tanda.lang import DEFAULT_LANG, Lang, guess_lang, normalize_lang
+from tanda.records.documents import (
     Chunk,
     Document,
     IngestOutcome,
@@ -58,6 +56,9 @@ from tanda.retrieval.model import (
     SearchScope,
     scope_key,
 )
+from tanda.retrieval import analysis
+from tanda.retrieval.analysis import query_terms
+from tanda.retrieval.fusion import FusionConfig, reciprocal_rank_fusion
 
 CANDIDATE_POOL: Final = 100
 """Candidates each arm hands to fusion when more than one arm runs."""
@@ -423,7 +424,7 @@ class SqliteSearchIndex:
 
     def search(self, query: SearchQuery) -> list[SearchHit]:
         conn = self._conn()
-        lang = normalize_lang(query.lang) or guess_lang(query.text)
+        lang = normalize_lang(query.lang) or guess_lang(query.text) or DEFAULT_LANG
         rankings: dict[str, list[str]] = {}
         ids: dict[str, int] = {}
         vector_on = query.vector is not None and self._vector_dimensions(conn) is not None
@@ -792,7 +793,7 @@ def _document_lang(document: Document, chunks: Sequence[Chunk]) -> Callable[[], 
     def document_lang() -> Lang:
         if not guessed:
             sample = " ".join(c.text for c in chunks[:8])[:4000]
-            guessed.append(guess_lang(f"{document.title} {sample}"))
+            guessed.append(guess_lang(f"{document.title} {sample}") or DEFAULT_LANG)
         return guessed[0]
 
     return document_lang

@@ -22,7 +22,8 @@ from pathlib import Path
 
 from tanda.adapters.connection_pool import ConnectionPool, leased_per_call
 from tanda.adapters.private_files import private_database
-from tanda.conversations.model import (
+from tanda.ports import ConversationConflict, ConversationMissing
+from tanda.records.conversations import (
     Conversation,
     ConversationOwner,
     MemoryItem,
@@ -31,7 +32,6 @@ from tanda.conversations.model import (
     Route,
     StoredMessage,
 )
-from tanda.ports import ConversationConflict, ConversationMissing
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS conversations (

@@ -18,7 +18,10 @@ from pydantic import ValidationError
 
 from tanda.agent.tools import TOOL_SPECS, AgentTools, ContextFull
 from tanda.annotate.compose import SegmentLayoutError, compose
-from tanda.chat import (
+from tanda.contract.common import FallbackReason
+from tanda.contract.segments import Segment
+from tanda.errors import UpstreamFailed
+from tanda.model_calls import (
     AgentOutput,
     ChatMessage,
     ChatRequest,
@@ -28,10 +31,7 @@ from tanda.chat import (
     ModelRole,
     ModelTimeout,
 )
-from tanda.contract.common import FallbackReason
-from tanda.contract.segments import Segment
-from tanda.errors import UpstreamFailed
-from tanda.pipeline.context import BudgetSpent, ModelLedger
+from tanda.model_calls.budget import BudgetSpent, ModelLedger
 from tanda.prompts import prompt
 
 AGENT_SCHEMA = AgentOutput.model_json_schema()

@@ -22,14 +22,14 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, Literal, TypeVar
 
-from tanda.chat import ToolSpec
 from tanda.contract.common import WireModel
 from tanda.contract.frames import ToolFinishedFrame, ToolStartedFrame
 from tanda.contract.response import ToolCallAudit
-from tanda.pipeline.passages import Passage, passage_from_chunk
+from tanda.model_calls import ToolSpec
+from tanda.passages import Passage, passage_from_chunk
 from tanda.ports import Embedder, Reranker, SearchIndex
-from tanda.retrieval.model import Chunk, Document, SearchHit, SearchQuery, SearchScope
-from tanda.retrieval.search import retrieve
+from tanda.records.documents import Chunk, Document, SearchHit, SearchQuery, SearchScope
+from tanda.retriever import retrieve
 
 TOOL_SPECS = [
     ToolSpec(

@@ -24,7 +24,7 @@ from tanda.contract.frames import (
     TraceFrame,
 )
 from tanda.errors import BadRequest
-from tanda.pipeline.passages import Passage
+from tanda.passages import Passage
 from tanda.wiring import Runtime
 
 DELTA_CHARS = 80
@@ -77,10 +77,8 @@ def scenario_for(runtime: Runtime, header: str | None) -> str | None:
     """The scripted model's scenario from ``X-Tanda-Scenario``; ignored under any other model."""
     if not runtime.scripted or header is None:
         return None
-    from tanda.adapters.scripted import ScriptedModel
-
-    model = runtime.model
-    if isinstance(model, ScriptedModel) and header not in model.scenarios:
+    known = runtime.scenarios
+    if known is not None and header not in known:
         raise BadRequest("Unknown scenario.", code="unknown_scenario")
     return header
 

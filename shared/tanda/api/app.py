@@ -5,6 +5,7 @@ never at import (Lambda cold start).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -14,7 +15,7 @@ from starlette.types import Scope
 from tanda import __version__
 from tanda.api.body_gate import BodyGate, json_body_routes
 from tanda.api.errors import install_error_handlers
-from tanda.api.openapi import install_openapi
+from tanda.api.openapi import build_openapi, install_openapi
 from tanda.api.security import current_runtime
 
 if TYPE_CHECKING:
@@ -58,3 +59,9 @@ def create_app(
 def _max_body_bytes(scope: Scope) -> int:
     # Read from the runtime on the first request, like every setting (never at import).
     return current_runtime(Request(scope)).settings.max_body_bytes
+
+
+def render_openapi() -> str:
+    """The OpenAPI document of the app with every router, as committed in docs/openapi.json."""
+    document = build_openapi(create_app())
+    return json.dumps(document, indent=2, ensure_ascii=False, sort_keys=True) + "\n"

@@ -10,8 +10,6 @@ operation for that stream, and at the top for both).
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI
@@ -110,18 +108,3 @@ def install_openapi(app: FastAPI) -> None:
         return app.openapi_schema
 
     app.openapi = openapi  # type: ignore[method-assign]
-
-
-def render_openapi() -> str:
-    from tanda.api.app import create_app
-
-    document = build_openapi(create_app())
-    return json.dumps(document, indent=2, ensure_ascii=False, sort_keys=True) + "\n"
-
-
-def write_openapi(out: str | Path) -> int:
-    path = Path(out)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(render_openapi(), encoding="utf-8")
-    print(f"wrote {path}")
-    return 0

@@ -1,4 +1,5 @@
-"""Local credentials for the embedded default: ``tanda keys create`` and ``tanda token``.
+"""Local credentials for the embedded default, behind ``tanda keys create`` and ``tanda token``
+(the commands are in ``tanda.cli.keys``).
 
 ``<home>/keys.json`` (0600) holds only SHA-256 digests of the API keys, the local issuers and the
 public JWKS; ``<home>/signing_key.pem`` (0600) holds the one Ed25519 private key that signs local
@@ -9,7 +10,6 @@ created once and reused.
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import re
@@ -217,44 +217,3 @@ def sign_local_token(
         claims, key, algorithm="EdDSA", headers={"kid": thumbprint(key.public_key())}
     )
     return token
-
-
-def keys_create_command(args: argparse.Namespace) -> int:
-    from tanda.settings import load_settings
-
-    settings = load_settings()
-    tenant: str = args.tenant
-    try:
-        created = create_local_keys(settings.home, tenant=tenant, test=bool(args.test))
-    except AuthConfigError as exc:
-        print(f"tanda: {exc}", file=sys.stderr)
-        return 2
-    home = settings.home
-    print(f"# tanda: new credentials for tenant {tenant!r} in {home} (only hashes are stored).")
-    print("# These secrets are shown once. Earlier keys stay valid; remove a hash from")
-    print(f"# {home / KEYS_FILE} to revoke it. The server must run with the same TANDA_HOME.")
-    print(f"export TANDA_API_KEY={created['api_key']}")
-    print(f"export TANDA_V1_KEY={created['v1_key']}")
-    print(f'export TANDA_JWT="$(tanda token --tenant {tenant})"')
-    print(f'export TANDA_ADMIN_JWT="$(tanda token --tenant {tenant} --admin)"')
-    return 0
-
-
-def token_command(args: argparse.Namespace) -> int:
-    from tanda.settings import load_settings
-
-    settings = load_settings()
-    try:
-        token = sign_local_token(
-            settings.home,
-            tenant=args.tenant,
-            subject=args.subject,
-            admin=bool(args.admin),
-            ttl_s=int(args.ttl),
-            audience=settings.jwt_audience,
-        )
-    except AuthConfigError as exc:
-        print(f"tanda: {exc}", file=sys.stderr)
-        return 2
-    print(token)
-    return 0

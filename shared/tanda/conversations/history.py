@@ -13,11 +13,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from tanda.chat import ChatMessage
 from tanda.contract.common import Citation
-from tanda.conversations.model import MemoryItem, StoredMessage
-from tanda.pipeline.passages import Passage
-from tanda.retrieval.model import LegalIdentity
+from tanda.model_calls import ChatMessage
+from tanda.passages import Passage
+from tanda.records.conversations import MemoryItem, StoredMessage
+from tanda.records.documents import LegalIdentity
 
 NOTHING_VERIFIED_NOTE = (
     "Catatan: tidak ada pernyataan dalam jawaban sebelumnya ini yang terverifikasi; isinya bukan "

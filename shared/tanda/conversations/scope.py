@@ -18,7 +18,7 @@ from typing import TypeVar
 
 from tanda.contract.common import FallbackReason
 from tanda.contract.query import QueryV2Request
-from tanda.conversations.model import Conversation
+from tanda.records.conversations import Conversation
 
 Body = TypeVar("Body", bound=QueryV2Request)
 

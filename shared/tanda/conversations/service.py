@@ -13,16 +13,16 @@ from dataclasses import dataclass
 from tanda.annotate.aggregate import Annotation
 from tanda.contract.common import Verdict
 from tanda.conversations.history import History, build_history
-from tanda.conversations.model import (
+from tanda.conversations.scope import TurnScope, bind_scope
+from tanda.errors import Conflict, NotFound
+from tanda.ports import ConversationConflict, ConversationMissing, Store
+from tanda.records.conversations import (
     Conversation,
     ConversationOwner,
     MemoryItem,
     Route,
     StoredMessage,
 )
-from tanda.conversations.scope import TurnScope, bind_scope
-from tanda.errors import Conflict, NotFound
-from tanda.ports import ConversationConflict, ConversationMissing, Store
 
 log = logging.getLogger(__name__)
 

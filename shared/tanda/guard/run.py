@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from pydantic import ValidationError
 
-from tanda.chat import ChatMessage, ChatRequest, GuardOutput, ModelError, ModelRole
 from tanda.errors import UpstreamFailed
-from tanda.pipeline.context import ModelLedger
+from tanda.model_calls import ChatMessage, ChatRequest, GuardOutput, ModelError, ModelRole
+from tanda.model_calls.budget import ModelLedger
 from tanda.prompts import prompt
 
 GUARD_SCHEMA = GuardOutput.model_json_schema()

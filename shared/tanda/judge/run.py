@@ -18,7 +18,10 @@ from typing import Any
 from pydantic import ValidationError
 
 from tanda.annotate.aggregate import SegmentOutcome
-from tanda.chat import (
+from tanda.contract.common import StageStatus, UnverifiedReason, Verdict
+from tanda.contract.segments import Segment
+from tanda.judge.reader_context import ReaderContext
+from tanda.model_calls import (
     ChatMessage,
     ChatRequest,
     FramingCheckOutput,
@@ -26,11 +29,8 @@ from tanda.chat import (
     ModelError,
     ModelRole,
 )
-from tanda.contract.common import StageStatus, UnverifiedReason, Verdict
-from tanda.contract.segments import Segment
-from tanda.judge.reader_context import ReaderContext
-from tanda.pipeline.context import BudgetSpent, DeadlinePassed, ModelLedger
-from tanda.pipeline.passages import Passage
+from tanda.model_calls.budget import BudgetSpent, DeadlinePassed, ModelLedger
+from tanda.passages import Passage
 from tanda.prompts import prompt
 
 JUDGE_SCHEMA = JudgeOutput.model_json_schema()

@@ -5,7 +5,7 @@ Lambda hot path). See ``docs/numbers.md`` for what is parsed and the equality ru
 """
 
 from tanda.numbers.compare import compare, find_in, same_quantity
-from tanda.numbers.extract import extract_quantities, guess_lang, parse_number
+from tanda.numbers.extract import extract_quantities, parse_number
 from tanda.numbers.model import (
     Match,
     MatchReason,
@@ -25,7 +25,6 @@ __all__ = [
     "compare",
     "extract_quantities",
     "find_in",
-    "guess_lang",
     "parse_number",
     "same_quantity",
 ]

@@ -21,7 +21,8 @@ from collections.abc import Sequence
 from decimal import Decimal
 from functools import lru_cache
 
-from tanda.numbers.extract import extract_quantities, normalize_lang
+from tanda.lang import normalize_lang
+from tanda.numbers.extract import extract_quantities
 from tanda.numbers.model import (
     Match,
     MatchReason,

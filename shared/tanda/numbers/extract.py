@@ -12,6 +12,7 @@ import re
 from dataclasses import replace
 from decimal import Decimal
 
+from tanda.lang import guess_lang, normalize_lang
 from tanda.numbers import lexicon as lx
 from tanda.numbers.model import Quantity, QuantityKind
 
@@ -21,34 +22,6 @@ _FORWARD_PERIOD_WINDOW = 40
 _CURRENCIES = frozenset({"IDR", "TRY", "USD", "EUR", "GBP"})
 _PERCENT_UNITS = frozenset({"%", "pp", "bp"})
 _DECLARABLE = frozenset({QuantityKind.amount, QuantityKind.count})
-
-
-def normalize_lang(lang: str | None) -> str | None:
-    """``id``, ``tr`` or ``en`` from ``id-ID``, ``TR``, ``en_US`` …; anything else is ``None``."""
-    if not lang:
-        return None
-    code = lang[:2].lower()
-    return code if code in lx.LANG_MARKERS else None
-
-
-def guess_lang(text: str) -> str | None:
-    """The language whose marker words are most frequent in ``text``; ``None`` on a tie or none.
-
-    Reads the first 2,000 characters: enough to tell three languages apart, and bounded."""
-    sample = text[:2000]
-    scores = dict.fromkeys(lx.LANG_MARKERS, 0)
-    marker_lang = lx.MARKER_LANG
-    for word in sample.lower().split():
-        code = marker_lang.get(word.strip(lx.PUNCTUATION))
-        if code is not None:
-            scores[code] += 1
-    if not lx.TURKISH_LETTERS.isdisjoint(sample):
-        scores["tr"] += 2
-    best = max(scores.values())
-    if best == 0:
-        return None
-    winners = [code for code, score in scores.items() if score == best]
-    return winners[0] if len(winners) == 1 else None
 
 
 class _Lang:

@@ -33,11 +33,12 @@ from tanda.errors import NotFound
 from tanda.guard.run import guard_blocks
 from tanda.judge.reader_context import reader_contexts
 from tanda.judge.run import JudgeItem, check_framing, judge_claims
-from tanda.pipeline.context import ModelLedger, RequestBudget
+from tanda.model_calls import ChatModel
+from tanda.model_calls.budget import ModelLedger, RequestBudget
+from tanda.passages import Passage
 from tanda.pipeline.notices import NOTICES, refusal_for
-from tanda.pipeline.passages import Passage
-from tanda.ports import ChatModel, Embedder, Reranker, SearchIndex
-from tanda.retrieval.model import SearchScope
+from tanda.ports import Embedder, Reranker, SearchIndex
+from tanda.records.documents import SearchScope
 from tanda.settings import Settings
 
 

@@ -28,7 +28,7 @@ Differences from the in-process runner, by necessity:
   character budget (6,000) plus ≤ 5 memories, well inside the 256 KB state limit.
 
 Cold start (issue 7): at import only pydantic and the states' field types (``tanda.contract``,
-``tanda.retrieval.model``); each step imports its stages when it runs, and the states build
+``tanda.records.documents``); each step imports its stages when it runs, and the states build
 their validators on first use (``defer_build``), so a step builds only the states it touches.
 No web framework.
 """
@@ -38,8 +38,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
-from functools import cache
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -61,16 +60,16 @@ from tanda.contract.response import (
     ToolCallAudit,
 )
 from tanda.contract.segments import Segment
-from tanda.retrieval.model import Chunk, LegalIdentity
+from tanda.records.documents import Chunk, LegalIdentity
 
 if TYPE_CHECKING:
     from tanda.annotate.aggregate import Annotation, SegmentOutcome
     from tanda.conversations.history import History
+    from tanda.model_calls import ChatModel
+    from tanda.passages import Passage
     from tanda.pipeline.answer_v2 import AnswerOutcome
-    from tanda.pipeline.passages import Passage
-    from tanda.ports import ChatModel, Embedder, Progress, Reranker, SearchIndex
+    from tanda.ports import Embedder, Progress, Reranker, SearchIndex
     from tanda.settings import Settings
-    from tanda.wiring import Runtime
 
 Clock = Callable[[], float]
 GUARD_RESERVE_MAX_S = 5.0
@@ -135,9 +134,9 @@ class HistoryState(_State):
         return state
 
     def history(self) -> History:
-        from tanda.chat import ChatMessage
         from tanda.conversations.history import History
-        from tanda.pipeline.passages import Passage
+        from tanda.model_calls import ChatMessage
+        from tanda.passages import Passage
 
         return History(
             messages=[ChatMessage(role=m.role, content=m.content) for m in self.messages],
@@ -206,7 +205,7 @@ class PassageState(_State):
         )
 
     def passage(self) -> Passage:
-        from tanda.pipeline.passages import Passage
+        from tanda.passages import Passage
 
         return Passage(
             key=self.key,
@@ -441,9 +440,9 @@ def agent_step(
     from tanda.agent.tools import AgentTools
     from tanda.annotate.aggregate import Route, route_segment
     from tanda.judge.reader_context import reader_contexts
+    from tanda.model_calls.budget import ModelLedger, RequestBudget
     from tanda.pipeline.answer_v2 import NothingReadable, resolve_scope
-    from tanda.pipeline.context import ModelLedger, RequestBudget
-    from tanda.progress import publisher
+    from tanda.pipeline.progress import publisher
 
     body = state.body
     scope = resolve_scope(index, state.tenant_id, body)
@@ -590,7 +589,7 @@ def judge_batch_step(
 
     from tanda.judge.reader_context import ReaderContext
     from tanda.judge.run import GUARD_CALLS, JudgeItem, judge_claims
-    from tanda.pipeline.context import ModelLedger, RequestBudget
+    from tanda.model_calls.budget import ModelLedger, RequestBudget
 
     # The allotment plus the guard's call that judge_claims keeps in reserve on every ask.
     budget = RequestBudget(
@@ -631,7 +630,7 @@ def framing_check_step(
 ) -> FramingOutput:
     """V2-06: the one framing-check call over the uncited framing segments."""
     from tanda.judge.run import GUARD_CALLS, check_framing
-    from tanda.pipeline.context import ModelLedger, RequestBudget
+    from tanda.model_calls.budget import ModelLedger, RequestBudget
 
     budget = RequestBudget(deadline=state.deadline_at, calls_total=1 + GUARD_CALLS, clock=clock)
     ledger = ModelLedger(model, budget, scenario=state.scenario)
@@ -663,7 +662,7 @@ def guard_step(state: GuardInput, *, model: ChatModel, clock: Clock = time.time)
     from tanda.annotate.aggregate import SegmentOutcome, aggregate, refusal_annotation
     from tanda.annotate.compose import compose
     from tanda.guard.run import guard_blocks
-    from tanda.pipeline.context import ModelLedger, RequestBudget
+    from tanda.model_calls.budget import ModelLedger, RequestBudget
     from tanda.pipeline.notices import NOTICES
 
     work = state.work
@@ -763,46 +762,3 @@ def execution_output(text: str) -> AnswerState:
         found = NothingReadableState.model_validate(data["nothing_readable"])
         raise NothingReadable(found.tool, found.tool_status)
     return AnswerState.model_validate(data)
-
-
-# --- Lambda task handlers (functions/steps/<step>/app.py call these) ------------------------
-
-
-@cache
-def _runtime() -> Runtime:
-    from tanda.wiring import build_runtime
-
-    return build_runtime()
-
-
-def handle_agent(event: dict[str, Any]) -> dict[str, Any]:
-    runtime = _runtime()
-    state = QueryInput.model_validate(event)
-    output = agent_step(
-        state,
-        index=runtime.search_index,
-        model=runtime.model,
-        settings=runtime.settings,
-        embedder=runtime.embedder,
-        reranker=runtime.reranker,
-        progress=runtime.progress if state.progress_id else None,
-    )
-    return output.model_dump(mode="json")
-
-
-def handle_judge_batch(event: dict[str, Any]) -> dict[str, Any]:
-    output = judge_batch_step(JudgeBatchInput.model_validate(event), model=_runtime().model)
-    return output.model_dump(mode="json")
-
-
-def handle_framing_check(event: dict[str, Any]) -> dict[str, Any]:
-    # The task receives the whole state (no InputPath: moto's interpreter resolves the state's
-    # TimeoutSecondsPath inconsistently against an InputPath-narrowed input).
-    framing = event["work"]["framing"] if "work" in event else event
-    output = framing_check_step(FramingInput.model_validate(framing), model=_runtime().model)
-    return output.model_dump(mode="json")
-
-
-def handle_guard(event: dict[str, Any]) -> dict[str, Any]:
-    output = guard_step(GuardInput.model_validate(event), model=_runtime().model)
-    return output.model_dump(mode="json")

@@ -6,9 +6,9 @@ the mapping, the analyzers, the hybrid query and the scope filter are tested wit
 
 One index holds two kinds of record, told apart by ``record``:
 
-- ``chunk`` — one per :class:`~tanda.retrieval.model.Chunk`: the searchable text, the identity the
+- ``chunk`` — one per :class:`~tanda.records.documents.Chunk`: the searchable text, the identity the
   judge sees, and the document's ``content_hash`` (so a re-ingest can tell what changed);
-- ``document`` — one per :class:`~tanda.retrieval.model.Document`: what ``documents()`` lists.
+- ``document`` — one per :class:`~tanda.records.documents.Document`: what ``documents()`` lists.
   Written last, so its ``content_hash`` names a version whose chunks are all in place.
 
 Every read goes through :func:`filter_clauses`, which always carries the tenant term and
@@ -26,7 +26,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
-from tanda.retrieval.model import (
+from tanda.records.documents import (
     Chunk,
     Document,
     LegalIdentity,

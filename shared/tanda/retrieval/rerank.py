@@ -15,9 +15,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from tanda.lang import DEFAULT_LANG, Lang, fold, guess_lang
 from tanda.ports import Reranker
-from tanda.retrieval.analysis import Lang, fold, guess_lang, query_terms, stem, tokenize
-from tanda.retrieval.model import Chunk, SearchHit
+from tanda.records.documents import Chunk, SearchHit
+from tanda.retrieval.analysis import query_terms, stem, tokenize
 
 
 def rerank_text(chunk: Chunk) -> str:
@@ -61,11 +62,12 @@ class LexicalReranker:
     passage.
 
     Both sides go through :mod:`tanda.retrieval.analysis` in the language guessed from the
-    query (one stemmer for both, so they meet on the same stems): tokenized, lowercased for the
-    language, Snowball-stemmed, folded; the query drops its function words (unless it is made of
-    nothing else) and repeats. A passage holding every such term scores 1.0, none 0.0; a query
-    with no term at all scores every passage 0.0. It knows nothing of meaning: a synonym or a
-    paraphrase scores 0, so a vector-only hit usually falls under a floor above 0.
+    query, else Indonesian (one stemmer for both, so they meet on the same stems): tokenized,
+    lowercased for the language, Snowball-stemmed, folded; the query drops its function words
+    (unless it is made of nothing else) and repeats. A passage holding every such term scores
+    1.0, none 0.0; a query with no term at all scores every passage 0.0. It knows nothing of
+    meaning: a synonym or a paraphrase scores 0, so a vector-only hit usually falls under a
+    floor above 0.
     """
 
     name = "lexical"
@@ -74,7 +76,7 @@ class LexicalReranker:
     so the floor keeps the fused order."""
 
     def score(self, query: str, passages: Sequence[str]) -> list[float]:
-        lang = guess_lang(query)
+        lang = guess_lang(query) or DEFAULT_LANG  # as the embedded index guesses a query's
         wanted = set(query_terms(query, lang))
         if not wanted:
             return [0.0 for _ in passages]

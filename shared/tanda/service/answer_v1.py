@@ -24,7 +24,7 @@ from tanda.service.conversations import owner_of
 
 if TYPE_CHECKING:
     from tanda.auth import Principal
-    from tanda.wiring import Runtime
+    from tanda.service.runtime import Runtime
 
 
 PreparedV1 = PreparedTurn

@@ -6,7 +6,6 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from tanda.chat import ChatRequest, ChatResponse
 from tanda.contract.common import WireModel
 from tanda.contract.response import GroundingPassage, QueryV2Response, UsedDoc
 from tanda.conversations.history import History
@@ -19,6 +18,7 @@ from tanda.conversations.service import (
     store_turn,
 )
 from tanda.errors import TurnAbandoned
+from tanda.model_calls import ChatRequest, ChatResponse
 from tanda.pipeline.answer_v2 import AnswerDeps, AnswerOutcome, refusal
 from tanda.pipeline.answer_v2 import answer_v2 as run_pipeline
 from tanda.service.conversations import owner_of
@@ -26,8 +26,8 @@ from tanda.service.conversations import owner_of
 if TYPE_CHECKING:
     from tanda.auth import Principal
     from tanda.contract import QueryV2Request
-    from tanda.ports import ChatModel
-    from tanda.wiring import Runtime
+    from tanda.model_calls import ChatModel
+    from tanda.service.runtime import Runtime
 
 
 class AbandonableModel:

@@ -11,12 +11,12 @@ from tanda.contract.conversations import (
     CreateConversationRequest,
     MessageView,
 )
-from tanda.conversations.model import ConversationOwner
 from tanda.conversations.service import create_conversation, read_conversation
+from tanda.records.conversations import ConversationOwner
 
 if TYPE_CHECKING:
     from tanda.auth import Principal
-    from tanda.wiring import Runtime
+    from tanda.service.runtime import Runtime
 
 
 def owner_of(principal: Principal) -> ConversationOwner:

@@ -9,16 +9,16 @@ from typing import TYPE_CHECKING, Literal
 from tanda.auth.rate_limit import AdminRateLimited
 from tanda.contract.playground import PlaygroundRequest, PlaygroundResponse
 from tanda.conversations.history import build_history
-from tanda.conversations.model import PlaygroundReceipt
 from tanda.conversations.scope import bind_scope
 from tanda.conversations.service import new_id, read_conversation
 from tanda.pipeline.answer_v2 import AnswerOutcome
+from tanda.records.conversations import PlaygroundReceipt
 from tanda.service.answer_v2 import observe, run_in_scope, to_response
 from tanda.service.conversations import owner_of
 
 if TYPE_CHECKING:
     from tanda.auth import Principal
-    from tanda.wiring import Runtime
+    from tanda.service.runtime import Runtime
 
 WINDOW_S = 60.0
 

@@ -11,14 +11,14 @@ from tanda.contract.v1_search import (
     V1SearchRequest,
     V1SearchResponse,
 )
-from tanda.retrieval.model import SearchQuery, SearchScope
-from tanda.retrieval.search import retrieve
+from tanda.lang import LANGS
+from tanda.records.documents import SearchQuery, SearchScope
+from tanda.retriever import retrieve
 
 if TYPE_CHECKING:
     from tanda.auth import Principal
-    from tanda.wiring import Runtime
+    from tanda.service.runtime import Runtime
 
-KNOWN_LANGS = frozenset({"id", "tr", "en"})
 SNIPPET_CHARS = 200
 
 
@@ -28,7 +28,7 @@ def search_v1(runtime: Runtime, principal: Principal, body: V1SearchRequest) -> 
         document_ids=(body.document_id,) if body.document_id else None,
         batch_id=body.batch_id,
     )
-    lang = body.lang.lower() if body.lang and body.lang.lower() in KNOWN_LANGS else None
+    lang = body.lang.lower() if body.lang and body.lang.lower() in LANGS else None
     query = SearchQuery(text=body.query, scope=scope, top_k=body.top_k, lang=lang)
     reranker = runtime.reranker
     min_score = runtime.settings.rerank_min_score

@@ -13,7 +13,7 @@ from botocore.exceptions import EndpointConnectionError, ReadTimeoutError
 from botocore.stub import Stubber
 
 from tanda.adapters.bedrock import BedrockModel, client_config, converse_request
-from tanda.chat import (
+from tanda.model_calls import (
     ChatMessage,
     ChatRequest,
     ModelContextExceeded,

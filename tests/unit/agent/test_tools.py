@@ -10,7 +10,7 @@ import pytest
 from tanda.agent.tools import AgentTools, unreadable_call
 from tanda.contract.common import WireModel
 from tanda.contract.frames import ToolFinishedFrame
-from tanda.retrieval.model import SearchScope
+from tanda.records.documents import SearchScope
 from tests.corpus import add_qanun
 from tests.fakes import FaultySearchIndex, InMemorySearchIndex
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from tanda.annotate import SegmentOutcome, aggregate, compose, refusal_annotation
+from tanda.cli.terminal import demo_response, render_answer
 from tanda.contract import (
     Citation,
     FallbackReason,
@@ -16,7 +17,6 @@ from tanda.contract import (
     UnverifiedReason,
     Verdict,
 )
-from tanda.terminal import demo_response, render_answer
 
 
 def respond(

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from tanda.api.openapi import render_openapi
+from tanda.api.app import render_openapi
 
 COMMITTED = Path(__file__).parents[3] / "docs" / "openapi.json"
 

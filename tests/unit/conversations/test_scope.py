@@ -8,8 +8,8 @@ import pytest
 
 from tanda.contract import QueryV2Request
 from tanda.contract.common import FallbackReason
-from tanda.conversations.model import Conversation
 from tanda.conversations.scope import TurnScope, bind_scope
+from tanda.records.conversations import Conversation
 
 
 def conversation(**scope: Any) -> Conversation:

@@ -11,7 +11,6 @@ import pytest
 
 from tanda.adapters.sqlite_store import SqliteStore
 from tanda.annotate.aggregate import refusal_annotation
-from tanda.conversations.model import ConversationOwner, Route, StoredMessage
 from tanda.conversations.service import (
     ConversationOwnedByOtherRoute,
     PreparedTurn,
@@ -20,6 +19,7 @@ from tanda.conversations.service import (
     prepare_turn,
     store_turn,
 )
+from tanda.records.conversations import ConversationOwner, Route, StoredMessage
 
 ALICE = ConversationOwner(issuer="https://idp.partner.example", tenant_id="acme", subject="alice")
 

@@ -7,7 +7,7 @@ import pytest
 
 from tanda.adapters.scripted import GuardScript, Scenario, ScriptedModel
 from tanda.guard.run import GuardUnavailable, guard_blocks
-from tanda.pipeline.context import ModelLedger, RequestBudget
+from tanda.model_calls.budget import ModelLedger, RequestBudget
 from tests.fakes import NIK, ManualClock, PersonalDataGuard
 
 # The personal data sits far past the first sentence, as in any answer longer than one line.
@@ -61,7 +61,7 @@ def test_a_guard_reply_without_a_decision_fails_closed() -> None:
         name = "no-decision"
 
         def complete(self, request: object) -> object:
-            from tanda.chat import ChatResponse
+            from tanda.model_calls import ChatResponse
 
             return ChatResponse(content='{"category": null}')
 
@@ -80,7 +80,7 @@ def test_a_guard_after_the_deadline_fails_closed() -> None:
 
 
 def test_the_guard_asks_under_its_own_prompt_for_a_structured_decision() -> None:
-    from tanda.chat import ChatRequest, GuardOutput, ModelRole
+    from tanda.model_calls import ChatRequest, GuardOutput, ModelRole
     from tanda.prompts import prompt
 
     asked: list[ChatRequest] = []

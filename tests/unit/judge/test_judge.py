@@ -10,13 +10,13 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from tanda.chat import ChatRequest, ChatResponse, ModelError, ModelRole, ModelTimeout
 from tanda.contract import Citation, Segment, SegmentKind, StageStatus, UnverifiedReason, Verdict
 from tanda.judge.reader_context import ReaderContext
 from tanda.judge.run import GUARD_CALLS, JudgeItem, check_framing, judge_claims
-from tanda.pipeline.context import ModelLedger, RequestBudget
-from tanda.pipeline.passages import Passage
-from tanda.retrieval.model import LegalIdentity
+from tanda.model_calls import ChatRequest, ChatResponse, ModelError, ModelRole, ModelTimeout
+from tanda.model_calls.budget import ModelLedger, RequestBudget
+from tanda.passages import Passage
+from tanda.records.documents import LegalIdentity
 from tests.corpus import QANUN
 from tests.fakes import ManualClock
 
@@ -281,7 +281,7 @@ def test_by_default_six_segments_go_to_one_judge_call(executor: ThreadPoolExecut
 def test_the_judge_and_the_recheck_are_asked_in_their_own_words(
     executor: ThreadPoolExecutor,
 ) -> None:
-    from tanda.chat import JudgeOutput
+    from tanda.model_calls import JudgeOutput
     from tanda.prompts import prompt
 
     # Given two segments the batch judge finds unsupported, the first with reader context
@@ -626,7 +626,7 @@ def test_framing_the_check_finds_checkable_is_returned_by_index() -> None:
 
 
 def test_the_framing_check_is_asked_with_the_question_and_every_framing_sentence() -> None:
-    from tanda.chat import FramingCheckOutput
+    from tanda.model_calls import FramingCheckOutput
     from tanda.prompts import prompt
 
     model = VerdictModel(framing=[])

@@ -8,14 +8,14 @@ import pytest
 
 from tanda.agent.run import is_reasked
 from tanda.api.errors import domain_error_body, status_for
-from tanda.chat import ChatMessage, ChatRequest
 from tanda.contract import QueryV2Request
 from tanda.contract.common import FallbackReason
 from tanda.conversations.history import History, build_history
-from tanda.conversations.model import StoredMessage
 from tanda.errors import NotFound, UpstreamFailed
+from tanda.model_calls import ChatMessage, ChatRequest
 from tanda.pipeline.answer_v2 import AnswerDeps, AnswerOutcome, NothingReadable, answer_v2
 from tanda.pipeline.notices import NOTICES
+from tanda.records.conversations import StoredMessage
 from tests.fakes import FaultySearchIndex, ManualClock
 from tests.unit.pipeline.conftest import SCENARIOS
 
@@ -605,7 +605,7 @@ def test_a_segment_that_repeats_the_conversation_is_from_conversation_not_judged
 ) -> None:
     from tanda.adapters.scripted import Scenario, ScriptedModel
     from tanda.conversations.history import build_history
-    from tanda.conversations.model import StoredMessage
+    from tanda.records.conversations import StoredMessage
 
     fact = "Anggaran pendidikan 2023 adalah Rp 5 miliar."
     earlier = StoredMessage(

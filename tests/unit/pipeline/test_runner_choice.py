@@ -7,10 +7,10 @@ from pathlib import Path
 from typing import Any
 
 from tanda.adapters.scripted import ScriptedModel
-from tanda.chat import ChatMessage
 from tanda.contract import QueryV2Request
 from tanda.contract.common import FallbackReason
 from tanda.conversations.history import History
+from tanda.model_calls import ChatMessage
 from tanda.pipeline.answer_v2 import AnswerOutcome, refusal
 from tanda.service.answer_v2 import run_answer
 from tanda.settings import Settings

@@ -2,14 +2,10 @@
 
 import threading
 
-import pytest
-
+from tanda.lang import fold
 from tanda.retrieval.analysis import (
-    fold,
-    guess_lang,
     index_terms,
     lowercase,
-    normalize_lang,
     query_terms,
     stem,
     tokenize,
@@ -32,11 +28,6 @@ def test_outside_turkish_capital_i_is_plain_i_and_dotted_i_has_no_stray_dot() ->
 def test_fold_maps_dotless_and_dotted_i_to_the_same_letter() -> None:
     assert fold("ışık") == fold("isik") == "isik"
     assert fold(lowercase("DİYARBAKIR", "tr")) == fold(lowercase("Diyarbakir", "en"))
-
-
-def test_fold_removes_diacritics_and_keeps_ascii_untouched() -> None:
-    assert fold("çağrı şişli öğün") == "cagri sisli ogun"
-    assert fold("plain") == "plain"
 
 
 def test_numbers_stay_whole_and_also_yield_their_digit_groups() -> None:
@@ -72,35 +63,6 @@ def test_query_terms_drop_stopwords_on_the_folded_form_and_deduplicate() -> None
 
 def test_a_query_of_stopwords_only_keeps_them() -> None:
     assert query_terms("yang dan", "id") == ["yang", "dan"]
-
-
-@pytest.mark.parametrize(
-    ("text", "lang"),
-    [
-        ("Berapa jumlah satelit yang digunakan oleh sistem GPS?", "id"),
-        ("GPS sisteminde kaç tane uydu kullanılır?", "tr"),
-        ("How many satellites does the GPS system use?", "en"),
-        ("bu sistemde kac uydu var", "tr"),
-    ],
-)
-def test_guess_lang_recognises_each_language(text: str, lang: str) -> None:
-    assert guess_lang(text) == lang
-
-
-def test_guess_lang_falls_back_to_the_default_without_evidence() -> None:
-    assert guess_lang("GPS 2022", default="en") == "en"
-
-
-@pytest.mark.parametrize(
-    ("code", "lang"), [("TR", "tr"), ("tr-TR", "tr"), ("id_ID", "id"), ("english", "en")]
-)
-def test_normalize_lang_accepts_common_spellings(code: str, lang: str) -> None:
-    assert normalize_lang(code) == lang
-
-
-def test_normalize_lang_rejects_unknown_codes() -> None:
-    assert normalize_lang("fr") is None
-    assert normalize_lang(None) is None
 
 
 def test_stemming_from_many_threads_gives_the_same_stems() -> None:

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from tanda.retrieval.evaluation import (
+from tanda.service.retrieval_eval import (
     load_beir,
     mrr_at,
     ndcg_at,

@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from tanda.records.documents import Chunk, Document, LegalIdentity, SearchQuery, SearchScope
 from tanda.retrieval import opensearch_bodies as bodies
-from tanda.retrieval.model import Chunk, Document, LegalIdentity, SearchQuery, SearchScope
 
 INFRA = Path(__file__).parents[3] / "infra" / "opensearch"
 TENANT = {"term": {"tenant_id": "t1"}}

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 import pytest
 
-from tanda.retrieval.model import Chunk, SearchHit
+from tanda.records.documents import Chunk, SearchHit
 from tanda.retrieval.rerank import LexicalReranker, rerank_floor, rerank_text
 
 

@@ -8,8 +8,8 @@ import pytest
 from pydantic import ValidationError
 
 from tanda.contract.v1_search import V1SearchRequest
-from tanda.retrieval.model import Chunk, SearchHit, SearchQuery, SearchScope
-from tanda.retrieval.search import retrieve
+from tanda.records.documents import Chunk, SearchHit, SearchQuery, SearchScope
+from tanda.retriever import retrieve
 
 
 def chunk(i: int, text: str) -> Chunk:

@@ -1,9 +1,5 @@
-"""Ingestion: files → documents and chunks with identity (issue 3, V2-07).
+"""Ingestion's pure parts: files → parsed blocks → chunks with identity (issue 3, V2-07).
 
-``ingest_paths`` is the entry point for code; ``command.ingest_command`` for the CLI.
+Readers, chunking and identity; the use case that walks files into a ``SearchIndex`` is
+``tanda.service.ingest.ingest_paths``, the command ``tanda.cli.ingest``.
 """
-
-from tanda.retrieval.ingest.chunking import ChunkingConfig
-from tanda.retrieval.ingest.pipeline import IngestReport, SkippedSource, ingest_paths
-
-__all__ = ["ChunkingConfig", "IngestReport", "SkippedSource", "ingest_paths"]

@@ -15,9 +15,9 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from tanda.records.documents import ChunkKind
 from tanda.retrieval.ingest.parsed import Block, Paragraph, TableBlock, TextBlock
 from tanda.retrieval.ingest.statute import ayat_of
-from tanda.retrieval.model import ChunkKind
 
 DEFAULT_TARGET_CHARS = 1200
 CELL_SEPARATOR = " | "

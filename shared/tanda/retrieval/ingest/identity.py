@@ -15,8 +15,8 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from tanda.records.documents import LegalIdentity
 from tanda.retrieval.ingest.turkish_legislation import turkish_identity
-from tanda.retrieval.model import LegalIdentity
 
 # Regulation types as they are printed in a title block, longest first, with their written form.
 _REGULATION_TYPES: tuple[tuple[str, str], ...] = (
@@ -318,71 +318,6 @@ def _as_text(value: object) -> str:
     import json
 
     return json.dumps(value, ensure_ascii=False, sort_keys=True)
-
-
-_LANG_WORDS: dict[str, frozenset[str]] = {
-    "id": frozenset(
-        (
-            "yang",
-            "dan",
-            "di",
-            "ini",
-            "dengan",
-            "untuk",
-            "dalam",
-            "adalah",
-            "atau",
-            "dari",
-            "pada",
-            "tidak",
-            "akan",
-        )
-    ),
-    "tr": frozenset(
-        (
-            "ve",
-            "bir",
-            "bu",
-            "için",
-            "ile",
-            "olarak",
-            "da",
-            "de",
-            "olan",
-            "çok",
-            "daha",
-            "gibi",
-            "ama",
-            "veya",
-        )
-    ),
-    "en": frozenset(
-        (
-            "the",
-            "and",
-            "of",
-            "to",
-            "is",
-            "in",
-            "for",
-            "that",
-            "with",
-            "as",
-            "are",
-            "by",
-            "this",
-            "from",
-        )
-    ),
-}
-
-
-def guess_lang(text: str) -> str | None:
-    """``id``, ``tr`` or ``en`` by counting common function words; ``None`` when unclear."""
-    words = re.findall(r"[a-zçğıöşü]+", text[:20000].lower())
-    scores = {lang: sum(1 for w in words if w in vocab) for lang, vocab in _LANG_WORDS.items()}
-    best = max(scores, key=lambda lang: scores[lang])
-    return best if scores[best] >= 3 else None
 
 
 def _digest(*parts: str) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from tanda.retrieval.model import LegalIdentity
+from tanda.records.documents import LegalIdentity
 
 
 @dataclass(frozen=True)

@@ -15,11 +15,9 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import PurePath
 
-from tanda.retrieval.ingest.identity import (
-    approved_by,
-    extract_legal_identity,
-    guess_lang,
-)
+from tanda.lang import guess_lang
+from tanda.records.documents import LegalIdentity
+from tanda.retrieval.ingest.identity import approved_by, extract_legal_identity
 from tanda.retrieval.ingest.parsed import (
     Block,
     Paragraph,
@@ -34,9 +32,12 @@ from tanda.retrieval.ingest.statute import (
     looks_like_statute,
     parse_statute_pages,
 )
-from tanda.retrieval.model import LegalIdentity
 
 _YEAR_RE = re.compile(r"^(19|20)\d{2}$")
+
+DOCUMENT_LANG_MIN_HITS = 3
+"""A stored language needs this many function-word hits (Turkish letters count two): one ``di`` in
+a table of names is not an Indonesian document."""
 
 
 def decode_text(data: bytes) -> str:
@@ -115,7 +116,7 @@ def parse_pages(pages: list[str], *, fallback_title: str | None) -> ParsedDocume
         title=_title_from_identity(identity, fallback_title),
         blocks=tuple(blocks),
         identity=identity,
-        lang=guess_lang(full),
+        lang=document_lang(full),
         pages=len(pages),
         metadata=metadata,
     )
@@ -161,7 +162,7 @@ def parse_plain_text(text: str, *, fallback_title: str | None) -> ParsedDocument
         title=_title_from_identity(identity, fallback_title),
         blocks=tuple(blocks),
         identity=identity,
-        lang=guess_lang(text),
+        lang=document_lang(text),
     )
 
 
@@ -237,7 +238,7 @@ def read_markdown(data: bytes, *, name: str) -> ParsedDocument | Skipped:
         title=_title_from_identity(identity, first_heading or PurePath(name).stem),
         blocks=tuple(blocks),
         identity=identity,
-        lang=guess_lang(text),
+        lang=document_lang(text),
     )
 
 
@@ -286,7 +287,7 @@ def read_csv(data: bytes, *, path: PurePath) -> ParsedDocument | Skipped:
         title=title,
         blocks=(TableBlock(section=dataset, header=header, rows=tuple(body)),),
         identity=LegalIdentity(dataset=dataset, period=period),
-        lang=guess_lang(" ".join(" ".join(r) for r in rows[:50])),
+        lang=document_lang(" ".join(" ".join(r) for r in rows[:50])),
         metadata={"columns": ",".join(header), "rows": str(len(body))},
     )
 
@@ -352,3 +353,9 @@ def read_jsonl_records(data: bytes) -> Iterator[JsonlRecord | tuple[int, Skipped
             text=text,
             metadata=metadata if isinstance(metadata, dict) else {},
         )
+
+
+def document_lang(text: str) -> str | None:
+    """A document's language, which is stored: three function words at least, else ``None``
+    (the index then guesses per chunk)."""
+    return guess_lang(text, min_hits=DOCUMENT_LANG_MIN_HITS)

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 
-from tanda.retrieval.model import LegalIdentity
+from tanda.records.documents import LegalIdentity
 
 GRAND_NATIONAL_ASSEMBLY = "Türkiye Büyük Millet Meclisi"
 

@@ -9,10 +9,10 @@ from pathlib import Path, PurePosixPath
 
 import pytest
 
-from tanda.retrieval.ingest import IngestReport, ingest_paths
+from tanda.records.documents import SearchScope
 from tanda.retrieval.ingest.parsed import ParsedDocument, Skipped
 from tanda.retrieval.ingest.readers import read_csv, read_text
-from tanda.retrieval.model import SearchScope
+from tanda.service.ingest import IngestReport, ingest_paths
 from tests.fakes import InMemorySearchIndex
 from tests.unit.retrieval.ingest.sample_sources import write_good_sources
 
@@ -117,10 +117,10 @@ def test_given_a_reader_that_raises_when_ingested_then_the_source_is_skipped_and
             raise ZeroDivisionError("division by zero")
         return read_text(data, name=name)
 
-    monkeypatch.setattr("tanda.retrieval.ingest.pipeline.read_text", buggy_read_text)
+    monkeypatch.setattr("tanda.service.ingest.read_text", buggy_read_text)
 
     # When the folder is ingested
-    with caplog.at_level(logging.ERROR, logger="tanda.retrieval.ingest"):
+    with caplog.at_level(logging.ERROR, logger="tanda.service.ingest"):
         index, report = _ingest(tmp_path)
 
     # Then that file is a line with a reason, the rest lands, and the traceback is in the log

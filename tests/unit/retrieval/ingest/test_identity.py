@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from tanda.records.documents import LegalIdentity
 from tanda.retrieval.ingest.identity import approved_by, extract_legal_identity
-from tanda.retrieval.model import LegalIdentity
 
 
 def _identity(

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from pypdf import PdfWriter
 
-from tanda.retrieval.ingest import ingest_paths
-from tanda.retrieval.model import SearchScope
+from tanda.records.documents import SearchScope
+from tanda.service.ingest import ingest_paths
 from tests.fakes import HashEmbedder, InMemorySearchIndex
 
 SCOPE = SearchScope(tenant_id="t1")

@@ -1,25 +1,23 @@
-"""Retrieval quality on a BEIR folder: ``tanda eval retrieval DIR`` (issue 3).
+"""Retrieval quality on a BEIR folder, the use case behind ``tanda eval retrieval DIR`` (issue 3).
 
 The metrics are pure functions over a ranked id list and graded relevance judgments (qrels);
-:func:`evaluate_index` runs queries against any ``SearchIndex``; the command ingests a BEIR corpus
-into a fresh temporary embedded index and prints one JSON object.
+:func:`evaluate_index` runs queries against any ``SearchIndex``; the command
+(``tanda.cli.evaluate``) ingests a BEIR corpus into a fresh temporary embedded index and prints
+one JSON object.
 """
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import json
 import math
-import sys
-import tempfile
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from tanda.ports import SearchIndex
-from tanda.retrieval.model import Chunk, Document, SearchQuery, SearchScope
+from tanda.records.documents import Chunk, Document, SearchQuery, SearchScope
 
 Qrels = Mapping[str, Mapping[str, int]]
 """query id → {corpus id → relevance grade (> 0 is relevant)}."""
@@ -192,26 +190,3 @@ def evaluate_index(
         latencies.append((time.perf_counter() - started) * 1000)
         runs[query_id] = list(dict.fromkeys(hit.chunk.document_id for hit in hits))
     return score_runs(runs, beir.qrels, latencies)
-
-
-def eval_retrieval_command(args: argparse.Namespace) -> int:
-    """``tanda eval retrieval DIR [--lang L]``: prints one JSON object with the figures."""
-    from tanda.adapters.sqlite_index import SqliteSearchIndex
-
-    folder = Path(args.dir)
-    lang: str | None = getattr(args, "lang", None)
-    try:
-        beir = load_beir(folder)
-    except (OSError, ValueError, KeyError) as error:
-        print(f"tanda eval retrieval: cannot read BEIR folder {folder}: {error}", file=sys.stderr)
-        return 2
-    with tempfile.TemporaryDirectory(prefix="tanda-eval-") as tmp:
-        index = SqliteSearchIndex(Path(tmp) / "index.sqlite")
-        try:
-            for document, chunks in beir_documents(beir, lang=lang):
-                index.upsert_document(document, chunks)
-            scores = evaluate_index(index, beir, lang=lang)
-        finally:
-            index.close()
-    print(json.dumps(scores.as_json()))
-    return 0

@@ -9,9 +9,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from tanda.chat import ChatRequest, ChatResponse, ModelError, ModelTimeout
 from tanda.contract.response import ModelCallRecord
-from tanda.ports import ChatModel
+from tanda.model_calls import ChatModel, ChatRequest, ChatResponse, ModelError, ModelTimeout
 
 
 class BudgetSpent(ModelError):

@@ -1,6 +1,6 @@
 """``ingest_paths``: files and folders → documents and chunks in a ``SearchIndex``.
 
-Callable from code and tests without argparse; ``command.ingest_command`` is its CLI face.
+Callable from code and tests without argparse; ``tanda.cli.ingest`` is its CLI face.
 One bad source is a line in the report, never the end of the batch: readers turn the failures
 they know (a corrupt PDF, a bad CSV or JSONL line) into a reason, and ``_contained`` turns any
 other exception of one source into a reason too, with its traceback in the log (issue 11).
@@ -20,6 +20,7 @@ from typing import TypeVar
 from pydantic import BaseModel, ConfigDict, Field
 
 from tanda.ports import Embedder, SearchIndex
+from tanda.records.documents import Chunk, Document, IngestOutcome, SearchScope, scope_key
 from tanda.retrieval.ingest.chunking import ChunkDraft, ChunkingConfig, chunk_blocks
 from tanda.retrieval.ingest.identity import (
     apply_metadata,
@@ -39,7 +40,6 @@ from tanda.retrieval.ingest.readers import (
     read_pdf,
     read_text,
 )
-from tanda.retrieval.model import Chunk, Document, IngestOutcome, SearchScope, scope_key
 
 logger = logging.getLogger(__name__)
 

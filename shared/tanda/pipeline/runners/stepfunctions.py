@@ -1,5 +1,7 @@
 """The Step Functions runner: one ``StartSyncExecution`` of the EXPRESS query state machine per
-answer (DESIGN §4), returning the same ``AnswerOutcome`` as the in-process runner.
+answer (DESIGN §4), returning the same ``AnswerOutcome`` as the in-process runner. A runner, not
+an adapter: it chains the pipeline's steps; the boto3 client it talks through is injected
+(``tanda.wiring`` builds it).
 
 The execution's own failures map back onto the in-process exceptions, so the one error → HTTP
 module answers the same status either way: ``NothingReadable`` → 404, ``GuardUnavailable`` → the
@@ -80,24 +82,13 @@ class StepFunctionsRunner:
         self.settings = settings
 
     @classmethod
-    def from_settings(cls, settings: Settings, client: Any | None = None) -> StepFunctionsRunner:
+    def from_settings(cls, settings: Settings, client: Any) -> StepFunctionsRunner:
+        """The runner of the state machine the settings name; ``tanda.wiring`` builds
+        ``client`` (read timeout: the deadline + ``READ_TIMEOUT_MARGIN_S``, no retry)."""
         arn = (
             getattr(settings, "query_state_machine_arn", None)
             or StateMachineSettings().query_state_machine_arn
         )
-        if client is None:
-            import boto3
-            from botocore.config import Config
-
-            client = boto3.client(
-                "stepfunctions",
-                config=Config(
-                    read_timeout=settings.request_deadline_s + READ_TIMEOUT_MARGIN_S,
-                    connect_timeout=5,
-                    # A retried StartSyncExecution would answer twice: never retry it.
-                    retries={"max_attempts": 1, "mode": "standard"},
-                ),
-            )
         return cls(client, arn, settings)
 
     def answer(

@@ -1,5 +1,7 @@
 """The ``tanda`` command. Each subcommand imports what it needs only when it runs."""
 
+# Every command lives in this package (DESIGN §2: a surface); its use cases are in tanda.service.
+
 from __future__ import annotations
 
 import argparse
@@ -15,49 +17,49 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 def _keys_create(args: argparse.Namespace) -> int:
-    from tanda.auth.local import keys_create_command
+    from tanda.cli.keys import keys_create_command
 
     return keys_create_command(args)
 
 
 def _token(args: argparse.Namespace) -> int:
-    from tanda.auth.local import token_command
+    from tanda.cli.keys import token_command
 
     return token_command(args)
 
 
 def _ask(args: argparse.Namespace) -> int:
-    from tanda.terminal import ask_command
+    from tanda.cli.terminal import ask_command
 
     return ask_command(args)
 
 
 def _demo(args: argparse.Namespace) -> int:
-    from tanda.terminal import demo_command
+    from tanda.cli.terminal import demo_command
 
     return demo_command(args)
 
 
 def _ingest(args: argparse.Namespace) -> int:
-    from tanda.retrieval.ingest.command import ingest_command
+    from tanda.cli.ingest import ingest_command
 
     return ingest_command(args)
 
 
 def _search(args: argparse.Namespace) -> int:
-    from tanda.retrieval.command import search_command
+    from tanda.cli.search import search_command
 
     return search_command(args)
 
 
 def _eval_retrieval(args: argparse.Namespace) -> int:
-    from tanda.retrieval.evaluation import eval_retrieval_command
+    from tanda.cli.evaluate import eval_retrieval_command
 
     return eval_retrieval_command(args)
 
 
 def _openapi(args: argparse.Namespace) -> int:
-    from tanda.api.openapi import write_openapi
+    from tanda.cli.openapi import write_openapi
 
     return write_openapi(args.out)
 
@@ -145,7 +147,3 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     except KeyboardInterrupt:
         return 130
-
-
-if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())

@@ -1,5 +1,9 @@
 """The model call: what every stage sends to a ``ChatModel`` and what comes back (DESIGN §5).
 
+Kernel (DESIGN §2): the ``ChatModel`` port lives here, beside the request and response it speaks,
+because the request's budget and ledger (:mod:`tanda.model_calls.budget`) wrap it — with the port
+in ``tanda.ports``, ``ports`` and ``model_calls`` would import each other.
+
 One call = a role, messages, optional tools and an optional JSON schema for structured output, and
 a timeout. ``items`` carries the same things the messages show, in structured form: real model
 adapters ignore it; the scripted and offline adapters answer from it, so they never parse prompts.
@@ -12,7 +16,7 @@ them.
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -81,6 +85,15 @@ class ChatResponse(_Model):
     finish_reason: Literal["stop", "tool_calls", "length", "other"] = "stop"
     input_tokens: int | None = None
     output_tokens: int | None = None
+
+
+class ChatModel(Protocol):
+    """One model endpoint (the port). Raises :class:`ModelError` subclasses, never client
+    errors."""
+
+    name: str
+
+    def complete(self, request: ChatRequest) -> ChatResponse: ...
 
 
 # --- errors: adapters raise these, never their client library's, never the server's text -------

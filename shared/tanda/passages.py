@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from tanda.contract.common import Citation
-from tanda.retrieval.model import Chunk, LegalIdentity
+from tanda.records.documents import Chunk, LegalIdentity
 
 
 @dataclass(frozen=True)

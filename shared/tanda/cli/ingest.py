@@ -7,7 +7,7 @@ import sys
 import time
 from pathlib import Path
 
-from tanda.retrieval.ingest.pipeline import IngestReport, ingest_paths
+from tanda.service.ingest import IngestReport, ingest_paths
 
 
 def ingest_command(args: argparse.Namespace) -> int:

@@ -9,7 +9,7 @@ import logging
 from dataclasses import dataclass
 
 from tanda.ports import Embedder, Reranker, SearchIndex
-from tanda.retrieval.model import SearchHit, SearchQuery
+from tanda.records.documents import SearchHit, SearchQuery
 from tanda.retrieval.rerank import rerank_floor
 
 log = logging.getLogger(__name__)

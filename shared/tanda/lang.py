@@ -1,0 +1,118 @@
+"""The languages tanda reads — Indonesian, Turkish, English — and the one guess of a text's
+language (kernel, DESIGN §2: standard library only, imported by the numbers, the text analysis,
+ingest and the offline model alike).
+
+One word list: the function words of each language. They drive the guess, and the text analysis
+keeps them out of queries (``tanda.retrieval.analysis.query_terms``). Content words that lean to
+a language (``anggaran``, ``bütçe``, ``revenue``) are left out on purpose: they cross languages in
+the documents tanda reads (an Indonesian table says ``total``, a Turkish text cites ``Rupiah``),
+and a stopword list must not drop them from a query.
+
+One rule: each word of the text that is a function word of a language counts one for it, each
+Turkish-only letter two for Turkish; the language with the most wins. A tie, or fewer than
+``min_hits``, is no evidence: ``None``, and each caller says what it falls back to (the search
+analysis to :data:`DEFAULT_LANG`, the numbers to reading ambiguous separators language-free).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import Final, Literal
+
+Lang = Literal["id", "tr", "en"]
+LANGS: Final[tuple[Lang, ...]] = ("id", "tr", "en")
+DEFAULT_LANG: Final[Lang] = "id"
+
+GUESS_SAMPLE_CHARS: Final = 20_000
+"""A guess reads at most this much of the text's start: enough to tell three languages apart, and
+bounded for a whole document."""
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+# Small, general lists: function words only (their BM25 weight is ~0 and their posting lists are
+# long, so a query loses nothing by dropping them).
+FUNCTION_WORDS: Final[dict[Lang, frozenset[str]]] = {
+    "id": _words(
+        """
+        yang dan di ke dari ini itu dengan untuk pada adalah dalam tidak akan atau juga oleh
+        sebagai karena bahwa telah sudah tersebut ada bisa dapat para saat lebih secara antara
+        kepada hingga sampai bagi seperti namun jika maka serta setelah sebelum tetapi apa siapa
+        kapan dimana mana bagaimana berapa mengapa kenapa apakah manakah yaitu ialah merupakan
+        nya pun lah kah sebuah seorang suatu sang si tak belum masih harus ia mereka kami kita
+        saya anda dia kamu beliau
+        """
+    ),
+    "tr": _words(
+        """
+        ve ile bir bu şu o da de mi mı mu mü için gibi kadar daha çok en ne neden nasıl hangi
+        kim kimin kime kaç nerede nereye zaman olan olarak ise ya veya ama fakat ancak her
+        hem diğer bazı sonra önce göre üzerinde arasında tarafından hangisi nedir midir mıdır
+        olmuştur olmak olup oldu idi ki çünkü eğer yani şey bunu bunun buna onu onun ona
+        """
+    ),
+    "en": _words(
+        """
+        the a an and or of to in on at by for with from as is are was were be been being it its
+        this that these those which who whom whose what when where why how do does did not no
+        but if then than so such can could will would shall should may might must has have had
+        there their they them he she his her we our you your i me my into about over after
+        before between under during also
+        """
+    ),
+}
+TURKISH_LETTERS: Final = frozenset("çğışöüÇĞİŞÖÜ")
+
+# A word is letters/marks and digits glued to them; an apostrophe splits (``Türkiye'nin``).
+_WORD = re.compile(r"[^\W_]+")
+
+
+def normalize_lang(lang: str | None) -> Lang | None:
+    """``"tr"``, ``"TR"``, ``"tr-TR"``, ``"tur"``, ``"turkish"`` → ``"tr"``; unknown → ``None``."""
+    if not lang:
+        return None
+    code = lang.strip().lower().replace("_", "-").split("-", 1)[0]
+    aliases: dict[str, Lang] = {
+        "id": "id", "in": "id", "ind": "id", "indonesian": "id", "bahasa": "id",
+        "tr": "tr", "tur": "tr", "turkish": "tr", "türkçe": "tr",
+        "en": "en", "eng": "en", "english": "en",
+    }  # fmt: skip
+    return aliases.get(code)
+
+
+def fold(term: str) -> str:
+    """Language-agnostic matching form: diacritics off, dotless ``ı`` → ``i``, ``ß`` → ``ss``."""
+    if term.isascii():
+        return term
+    decomposed = unicodedata.normalize("NFKD", term.replace("ı", "i"))
+    stripped = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    return stripped.casefold()
+
+
+_FOLDED_FUNCTION_WORDS: Final[dict[Lang, frozenset[str]]] = {
+    lang: frozenset(fold(w) for w in words) for lang, words in FUNCTION_WORDS.items()
+}
+
+
+def is_function_word(word: str, lang: Lang) -> bool:
+    """Whether ``word`` (any case, with or without Turkish letters) is a function word of
+    ``lang``: ``kac`` is, like ``kaç``."""
+    return fold(word.lower()) in _FOLDED_FUNCTION_WORDS[lang]
+
+
+def guess_lang(text: str, *, min_hits: int = 1) -> Lang | None:
+    """The language of ``text`` by the rule of this module; ``None`` on a tie or under
+    ``min_hits`` (a document's language, which is stored, asks for more than a query's)."""
+    sample = unicodedata.normalize("NFC", text[:GUESS_SAMPLE_CHARS])
+    # `str.lower` alone gives "i̇" (i + combining dot) for "İ".
+    words = [fold(w) for w in _WORD.findall(sample.replace("İ", "i").lower())]
+    scores = {lang: sum(1 for w in words if w in _FOLDED_FUNCTION_WORDS[lang]) for lang in LANGS}
+    scores["tr"] += 2 * sum(1 for ch in sample if ch in TURKISH_LETTERS)
+    best = max(scores.values())
+    if best < max(1, min_hits):
+        return None
+    winners = [lang for lang in LANGS if scores[lang] == best]
+    return winners[0] if len(winners) == 1 else None

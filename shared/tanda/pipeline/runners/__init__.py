@@ -1,0 +1,1 @@
+"""Runners: what chains the pipeline steps under a deadline (DESIGN §4)."""
