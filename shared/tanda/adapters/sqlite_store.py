@@ -20,7 +20,7 @@ import threading
 from collections.abc import Sequence
 from pathlib import Path
 
-from tanda.adapters.connection_pool import ConnectionPool, leased_per_call
+from tanda.adapters.connection_pool import ConnectionPool, PooledConnections, leased_per_call
 from tanda.adapters.private_files import private_database
 from tanda.ports import ConversationConflict, ConversationMissing
 from tanda.records.conversations import (
@@ -95,7 +95,7 @@ def _add_owner_columns(db: sqlite3.Connection) -> None:
 
 
 @leased_per_call("_connections")
-class SqliteStore:
+class SqliteStore(PooledConnections[sqlite3.Connection]):
     """``Store`` over one SQLite file (WAL). Each public call leases a pooled connection (issue
     11), so any thread reuses them; writers take one lock."""
 
@@ -117,27 +117,11 @@ class SqliteStore:
         db.execute("PRAGMA busy_timeout=30000")
         return db
 
-    def _db(self) -> sqlite3.Connection:
-        """The connection the running public call leased (see ``leased_per_call``)."""
-        return self._connections.current()
-
-    @property
-    def idle_connections(self) -> int:
-        return self._connections.idle
-
-    @property
-    def max_idle_connections(self) -> int:
-        return self._connections.max_idle
-
-    def close(self) -> None:
-        """Close every connection this store opened (in any thread); a later call reopens."""
-        self._connections.close()
-
     # --- conversations ---------------------------------------------------------------------------
 
     def create_conversation(self, conversation: Conversation) -> None:
         with self._write:
-            self._db().execute(
+            self._leased().execute(
                 "INSERT INTO conversations (tenant_id, conversation_id, body, route, issuer, "
                 "subject) VALUES (?,?,?,?,?,?)",
                 (
@@ -152,7 +136,7 @@ class SqliteStore:
 
     def conversation(self, owner: ConversationOwner, conversation_id: str) -> Conversation | None:
         row = (
-            self._db()
+            self._leased()
             .execute(
                 f"SELECT body, route FROM conversations WHERE {OWNED}",  # noqa: S608
                 _owned(owner, conversation_id),
@@ -178,7 +162,7 @@ class SqliteStore:
 
     def claim(self, owner: ConversationOwner, conversation_id: str, route: Route) -> Conversation:
         with self._write:
-            self._claim(self._db(), owner, conversation_id, route)
+            self._claim(self._leased(), owner, conversation_id, route)
         found = self.conversation(owner, conversation_id)
         if found is None:  # discarded in between
             raise ConversationMissing(conversation_id)
@@ -186,7 +170,7 @@ class SqliteStore:
 
     def add_message(self, owner: ConversationOwner, message: StoredMessage) -> None:
         with self._write:
-            db = self._db()
+            db = self._leased()
             db.execute("BEGIN IMMEDIATE")
             try:
                 # V2-19: the message claims its conversation in the same transaction.
@@ -208,7 +192,7 @@ class SqliteStore:
             db.execute("COMMIT")
 
     def messages(self, owner: ConversationOwner, conversation_id: str) -> list[StoredMessage]:
-        rows = self._db().execute(
+        rows = self._leased().execute(
             "SELECT m.body FROM messages AS m JOIN conversations AS c "
             "ON c.tenant_id = m.tenant_id AND c.conversation_id = m.conversation_id "
             "WHERE c.tenant_id = ? AND c.conversation_id = ? AND c.issuer = ? AND c.subject = ? "
@@ -219,7 +203,7 @@ class SqliteStore:
 
     def release(self, owner: ConversationOwner, conversation_id: str, route: Route) -> bool:
         with self._write:
-            cursor = self._db().execute(
+            cursor = self._leased().execute(
                 f"UPDATE conversations SET route = NULL WHERE {OWNED} AND route = ? "  # noqa: S608
                 f"AND {NO_MESSAGE}",
                 (*_owned(owner, conversation_id), route),
@@ -228,7 +212,7 @@ class SqliteStore:
 
     def discard(self, owner: ConversationOwner, conversation_id: str) -> bool:
         with self._write:
-            cursor = self._db().execute(
+            cursor = self._leased().execute(
                 f"DELETE FROM conversations WHERE {OWNED} AND {NO_MESSAGE}",  # noqa: S608
                 _owned(owner, conversation_id),
             )
@@ -238,7 +222,7 @@ class SqliteStore:
 
     def add_memories(self, items: Sequence[MemoryItem]) -> None:
         with self._write:
-            self._db().executemany(
+            self._leased().executemany(
                 "INSERT OR IGNORE INTO owner_memories "
                 "(tenant_id, issuer, subject, text, created_at, body) VALUES (?,?,?,?,?,?)",
                 [
@@ -248,7 +232,7 @@ class SqliteStore:
             )
 
     def memories(self, owner: ConversationOwner, *, limit: int) -> list[MemoryItem]:
-        rows = self._db().execute(
+        rows = self._leased().execute(
             "SELECT body FROM owner_memories WHERE tenant_id = ? AND issuer = ? AND subject = ? "
             "ORDER BY created_at DESC, text LIMIT ?",
             (owner.tenant_id, owner.issuer, owner.subject, limit),
@@ -259,13 +243,17 @@ class SqliteStore:
 
     def put_receipt(self, receipt: PlaygroundReceipt) -> None:
         with self._write:
-            self._db().execute(
+            self._leased().execute(
                 "INSERT OR REPLACE INTO receipts (run_id, expires_at, body) VALUES (?,?,?)",
                 (receipt.run_id, receipt.expires_at, receipt.model_dump_json()),
             )
 
     def receipt(self, run_id: str, *, now: float | None = None) -> PlaygroundReceipt | None:
-        row = self._db().execute("SELECT body FROM receipts WHERE run_id = ?", (run_id,)).fetchone()
+        row = (
+            self._leased()
+            .execute("SELECT body FROM receipts WHERE run_id = ?", (run_id,))
+            .fetchone()
+        )
         if row is None:
             return None
         receipt = PlaygroundReceipt.model_validate_json(row[0])
@@ -276,7 +264,7 @@ class SqliteStore:
     def hit(self, key: str, *, limit: int, window_s: float, now: float) -> RateDecision:
         window = math.floor(now / window_s)
         with self._write:
-            db = self._db()
+            db = self._leased()
             db.execute("DELETE FROM rate_windows WHERE expires_at <= ?", (now,))
             (count,) = db.execute(
                 "INSERT INTO rate_windows (key, window, count, expires_at) VALUES (?,?,1,?) "
