@@ -20,6 +20,7 @@ from fastapi.responses import StreamingResponse
 from tanda.api.app import create_app
 from tanda.wiring import Runtime
 from tests.corpus import add_qanun
+from tests.fakes import scripted_model
 from tests.integration.credentials import API_KEY, settings_for, sign
 from tests.servers import serving
 
@@ -177,6 +178,7 @@ def served() -> Iterator[Served]:
     key = ed25519.Ed25519PrivateKey.generate()
     settings = settings_for(home, key, model=f"scripted:{scenarios}", request_deadline_s=5.0)
     runtime = Runtime(settings=settings)
+    runtime.__dict__["model"] = scripted_model(scenarios)  # latencies on a manual clock
     add_qanun(runtime.search_index, "acme")
     app = create_app(runtime)  # every route `tanda serve` mounts, the web client included
     app.include_router(stub_router())

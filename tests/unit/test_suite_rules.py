@@ -1,0 +1,36 @@
+"""The rules every test runs under (issue 12, docs/testing.md): no scripted latency is slept in
+wall time."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+CONFTEST = Path(__file__).parents[1] / "conftest.py"
+
+
+def test_a_scripted_latency_left_on_wall_time_fails_the_test_without_being_slept(
+    pytester: pytest.Pytester,
+) -> None:
+    # Given a test whose scripted model has no clock and a guard that takes 3 s
+    pytester.makeconftest(CONFTEST.read_text(encoding="utf-8"))
+    pytester.makepyfile(
+        """
+        from tanda.adapters.scripted import Scenario, ScriptedModel
+        from tanda.chat import ChatMessage, ChatRequest, ModelRole
+
+        def test_slow_guard():
+            model = ScriptedModel({"default": Scenario(latency_ms={"guard": 3_000})})
+            request = ChatRequest(
+                role=ModelRole.guard,
+                messages=[ChatMessage(role="user", content="x")],
+                timeout_s=900,
+            )
+            assert model.complete(request).content
+        """
+    )
+    # when it runs, then it passes its own asserts at once and fails at teardown, saying why
+    result = pytester.runpytest_inprocess("-p", "no:cacheprovider", "-p", "no:schemathesis")
+    result.assert_outcomes(passed=1, errors=1)
+    result.stdout.fnmatch_lines(["*a scripted model slept 3.000 s in wall time: hand it a clock*"])
