@@ -1,14 +1,25 @@
-"""What every test folder shares: no scripted latency slept in wall time (issue 12)."""
+"""What every test folder shares: the hypothesis profiles, and no scripted latency slept in wall
+time (issue 12)."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 
 import pytest
+from hypothesis import settings
 
 from tanda.adapters import scripted
 
 pytest_plugins = ["pytester"]  # tests/unit/test_suite_rules.py runs a test session in a test
+
+# `make test` (and a plain pytest) runs the fast profile; `make test-deep` the thorough one
+# (HYPOTHESIS_PROFILE=thorough, nightly). Each property test pins its known edge cases with
+# `@example`, which run in both; the profile sets only how many generated cases come on top.
+# No deadline: a loaded machine makes a slow example, not a failing one.
+settings.register_profile("fast", max_examples=40, deadline=None)
+settings.register_profile("thorough", max_examples=2000, deadline=None)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "fast"))
 
 
 @pytest.fixture(autouse=True)

@@ -1,11 +1,14 @@
 """The rules every test runs under (issue 12, docs/testing.md): no scripted latency is slept in
-wall time."""
+wall time, and the property tests run the fast hypothesis profile unless the thorough one is
+asked for."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 CONFTEST = Path(__file__).parents[1] / "conftest.py"
 
@@ -34,3 +37,9 @@ def test_a_scripted_latency_left_on_wall_time_fails_the_test_without_being_slept
     result = pytester.runpytest_inprocess("-p", "no:cacheprovider", "-p", "no:schemathesis")
     result.assert_outcomes(passed=1, errors=1)
     result.stdout.fnmatch_lines(["*a scripted model slept 3.000 s in wall time: hand it a clock*"])
+
+
+def test_the_profile_is_hypothesis_profile_fast_by_default_and_thorough_runs_more() -> None:
+    loaded = settings.get_profile(os.environ.get("HYPOTHESIS_PROFILE", "fast"))
+    assert settings.default.max_examples == loaded.max_examples
+    assert settings.get_profile("thorough").max_examples > settings.get_profile("fast").max_examples
