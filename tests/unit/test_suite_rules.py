@@ -1,6 +1,6 @@
 """The rules every test runs under (issue 12, docs/testing.md): no scripted latency is slept in
-wall time, and the property tests run the fast hypothesis profile unless the thorough one is
-asked for."""
+wall time, a test that needs the shared data fails without it, and the property tests run the
+fast hypothesis profile unless the thorough one is asked for."""
 
 from __future__ import annotations
 
@@ -9,6 +9,9 @@ from pathlib import Path
 
 import pytest
 from hypothesis import settings
+
+import tests.corpus
+from tests.corpus import shared_data
 
 CONFTEST = Path(__file__).parents[1] / "conftest.py"
 
@@ -37,6 +40,16 @@ def test_a_scripted_latency_left_on_wall_time_fails_the_test_without_being_slept
     result = pytester.runpytest_inprocess("-p", "no:cacheprovider", "-p", "no:schemathesis")
     result.assert_outcomes(passed=1, errors=1)
     result.stdout.fnmatch_lines(["*a scripted model slept 3.000 s in wall time: hand it a clock*"])
+
+
+def test_a_test_that_needs_missing_shared_data_fails_and_names_it(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setattr(tests.corpus, "SHARED_DATA", tmp_path / "shared" / "data")
+    with pytest.raises(BaseException) as raised:  # a skip, too, would be caught here
+        shared_data("corpus", "id_laws")
+    assert raised.type is pytest.fail.Exception
+    assert raised.match(r"^\.\./shared/data is missing: .*/corpus/id_laws does not exist")
 
 
 def test_the_profile_is_hypothesis_profile_fast_by_default_and_thorough_runs_more() -> None:
