@@ -202,6 +202,27 @@ class Settings(BaseSettings):
         "Store, so it holds across processes and Lambda instances.",
     )
 
+    # --- knowledge queries for agent hosts: the MCP server (docs/mcp.md) ------------------------
+    kb_default_budget: int = Field(
+        default=20_000,
+        ge=500,
+        le=1_000_000,
+        description="Budget of a paged MCP tool result (`search`, `list_sources`) when the call "
+        "sends none, in Unicode code points of the serialized JSON result (KB-03).",
+    )
+    kb_stale_after_days: int = Field(
+        default=365,
+        ge=1,
+        description="A document indexed longer ago than this many days is stale: `search` warns "
+        "about it and its `stale_only` facet finds it (KB-02).",
+    )
+    mcp_tenant: str = Field(
+        default="demo",
+        min_length=1,
+        description="The tenant `tanda mcp` (stdio) reads, unless `--tenant` names another; over "
+        "HTTP the tenant is the `dip_…` key's.",
+    )
+
     # --- auth (docs/auth.md) -------------------------------------------------------------------
     # Secrets are never configured here, only their SHA-256 hashes; keys written by
     # `tanda keys create` to `<home>/keys.json` are trusted in addition to these.

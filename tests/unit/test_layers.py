@@ -33,7 +33,7 @@ KERNEL = [
     "passages",
     "credits",
 ]
-DOMAIN = ["annotate", "retrieval"]
+DOMAIN = ["annotate", "retrieval", "knowledge"]
 STAGES = ["agent", "judge", "guard", "conversations", "auth", "retriever", "ask"]
 
 # Rank of every package (or module) directly under tanda/: an import may go to the same rank or
@@ -47,8 +47,9 @@ RANK: dict[str, int] = {
     "pipeline": 4,
     "service": 5,
     "wiring": 6,
-    "api": 7,
-    "cli": 8,
+    "mcp": 7,
+    "api": 8,
+    "cli": 9,
 }
 ADAPTER_IMPORTERS = {"wiring", "adapters"}
 ADAPTERS_MAY_IMPORT = 2  # the kernel and the pure domain

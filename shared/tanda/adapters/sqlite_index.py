@@ -37,6 +37,7 @@ from array import array
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Final
 
@@ -172,6 +173,10 @@ def _narrowing(scope: SearchScope, alias: str, params: list[Any]) -> list[str]:
     return clauses
 
 
+def utc_now_iso() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
 def fts_match(terms: Sequence[str]) -> str:
     """An FTS5 query: any of the terms (BM25 ranks documents with more and rarer terms higher)."""
     return " OR ".join('"' + term.replace('"', '""') + '"' for term in terms)
@@ -193,8 +198,10 @@ class SqliteSearchIndex(PooledConnections[apsw.Connection]):
         fusion: FusionConfig = _DEFAULT_FUSION,
         candidate_pool: int = CANDIDATE_POOL,
         prune: bool = True,
+        clock: Callable[[], str] = utc_now_iso,
     ) -> None:
         self.path = Path(path)
+        self._clock = clock
         self.fusion = fusion
         self.candidate_pool = candidate_pool
         self.prune = prune
@@ -276,7 +283,7 @@ class SqliteSearchIndex(PooledConnections[apsw.Connection]):
                     document.content_hash,
                     document.batch_id,
                     json.dumps(list(document.selections)),
-                    document.model_dump_json(),
+                    document.model_copy(update={"indexed_at": self._clock()}).model_dump_json(),
                 ),
             )
         return IngestOutcome(
@@ -726,18 +733,19 @@ class _StoredDocument:
     content_hash: str
     batch_id: str | None
     selections: tuple[str, ...]
+    indexed_at: str | None
 
 
 def _stored_document(conn: apsw.Connection, document: Document) -> _StoredDocument | None:
     row = conn.execute(
-        "SELECT content_hash, batch_id, selections FROM documents "
-        "WHERE tenant_id = ? AND document_id = ?",
+        "SELECT content_hash, batch_id, selections, json_extract(body, '$.indexed_at') "
+        "FROM documents WHERE tenant_id = ? AND document_id = ?",
         (document.tenant_id, document.document_id),
     ).fetchone()
     if row is None:
         return None
-    content_hash, batch_id, selections = row
-    return _StoredDocument(str(content_hash), batch_id, tuple(json.loads(selections)))
+    content_hash, batch_id, selections, indexed_at = row
+    return _StoredDocument(str(content_hash), batch_id, tuple(json.loads(selections)), indexed_at)
 
 
 def _keep_content(
@@ -757,6 +765,8 @@ def _keep_content(
     ):
         return IngestOutcome(document_id=document.document_id, status="unchanged", chunks=live)
     selections = json.dumps(list(document.selections))
+    # The text is the indexed version's: so is its index time (KB-02 freshness).
+    rescoped = document.model_copy(update={"indexed_at": stored.indexed_at})
     conn.execute(
         "UPDATE chunks SET batch_id = ?, selections = ? "
         "WHERE tenant_id = ? AND document_id = ? AND stale = 0",
@@ -765,7 +775,7 @@ def _keep_content(
     conn.execute(
         "UPDATE documents SET batch_id = ?, selections = ?, body = ? "
         "WHERE tenant_id = ? AND document_id = ?",
-        (document.batch_id, selections, document.model_dump_json(), *key),
+        (document.batch_id, selections, rescoped.model_dump_json(), *key),
     )
     return IngestOutcome(document_id=document.document_id, status="rescoped", chunks=live)
 

@@ -25,7 +25,7 @@ from collections.abc import Callable, Sequence
 from fastapi.routing import APIRoute
 from starlette.datastructures import Headers
 from starlette.responses import JSONResponse
-from starlette.routing import Match
+from starlette.routing import BaseRoute, Match, Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from tanda.api.errors import http_error_body
@@ -49,9 +49,15 @@ def is_json_media_type(content_type: str) -> bool:
     return True
 
 
-def json_body_routes(routes: Sequence[object]) -> list[APIRoute]:
-    """The routes of ``routes`` that read a JSON body."""
-    return [r for r in routes if isinstance(r, APIRoute) and r.body_field is not None]
+def json_body_routes(routes: Sequence[object]) -> list[BaseRoute]:
+    """The routes of ``routes`` that read a JSON body: FastAPI routes with a body model, and
+    plain routes whose ASGI endpoint says ``takes_json_body`` (``/mcp``)."""
+    return [
+        r
+        for r in routes
+        if (isinstance(r, APIRoute) and r.body_field is not None)
+        or (isinstance(r, Route) and getattr(r.endpoint, "takes_json_body", False))
+    ]
 
 
 class BodyGate:
@@ -62,7 +68,7 @@ class BodyGate:
         self,
         app: ASGIApp,
         max_body_bytes: Callable[[Scope], int],
-        json_routes: Sequence[APIRoute],
+        json_routes: Sequence[BaseRoute],
     ) -> None:
         self.app = app
         self.max_body_bytes = max_body_bytes

@@ -88,6 +88,14 @@ def _response(
 
 async def _on_domain_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, errors.TandaError)
+    if status_for(exc) == 500:
+        log.error("unmapped domain error %s on %s", type(exc).__name__, request.url.path)
+    return domain_error_response(exc)
+
+
+def domain_error_response(exc: errors.TandaError) -> JSONResponse:
+    """The response of a domain error: its status, body and headers (``WWW-Authenticate`` on
+    401, ``Retry-After`` on 429 and 503). Also for routes outside FastAPI's handlers (``/mcp``)."""
     status = status_for(exc)
     headers: dict[str, str] = {}
     if status == 401:
@@ -96,7 +104,6 @@ async def _on_domain_error(request: Request, exc: Exception) -> JSONResponse:
     if status in (429, 503) and isinstance(retry_after, int):
         headers["Retry-After"] = str(retry_after)
     if status == 500:
-        log.error("unmapped domain error %s on %s", type(exc).__name__, request.url.path)
         return _response(500, "internal_error", INTERNAL_ERROR_MESSAGE)
     return JSONResponse(domain_error_body(exc), status_code=status, headers=headers or None)
 

@@ -16,6 +16,12 @@ def _serve(args: argparse.Namespace) -> int:
     return run_server(host=args.host, port=args.port)
 
 
+def _mcp(args: argparse.Namespace) -> int:
+    from tanda.cli.mcp import mcp_command
+
+    return mcp_command(args)
+
+
 def _keys_create(args: argparse.Namespace) -> int:
     from tanda.cli.keys import keys_create_command
 
@@ -113,6 +119,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = add("serve", _serve, "Run every route in one local HTTP server (uvicorn).")
     p.add_argument("--host", default=None, help="bind address (default: TANDA_HOST or 127.0.0.1)")
     p.add_argument("--port", type=int, default=None, help="port (default: TANDA_PORT or 8765)")
+
+    p = add("mcp", _mcp, "Serve the knowledge tools to a local MCP host over stdio.")
+    p.add_argument(
+        "--tenant", default=None, help="tenant to read (default: TANDA_MCP_TENANT or demo)"
+    )
 
     p = add("keys", _keys_create, "Manage local credentials.")
     keys_sub = p.add_subparsers(dest="keys_command", required=True, metavar="ACTION")

@@ -52,6 +52,11 @@ class Document(_Model):
     lang: str | None = Field(default=None, description="`id`, `tr`, `en`, or unknown.")
     pages: int | None = None
     metadata: dict[str, str] = Field(default_factory=dict)
+    indexed_at: str | None = Field(
+        default=None,
+        description="When the index stored this version (ISO 8601 UTC); set by the index, not "
+        "by ingest. `None`: indexed before the index recorded it (KB-02 freshness).",
+    )
 
 
 class Chunk(_Model):

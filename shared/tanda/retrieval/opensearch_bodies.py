@@ -582,6 +582,7 @@ def document_from_source(hit: Mapping[str, Any]) -> Document:
         lang=source.get("lang"),
         pages=source.get("pages"),
         metadata=dict(source.get("metadata") or {}),
+        indexed_at=source.get("indexed_at"),
     )
 
 

@@ -1,0 +1,97 @@
+"""Fit a result into a budget of code points of its serialized JSON (KB-03).
+
+The unit is the one the result states in its :class:`~tanda.contract.knowledge.BudgetProfile`:
+Unicode code points of the result as compact JSON (``json.dumps(result, ensure_ascii=False,
+separators=(",", ":"))`` of its structured form — what an MCP host receives as
+``structuredContent``). A page holds the longest run of rows from the offset whose whole result
+fits; the rest is reached by the page's cursor, which always advances. When not even one row
+fits, the page holds none, says ``limit: "response_budget"`` with the size the next row needs,
+and issues no cursor: the host raises the budget and resends the cursor it has, and never reads
+the empty page as the source lacking the answer.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+
+from pydantic import BaseModel
+
+from tanda.contract.knowledge import BudgetProfile
+
+RowT = TypeVar("RowT", bound=BaseModel)
+ResultT = TypeVar("ResultT", bound=BaseModel)
+
+_FIXED_POINT_ROUNDS = 5
+
+
+def codepoints(value: Any) -> int:
+    """Code points of ``value`` (a JSON-able structure) as compact JSON."""
+    return len(json.dumps(value, ensure_ascii=False, separators=(",", ":")))
+
+
+def result_codepoints(result: BaseModel) -> int:
+    """Code points of ``result`` as a host receives it (``structuredContent``)."""
+    return codepoints(result.model_dump(mode="json", by_alias=True))
+
+
+def fit_page(
+    rows: Sequence[RowT],
+    *,
+    offset: int,
+    max_codepoints: int,
+    render: Callable[[list[RowT], BudgetProfile], ResultT],
+    cursor_after: Callable[[int], str],
+) -> ResultT:
+    """The page of ``rows`` from ``offset`` that fits ``max_codepoints``.
+
+    ``render(page_rows, profile)`` builds the whole result (its rows in one JSON list);
+    ``cursor_after(n)`` is the cursor of the position ``n`` (rows before it were returned).
+    """
+    total = len(rows)
+    row_sizes = [codepoints(row.model_dump(mode="json", by_alias=True)) for row in rows[offset:]]
+
+    def profile(returned: int) -> BudgetProfile:
+        end = offset + returned
+        complete = end >= total
+        return BudgetProfile(
+            max_codepoints=max_codepoints,
+            used_codepoints=0,
+            status="COMPLETE" if complete else "BUDGET_TRUNCATED",
+            offset=offset,
+            returned=returned,
+            total=total,
+            next_cursor=None if complete or returned == 0 else cursor_after(end),
+        )
+
+    def size(returned: int) -> int:
+        # Compact JSON: a list of n rows is the empty list plus the rows and n - 1 commas.
+        empty = _settle(lambda p: render([], p), profile(returned))
+        rows_part = sum(row_sizes[:returned]) + max(returned - 1, 0)
+        return result_codepoints(empty) + rows_part
+
+    returned = 0
+    while returned < len(row_sizes) and size(returned + 1) <= max_codepoints:
+        returned += 1
+    chosen = profile(returned)
+    if returned == 0 and row_sizes:
+        chosen = chosen.model_copy(
+            update={"limit": "response_budget", "next_row_codepoints": size(1)}
+        )
+    page = list(rows[offset : offset + returned])
+    return _settle(lambda p: render(page, p), chosen)
+
+
+def _settle(build: Callable[[BudgetProfile], ResultT], profile: BudgetProfile) -> ResultT:
+    """``build(profile)`` with ``used_codepoints`` equal to the size of the result it is in (a
+    fixed point: the count's own digits are part of the size)."""
+    used = 0
+    result = build(profile)
+    for _ in range(_FIXED_POINT_ROUNDS):
+        result = build(profile.model_copy(update={"used_codepoints": used}))
+        measured = result_codepoints(result)
+        if measured == used:
+            return result
+        used = measured
+    return build(profile.model_copy(update={"used_codepoints": used}))

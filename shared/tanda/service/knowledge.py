@@ -1,0 +1,599 @@
+"""Knowledge queries for agent hosts (KB-01 … KB-07): the use cases behind the MCP tools
+(``tanda.mcp``, docs/mcp.md).
+
+Every use case here but :func:`kb_ask` only reads (KB-07): no throttle window, no metering, no
+log row — nothing is written to the Store or the index to serve a read-only query. ``kb_ask`` is
+``/v1/ask`` as a tool and is throttled and charged exactly like the route (ASK-12, ASK-13).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING
+
+from tanda.contract.knowledge import (
+    NODE_TYPES,
+    AnswerValidation,
+    Budget,
+    BudgetProfile,
+    Candidate,
+    CitationGroup,
+    ComponentStatus,
+    GoverningRule,
+    IndexInfo,
+    KnowledgeNode,
+    KnowledgeScope,
+    KnowledgeWarning,
+    Neighbour,
+    NeighbourRequest,
+    Neighbours,
+    NodeResult,
+    NodeType,
+    QuoteCitation,
+    QuoteVerification,
+    RulesResult,
+    SearchFilters,
+    SearchResult,
+    ServiceStatus,
+    SourceInfo,
+    SourcesResult,
+    Span,
+    StructuredAnswer,
+)
+from tanda.contract.v1_ask import V1AskRequest, V1AskResponse
+from tanda.contract.v1_search import Identity
+from tanda.errors import BadRequest, NotFound
+from tanda.knowledge import freshness
+from tanda.knowledge.answers import validate_answer
+from tanda.knowledge.cursors import context_binding, encode_cursor, resume_offset
+from tanda.knowledge.governing_rules import GOVERNING_RULES
+from tanda.knowledge.paging import ResultT, RowT, fit_page
+from tanda.knowledge.quotes import check_quote
+from tanda.records.documents import Chunk, Document, SearchQuery, SearchScope
+from tanda.retriever import retrieve
+from tanda.service.ask_v1 import ask_v1
+
+if TYPE_CHECKING:
+    from tanda.auth import Principal
+    from tanda.service.runtime import Runtime
+
+TOOLS = (
+    "service_status",
+    "search",
+    "list_sources",
+    "get_node",
+    "verify_quote",
+    "validate_answer",
+    "list_rules",
+    "ask",
+)
+"""The tools of the MCP server (``cross_check`` joins them when cross-check jobs exist, XC-5)."""
+SIMILAR_QUERY_CHARS = 500
+"""A node's suggestions are searched with its text's first characters (KB-04)."""
+PASSAGE_TYPES: tuple[NodeType, ...] = ("passage",)
+"""The node types this index serves today: passages. Structure records (entity, table, claim,
+rule, line item) join when the index stores them (ASK-14)."""
+
+Clock = Callable[[], float]
+
+
+class UnknownNode(NotFound):
+    code = "unknown_node"
+    message = "No node with this id in the caller's documents."
+
+
+class AskScopeError(BadRequest):
+    code = "ask_scope"
+    message = "ask reads one document or one batch (ASK-02): give one document id or a batch_id."
+
+
+# --- scope, freshness, index metadata --------------------------------------------------------
+
+
+def search_scope(principal: Principal, scope: KnowledgeScope) -> SearchScope:
+    """The caller's scope inside the caller's tenant (the tenant never comes from the request)."""
+    return SearchScope(
+        tenant_id=principal.tenant_id,
+        document_ids=tuple(scope.document_ids) if scope.document_ids is not None else None,
+        batch_id=scope.batch_id,
+        selection=scope.selection,
+    )
+
+
+class _Freshness:
+    """The documents of a scope, read once, with what each result reports about them."""
+
+    def __init__(self, runtime: Runtime, scope: SearchScope, now: datetime) -> None:
+        self.documents = runtime.search_index.documents(scope)
+        horizon = runtime.settings.kb_stale_after_days
+        self.by_id = {d.document_id: d for d in self.documents}
+        self.stale = {
+            d.document_id: reason
+            for d in self.documents
+            if (reason := freshness.stale_reason(d, now, horizon)) is not None
+        }
+
+    def index_info(self, runtime: Runtime, mode: str | None) -> IndexInfo:
+        return IndexInfo(
+            backend=runtime.settings.index.split(":", 1)[0],
+            retrieval_mode="hybrid" if mode == "hybrid" else "lexical" if mode else None,
+            degraded=mode == "lexical" if mode else runtime.settings.embedder == "none",
+            generation=freshness.generation(self.documents),
+            documents_in_scope=len(self.documents),
+            newest_indexed_at=freshness.newest_indexed_at(self.documents),
+            stale_documents=len(self.stale),
+        )
+
+    def warnings(self, runtime: Runtime) -> list[KnowledgeWarning]:
+        warnings: list[KnowledgeWarning] = []
+        if not self.documents:
+            warnings.append(
+                KnowledgeWarning(
+                    code="EMPTY_SCOPE",
+                    message="No document of the caller is in this scope: nothing can be found "
+                    "in it (check the scope with list_sources).",
+                )
+            )
+        if self.stale:
+            days = runtime.settings.kb_stale_after_days
+            warnings.append(
+                KnowledgeWarning(
+                    code="STALE_DOCUMENTS",
+                    message=f"{len(self.stale)} document(s) in scope were indexed more than "
+                    f"{days} days ago: state their as-of date (list_sources, stale_only).",
+                )
+            )
+        return warnings
+
+
+def _now(clock: Clock) -> datetime:
+    return datetime.fromtimestamp(clock(), UTC)
+
+
+def _degraded_warning(embedder_configured: bool) -> KnowledgeWarning:
+    why = "the embedder did not answer" if embedder_configured else "no embedder is configured"
+    return KnowledgeWarning(
+        code="DEGRADED_MODE",
+        message=f"Lexical-only retrieval ({why}): recall is lower than hybrid search; a missing "
+        "candidate is not evidence of absence.",
+    )
+
+
+def _budget(runtime: Runtime, budget: Budget | None) -> int:
+    return budget.max_codepoints if budget is not None else runtime.settings.kb_default_budget
+
+
+# --- nodes -----------------------------------------------------------------------------------
+
+
+def _identity(chunk: Chunk) -> Identity:
+    return Identity.model_validate(chunk.identity.model_dump())
+
+
+def passage_node(chunk: Chunk, document: Document | None, stale: bool) -> KnowledgeNode:
+    return KnowledgeNode(
+        node_id=chunk.chunk_id,
+        node_type="passage",
+        citation=_citation(chunk, document),
+        stale=stale,
+    )
+
+
+def _citation(chunk: Chunk, document: Document | None) -> CitationGroup:
+    return CitationGroup(
+        node_id=chunk.chunk_id,
+        document_id=chunk.document_id,
+        title=document.title if document is not None else chunk.title,
+        identity=_identity(chunk),
+        page_no=chunk.page_no,
+        section=chunk.section,
+        span=Span(start=0, end=len(chunk.text)),
+        text=chunk.text,
+    )
+
+
+def _node_text(runtime: Runtime, principal: Principal, node_id: str) -> Chunk | None:
+    tenant = SearchScope(tenant_id=principal.tenant_id)
+    found = runtime.search_index.chunks(tenant, [node_id])
+    return found[0] if found else None
+
+
+# --- the tools -------------------------------------------------------------------------------
+
+
+def kb_search(
+    runtime: Runtime,
+    principal: Principal,
+    *,
+    query: str,
+    scope: KnowledgeScope,
+    node_types: Sequence[NodeType] | None = None,
+    stale_only: bool = False,
+    limit: int,
+    budget: Budget | None = None,
+    cursor: str | None = None,
+    clock: Clock = time.time,
+) -> SearchResult:
+    """KB-02, KB-03: accepted candidates with complete citation groups, in budgeted pages."""
+    wanted = list(dict.fromkeys(node_types)) if node_types else list(PASSAGE_TYPES)
+    filters = SearchFilters(query=query, node_types=wanted, stale_only=stale_only, limit=limit)
+    binding = context_binding(
+        principal.tenant_id,
+        "search",
+        {"scope": scope.model_dump(mode="json"), "filters": filters.model_dump(mode="json")},
+    )
+    within = search_scope(principal, scope)
+    docs = _Freshness(runtime, within, _now(clock))
+    if stale_only:
+        # The stale-only facet narrows the scope to its stale documents (all inside it already).
+        within = within.model_copy(update={"document_ids": tuple(docs.stale), "batch_id": None})
+    retrieved = retrieve(
+        runtime.search_index,
+        SearchQuery(text=query, scope=within, top_k=limit),
+        embedder=runtime.embedder,
+        reranker=runtime.reranker,
+        min_score=runtime.settings.rerank_min_score,
+    )
+    warnings = docs.warnings(runtime)
+    if retrieved.mode == "lexical":
+        warnings.append(_degraded_warning(runtime.embedder is not None))
+    if retrieved.below_floor:
+        warnings.append(
+            KnowledgeWarning(
+                code="BELOW_RERANK_FLOOR",
+                message=f"{retrieved.below_floor} candidate(s) scored under the reranker floor "
+                "and are not accepted (ASK-06).",
+            )
+        )
+    missing = [t for t in wanted if t not in PASSAGE_TYPES]
+    if missing:
+        warnings.append(
+            KnowledgeWarning(
+                code="NODE_TYPES_MISSING",
+                message=f"This index holds no {', '.join(missing)} nodes yet: only passages are "
+                "searched. Their absence here is not absence from the documents.",
+            )
+        )
+    candidates = [
+        Candidate(
+            **passage_node(
+                hit.chunk,
+                docs.by_id.get(hit.chunk.document_id),
+                hit.chunk.document_id in docs.stale,
+            ).model_dump(),
+            rank=rank,
+            score=hit.score,
+            rerank_score=hit.rerank_score,
+        )
+        for rank, hit in enumerate(retrieved.hits, start=1)
+        if "passage" in wanted
+    ]
+    index = docs.index_info(runtime, retrieved.mode)
+
+    def render(rows: list[Candidate], profile: BudgetProfile) -> SearchResult:
+        return SearchResult(
+            scope=scope,
+            filters=filters,
+            index=index,
+            warnings=warnings,
+            candidates=rows,
+            budget=profile,
+        )
+
+    return _paged(
+        candidates, [c.node_id for c in candidates], binding, cursor, render, runtime, budget
+    )
+
+
+def kb_list_sources(
+    runtime: Runtime,
+    principal: Principal,
+    *,
+    scope: KnowledgeScope,
+    budget: Budget | None = None,
+    cursor: str | None = None,
+    clock: Clock = time.time,
+) -> SourcesResult:
+    """KB-02: the documents under the same explicit scope, with their freshness, in pages."""
+    binding = context_binding(
+        principal.tenant_id, "list_sources", {"scope": scope.model_dump(mode="json")}
+    )
+    docs = _Freshness(runtime, search_scope(principal, scope), _now(clock))
+    sources = [
+        SourceInfo(
+            document_id=d.document_id,
+            title=d.title,
+            source=d.source,
+            identity=Identity.model_validate(d.identity.model_dump()),
+            batch_id=d.batch_id,
+            selections=list(d.selections),
+            lang=d.lang,
+            pages=d.pages,
+            indexed_at=d.indexed_at,
+            stale=d.document_id in docs.stale,
+            stale_reason=docs.stale.get(d.document_id),
+        )
+        for d in sorted(docs.documents, key=lambda d: d.document_id)
+    ]
+    index = docs.index_info(runtime, None)
+    warnings = docs.warnings(runtime)
+
+    def render(rows: list[SourceInfo], profile: BudgetProfile) -> SourcesResult:
+        return SourcesResult(
+            scope=scope, index=index, warnings=warnings, sources=rows, budget=profile
+        )
+
+    keys = [s.document_id for s in sources]
+    return _paged(sources, keys, binding, cursor, render, runtime, budget)
+
+
+def _paged(
+    rows: Sequence[RowT],
+    keys: list[str],
+    binding: str,
+    cursor: str | None,
+    render: Callable[[list[RowT], BudgetProfile], ResultT],
+    runtime: Runtime,
+    budget: Budget | None,
+) -> ResultT:
+    """KB-03: the page after ``cursor`` (bound to ``binding``) that fits the budget."""
+    offset = resume_offset(cursor, binding, keys)
+    return fit_page(
+        rows,
+        offset=offset,
+        max_codepoints=_budget(runtime, budget),
+        render=render,
+        cursor_after=lambda end: encode_cursor(binding, end, keys[end - 1]),
+    )
+
+
+def kb_get_node(
+    runtime: Runtime,
+    principal: Principal,
+    *,
+    node_id: str,
+    neighbours: NeighbourRequest | None = None,
+    clock: Clock = time.time,
+) -> NodeResult:
+    """KB-04: the decisive node and a bounded set of typed neighbours — established relationships
+    (the passages before and after it, its section) apart from suggestions (similar text)."""
+    request = neighbours or NeighbourRequest()
+    types = list(dict.fromkeys(request.types)) if request.types else list(NODE_TYPES)
+    chunk = _node_text(runtime, principal, node_id)
+    if chunk is None:
+        raise UnknownNode()
+    document_scope = SearchScope(tenant_id=principal.tenant_id, document_ids=(chunk.document_id,))
+    docs = _Freshness(runtime, document_scope, _now(clock))
+    document = docs.by_id.get(chunk.document_id)
+    stale = chunk.document_id in docs.stale
+
+    def node(other: Chunk) -> KnowledgeNode:
+        return passage_node(other, document, stale)
+
+    established: list[Neighbour] = []
+    suggested: list[Neighbour] = []
+    if "passage" in types:
+        ordered = runtime.search_index.document_chunks(document_scope, chunk.document_id)
+        at = next(i for i, c in enumerate(ordered) if c.chunk_id == chunk.chunk_id)
+        if at > 0:
+            established.append(Neighbour(relation="previous_passage", node=node(ordered[at - 1])))
+        if at + 1 < len(ordered):
+            established.append(Neighbour(relation="next_passage", node=node(ordered[at + 1])))
+        listed = {chunk.chunk_id, *(n.node.node_id for n in established)}
+        if chunk.section:
+            established.extend(
+                Neighbour(relation="same_section", node=node(c))
+                for c in ordered
+                if c.section == chunk.section and c.chunk_id not in listed
+            )
+        established = established[: request.limit]
+        listed |= {n.node.node_id for n in established}
+        suggested = _similar(runtime, principal, chunk, listed, request.limit, clock)
+    return NodeResult(
+        node=node(chunk),
+        neighbours=Neighbours(
+            established=established, suggested=suggested, types=types, limit=request.limit
+        ),
+        index=docs.index_info(runtime, None),
+    )
+
+
+def _similar(
+    runtime: Runtime,
+    principal: Principal,
+    chunk: Chunk,
+    listed: set[str],
+    limit: int,
+    clock: Clock,
+) -> list[Neighbour]:
+    """Suggestions: passages elsewhere in the caller's documents whose text is like the node's.
+    Similarity is not a relationship the documents state; it stays apart (KB-04)."""
+    tenant = SearchScope(tenant_id=principal.tenant_id)
+    retrieved = retrieve(
+        runtime.search_index,
+        SearchQuery(
+            text=chunk.text[:SIMILAR_QUERY_CHARS], scope=tenant, top_k=min(limit + len(listed), 20)
+        ),
+        embedder=runtime.embedder,
+    )
+    hits = [h for h in retrieved.hits if h.chunk.chunk_id not in listed][:limit]
+    documents = {h.chunk.document_id for h in hits}
+    docs = _Freshness(
+        runtime, tenant.model_copy(update={"document_ids": tuple(documents)}), _now(clock)
+    )
+    return [
+        Neighbour(
+            relation="similar_text",
+            node=passage_node(
+                h.chunk, docs.by_id.get(h.chunk.document_id), h.chunk.document_id in docs.stale
+            ),
+            score=h.score,
+        )
+        for h in hits
+    ]
+
+
+def kb_verify_quote(
+    runtime: Runtime, principal: Principal, citation: QuoteCitation
+) -> QuoteVerification:
+    """KB-05: true only if ``quote`` is the complete normalised text at ``[start, end)``."""
+    chunk = _node_text(runtime, principal, citation.node_id)
+    return _verify(citation, chunk)
+
+
+def _verify(citation: QuoteCitation, chunk: Chunk | None) -> QuoteVerification:
+    if chunk is None:
+        return QuoteVerification(
+            node_id=citation.node_id,
+            start=citation.start,
+            end=citation.end,
+            verified=False,
+            reason="unknown_node",
+            message="No node with this id in the caller's documents.",
+            text_at_span=None,
+            verified_span=None,
+        )
+    check = check_quote(chunk.text, citation.start, citation.end, citation.quote)
+    return QuoteVerification(
+        node_id=citation.node_id,
+        start=citation.start,
+        end=citation.end,
+        verified=check.verified,
+        reason=check.reason,
+        message=check.message,
+        text_at_span=check.text_at_span,
+        verified_span=(
+            Span(start=check.verified_span[0], end=check.verified_span[1])
+            if check.verified_span is not None
+            else None
+        ),
+    )
+
+
+def kb_validate_answer(
+    runtime: Runtime, principal: Principal, answer: StructuredAnswer
+) -> AnswerValidation:
+    """KB-05, KB-06: the binding verifier (``tanda.knowledge.answers``)."""
+    ids = list(dict.fromkeys(c.node_id for c in answer.citations))
+    found = (
+        runtime.search_index.chunks(SearchScope(tenant_id=principal.tenant_id), ids) if ids else []
+    )
+    by_id = {c.chunk_id: c for c in found}
+    return validate_answer(answer, lambda citation: _verify(citation, by_id.get(citation.node_id)))
+
+
+def kb_rules() -> RulesResult:
+    """KB-06: the registered governing rules with their exact texts."""
+    return RulesResult(
+        rules=[GoverningRule(rule_id=rid, quote=text) for rid, text in GOVERNING_RULES.items()]
+    )
+
+
+def kb_ask(
+    runtime: Runtime,
+    principal: Principal,
+    *,
+    query: str,
+    scope: KnowledgeScope,
+    lang: str | None = None,
+    scenario: str | None = None,
+) -> V1AskResponse:
+    """``/v1/ask`` as a tool: the same use case, throttled and charged like the route."""
+    if scope.selection is not None or (
+        scope.document_ids is not None and len(scope.document_ids) != 1
+    ):
+        raise AskScopeError()
+    body = V1AskRequest(
+        query=query,
+        document_id=scope.document_ids[0] if scope.document_ids else None,
+        batch_id=scope.batch_id,
+        lang=lang,
+    )
+    return ask_v1(runtime, principal, body, scenario=scenario)
+
+
+def kb_service_status(
+    runtime: Runtime,
+    principal: Principal,
+    *,
+    scope: KnowledgeScope | None = None,
+    tools: Sequence[str] = TOOLS,
+    clock: Clock = time.time,
+) -> ServiceStatus:
+    """KB-01: actual availability, checked now (the index is read, the embedder is called)."""
+    settings = runtime.settings
+    scope = scope or KnowledgeScope()
+    docs: _Freshness | None
+    try:
+        docs = _Freshness(runtime, search_scope(principal, scope), _now(clock))
+        index = ComponentStatus(
+            status="available", detail=f"{settings.index.split(':', 1)[0]} index answered"
+        )
+    except Exception as exc:  # the status of the index is what is asked
+        docs = None
+        index = ComponentStatus(status="unavailable", detail=type(exc).__name__)
+    embedder = _embedder_status(runtime)
+    hybrid = embedder.status == "available"
+    warnings = docs.warnings(runtime) if docs is not None else []
+    if not hybrid:
+        warnings.append(_degraded_warning(runtime.embedder is not None))
+    return ServiceStatus(
+        index=index,
+        embedder=embedder,
+        reranker=_reranker_status(runtime),
+        model=_model_status(settings.model),
+        ask_model=_ask_model_status(runtime),
+        job_runner=ComponentStatus(
+            status="available" if settings.runner == "inprocess" else "configured",
+            detail=f"{settings.runner} runner; cross-check jobs are not offered by this server",
+        ),
+        retrieval_mode="hybrid" if hybrid else "lexical",
+        degraded=not hybrid,
+        scope=scope,
+        index_info=(
+            docs.index_info(runtime, "hybrid" if hybrid else "lexical")
+            if docs is not None
+            else None
+        ),
+        warnings=warnings,
+        tools=list(tools),
+    )
+
+
+def _embedder_status(runtime: Runtime) -> ComponentStatus:
+    embedder = runtime.embedder
+    if embedder is None:
+        return ComponentStatus(status="not_configured", detail="lexical-only retrieval")
+    try:
+        embedder.embed(["status"])
+    except Exception as exc:  # an outage is the answer, not an error
+        return ComponentStatus(status="unavailable", detail=type(exc).__name__)
+    return ComponentStatus(
+        status="available", detail=runtime.settings.embedder.split(":", 1)[0] + " answered"
+    )
+
+
+def _reranker_status(runtime: Runtime) -> ComponentStatus:
+    reranker = runtime.reranker
+    if reranker is None:
+        return ComponentStatus(status="not_configured", detail="no reranker floor")
+    floor = f"floor {runtime.settings.rerank_min_score:g}"
+    if reranker.name == "lexical":
+        return ComponentStatus(status="available", detail=f"lexical (embedded), {floor}")
+    return ComponentStatus(status="configured", detail=f"{reranker.name}, {floor}")
+
+
+def _model_status(spec: str) -> ComponentStatus:
+    kind = spec.split(":", 1)[0]
+    if kind in {"offline", "scripted"}:
+        return ComponentStatus(status="available", detail=f"{kind} (embedded)")
+    return ComponentStatus(status="configured", detail=kind)
+
+
+def _ask_model_status(runtime: Runtime) -> ComponentStatus:
+    if runtime.ask_model is None:
+        return ComponentStatus(status="not_configured", detail="ask answers 503 rag_unavailable")
+    spec = (runtime.settings.ask_model or runtime.settings.model).strip()
+    return _model_status(spec)
