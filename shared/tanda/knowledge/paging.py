@@ -52,11 +52,11 @@ def fit_page(
     total = len(rows)
     row_sizes = [codepoints(row.model_dump(mode="json", by_alias=True)) for row in rows[offset:]]
 
-    def profile(returned: int) -> BudgetProfile:
+    def profile(returned: int, budget: int = max_codepoints) -> BudgetProfile:
         end = offset + returned
         complete = end >= total
         return BudgetProfile(
-            max_codepoints=max_codepoints,
+            max_codepoints=budget,
             used_codepoints=0,
             status="COMPLETE" if complete else "BUDGET_TRUNCATED",
             offset=offset,
@@ -65,9 +65,9 @@ def fit_page(
             next_cursor=None if complete or returned == 0 else cursor_after(end),
         )
 
-    def size(returned: int) -> int:
+    def size(returned: int, budget: int = max_codepoints) -> int:
         # Compact JSON: a list of n rows is the empty list plus the rows and n - 1 commas.
-        empty = _settle(lambda p: render([], p), profile(returned))
+        empty = _settle(lambda p: render([], p), profile(returned, budget))
         rows_part = sum(row_sizes[:returned]) + max(returned - 1, 0)
         return result_codepoints(empty) + rows_part
 
@@ -77,10 +77,22 @@ def fit_page(
     chosen = profile(returned)
     if returned == 0 and row_sizes:
         chosen = chosen.model_copy(
-            update={"limit": "response_budget", "next_row_codepoints": size(1)}
+            update={"limit": "response_budget", "next_row_codepoints": _needed(size)}
         )
     page = list(rows[offset : offset + returned])
     return _settle(lambda p: render(page, p), chosen)
+
+
+def _needed(size: Callable[[int, int], int]) -> int:
+    """The smallest budget the next row fits in: the size of its page stated with that budget
+    (a budget with more digits makes the page larger)."""
+    needed = size(1, 0)
+    for _ in range(_FIXED_POINT_ROUNDS):
+        grown = size(1, needed)
+        if grown <= needed:
+            return needed
+        needed = grown
+    return needed
 
 
 def _settle(build: Callable[[BudgetProfile], ResultT], profile: BudgetProfile) -> ResultT:

@@ -1,0 +1,176 @@
+"""KB-03: a result fitted into a budget of code points of its JSON; pages joined by cursors.
+
+Property tests: concatenating the pages of any result under any budget gives exactly the
+unbudgeted result, in order, with no duplicate; every page fits its budget (when a row fits at
+all) and states its own size exactly."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import example, given
+from hypothesis import strategies as st
+from pydantic import BaseModel
+
+from tanda.contract.knowledge import BudgetProfile
+from tanda.knowledge.cursors import (
+    CursorContextMismatch,
+    InvalidCursor,
+    StaleCursor,
+    context_binding,
+    encode_cursor,
+    resume_offset,
+)
+from tanda.knowledge.paging import codepoints, fit_page, result_codepoints
+
+
+class Row(BaseModel):
+    key: str
+    text: str
+
+
+class Result(BaseModel):
+    query: str
+    rows: list[Row]
+    budget: BudgetProfile
+
+
+BINDING = context_binding("acme", "search", {"query": "q"})
+
+
+def page(rows: list[Row], budget: int, cursor: str | None, query: str = "q") -> Result:
+    keys = [r.key for r in rows]
+    return fit_page(
+        rows,
+        offset=resume_offset(cursor, BINDING, keys),
+        max_codepoints=budget,
+        render=lambda part, profile: Result(query=query, rows=part, budget=profile),
+        cursor_after=lambda end: encode_cursor(BINDING, end, keys[end - 1]),
+    )
+
+
+def all_pages(rows: list[Row], budget: int) -> list[Result]:
+    pages = [page(rows, budget, None)]
+    while pages[-1].budget.next_cursor is not None:
+        assert len(pages) <= len(rows), "a cursor did not advance"
+        pages.append(page(rows, budget, pages[-1].budget.next_cursor))
+    return pages
+
+
+texts = st.text(
+    alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",)), min_size=0, max_size=120
+)
+row_lists = st.lists(texts, max_size=25).map(
+    lambda items: [Row(key=f"n{i}", text=t) for i, t in enumerate(items)]
+)
+
+
+@given(rows=row_lists, budget=st.integers(min_value=900, max_value=6000))
+@example(rows=[Row(key="n0", text="ğ😀 é\u200b")] * 1, budget=900)
+@example(rows=[Row(key=f"n{i}", text="x" * 100) for i in range(30)], budget=1000)
+def test_concatenated_pages_are_the_unbudgeted_result_in_order_without_duplicates(
+    rows: list[Row], budget: int
+) -> None:
+    # Given any result and a budget in which any one row fits (rows ≤ ~500 code points),
+    unbudgeted = page(rows, 10**7, None)
+    assert unbudgeted.budget.status == "COMPLETE"
+
+    # when the host follows every cursor,
+    pages = all_pages(rows, budget)
+
+    # then the pages joined are the unbudgeted rows exactly, in order, none twice,
+    joined = [row for p in pages for row in p.rows]
+    assert joined == unbudgeted.rows
+    assert len({r.key for r in joined}) == len(joined)
+    # each page fits, says its exact size in the stated unit, and only the last is complete.
+    for p in pages:
+        assert p.budget.used_codepoints == result_codepoints(p) <= budget
+        assert p.budget.unit == "codepoints_of_serialized_json"
+    assert [p.budget.status for p in pages[:-1]] == ["BUDGET_TRUNCATED"] * (len(pages) - 1)
+    assert pages[-1].budget.status == "COMPLETE"
+    assert [p.budget.offset for p in pages] == sorted({p.budget.offset for p in pages})
+
+
+def test_the_size_is_code_points_of_compact_json_not_bytes_or_tokens() -> None:
+    rows = [Row(key="n0", text="😀" * 10)]
+    result = page(rows, 10_000, None)
+    dumped = json.dumps(result.model_dump(mode="json"), ensure_ascii=False, separators=(",", ":"))
+    assert result.budget.used_codepoints == len(dumped) == codepoints(result.model_dump())
+    assert len(dumped.encode("utf-8")) > len(dumped)  # bytes would count the emoji four times
+
+
+@pytest.mark.parametrize("budget", [1200, 600])  # 600: the needed size has one digit more
+def test_when_no_row_fits_it_says_so_and_issues_no_cursor(budget: int) -> None:
+    # Given a row larger than the budget,
+    rows = [Row(key="n0", text="a"), Row(key="n1", text="b" * 2000), Row(key="n2", text="c")]
+    first = page(rows, budget, None)
+    assert [r.key for r in first.rows] == ["n0"]
+
+    # when the next page is asked with the same budget,
+    second = page(rows, budget, first.budget.next_cursor)
+
+    # then it holds no row, says it is a response-budget limit with the size the row needs,
+    # and gives no cursor to repeat (the host resends its cursor with a larger budget);
+    assert second.rows == []
+    assert second.budget.limit == "response_budget"
+    assert second.budget.status == "BUDGET_TRUNCATED"
+    assert second.budget.next_cursor is None
+    needed = second.budget.next_row_codepoints
+    assert needed is not None and needed > budget
+    # that budget is enough for that row.
+    third = page(rows, needed, first.budget.next_cursor)
+    assert [r.key for r in third.rows][:1] == ["n1"]
+    assert third.budget.used_codepoints <= needed
+
+
+def test_an_empty_result_is_complete_and_not_a_budget_limit() -> None:
+    result = page([], 900, None)
+    assert result.budget.status == "COMPLETE"
+    assert result.budget.limit is None and result.budget.next_cursor is None
+
+
+# --- cursors -----------------------------------------------------------------------------
+
+
+ROWS = [Row(key=f"n{i}", text="x" * 200) for i in range(10)]
+
+
+def test_a_cursor_is_refused_for_another_tenant_scope_or_query() -> None:
+    cursor = page(ROWS, 1000, None).budget.next_cursor
+    assert cursor is not None
+    keys = [r.key for r in ROWS]
+    for tenant, context in (
+        ("globex", {"query": "q"}),
+        ("acme", {"query": "other"}),
+        ("acme", {"query": "q", "scope": {"batch_id": "b"}}),
+    ):
+        with pytest.raises(CursorContextMismatch):
+            resume_offset(cursor, context_binding(tenant, "search", context), keys)
+    with pytest.raises(CursorContextMismatch):
+        resume_offset(cursor, context_binding("acme", "list_sources", {"query": "q"}), keys)
+
+
+def test_a_cursor_whose_rows_moved_is_stale_not_silently_shifted() -> None:
+    cursor = page(ROWS, 1000, None).budget.next_cursor
+    assert cursor is not None
+    moved = [Row(key="new", text="y"), *ROWS]
+    with pytest.raises(StaleCursor):
+        resume_offset(cursor, BINDING, [r.key for r in moved])
+    with pytest.raises(StaleCursor):
+        resume_offset(cursor, BINDING, ["n0"])
+
+
+@pytest.mark.parametrize(
+    "cursor", ["", "kb1.", "kb1.!!!", "kb1.e30", "nope", "kb1." + "A" * 600, "kb1.WzFd"]
+)
+def test_a_cursor_not_issued_here_is_invalid(cursor: str) -> None:
+    with pytest.raises(InvalidCursor):
+        resume_offset(cursor, BINDING, [r.key for r in ROWS])
+
+
+def test_a_cursor_needs_no_server_state() -> None:
+    # The same cursor resumes the same position wherever it is decoded (another process, after
+    # a restart): it carries the position and its binding, nothing else.
+    cursor = encode_cursor(BINDING, 3, "n2")
+    assert resume_offset(cursor, BINDING, [r.key for r in ROWS]) == 3
