@@ -177,6 +177,8 @@ ROUTE_EVENTS: dict[str, list[tuple[str, int]]] = {
     "PlaygroundFunction": [("playground_post", 401)],
     "V1SearchFunction": [("v1_search_post", 401)],
     "V1AskFunction": [("v1_ask_post", 401)],
+    # Without a key: the error shape; with the smoke key: the MCP server lists its tools.
+    "McpFunction": [("mcp_post", 401), ("mcp_tools_list_post", 200)],
 }
 STREAM_REQUESTS = {
     "QueryV2StreamFunction": ("/query/v2/stream", {"query": "Berapa anggaran?"}),
@@ -228,7 +230,12 @@ RESOLVED = {
         f"arn:aws:states:{REGION}:123456789012:stateMachine:tanda-smoke-query"
     ),
     "TANDA_API_KEY_HASHES": hashlib.sha256(b"smoke-unused-key").hexdigest(),
-    "TANDA_V1_API_KEY_HASHES": json.dumps({hashlib.sha256(b"smoke-v1").hexdigest(): "t"}),
+    "TANDA_V1_API_KEY_HASHES": json.dumps(
+        {
+            hashlib.sha256(b"smoke-v1").hexdigest(): "t",
+            hashlib.sha256(b"dip_test_smoke-mcp").hexdigest(): "t",  # events/mcp_tools_list_post
+        }
+    ),
     "TANDA_JWT_ISSUERS": json.dumps({"https://idp.smoke.invalid": "tenant-smoke"}),
     "TANDA_JWT_PUBLIC_KEYS": PUBLIC_PEM,
 }

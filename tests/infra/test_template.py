@@ -37,6 +37,7 @@ EXPECTED_ROUTES = {
     ("/playground", "post"): "PlaygroundFunction",
     ("/v1/search", "post"): "V1SearchFunction",
     ("/v1/ask", "post"): "V1AskFunction",
+    ("/mcp", "post"): "McpFunction",
 }
 STREAM_ROUTES = {
     "/query/v2/stream": "QueryV2StreamFunction",
@@ -328,7 +329,7 @@ def _actions(function: dict[str, Any]) -> set[str]:
     return actions
 
 
-@pytest.mark.parametrize("name", ["V1SearchFunction", "AgentStepFunction"])
+@pytest.mark.parametrize("name", ["V1SearchFunction", "AgentStepFunction", "McpFunction"])
 def test_functions_that_search_may_call_a_bedrock_reranker(name: str) -> None:
     # ASK-06: the floor runs wherever retrieval runs; a bedrock: reranker needs both actions.
     assert {"bedrock:Rerank", "bedrock:InvokeModel"} <= _actions(FUNCTIONS[name])

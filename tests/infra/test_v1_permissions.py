@@ -13,7 +13,7 @@ from samtranslator.yaml_helper import yaml_parse
 from tanda.adapters.dynamodb_store import RATE_PREFIX, TENANT_PREFIX
 
 REPO = Path(__file__).resolve().parents[2]
-V1_FUNCTIONS = ["V1SearchFunction", "V1AskFunction"]
+V1_FUNCTIONS = ["V1SearchFunction", "V1AskFunction", "McpFunction"]
 
 
 def template() -> dict[str, Any]:
