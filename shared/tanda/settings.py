@@ -73,6 +73,12 @@ class Settings(BaseSettings):
         default_factory=lambda: {"lexical": 1.0, "vector": 1.0},
         description="Weight of each retrieval arm in the fusion (JSON map arm → weight).",
     )
+    structure_layers: bool = Field(
+        default=True,
+        description="`tanda ingest` builds each document's structure records (entities, tables, "
+        "line items, claims proposed by `TANDA_MODEL`, rules; docs/evidence.md). `false`: chunks "
+        "only; records already built stay until the document changes.",
+    )
     rerank_min_score: float | None = Field(
         default=None,
         description="Reranker floor (ASK-06): hits scoring below it never reach synthesis. "

@@ -59,14 +59,15 @@ _CAP_AFTER: Final = re.compile(
 )
 """Turkish states a cap after its limit: ``100.000 TL'yi aşamaz``."""
 _DEADLINE_ANCHOR: Final = re.compile(
-    r"^\W*(?:\(\w+\)\s*)?(?:\w+\s+)?(?:sejak|setelah|terhitung|sebelum|sesudah|after|from|before"
+    r"\W*(?:\(\w+\)\s*)?(?:\w+\s+)?(?:sejak|setelah|terhitung|sebelum|sesudah|after|from|before"
     r"|following|itibaren|sonra|içinde)\b",
     re.IGNORECASE,
 )
 # Words that are not what a condition is about: modal verbs, passives, links (folded).
 _NOT_SUBJECT: Final = _words(
     """
-    dilakukan dibayar dibayarkan disampaikan diajukan diberikan dikenai dikenakan dipidana
+    sudah telah dilakukan dibayar dibayarkan disampaikan diajukan diberikan dikenai dikenakan
+    dipidana
     diterbitkan diselesaikan dilaksanakan ditetapkan wajib harus dapat boleh tidak oleh yang
     ini tersebut dengan dalam untuk setiap masing-masing adalah sebesar jangka waktu must
     shall should be is are made paid payable submitted delivered will may the each any

@@ -84,3 +84,11 @@ def test_an_item_table_imposes_that_its_items_sum_to_its_total() -> None:
         "Total (Jumlah) = 850.000; kalemlerin toplamı 800.000"
     ]
     assert rule.parent_id == "d1:t1"
+
+
+def test_paling_lama_counted_from_an_event_is_a_deadline_not_a_cap() -> None:
+    (rule,) = _rules(
+        "Peraturan Pemerintah harus sudah ditetapkan paling lama 2 (dua) tahun setelah "
+        "diundangkannya Undang-Undang ini."
+    )
+    assert (rule.rule_type, rule.subject) == ("deadline", "Peraturan Pemerintah")
