@@ -94,11 +94,10 @@ def read_tables(chunks: Sequence[Chunk]) -> list[TableView]:
     tables: list[TableView] = []
     current: _Building | None = None
     for chunk in sorted(chunks, key=lambda c: c.ordinal):
-        if chunk.kind != "table":
-            current = None
-            continue
-        parsed = _parse_table_chunk(chunk)
-        if parsed is None:
+        parsed = _parse_table_chunk(chunk) if chunk.kind == "table" else None
+        if parsed is None:  # prose (or a table chunk without rows) ends the table before it
+            if current is not None:
+                tables.append(current.view())
             current = None
             continue
         caption, first, header, header_span, rows = parsed

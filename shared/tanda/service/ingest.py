@@ -149,7 +149,7 @@ class IngestReport(BaseModel):
             f"documents: {self.documents} ({counts})",
             f"chunks: {self.chunks} · pages: {self.pages} · tables: {self.tables}",
         ]
-        if self.structure is not None:
+        if self.structure is not None and (self.added or self.replaced or self.structure.failed):
             lines.append(self.structure.line())
             lines.extend(f"  {s.source}: {s.reason}" for s in self.structure.failed)
         if self.skipped:

@@ -83,3 +83,12 @@ def test_invoice_columns_get_their_roles_from_headers_in_three_languages() -> No
             "unit_price",
             "amount",
         ], header
+
+
+def test_a_table_followed_by_prose_is_read_too() -> None:
+    _, chunks = from_markdown(
+        "# A\n\nPembuka.\n\n| x | y |\n|---|---|\n| 1 | 2 |\n\n# B\n\nPenutup.\n"
+        "\n| p | q |\n|---|---|\n| 3 | 4 |\n\nAkhir.\n"
+    )
+    assert [c.kind for c in chunks] == ["text", "table", "text", "table", "text"]
+    assert [t.header for t in read_tables(chunks)] == [("x", "y"), ("p", "q")]

@@ -79,6 +79,7 @@ def test_a_document_ingested_before_the_layers_gets_them_on_the_next_ingest(fold
     assert report.replaced == 2 and _records(index)
     again = ingest_paths(index, None, [folder], tenant="t1", layers=StructureLayers(OfflineModel()))
     assert again.unchanged == 2
+    assert not any(line.startswith("structure:") for line in again.summary_lines())
     # and switching the layers off keeps what was built
     off = ingest_paths(index, None, [folder], tenant="t1")
     assert off.unchanged == 2 and _records(index)
