@@ -9,9 +9,10 @@ configuration at all.
 from __future__ import annotations
 
 import json
+from decimal import Decimal
 from functools import lru_cache
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
@@ -79,10 +80,34 @@ class Settings(BaseSettings):
         "line items, claims proposed by `TANDA_MODEL`, rules; docs/evidence.md). `false`: chunks "
         "only; records already built stay until the document changes.",
     )
-    rerank_min_score: float | None = Field(
+    opensearch_fusion: Literal["pipeline", "client"] | None = Field(
         default=None,
-        description="Reranker floor (ASK-06): hits scoring below it never reach synthesis. "
-        "Applied only when a reranker is configured.",
+        description="Where OpenSearch's lexical and vector arms are fused with RRF: `pipeline` "
+        "(the search pipeline's `score-ranker-processor`, OpenSearch 2.19+) or `client` (two "
+        "queries in one `_msearch`, fused by tanda as the embedded index fuses them). Unset: "
+        "`client` for Serverless (`aoss`), else `pipeline` (docs/opensearch.md).",
+    )
+    reranker: str = Field(
+        default="lexical",
+        description="Reranker of the floor (ASK-06): `lexical` (embedded default: the share of "
+        "the query's content terms a passage holds), `none`, `tei:BASE_URL`, "
+        "`cohere:BASE_URL[#MODEL]` (any Cohere-shaped `/rerank`: Cohere, Jina, vLLM, Infinity), "
+        "`bedrock:MODEL_ID` (Bedrock Rerank API). API key in env `TANDA_RERANKER_API_KEY`.",
+    )
+    rerank_min_score: float = Field(
+        default=0.34,
+        ge=0,
+        le=1,
+        description="Reranker floor (ASK-06): hits the reranker scores below it (0–1) reach "
+        "neither `/v1/search`, `/v1/ask` nor the agent. `0` keeps every hit. The default suits "
+        "`lexical` (a passage must hold more than a third of the query's content terms); set it "
+        "anew for another reranker (docs/retrieval.md#reranker-floor).",
+    )
+    reranker_timeout_s: float = Field(
+        default=5.0,
+        gt=0,
+        description="The most one call to a hosted or Bedrock reranker may take (one retry on "
+        "timeout or 5xx); then the search fails with 502 `rerank_failed`.",
     )
 
     # --- answering pipeline (docs/pipeline.md) ---------------------------------------------------
@@ -134,6 +159,53 @@ class Settings(BaseSettings):
     )
     playground_receipt_ttl_s: int = Field(
         default=30 * 24 * 3600, ge=60, description="How long playground receipts are kept (PG-5)."
+    )
+
+    # --- /v1/ask, credits and the /v1 throttle (docs/ask.md) -------------------------------------
+    ask_model: str | None = Field(
+        default=None,
+        description="Model of the /v1/ask synthesis: unset means `TANDA_MODEL`; `none` means RAG "
+        "is not configured (every ask that found sources is 503 `rag_unavailable`, ASK-04); "
+        "anything else is a `TANDA_MODEL` value.",
+    )
+    ask_output_tokens: int = Field(
+        default=512,
+        ge=64,
+        description="Output budget of one /v1/ask synthesis call for a narrow question (ASK-10).",
+    )
+    ask_list_output_tokens: int = Field(
+        default=2048,
+        ge=64,
+        description="Output budget of one /v1/ask synthesis call for a question that asks for a "
+        "list of every item (ASK-10).",
+    )
+    ask_price: Decimal = Field(
+        default=Decimal("0.20"),
+        ge=0,
+        decimal_places=4,
+        description="Credits one successful /v1/ask costs (ASK-12); `dip_test_` keys are metered, "
+        "never charged.",
+    )
+    search_price: Decimal = Field(
+        default=Decimal("0.05"),
+        ge=0,
+        decimal_places=4,
+        description="Credits one /v1/search costs (ASK-13): cheaper than an ask.",
+    )
+    initial_credits: Decimal = Field(
+        default=Decimal("100"),
+        ge=0,
+        decimal_places=4,
+        description="The balance a tenant's credit ledger opens with, the first time the tenant "
+        "is metered, charged or granted credits (embedded default: 500 asks for a demo; the "
+        "SAM template sets its own).",
+    )
+    v1_rate_per_minute: int = Field(
+        default=120,
+        ge=1,
+        description="Requests one tenant may send to /v1/ask, /v1/search and /v1/cross-check "
+        "together per one-minute window; more → 429 with `Retry-After` (ASK-13). Counted in the "
+        "Store, so it holds across processes and Lambda instances.",
     )
 
     # --- auth (docs/auth.md) -------------------------------------------------------------------

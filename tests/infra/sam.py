@@ -176,6 +176,7 @@ ROUTE_EVENTS: dict[str, list[tuple[str, int]]] = {
     "ConversationsFunction": [("conversations_post", 401), ("conversation_get", 401)],
     "PlaygroundFunction": [("playground_post", 401)],
     "V1SearchFunction": [("v1_search_post", 401)],
+    "V1AskFunction": [("v1_ask_post", 401)],
 }
 STREAM_REQUESTS = {
     "QueryV2StreamFunction": ("/query/v2/stream", {"query": "Berapa anggaran?"}),
@@ -231,7 +232,9 @@ RESOLVED = {
     "TANDA_JWT_ISSUERS": json.dumps({"https://idp.smoke.invalid": "tenant-smoke"}),
     "TANDA_JWT_PUBLIC_KEYS": PUBLIC_PEM,
 }
-DROPPED = {"TANDA_MODEL_API_KEY"}  # !If [HasModelApiKey, ..., !Ref AWS::NoValue]: no key
+# !If [HasModelApiKey, ..., !Ref AWS::NoValue]: no key; !If [HasRerankMinScore, ...]: the
+# parameter is empty by default, so the application's default floor applies.
+DROPPED = {"TANDA_MODEL_API_KEY", "TANDA_RERANK_MIN_SCORE"}
 
 
 def function_environment(name: str, home: Path) -> dict[str, str]:

@@ -24,12 +24,13 @@ from tanda.records.conversations import MemoryItem, StoredMessage
 from tanda.service.answer_v2 import to_response
 from tests.corpus import QUESTION, add_qanun
 from tests.fakes import FaultySearchIndex
-from tests.unit.pipeline.conftest import deps, index, model
+from tests.unit.pipeline.conftest import clock, deps, index, model, request_deadline_s
 
-__all__ = ["deps", "index", "model"]  # the pipeline tests' fixtures: corpus, scripted model
+# the pipeline tests' fixtures: corpus, scripted model, and the manual clock both run on
+__all__ = ["clock", "deps", "index", "model", "request_deadline_s"]
 
-SCENARIOS = sorted(p.stem for p in (Path(__file__).parents[1] / "scenarios").glob("*.json"))
-DEADLINES = {"judge_deadline": 1.5}  # room for the agent on a loaded machine
+SCENARIOS_DIR = Path(__file__).parents[1] / "scenarios"
+SCENARIOS = sorted(p.stem for p in SCENARIOS_DIR.glob("*.json"))
 STATE_LIMIT = 256 * 1024  # bytes: Step Functions' limit on a state's input and output
 
 
@@ -45,15 +46,16 @@ def chained(
     deps: AnswerDeps, body: QueryV2Request, scenario: str, history: History | None = None
 ) -> AnswerOutcome:
     """Agent → (done | nothing_readable | Parallel[Map(JudgeBatch), FramingCheck] → Guard), as
-    the ASL runs it."""
+    the ASL runs it, on the in-process runner's clock."""
     state = steps.query_input(
-        "acme", body, deps.settings, started_at=time.time(), scenario=scenario, history=history
+        "acme", body, deps.settings, started_at=deps.clock(), scenario=scenario, history=history
     )
     agent = steps.agent_step(
         steps.QueryInput.model_validate(across_lambda(state)),
         index=deps.index,
         model=deps.model,
         settings=deps.settings,
+        clock=deps.clock,
     )
     output = across_lambda(agent)
     if output["done"] is not None:
@@ -63,26 +65,30 @@ def chained(
         return steps.to_outcome(steps.execution_output(json.dumps(ending)))
     batches = [
         across_lambda(
-            steps.judge_batch_step(steps.JudgeBatchInput.model_validate(b), model=deps.model)
+            steps.judge_batch_step(
+                steps.JudgeBatchInput.model_validate(b), model=deps.model, clock=deps.clock
+            )
         )
         for b in output["work"]["judge_batches"]
     ]
     framing = across_lambda(
         steps.framing_check_step(
-            steps.FramingInput.model_validate(output["work"]["framing"]), model=deps.model
+            steps.FramingInput.model_validate(output["work"]["framing"]),
+            model=deps.model,
+            clock=deps.clock,
         )
     )
     guard_input = {**output, "checks": [batches, framing]}
     assert len(json.dumps(guard_input).encode()) < STATE_LIMIT
-    answer = steps.guard_step(steps.GuardInput.model_validate(guard_input), model=deps.model)
+    answer = steps.guard_step(
+        steps.GuardInput.model_validate(guard_input), model=deps.model, clock=deps.clock
+    )
     return steps.to_outcome(steps.execution_output(json.dumps(across_lambda(answer))))
 
 
 def body_of(
     run: Any, deps: AnswerDeps, scenario: str, history: History | None = None
 ) -> dict[str, Any]:
-    seconds = DEADLINES.get(scenario, deps.settings.request_deadline_s)
-    deps = replace(deps, settings=deps.settings.model_copy(update={"request_deadline_s": seconds}))
     request = QueryV2Request(query=QUESTION, include_grounding=True, include_provenance=True)
     try:
         outcome = run(deps, request, scenario, history)
@@ -90,9 +96,9 @@ def body_of(
         return {"status": status_for(error), "body": domain_error_body(error)}
     response = to_response(outcome, request, conversation_id="c-1", message_id="m-1", trace_id="t")
     body = response.model_dump(mode="json")
-    # Model-call and tool latencies are wall time, and parallel steps log in completion order; a
-    # call cut off by the deadline is logged when its thread gives up, which may be after the
-    # answer was returned (either runner), so only the calls that finished are compared.
+    # Tool latencies are wall time, and parallel steps log in completion order; a call cut off by
+    # the deadline may be logged after the answer was returned (the in-process checks stop
+    # waiting for it), so only the calls that finished are compared.
     calls = body.pop("model_call_log", None) or []
     body["model_calls"] = sorted(
         (c["role"], c["outcome"]) for c in calls if c["outcome"] != "deadline"
@@ -360,7 +366,7 @@ def test_the_agent_step_publishes_the_in_process_progress_frames(
     # when the agent step runs the same turn with a progress id and a Progress adapter,
     channel = MemoryProgress()
     state = steps.query_input(
-        "acme", body, deps.settings, started_at=time.time(), scenario=scenario, progress_id="r1"
+        "acme", body, deps.settings, started_at=deps.clock(), scenario=scenario, progress_id="r1"
     )
     with contextlib.suppress(TandaError):
         steps.agent_step(
@@ -369,6 +375,7 @@ def test_the_agent_step_publishes_the_in_process_progress_frames(
             model=deps.model,
             settings=deps.settings,
             progress=channel,
+            clock=deps.clock,
         )
 
     # then the frames a reader gets under that id are the in-process ones, in order.
@@ -394,7 +401,7 @@ def test_the_agent_step_publishes_a_follow_up_s_pre_read_frames(
         "acme",
         body,
         deps.settings,
-        started_at=time.time(),
+        started_at=deps.clock(),
         scenario="default",
         progress_id="r1",
         history=follow_up_history("read_whole"),
@@ -405,6 +412,7 @@ def test_the_agent_step_publishes_a_follow_up_s_pre_read_frames(
         model=deps.model,
         settings=deps.settings,
         progress=channel,
+        clock=deps.clock,
     )
     frames = [e.frame for e in channel.read("r1")]
     assert frames == in_process_frames
@@ -415,7 +423,7 @@ def test_the_agent_step_publishes_a_follow_up_s_pre_read_frames(
 def test_a_state_without_a_progress_id_publishes_nothing(deps: AnswerDeps) -> None:
     channel = MemoryProgress()
     body = QueryV2Request(query=QUESTION)
-    state = steps.query_input("acme", body, deps.settings, started_at=time.time())
+    state = steps.query_input("acme", body, deps.settings, started_at=deps.clock())
     assert state.progress_id is None
     steps.agent_step(
         state,
@@ -423,6 +431,7 @@ def test_a_state_without_a_progress_id_publishes_nothing(deps: AnswerDeps) -> No
         model=deps.model,
         settings=deps.settings,
         progress=channel,
+        clock=deps.clock,
     )
     assert channel._events == {}
 
@@ -450,3 +459,57 @@ def test_the_agent_step_stops_the_agent_at_its_share_of_the_deadline(deps: Answe
         ("agent", "ok", 3500),
         ("agent", "deadline", 2500),
     ]
+
+
+class LambdaContext:
+    function_name = "tanda-agent"
+    aws_request_id = "unit"
+
+
+def agent_lambda_handler(runtime: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
+    """The agent step's Lambda handler, its runtime replaced by ``runtime``."""
+    import importlib.util
+
+    path = Path(__file__).parents[2] / "functions" / "steps" / "agent" / "app.py"
+    spec = importlib.util.spec_from_file_location("tanda_step_agent_unit", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    monkeypatch.setattr(module, "runtime", lambda: runtime)
+    return module.handler
+
+
+def test_the_agent_lambda_applies_the_reranker_floor_of_its_runtime(
+    deps: AnswerDeps, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from types import SimpleNamespace
+
+    from tanda.adapters.scripted import ScriptedModel, ScriptedToolCall
+    from tanda.retrieval.rerank import LexicalReranker
+
+    # Given the agent Lambda's runtime with the lexical reranker and the 0.34 floor, and an agent
+    # searching five terms of which the 2022 chunk holds two and the 2023 chunk one,
+    default = ScriptedModel.from_dir(SCENARIOS_DIR).scenarios["default"]
+    agent = default.agent.model_copy(  # type: ignore[union-attr]
+        update={"tool_calls": [ScriptedToolCall(query="belanja pegawai kesehatan jalan tol")]}
+    )
+    model = ScriptedModel({"default": default.model_copy(update={"agent": agent})})
+    settings = deps.settings.model_copy(update={"rerank_min_score": 0.34})
+    runtime = SimpleNamespace(
+        search_index=deps.index,
+        model=model,
+        settings=settings,
+        embedder=None,
+        reranker=LexicalReranker(),
+        progress=MemoryProgress(),
+    )
+    handler = agent_lambda_handler(runtime, monkeypatch)
+    state = steps.query_input(
+        "acme", QueryV2Request(query=QUESTION), settings, started_at=time.time(), scenario="default"
+    )
+
+    # when the Lambda handler (functions/steps/agent/app.py) runs the agent step,
+    output = json.dumps(handler(state.model_dump(mode="json"), LambdaContext()))
+
+    # then only the chunk over the floor was shown to the agent (ASK-06).
+    assert "acme:qanun-2023#1" in output and "acme:qanun-2023#0" not in output

@@ -3,6 +3,11 @@ can get every verdict, reason and fallback on demand (docs/scenarios.md).
 
 ``TANDA_MODEL=scripted:DIR`` loads ``DIR/*.json``; the request header ``X-Tanda-Scenario: NAME``
 picks one (``default`` otherwise). It answers from ``ChatRequest.items`` and never parses prompts.
+
+A scenario's ``latency_ms`` is spent through the model's ``sleep``: wall time unless one is handed
+in (``tanda serve``: a client developer sees the latency), a manual clock's ``advance`` in tests,
+so no test waits for a deadline (issue 12). A latency longer than the call's timeout spends the
+timeout, then times out, as a real call would.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from tanda.model_calls import (
     ChatResponse,
     ModelContextExceeded,
     ModelError,
+    ModelRejected,
     ModelRole,
     ModelTimeout,
     ModelUnavailable,
@@ -101,6 +107,24 @@ class ExtractClaimsScript(_Model):
     fail: Failure | None = None
 
 
+class AskScript(_Model):
+    """The ``/v1/ask`` synthesis (docs/scenarios.md)."""
+
+    answer: str = Field(
+        default="Kaynağa göre cevap budur [S1].", description="The reply, `[S#]` markers included."
+    )
+    truncate: bool = Field(default=False, description="The reply stops at the output limit.")
+    continuation: str | None = Field(
+        default=None,
+        description="The continuation call's reply; null: it adds nothing and stops at the limit "
+        "again.",
+    )
+    continuation_truncated: bool = Field(
+        default=False, description="The continuation stops at the output limit too."
+    )
+    fail: Literal["timeout", "http_500", "http_400", "invalid"] | None = None
+
+
 class Scenario(_Model):
     description: str | None = None
     agent: AgentScript = AgentScript()
@@ -108,6 +132,7 @@ class Scenario(_Model):
     judge: JudgeScript = JudgeScript()
     recheck: RecheckScript = RecheckScript()
     guard: GuardScript = GuardScript()
+    ask: AskScript = AskScript()
     extract_claims: ExtractClaimsScript = ExtractClaimsScript()
     latency_ms: dict[str, int] = Field(default_factory=dict, description="Per role, e.g. judge.")
 
@@ -116,20 +141,25 @@ class ScenarioNotFound(ModelError):
     outcome = "rejected"
 
 
+Sleep = Callable[[float], None]
+"""Spends a scripted latency (seconds)."""
+
+
+def wall_time(seconds: float) -> None:
+    """The default :data:`Sleep`: wall time. Looked up per call, so the tests can make a latency
+    that would be slept for real fail the test instead (tests/conftest.py)."""
+    time.sleep(seconds)
+
+
 class ScriptedModel:
     name = "scripted"
 
-    def __init__(
-        self,
-        scenarios: dict[str, Scenario],
-        *,
-        sleep: Callable[[float], None] = time.sleep,
-    ) -> None:
+    def __init__(self, scenarios: dict[str, Scenario], *, sleep: Sleep | None = None) -> None:
         self.scenarios = scenarios
         self._sleep = sleep
 
     @classmethod
-    def from_dir(cls, directory: str | Path) -> ScriptedModel:
+    def from_dir(cls, directory: str | Path, *, sleep: Sleep | None = None) -> ScriptedModel:
         folder = Path(directory)
         scenarios = {
             path.stem: Scenario.model_validate_json(path.read_text(encoding="utf-8"))
@@ -137,7 +167,7 @@ class ScriptedModel:
         }
         if not scenarios:
             raise ValueError(f"no scenario files (*.json) in {folder}")
-        return cls(scenarios)
+        return cls(scenarios, sleep=sleep)
 
     def scenario(self, name: str | None) -> Scenario:
         key = name or "default"
@@ -151,7 +181,7 @@ class ScriptedModel:
         scenario = self.scenario(request.scenario)
         latency = scenario.latency_ms.get(request.role.value, 0) / 1000
         if latency:
-            self._sleep(min(latency, request.timeout_s))
+            (self._sleep or wall_time)(min(latency, request.timeout_s))
             if latency > request.timeout_s:
                 raise ModelTimeout("scripted latency exceeds the call's timeout")
         handler = {
@@ -160,6 +190,7 @@ class ScriptedModel:
             ModelRole.judge: self._judge,
             ModelRole.recheck: self._recheck,
             ModelRole.guard: self._guard,
+            ModelRole.ask: self._ask,
             ModelRole.extract_claims: self._extract_claims,
         }.get(request.role)
         if handler is None:
@@ -281,6 +312,28 @@ class ScriptedModel:
                 "block": scenario.guard.block,
                 "category": "scripted" if scenario.guard.block else None,
             }
+        )
+
+    def _ask(self, scenario: Scenario, request: ChatRequest) -> ChatResponse:
+        script = scenario.ask
+        if script.fail == "timeout":
+            raise ModelTimeout("scripted timeout")
+        if script.fail == "http_500":
+            raise ModelUnavailable("scripted server error")
+        if script.fail == "http_400":
+            raise ModelRejected("scripted client error")
+        if script.fail == "invalid":
+            return ChatResponse(content="")
+        continuing = any("answer_so_far" in item for item in request.items or [])
+        if not continuing:
+            return ChatResponse(
+                content=script.answer, finish_reason="length" if script.truncate else "stop"
+            )
+        if script.continuation is None:
+            return ChatResponse(content="", finish_reason="length")
+        return ChatResponse(
+            content=script.continuation,
+            finish_reason="length" if script.continuation_truncated else "stop",
         )
 
     def _extract_claims(self, scenario: Scenario, request: ChatRequest) -> ChatResponse:

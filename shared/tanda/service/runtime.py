@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Protocol
 if TYPE_CHECKING:
     from tanda.model_calls import ChatModel
     from tanda.pipeline.runners.stepfunctions import StepFunctionsRunner
-    from tanda.ports import Embedder, Progress, SearchIndex, Store
+    from tanda.ports import Embedder, Progress, Reranker, SearchIndex, Store
     from tanda.settings import Settings
 
 
@@ -29,7 +29,17 @@ class Runtime(Protocol):
     def model(self) -> ChatModel: ...
 
     @property
+    def ask_model(self) -> ChatModel | None:
+        """The /v1/ask synthesis model; ``None`` when none is configured (ASK-04)."""
+        ...
+
+    @property
     def embedder(self) -> Embedder | None: ...
+
+    @property
+    def reranker(self) -> Reranker | None:
+        """The reranker of the floor (ASK-06); ``None`` when none is configured."""
+        ...
 
     @property
     def progress(self) -> Progress:
