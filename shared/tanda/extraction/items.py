@@ -78,7 +78,7 @@ class SummaryOutcome:
     table_id: str
     caption: str
     checks: tuple[TotalCheck, ...]
-    row_spans: dict[str, tuple[str, tuple[int, int], int]]  # total id → chunk id, span, row no
+    row_spans: dict[str, tuple[str, tuple[int, int]]]  # row's node id → its chunk id and span
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,7 +175,7 @@ def _one_table(
     _line_items(ctx, table, table_local, profiles, typed, description, layout, drafts)
     checks = _checks(ctx, table, table_local, profiles, typed, description, layout)
     item_count = sum(1 for row in layout if row.role == "item")
-    grand = _grand_total(checks, layout, table, table_local)
+    grand = _grand_total(ctx, checks, layout, table, table_local)
     agrees = all(check.agrees for check in checks) if checks else None
     summary_text = _summary_text(item_count, len(table.rows), checks)
     drafts.append(
@@ -195,7 +195,7 @@ def _one_table(
         )
     )
     rows_by_id = {
-        ctx.node_id(f"{table_local}-i{row.row_no}"): (row.chunk.chunk_id, row.span, row.row_no)
+        ctx.node_id(f"{table_local}-i{row.row_no}"): (row.chunk.chunk_id, row.span)
         for row in table.rows
     }
     summaries.append(SummaryOutcome(table, table_id, caption, tuple(checks), rows_by_id))
@@ -548,16 +548,20 @@ class _Grand:
 
 
 def _grand_total(
-    checks: Sequence[TotalCheck], layout: Sequence[_Row], table: TableView, table_local: str
+    ctx: DocumentContext,
+    checks: Sequence[TotalCheck],
+    layout: Sequence[_Row],
+    table: TableView,
+    table_local: str,
 ) -> _Grand | None:
     """The table's one grand total: the last ``total`` row that sums items directly (an invoice's
     ``Total``); a budget with several accounts has none."""
     totals = [i for i, row in enumerate(layout) if row.role == "total" and row.derived_from is None]
     if len(totals) != 1:
         return None
-    total_id_suffix = f"{table_local}-i{table.rows[0].row_no + totals[0]}"
+    total_id = ctx.node_id(f"{table_local}-i{table.rows[0].row_no + totals[0]}")
     for check in checks:
-        if check.total_id.endswith(":" + total_id_suffix):
+        if check.total_id == total_id:
             return _Grand(check.stated, check.items_sum)
     return None
 

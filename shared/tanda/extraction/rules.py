@@ -90,8 +90,7 @@ _WORD: Final = re.compile(r"[^\W\d_][\w'’-]*")
 class _Found:
     rule_type: RuleType
     chunk: Chunk
-    sentence: tuple[int, int]
-    region: tuple[int, int]  # trigger through limit: never a fact
+    sentence: tuple[int, int]  # states a condition: no value in it is a fact
     subject: str
     subject_terms: frozenset[str]
     limit: Quantity
@@ -138,7 +137,6 @@ def find_rules(ctx: DocumentContext, chunk: Chunk, quantities: Sequence[Quantity
                     rule_type=rule_type,
                     chunk=chunk,
                     sentence=(start, end),
-                    region=(min(trigger_start, limit.start), max(limit_end, trigger_start)),
                     subject=subject,
                     subject_terms=content_terms(
                         " ".join(w for w in subject.split() if folded_name(w) not in _NOT_SUBJECT),
@@ -323,7 +321,7 @@ def _items_rule(
         return None
     failing = [c for c in summary.checks if not c.agrees]
     anchor = (failing or list(summary.checks))[0]
-    chunk_id, span, _ = summary.row_spans[anchor.total_id]
+    chunk_id, span = summary.row_spans[anchor.total_id]
     violations = tuple(
         RuleFact(
             node_id=c.total_id,
