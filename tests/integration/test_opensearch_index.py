@@ -786,3 +786,22 @@ def test_a_limited_records_read_asks_for_no_more_than_the_limit(fake: FakeOpenSe
     assert len(records) == 2
     (search,) = fake.of("POST", "/_search")
     assert search.body["size"] == 2
+
+
+def test_two_tenants_records_of_one_document_never_share_an_id(fake: FakeOpenSearch) -> None:
+    # Given the same document (same id, same node ids) ingested by two tenants
+    index = _index(fake)
+    mine = _document()
+    theirs = mine.model_copy(update={"tenant_id": "tenant-b"})
+    index.upsert_document(mine, [_chunk(0)], _records(mine, 2))
+    index.upsert_document(
+        theirs,
+        [_chunk(0).model_copy(update={"tenant_id": "tenant-b"})],
+        _records(theirs, 2),
+    )
+    # Then no record of one is written under an id of the other's
+    writes = [r.body for r in fake.of("POST", "/_bulk") if r.body[1].get("record") == "claim"]
+    ids = [{line["index"]["_id"] for line in body[0::2]} for body in writes]
+    assert len(ids) == 2 and not ids[0] & ids[1]
+    tenants = [{line["tenant_id"] for line in body[1::2]} for body in writes]
+    assert tenants == [{TENANT}, {"tenant-b"}]
