@@ -15,12 +15,15 @@ from typing import Any, TypeVar
 
 import anyio
 import httpx2
-from mcp import Client, StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 from mcp_types import CallToolResult
 
+from mcp import Client, StdioServerParameters
 from tanda.adapters.sqlite_index import SqliteSearchIndex
+from tanda.extraction.build import build_structure
+from tanda.extraction.claims import ClaimProposal
 from tanda.records.documents import Chunk, Document, LegalIdentity
+from tanda.records.structure import STRUCTURE_VERSION
 from tests.corpus import add_qanun
 
 T = TypeVar("T")
@@ -38,12 +41,19 @@ UU_TEXTS = [
     ("BAB I > Pasal 1", "Pengendali Data Pribadi adalah setiap orang yang menentukan tujuan."),
     ("BAB II > Pasal 2", "Undang-Undang ini berlaku untuk setiap orang dan badan publik."),
     ("BAB II > Pasal 3", "Pelindungan data pribadi berasaskan kepastian hukum dan kehati-hatian."),
-    ("BAB III > Pasal 4", "Data pribadi yang bersifat spesifik meliputi data kesehatan."),
+    (
+        "BAB III > Pasal 4",
+        "Pengendali wajib memberitahukan kegagalan pelindungan paling lambat 3 hari. "
+        "Denda administratif paling tinggi Rp 2 miliar.",
+    ),
 ]
+CLAIM_QUOTE = "data tentang orang perseorangan yang teridentifikasi"
+PP_TEXT = "Denda administratif paling tinggi Rp 5 miliar bagi badan publik."
 
 
 def add_statute(index: SqliteSearchIndex, tenant: str = TENANT) -> list[Chunk]:
-    """A statute of five passages in three sections (neighbours for get_node)."""
+    """A statute of five passages in four sections (neighbours for get_node) and its structure
+    records: a claim on the first passage, a rule and its entities on the last."""
     identity = LegalIdentity(
         legal_reference="Undang-Undang Republik Indonesia Nomor 27 Tahun 2022",
         regulation_type="Undang-Undang",
@@ -63,6 +73,7 @@ def add_statute(index: SqliteSearchIndex, tenant: str = TENANT) -> list[Chunk]:
             section=section,
             text=text,
             batch_id="statutes",
+            lang="id",
         )
         for n, (section, text) in enumerate(UU_TEXTS)
     ]
@@ -76,17 +87,51 @@ def add_statute(index: SqliteSearchIndex, tenant: str = TENANT) -> list[Chunk]:
         batch_id="statutes",
         lang="id",
         pages=3,
+        structure_version=STRUCTURE_VERSION,
     )
-    index.upsert_document(document, chunks)
+    claim = ClaimProposal(
+        chunk=chunks[0],
+        statement="Personal data is data about an identified individual.",
+        quote=CLAIM_QUOTE,
+        proposed_by="test",
+    )
+    index.upsert_document(document, chunks, build_structure(document, chunks, [claim]).records)
     return chunks
 
 
+def add_regulation(index: SqliteSearchIndex, tenant: str = TENANT) -> None:
+    """One more structured document: the same entity (an administrative fine) as the statute's."""
+    chunk = Chunk(
+        chunk_id=f"{tenant}:pp-71#0",
+        document_id="pp-71-2019",
+        tenant_id=tenant,
+        ordinal=0,
+        title="PP 71/2019",
+        page_no=1,
+        section="Pasal 100",
+        text=PP_TEXT,
+        lang="id",
+    )
+    document = Document(
+        document_id="pp-71-2019",
+        tenant_id=tenant,
+        title="PP 71/2019",
+        source="pp-71-2019.pdf",
+        content_hash="pp-71",
+        lang="id",
+        structure_version=STRUCTURE_VERSION,
+    )
+    index.upsert_document(document, [chunk], build_structure(document, [chunk]).records)
+
+
 def build_corpus(home: Path) -> None:
-    """The caller's documents (a statute, a budget Qanun, one stale circular) and another
-    tenant's, in ``home/index.sqlite``; every connection closed again."""
+    """The caller's documents (a statute and a regulation with structure records, a budget Qanun
+    and one stale circular without) and another tenant's, in ``home/index.sqlite``; every
+    connection closed again."""
     index = SqliteSearchIndex(home / "index.sqlite")
     try:
         add_statute(index)
+        add_regulation(index)
         add_qanun(index, TENANT)
         add_qanun(index, OTHER_TENANT, doc_id="qanun-globex")
     finally:

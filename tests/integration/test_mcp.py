@@ -16,11 +16,13 @@ from typing import Any
 import httpx
 import pytest
 from cryptography.hazmat.primitives.asymmetric import ed25519
-from mcp import Client
 
+from mcp import Client
 from tanda.api.app import create_app
 from tanda.auth.api_keys import hash_api_key
+from tanda.contract.knowledge import NODE_TYPES
 from tanda.knowledge.governing_rules import GOVERNING_RULES
+from tanda.records.structure import STRUCTURE_VERSION
 from tanda.service.knowledge import TOOLS
 from tanda.settings import Settings
 from tanda.wiring import Runtime
@@ -28,6 +30,7 @@ from tanda.wiring import Runtime
 from .conftest import ServeApp
 from .credentials import V1_KEY, settings_for
 from .mcp_hosts import (
+    CLAIM_QUOTE,
     OLD,
     OTHER_TENANT,
     TENANT,
@@ -117,7 +120,7 @@ def test_service_status_reports_actual_availability_and_the_scope_freshness(host
     assert "DEGRADED_MODE" in {w["code"] for w in status["warnings"]}
     assert status["model"]["status"] == "available"
     info = status["index_info"]
-    assert info["documents_in_scope"] == 3  # the caller's three, not the other tenant's
+    assert info["documents_in_scope"] == 4  # the caller's four, not the other tenant's
     assert info["stale_documents"] == 1
     assert info["newest_indexed_at"] > OLD
     assert "STALE_DOCUMENTS" in {w["code"] for w in status["warnings"]}
@@ -131,28 +134,85 @@ def test_search_returns_accepted_candidates_with_complete_citation_groups(host: 
     result = host.run(lambda c: call(c, "search", query="data pribadi", scope=STATUTE, limit=3))
 
     candidates = result["candidates"]
-    assert [c["rank"] for c in candidates] == [1, 2, 3]
-    texts = dict((text, section) for section, text in UU_TEXTS)
+    assert [c["rank"] for c in candidates] == list(range(1, len(candidates) + 1))
+    passages = {
+        f"{TENANT}:uu-27#{n}": (section, text) for n, (section, text) in enumerate(UU_TEXTS)
+    }
+    assert sum(c["node_type"] == "passage" for c in candidates) == 3
     for candidate in candidates:
         citation = candidate["citation"]
-        assert candidate["node_type"] == "passage" and citation["node_id"] == candidate["node_id"]
+        assert citation["node_id"] == candidate["node_id"]
         assert citation["document_id"] == "uu-27-2022"
         assert citation["identity"]["legal_reference"].endswith("Nomor 27 Tahun 2022")
-        assert citation["section"] == texts[citation["text"]]  # verbatim stored text
-        assert citation["page_no"] >= 1
-        assert citation["span"] == {"start": 0, "end": len(citation["text"])}
+        section, text = passages[citation["passage_id"]]
+        assert citation["section"] == section and citation["page_no"] >= 1
+        # the verbatim stored text at the span of the passage it is in
+        span = citation["span"]
+        assert citation["text"] == text[span["start"] : span["end"]]
         assert candidate["stale"] is False
+        if candidate["node_type"] == "passage":
+            assert span == {"start": 0, "end": len(text)}
+            assert citation["passage_id"] == candidate["node_id"]
+    # A structure record read from an accepted passage comes right after it.
+    claim = next(c for c in candidates if c["node_type"] == "claim")
+    assert claim["citation"]["text"] == CLAIM_QUOTE
+    assert claim["summary"] == "Personal data is data about an identified individual."
+    assert candidates[candidates.index(claim) - 1]["node_id"] == claim["citation"]["passage_id"]
     # The request context comes back to be saved, with the index metadata and the warnings.
     assert result["scope"] == {**STATUTE, "batch_id": None, "selection": None}
     assert result["filters"] == {
         "query": "data pribadi",
-        "node_types": ["passage"],
+        "node_types": list(NODE_TYPES),
         "stale_only": False,
         "limit": 3,
     }
     assert result["index"]["retrieval_mode"] == "lexical"
     assert result["index"]["documents_in_scope"] == 1
     assert [w["code"] for w in result["warnings"]] == ["DEGRADED_MODE"]
+
+
+def test_structure_records_are_nodes_with_typed_neighbours(host: Host) -> None:
+    async def body(client: Client) -> tuple[dict[str, Any], ...]:
+        found = await call(
+            client,
+            "search",
+            query="denda administratif",
+            scope={},
+            node_types=["entity", "rule"],
+        )
+        entity = next(
+            c
+            for c in found["candidates"]
+            if c["citation"]["document_id"] == "uu-27-2022"
+            and c["node_type"] == "entity"
+            and "Denda" in c["summary"]
+        )
+        node = await call(client, "get_node", node_id=entity["node_id"])
+        span = entity["citation"]["span"]
+        quote = await call(
+            client,
+            "verify_quote",
+            node_id=entity["node_id"],
+            start=span["start"],
+            end=span["end"],
+            quote=entity["citation"]["text"],
+        )
+        passage = await call(client, "get_node", node_id=f"{TENANT}:uu-27#0")
+        return found, entity, node, quote, passage
+
+    found, entity, node, quote, passage = host.run(body)
+
+    assert {c["node_type"] for c in found["candidates"]} == {"entity", "rule"}
+    assert entity["citation"]["text"] == "Rp 2 miliar"
+    assert entity["summary"].startswith("AMOUNT: Denda administratif")
+    assert quote["verified"] is True
+    established = {(n["relation"], n["node"]["node_id"]) for n in node["neighbours"]["established"]}
+    assert ("passage_of", f"{TENANT}:uu-27#4") in established
+    suggested = node["neighbours"]["suggested"]
+    assert suggested[0]["relation"] == "same_entity_elsewhere"
+    assert suggested[0]["node"]["citation"]["document_id"] == "pp-71-2019"
+    relations = {n["relation"]: n["node"] for n in passage["neighbours"]["established"]}
+    assert relations["quoted_by_claim"]["citation"]["text"] == CLAIM_QUOTE
 
 
 def test_the_stale_only_and_node_type_facets_narrow_the_search(host: Host) -> None:
@@ -185,7 +245,9 @@ def test_list_sources_lists_the_documents_of_the_same_scope(host: Host) -> None:
     everything, statutes = host.run(body)
 
     sources = {s["document_id"]: s for s in everything["sources"]}
-    assert sorted(sources) == ["qanun-2023", "surat-edaran-2019", "uu-27-2022"]
+    assert sorted(sources) == ["pp-71-2019", "qanun-2023", "surat-edaran-2019", "uu-27-2022"]
+    assert sources["uu-27-2022"]["structure_version"] == STRUCTURE_VERSION
+    assert sources["qanun-2023"]["structure_version"] is None
     assert sources["surat-edaran-2019"]["stale"] is True
     assert sources["surat-edaran-2019"]["indexed_at"] == OLD
     assert sources["surat-edaran-2019"]["stale_reason"] == "indexed_before_freshness_horizon"

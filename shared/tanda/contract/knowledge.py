@@ -162,11 +162,12 @@ class CitationGroup(WireModel):
     identity: Identity
     page_no: int | None
     section: str | None
-    span: Span = Field(
-        description="Where `text` is in the node's text (its passage's text for a structure "
-        "record)."
+    passage_id: str = Field(
+        description="The passage `span` is in: the node itself for a passage, the passage a "
+        "structure record was read from otherwise."
     )
-    text: str = Field(description="The text at `span`, verbatim.")
+    span: Span = Field(description="Where `text` is in that passage's text (code points).")
+    text: str = Field(description="The passage's text at `span`, verbatim: what to quote.")
 
 
 class KnowledgeNode(WireModel):
@@ -174,7 +175,9 @@ class KnowledgeNode(WireModel):
     node_type: NodeType
     citation: CitationGroup
     summary: str | None = Field(
-        default=None, description="A structure record as one line of evidence (not a quote)."
+        default=None,
+        description="A structure record as one line of evidence (`AMOUNT: … = …`, `KALEM: …`, a "
+        "claim's statement, a rule and its evaluation): the server's reading, not a quote.",
     )
     stale: bool = Field(description="Its document is stale (see `list_sources`).")
 
@@ -246,7 +249,14 @@ class SourceInfo(WireModel):
     pages: int | None
     indexed_at: str | None = Field(description="When this version was indexed (ISO 8601 UTC).")
     stale: bool
-    stale_reason: Literal["indexed_before_freshness_horizon", "index_time_unknown"] | None
+    stale_reason: Literal["indexed_before_freshness_horizon", "structure_outdated"] | None = Field(
+        description="`structure_outdated`: its structure records were built by another "
+        "version of the extraction than this server's (a re-ingest rebuilds them)."
+    )
+    structure_version: str | None = Field(
+        description="What built its structure records; null: none were built (no entity, "
+        "table, claim, rule or line item nodes for it)."
+    )
 
 
 class SourcesResult(WireModel):
@@ -262,10 +272,20 @@ class Neighbour(WireModel):
         "previous_passage",
         "next_passage",
         "same_section",
-        "read_from_passage",
+        "passage_of",
         "record_in_passage",
+        "quoted_by_claim",
+        "part_of",
+        "contains",
+        "same_entity_elsewhere",
         "similar_text",
-    ] = Field(description="How it relates to the node.")
+    ] = Field(
+        description="Established: `previous_passage`, `next_passage`, `same_section`, "
+        "`passage_of` (the passage a record was read from), `record_in_passage`, "
+        "`quoted_by_claim`, `part_of` / `contains` (a table and its line items). Suggested: "
+        "`same_entity_elsewhere` (an entity of the same type and name in another document), "
+        "`similar_text`."
+    )
     node: KnowledgeNode
     score: float | None = Field(default=None, description="Similarity, for a suggestion.")
 

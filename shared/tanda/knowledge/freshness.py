@@ -8,13 +8,19 @@ from datetime import UTC, datetime, timedelta
 from typing import Literal
 
 from tanda.records.documents import Document
+from tanda.records.structure import STRUCTURE_VERSION
 
-StaleReason = Literal["indexed_before_freshness_horizon"]
+StaleReason = Literal["indexed_before_freshness_horizon", "structure_outdated"]
 
 
 def stale_reason(document: Document, now: datetime, horizon_days: int) -> StaleReason | None:
-    """Why ``document`` is stale at ``now``, or ``None``. A document whose index time is unknown
-    (indexed before the index recorded it) is not called stale: nothing says it is."""
+    """Why ``document`` is stale at ``now``, or ``None``: its structure records were built by
+    another version of the extraction, or it was indexed before the freshness horizon. A
+    document whose index time is unknown (indexed before the index recorded it) or that has no
+    structure records is not called stale: nothing says it is."""
+    built = document.structure_version
+    if built is not None and built != STRUCTURE_VERSION:
+        return "structure_outdated"
     if document.indexed_at is None:
         return None
     try:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
@@ -19,7 +20,6 @@ from tanda.contract.knowledge import (
     Budget,
     BudgetProfile,
     Candidate,
-    CitationGroup,
     ComponentStatus,
     GoverningRule,
     IndexInfo,
@@ -49,9 +49,11 @@ from tanda.knowledge import freshness
 from tanda.knowledge.answers import validate_answer
 from tanda.knowledge.cursors import context_binding, encode_cursor, resume_offset
 from tanda.knowledge.governing_rules import GOVERNING_RULES
+from tanda.knowledge.nodes import passage_node, record_kinds, record_node
 from tanda.knowledge.paging import ResultT, RowT, fit_page
 from tanda.knowledge.quotes import check_quote
-from tanda.records.documents import Chunk, Document, SearchQuery, SearchScope
+from tanda.records.documents import Chunk, SearchQuery, SearchScope
+from tanda.records.structure import EntityRecord, RecordQuery, StructureRecord
 from tanda.retriever import retrieve
 from tanda.service.ask_v1 import ask_v1
 
@@ -72,9 +74,6 @@ TOOLS = (
 """The tools of the MCP server (``cross_check`` joins them when cross-check jobs exist, XC-5)."""
 SIMILAR_QUERY_CHARS = 500
 """A node's suggestions are searched with its text's first characters (KB-04)."""
-PASSAGE_TYPES: tuple[NodeType, ...] = ("passage",)
-"""The node types this index serves today: passages. Structure records (entity, table, claim,
-rule, line item) join when the index stores them (ASK-14)."""
 
 Clock = Callable[[], float]
 
@@ -168,36 +167,33 @@ def _budget(runtime: Runtime, budget: Budget | None) -> int:
 # --- nodes -----------------------------------------------------------------------------------
 
 
-def _identity(chunk: Chunk) -> Identity:
-    return Identity.model_validate(chunk.identity.model_dump())
+@dataclass(frozen=True, slots=True)
+class _Found:
+    """A node of the caller's and the passage its text is in."""
+
+    passage: Chunk
+    record: StructureRecord | None = None
 
 
-def passage_node(chunk: Chunk, document: Document | None, stale: bool) -> KnowledgeNode:
-    return KnowledgeNode(
-        node_id=chunk.chunk_id,
-        node_type="passage",
-        citation=_citation(chunk, document),
-        stale=stale,
-    )
-
-
-def _citation(chunk: Chunk, document: Document | None) -> CitationGroup:
-    return CitationGroup(
-        node_id=chunk.chunk_id,
-        document_id=chunk.document_id,
-        title=document.title if document is not None else chunk.title,
-        identity=_identity(chunk),
-        page_no=chunk.page_no,
-        section=chunk.section,
-        span=Span(start=0, end=len(chunk.text)),
-        text=chunk.text,
-    )
-
-
-def _node_text(runtime: Runtime, principal: Principal, node_id: str) -> Chunk | None:
+def _find_nodes(
+    runtime: Runtime, principal: Principal, node_ids: Sequence[str]
+) -> dict[str, _Found]:
+    """The caller's nodes among ``node_ids``: passages by chunk id, structure records by node
+    id, each with its passage. Another tenant's node is not found, as an unknown id is not."""
+    index = runtime.search_index
     tenant = SearchScope(tenant_id=principal.tenant_id)
-    found = runtime.search_index.chunks(tenant, [node_id])
-    return found[0] if found else None
+    wanted = list(dict.fromkeys(node_ids))
+    if not wanted:
+        return {}
+    found = {c.chunk_id: _Found(c) for c in index.chunks(tenant, wanted)}
+    rest = tuple(i for i in wanted if i not in found)
+    records = index.records(RecordQuery(scope=tenant, node_ids=rest)) if rest else []
+    passages = {c.chunk_id: c for c in index.chunks(tenant, [r.chunk_id for r in records])}
+    for record in records:
+        passage = passages.get(record.chunk_id)
+        if passage is not None:
+            found[record.node_id] = _Found(passage, record)
+    return found
 
 
 # --- the tools -------------------------------------------------------------------------------
@@ -217,7 +213,7 @@ def kb_search(
     clock: Clock = time.time,
 ) -> SearchResult:
     """KB-02, KB-03: accepted candidates with complete citation groups, in budgeted pages."""
-    wanted = list(dict.fromkeys(node_types)) if node_types else list(PASSAGE_TYPES)
+    wanted = list(dict.fromkeys(node_types)) if node_types else list(NODE_TYPES)
     filters = SearchFilters(query=query, node_types=wanted, stale_only=stale_only, limit=limit)
     binding = context_binding(
         principal.tenant_id,
@@ -247,29 +243,42 @@ def kb_search(
                 "and are not accepted (ASK-06).",
             )
         )
-    missing = [t for t in wanted if t not in PASSAGE_TYPES]
-    if missing:
+    kinds = record_kinds(wanted)
+    unbuilt = sum(1 for d in docs.documents if d.structure_version is None)
+    if kinds and unbuilt:
         warnings.append(
             KnowledgeWarning(
                 code="NODE_TYPES_MISSING",
-                message=f"This index holds no {', '.join(missing)} nodes yet: only passages are "
-                "searched. Their absence here is not absence from the documents.",
+                message=f"{unbuilt} document(s) in scope have no structure records (entity, "
+                "table, claim, rule, line item): only their passages can be found. Absence of "
+                "such nodes is not absence from the documents.",
             )
         )
-    candidates = [
-        Candidate(
-            **passage_node(
-                hit.chunk,
-                docs.by_id.get(hit.chunk.document_id),
-                hit.chunk.document_id in docs.stale,
-            ).model_dump(),
-            rank=rank,
-            score=hit.score,
-            rerank_score=hit.rerank_score,
-        )
-        for rank, hit in enumerate(retrieved.hits, start=1)
-        if "passage" in wanted
-    ]
+    records: dict[str, list[StructureRecord]] = {}
+    if kinds and retrieved.hits:
+        chunk_ids = tuple(dict.fromkeys(h.chunk.chunk_id for h in retrieved.hits))
+        for record in runtime.search_index.records(
+            RecordQuery(scope=within, chunk_ids=chunk_ids, kinds=kinds)
+        ):
+            records.setdefault(record.chunk_id, []).append(record)
+    candidates: list[Candidate] = []
+    for hit in retrieved.hits:
+        # Each accepted passage, then the structure records read from it (document order).
+        document = docs.by_id.get(hit.chunk.document_id)
+        stale = hit.chunk.document_id in docs.stale
+        nodes = [passage_node(hit.chunk, document, stale)] if "passage" in wanted else []
+        nodes += [
+            record_node(r, hit.chunk, document, stale) for r in records.get(hit.chunk.chunk_id, [])
+        ]
+        candidates += [
+            Candidate(
+                **node.model_dump(),
+                rank=len(candidates) + offset,
+                score=hit.score,
+                rerank_score=hit.rerank_score,
+            )
+            for offset, node in enumerate(nodes, start=1)
+        ]
     index = docs.index_info(runtime, retrieved.mode)
 
     def render(rows: list[Candidate], profile: BudgetProfile) -> SearchResult:
@@ -314,6 +323,7 @@ def kb_list_sources(
             indexed_at=d.indexed_at,
             stale=d.document_id in docs.stale,
             stale_reason=docs.stale.get(d.document_id),
+            structure_version=d.structure_version,
         )
         for d in sorted(docs.documents, key=lambda d: d.document_id)
     ]
@@ -357,90 +367,168 @@ def kb_get_node(
     neighbours: NeighbourRequest | None = None,
     clock: Clock = time.time,
 ) -> NodeResult:
-    """KB-04: the decisive node and a bounded set of typed neighbours — established relationships
-    (the passages before and after it, its section) apart from suggestions (similar text)."""
+    """KB-04: the decisive node and a bounded set of typed neighbours: established relationships
+    (its passage and the passages around it, its section, the records read from it, the claims
+    quoting it, a table and its line items) apart from suggestions (similar text elsewhere, the
+    same entity in another document)."""
     request = neighbours or NeighbourRequest()
     types = list(dict.fromkeys(request.types)) if request.types else list(NODE_TYPES)
-    chunk = _node_text(runtime, principal, node_id)
-    if chunk is None:
+    found = _find_nodes(runtime, principal, [node_id]).get(node_id)
+    if found is None:
         raise UnknownNode()
-    document_scope = SearchScope(tenant_id=principal.tenant_id, document_ids=(chunk.document_id,))
-    docs = _Freshness(runtime, document_scope, _now(clock))
-    document = docs.by_id.get(chunk.document_id)
-    stale = chunk.document_id in docs.stale
-
-    def node(other: Chunk) -> KnowledgeNode:
-        return passage_node(other, document, stale)
-
-    established: list[Neighbour] = []
+    tenant = SearchScope(tenant_id=principal.tenant_id)
+    docs = _Freshness(runtime, tenant, _now(clock))
+    graph = _Graph(runtime, tenant, docs)
+    if found.record is None:
+        node = graph.passage(found.passage)
+        established = graph.around_passage(found.passage, types)
+    else:
+        node = graph.record(found.record, found.passage)
+        established = graph.around_record(found.record, found.passage, types)
+    established = established[: request.limit]
+    listed = {node_id, *(n.node.node_id for n in established)}
     suggested: list[Neighbour] = []
+    if found.record is not None and found.record.kind == "entity" and "entity" in types:
+        suggested += graph.same_entity_elsewhere(found.record, request.limit)
     if "passage" in types:
-        ordered = runtime.search_index.document_chunks(document_scope, chunk.document_id)
-        at = next(i for i, c in enumerate(ordered) if c.chunk_id == chunk.chunk_id)
-        if at > 0:
-            established.append(Neighbour(relation="previous_passage", node=node(ordered[at - 1])))
-        if at + 1 < len(ordered):
-            established.append(Neighbour(relation="next_passage", node=node(ordered[at + 1])))
-        listed = {chunk.chunk_id, *(n.node.node_id for n in established)}
-        if chunk.section:
-            established.extend(
-                Neighbour(relation="same_section", node=node(c))
-                for c in ordered
-                if c.section == chunk.section and c.chunk_id not in listed
-            )
-        established = established[: request.limit]
-        listed |= {n.node.node_id for n in established}
-        suggested = _similar(runtime, principal, chunk, listed, request.limit, clock)
+        listed |= {n.node.node_id for n in suggested}
+        suggested += _similar(runtime, graph, found.passage, listed, request.limit)
     return NodeResult(
-        node=node(chunk),
+        node=node,
         neighbours=Neighbours(
-            established=established, suggested=suggested, types=types, limit=request.limit
+            established=established,
+            suggested=suggested[: request.limit],
+            types=types,
+            limit=request.limit,
         ),
         index=docs.index_info(runtime, None),
     )
 
 
+class _Graph:
+    """The typed neighbours of a node, read from the index (KB-04)."""
+
+    def __init__(self, runtime: Runtime, tenant: SearchScope, docs: _Freshness) -> None:
+        self.index = runtime.search_index
+        self.tenant = tenant
+        self.docs = docs
+
+    def passage(self, chunk: Chunk) -> KnowledgeNode:
+        document_id = chunk.document_id
+        return passage_node(chunk, self.docs.by_id.get(document_id), document_id in self.docs.stale)
+
+    def record(self, record: StructureRecord, passage: Chunk | None) -> KnowledgeNode:
+        document_id = record.document_id
+        return record_node(
+            record, passage, self.docs.by_id.get(document_id), document_id in self.docs.stale
+        )
+
+    def around_passage(self, chunk: Chunk, types: list[NodeType]) -> list[Neighbour]:
+        found: list[Neighbour] = []
+        if "passage" in types:
+            ordered = self.index.document_chunks(self.tenant, chunk.document_id)
+            at = next(i for i, c in enumerate(ordered) if c.chunk_id == chunk.chunk_id)
+            if at > 0:
+                found.append(
+                    Neighbour(relation="previous_passage", node=self.passage(ordered[at - 1]))
+                )
+            if at + 1 < len(ordered):
+                found.append(Neighbour(relation="next_passage", node=self.passage(ordered[at + 1])))
+            listed = {chunk.chunk_id, *(n.node.node_id for n in found)}
+            if chunk.section:
+                found += [
+                    Neighbour(relation="same_section", node=self.passage(c))
+                    for c in ordered
+                    if c.section == chunk.section and c.chunk_id not in listed
+                ]
+        kinds = record_kinds(types)
+        if kinds:
+            query = RecordQuery(scope=self.tenant, chunk_ids=(chunk.chunk_id,), kinds=kinds)
+            found += [
+                Neighbour(
+                    relation="quoted_by_claim" if r.kind == "claim" else "record_in_passage",
+                    node=self.record(r, chunk),
+                )
+                for r in self.index.records(query)
+            ]
+        return found
+
+    def around_record(
+        self, record: StructureRecord, passage: Chunk, types: list[NodeType]
+    ) -> list[Neighbour]:
+        found: list[Neighbour] = []
+        if "passage" in types:
+            found.append(Neighbour(relation="passage_of", node=self.passage(passage)))
+        kinds = record_kinds(types)
+        if not kinds:
+            return found
+        if record.parent_id is not None:
+            parents = self.index.records(
+                RecordQuery(scope=self.tenant, node_ids=(record.parent_id,), kinds=kinds)
+            )
+            found += [Neighbour(relation="part_of", node=self.record(p, None)) for p in parents]
+        children = self.index.records(
+            RecordQuery(scope=self.tenant, parent_ids=(record.node_id,), kinds=kinds)
+        )
+        found += [Neighbour(relation="contains", node=self.record(c, None)) for c in children]
+        if "claim" in types and record.kind != "claim":
+            # The claims whose quote overlaps this record's quote in the same passage.
+            claims = self.index.records(
+                RecordQuery(scope=self.tenant, chunk_ids=(record.chunk_id,), kinds=("claim",))
+            )
+            found += [
+                Neighbour(relation="quoted_by_claim", node=self.record(c, passage))
+                for c in claims
+                if c.span.start < record.span.end and record.span.start < c.span.end
+            ]
+        return found
+
+    def same_entity_elsewhere(self, entity: StructureRecord, limit: int) -> list[Neighbour]:
+        """Entities of the same type and name in the caller's other documents, differing values
+        first: a match of names, not a relationship the documents state (a suggestion)."""
+        assert isinstance(entity, EntityRecord)
+        others = [
+            other
+            for other in self.index.records(RecordQuery(scope=self.tenant, kinds=("entity",)))
+            if isinstance(other, EntityRecord)
+            and other.document_id != entity.document_id
+            and (other.entity_type, other.canonical) == (entity.entity_type, entity.canonical)
+        ]
+        others.sort(key=lambda other: other.value == entity.value)
+        return [
+            Neighbour(relation="same_entity_elsewhere", node=self.record(other, None))
+            for other in others[:limit]
+        ]
+
+
 def _similar(
-    runtime: Runtime,
-    principal: Principal,
-    chunk: Chunk,
-    listed: set[str],
-    limit: int,
-    clock: Clock,
+    runtime: Runtime, graph: _Graph, chunk: Chunk, listed: set[str], limit: int
 ) -> list[Neighbour]:
     """Suggestions: passages elsewhere in the caller's documents whose text is like the node's.
     Similarity is not a relationship the documents state; it stays apart (KB-04)."""
-    tenant = SearchScope(tenant_id=principal.tenant_id)
     retrieved = retrieve(
         runtime.search_index,
         SearchQuery(
-            text=chunk.text[:SIMILAR_QUERY_CHARS], scope=tenant, top_k=min(limit + len(listed), 20)
+            text=chunk.text[:SIMILAR_QUERY_CHARS],
+            scope=graph.tenant,
+            top_k=min(limit + len(listed), 20),
         ),
         embedder=runtime.embedder,
     )
-    hits = [h for h in retrieved.hits if h.chunk.chunk_id not in listed][:limit]
-    documents = {h.chunk.document_id for h in hits}
-    docs = _Freshness(
-        runtime, tenant.model_copy(update={"document_ids": tuple(documents)}), _now(clock)
-    )
     return [
-        Neighbour(
-            relation="similar_text",
-            node=passage_node(
-                h.chunk, docs.by_id.get(h.chunk.document_id), h.chunk.document_id in docs.stale
-            ),
-            score=h.score,
-        )
-        for h in hits
-    ]
+        Neighbour(relation="similar_text", node=graph.passage(h.chunk), score=h.score)
+        for h in retrieved.hits
+        if h.chunk.chunk_id not in listed
+    ][:limit]
 
 
 def kb_verify_quote(
     runtime: Runtime, principal: Principal, citation: QuoteCitation
 ) -> QuoteVerification:
-    """KB-05: true only if ``quote`` is the complete normalised text at ``[start, end)``."""
-    chunk = _node_text(runtime, principal, citation.node_id)
-    return _verify(citation, chunk)
+    """KB-05: true only if ``quote`` is the complete normalised text at ``[start, end)`` of the
+    node's passage."""
+    found = _find_nodes(runtime, principal, [citation.node_id]).get(citation.node_id)
+    return _verify(citation, found.passage if found is not None else None)
 
 
 def _verify(citation: QuoteCitation, chunk: Chunk | None) -> QuoteVerification:
@@ -476,12 +564,13 @@ def kb_validate_answer(
     runtime: Runtime, principal: Principal, answer: StructuredAnswer
 ) -> AnswerValidation:
     """KB-05, KB-06: the binding verifier (``tanda.knowledge.answers``)."""
-    ids = list(dict.fromkeys(c.node_id for c in answer.citations))
-    found = (
-        runtime.search_index.chunks(SearchScope(tenant_id=principal.tenant_id), ids) if ids else []
-    )
-    by_id = {c.chunk_id: c for c in found}
-    return validate_answer(answer, lambda citation: _verify(citation, by_id.get(citation.node_id)))
+    found = _find_nodes(runtime, principal, [c.node_id for c in answer.citations])
+
+    def verify(citation: QuoteCitation) -> QuoteVerification:
+        node = found.get(citation.node_id)
+        return _verify(citation, node.passage if node is not None else None)
+
+    return validate_answer(answer, verify)
 
 
 def kb_rules() -> RulesResult:
