@@ -53,6 +53,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 RESULTS = REPO / "bench" / "results" / "coldstart.json"
 REFERENCE = "powertools_rest_resolver"
+MCP_SDK = "mcp.server.mcpserver"
 
 POWERTOOLS_HANDLER = """\
 from aws_lambda_powertools.event_handler import APIGatewayRestResolver
@@ -124,8 +125,8 @@ print(json.dumps(out))
 
 
 def partner_auth_env() -> dict[str, str]:
-    """Partner auth configured (one key hash, one issuer and its public key), so a guarded route
-    sent no credentials answers 401 like a deployed one, not 503 ``auth_not_configured``."""
+    """Partner and /v1 auth configured (key hashes, one issuer and its public key), so a guarded
+    route sent no credentials answers 401 like a deployed one, not 503 ``auth_not_configured``."""
     public_pem = (
         Ed25519PrivateKey.generate()
         .public_key()
@@ -136,6 +137,10 @@ def partner_auth_env() -> dict[str, str]:
         "TANDA_API_KEY_HASHES": hashlib.sha256(b"coldstart-unused-key").hexdigest(),
         "TANDA_JWT_ISSUERS": json.dumps({"https://idp.coldstart.example": "tenant-coldstart"}),
         "TANDA_JWT_PUBLIC_KEYS": public_pem,
+        # /v1 keys too, so /mcp sent no key answers 401 (issue 16).
+        "TANDA_V1_API_KEY_HASHES": json.dumps(
+            {hashlib.sha256(b"dip_test_coldstart-unused").hexdigest(): "tenant-coldstart"}
+        ),
     }
 
 
@@ -173,11 +178,16 @@ def entries(reference_folder: Path) -> list[Entry]:
     found = [
         Entry("tanda.api.app", "tanda.api.app", None),
         Entry(REFERENCE, "app", reference_folder, "GET", "/healthz", 200),
+        # Issue 16: what the official MCP SDK's server costs to import on its own.
+        Entry(MCP_SDK, MCP_SDK, None),
     ]
     for app_file in sorted((REPO / "functions").glob("*/app.py")):
         route = app_file.parent.name
         if route == "health":
             found.append(Entry(route, "app", app_file.parent, "GET", "/healthz", 200))
+        elif route == "mcp":
+            # No credentials sent: the MCP endpoint answers through the error mapping (401).
+            found.append(Entry(route, "app", app_file.parent, "POST", "/mcp", 401))
         elif route == "query_v2":
             # No credentials sent: the route must answer through the error mapping (401).
             found.append(Entry(route, "app", app_file.parent, "POST", "/query/v2", 401))
@@ -393,6 +403,14 @@ def main() -> int:
     parser.add_argument(
         "--no-artifact", action="store_true", help="skip the built artifact (no SAM build)"
     )
+    parser.add_argument(
+        "--only",
+        action="append",
+        default=[],
+        metavar="ENTRY",
+        help="measure only these entries (and the reference) and update them in the results "
+        "file, keeping every other figure (repeatable; implies --no-artifact)",
+    )
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory(prefix="tanda-coldstart-") as tmp:
@@ -403,6 +421,8 @@ def main() -> int:
 
         measured: dict[str, dict[str, Any]] = {}
         for entry in entries(reference_folder):
+            if args.only and entry.name not in {REFERENCE, *args.only}:
+                continue
             try:
                 measured[entry.name] = measure(entry, args.runs, workdir)
             except RuntimeError as error:
@@ -416,7 +436,7 @@ def main() -> int:
     for name, data in measured.items():
         if "median_ms" in data:
             data["ratio_to_powertools"] = round(data["median_ms"] / reference["median_ms"], 2)
-            if name != "tanda.api.app":
+            if name not in {"tanda.api.app", MCP_SDK}:
                 target = TARGETS["step" if name.startswith("steps/") else "route"]
                 data["target_ratio"] = target
                 data["within_target"] = data["ratio_to_powertools"] < target
@@ -431,7 +451,15 @@ def main() -> int:
         "reference": {REFERENCE: reference},
     }
     print_table(report)
-    if not args.no_artifact:
+    if args.only and args.output.exists():
+        # Only some entries were measured: the others keep their committed figures, and each
+        # measured one carries the reference it was compared with in the same run.
+        previous = json.loads(args.output.read_text(encoding="utf-8"))
+        for data in measured.values():
+            data["reference_median_ms_same_run"] = reference["median_ms"]
+        previous["entries"].update(measured)
+        report = previous
+    elif not args.no_artifact:
         report["artifact"] = artifact_report(args.runs)
         print_artifact_table(report["artifact"])
     args.output.parent.mkdir(parents=True, exist_ok=True)
