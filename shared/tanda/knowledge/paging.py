@@ -66,10 +66,11 @@ def fit_page(
         )
 
     def size(returned: int, budget: int = max_codepoints) -> int:
-        # Compact JSON: a list of n rows is the empty list plus the rows and n - 1 commas.
-        empty = _settle(lambda p: render([], p), profile(returned, budget))
-        rows_part = sum(row_sizes[:returned]) + max(returned - 1, 0)
-        return result_codepoints(empty) + rows_part
+        # Compact JSON: a list of n rows is the empty list plus the rows and n - 1 commas. The
+        # page states its own size, whose digits count too: everything else is `fixed`.
+        empty = render([], profile(returned, budget))  # used_codepoints=0: one digit
+        fixed = result_codepoints(empty) - 1 + sum(row_sizes[:returned]) + max(returned - 1, 0)
+        return _self_counting(fixed)
 
     returned = 0
     while returned < len(row_sizes) and size(returned + 1) <= max_codepoints:
@@ -81,6 +82,14 @@ def fit_page(
         )
     page = list(rows[offset : offset + returned])
     return _settle(lambda p: render(page, p), chosen)
+
+
+def _self_counting(fixed: int) -> int:
+    """The size ``n`` of a result that is ``fixed`` code points plus the digits of ``n``."""
+    size = fixed + 1
+    while fixed + len(str(size)) != size:
+        size = fixed + len(str(size))
+    return size
 
 
 def _needed(size: Callable[[int, int], int]) -> int:

@@ -174,3 +174,17 @@ def test_a_cursor_needs_no_server_state() -> None:
     # a restart): it carries the position and its binding, nothing else.
     cursor = encode_cursor(BINDING, 3, "n2")
     assert resume_offset(cursor, BINDING, [r.key for r in ROWS]) == 3
+
+
+def test_a_page_whose_size_gains_a_digit_still_fits_its_budget() -> None:
+    # Given an envelope under 1000 code points and rows that take a page across 1000,
+    rows = [Row(key=f"n{i}", text="x" * 150) for i in range(12)]
+    for budget in range(900, 1300):
+        # when the page is fitted to each budget around that boundary,
+        result = page(rows, budget, None)
+        # then it never says or is more than its budget,
+        assert result.budget.used_codepoints == result_codepoints(result) <= budget, budget
+        # and a budget of the next row's stated need is enough for it.
+        if result.budget.next_row_codepoints is not None:
+            needed = result.budget.next_row_codepoints
+            assert page(rows, needed, None).rows, (budget, needed)
