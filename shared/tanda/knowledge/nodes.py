@@ -9,13 +9,14 @@ stored passage text (KB-05).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Final
 
 from tanda.contract.knowledge import CitationGroup, KnowledgeNode, NodeType, Span
 from tanda.contract.v1_search import Identity
 from tanda.records.documents import Chunk, Document, LegalIdentity
 from tanda.records.structure import NodeKind, StructureRecord
+from tanda.retrieval.analysis import surface_terms
 
 NODE_TYPE_OF_KIND: Final[dict[NodeKind, NodeType]] = {
     "entity": "entity",
@@ -90,3 +91,15 @@ def record_node(
         summary=record.text,
         stale=stale,
     )
+
+
+def rank_records(records: Sequence[StructureRecord], query: str) -> list[StructureRecord]:
+    """The records read from one accepted passage, those sharing more of the query's words first
+    (a passage of a table holds many line items; the one the question names leads), else in
+    document order."""
+    wanted = set(surface_terms(query))
+
+    def shared(record: StructureRecord) -> int:
+        return len(wanted & set(surface_terms(record.text)))
+
+    return sorted(records, key=lambda record: -shared(record))

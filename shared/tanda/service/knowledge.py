@@ -49,7 +49,7 @@ from tanda.knowledge import freshness
 from tanda.knowledge.answers import validate_answer
 from tanda.knowledge.cursors import context_binding, encode_cursor, resume_offset
 from tanda.knowledge.governing_rules import GOVERNING_RULES
-from tanda.knowledge.nodes import passage_node, record_kinds, record_node
+from tanda.knowledge.nodes import passage_node, rank_records, record_kinds, record_node
 from tanda.knowledge.paging import ResultT, RowT, fit_page
 from tanda.knowledge.quotes import check_quote
 from tanda.records.documents import Chunk, SearchQuery, SearchScope
@@ -267,9 +267,8 @@ def kb_search(
         document = docs.by_id.get(hit.chunk.document_id)
         stale = hit.chunk.document_id in docs.stale
         nodes = [passage_node(hit.chunk, document, stale)] if "passage" in wanted else []
-        nodes += [
-            record_node(r, hit.chunk, document, stale) for r in records.get(hit.chunk.chunk_id, [])
-        ]
+        read = rank_records(records.get(hit.chunk.chunk_id, []), query)
+        nodes += [record_node(r, hit.chunk, document, stale) for r in read]
         candidates += [
             Candidate(
                 **node.model_dump(),
