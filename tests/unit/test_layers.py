@@ -32,7 +32,7 @@ KERNEL = [
     "model_calls",
     "passages",
 ]
-DOMAIN = ["annotate", "retrieval"]
+DOMAIN = ["annotate", "retrieval", "proof"]
 STAGES = ["agent", "judge", "guard", "conversations", "auth", "retriever"]
 
 # Rank of every package (or module) directly under tanda/: an import may go to the same rank or
