@@ -83,7 +83,9 @@ def body_of(
 ) -> dict[str, Any]:
     seconds = DEADLINES.get(scenario, deps.settings.request_deadline_s)
     deps = replace(deps, settings=deps.settings.model_copy(update={"request_deadline_s": seconds}))
-    request = QueryV2Request(query=QUESTION, include_grounding=True, include_provenance=True)
+    request = QueryV2Request(
+        query=QUESTION, include_grounding=True, include_provenance=True, include_proof=True
+    )
     try:
         outcome = run(deps, request, scenario, history)
     except TandaError as error:
