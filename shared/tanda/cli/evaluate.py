@@ -1,5 +1,6 @@
 """``tanda eval retrieval DIR [--lang L]`` (issue 3): the use case is
-:mod:`tanda.service.retrieval_eval`; the scratch index comes from the one factory."""
+:mod:`tanda.service.retrieval_eval`; the scratch index comes from the one factory.
+``tanda eval proof PATH`` (ASK-11, issue 14): :mod:`tanda.service.proof_eval`."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from tanda.service.proof_eval import evaluate_proofs, load_tatqa
 from tanda.service.retrieval_eval import beir_documents, evaluate_index, load_beir
 from tanda.wiring import scratch_search_index
 
@@ -30,4 +32,16 @@ def eval_retrieval_command(args: argparse.Namespace) -> int:
             index.upsert_document(document, chunks)
         scores = evaluate_index(index, beir, lang=lang)
     print(json.dumps(scores.as_json()))
+    return 0
+
+
+def eval_proof_command(args: argparse.Namespace) -> int:
+    """``tanda eval proof PATH [--misses N]``: prints one JSON object with the figures."""
+    path = Path(args.path)
+    try:
+        questions = load_tatqa(path)
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        print(f"tanda eval proof: cannot read TAT-QA file {path}: {error}", file=sys.stderr)
+        return 2
+    print(json.dumps(evaluate_proofs(questions).as_json(misses=max(0, args.misses))))
     return 0
