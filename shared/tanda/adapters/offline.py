@@ -2,10 +2,11 @@
 
 It is honest about what it is — extractive. The agent searches once with the question, picks the
 sentences of the passages that share the most (IDF-weighted) terms with it, and cites each one; the
-judge supports a statement only when its cited passages contain it (verbatim after whitespace and
-case folding, or nearly every content term present) and every quantity in it is found by
-``tanda.numbers``; the framing check treats framing with digits as checkable; the guard blocks
-answers carrying personal identifiers (a 16-digit NIK). Answers come from ``ChatRequest.items``.
+judge (``tanda.adapters.offline_judge``) supports a statement only when each of its sentences
+aligns with one place of its cited passages that holds its content terms, its negations and other
+markers on the same words, no antonym, the same roles and its quantities (issue 17); the framing
+check treats framing with digits as checkable; the guard blocks answers carrying personal
+identifiers (a 16-digit NIK). Answers come from ``ChatRequest.items``.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import json
 import math
 import re
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -33,6 +35,9 @@ _SPACE = re.compile(r"\s+")
 _NIK = re.compile(r"(?<!\d)\d{16}(?!\d)")
 _YEAR = re.compile(r"(?<!\d)(?:19|20)\d{2}(?!\d)")
 _PERIOD_LABELS = ("Periode:",)  # a dataset's period; a statute's year is when it was enacted
+# The call that produced a passage is shown with it (V2-07), but its words are the agent's — often
+# the question's — not the source's: never evidence for a statement.
+_PRODUCING_CALL = "Dihasilkan oleh:"
 _DIGIT = re.compile(r"\d")
 
 
@@ -61,12 +66,13 @@ def units_of(key: str, text: str) -> list[Unit]:
     return [Unit(key, sentence) for sentence in sentences(text)]
 
 
+def _evidence(identity: Iterable[str]) -> list[str]:
+    """The identity lines that describe the source itself."""
+    return [line for line in identity if not line.startswith(_PRODUCING_CALL)]
+
+
 def _segment(text: str, kind: str, cites: list[str], layout: str) -> dict[str, Any]:
     return {"text": text, "kind": kind, "cites": cites, "layout": layout}
-
-
-def _normalize(text: str) -> str:
-    return _SPACE.sub(" ", text).strip().casefold()
 
 
 class OfflineModel:
@@ -172,33 +178,23 @@ class OfflineModel:
     # --- judge and re-check ----------------------------------------------------------------------
 
     def _judge(self, request: ChatRequest) -> ChatResponse:
+        from tanda.adapters.offline_judge import CitedPassage, judge_statement
+
         verdicts = [
             {
                 "id": item["id"],
-                "verdict": self.judge_one(item["text"], [p["text"] for p in item["passages"]]),
+                "verdict": judge_statement(
+                    item["text"],
+                    [
+                        CitedPassage(p["text"], tuple(_evidence(p.get("identity", ()))))
+                        for p in item["passages"]
+                    ],
+                ),
             }
             for item in request.items or []
             if "id" in item
         ]
         return ChatResponse(content=json.dumps({"verdicts": verdicts}, ensure_ascii=False))
-
-    @staticmethod
-    def judge_one(statement: str, passages: list[str]) -> str:
-        from tanda.numbers import find_in
-
-        source = "\n".join(passages)
-        if find_in(statement, source):
-            return "unsupported"  # a number the passages do not state (V2-08)
-        if _normalize(statement) in _normalize(source):
-            return "supported"
-        lang = guess_lang(statement) or DEFAULT_LANG
-        terms = set(index_terms(statement, lang))
-        if not terms:
-            return "unverifiable"
-        coverage = len(terms & set(index_terms(source, lang))) / len(terms)
-        if coverage >= 0.9:
-            return "supported"
-        return "unsupported" if coverage < 0.5 else "unverifiable"
 
     # --- framing check and guard ------------------------------------------------------------------
 

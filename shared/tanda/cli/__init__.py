@@ -58,6 +58,18 @@ def _eval_retrieval(args: argparse.Namespace) -> int:
     return eval_retrieval_command(args)
 
 
+def _eval_judge(args: argparse.Namespace) -> int:
+    from tanda.cli.evaluate import eval_judge_command
+
+    return eval_judge_command(args)
+
+
+def _eval_numbers(args: argparse.Namespace) -> int:
+    from tanda.cli.evaluate import eval_numbers_command
+
+    return eval_numbers_command(args)
+
+
 def _eval_proof(args: argparse.Namespace) -> int:
     from tanda.cli.evaluate import eval_proof_command
 
@@ -68,6 +80,13 @@ def _openapi(args: argparse.Namespace) -> int:
     from tanda.cli.openapi import write_openapi
 
     return write_openapi(args.out)
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -134,6 +153,24 @@ def build_parser() -> argparse.ArgumentParser:
     er.add_argument("dir", help="BEIR folder: corpus.jsonl, queries.jsonl, qrels/test.tsv")
     er.add_argument("--lang", default=None, help="analyzer language (default: detected)")
     er.set_defaults(handler=_eval_retrieval)
+    ej = eval_sub.add_parser(
+        "judge",
+        help="false-support rate and balanced accuracy of the judge on IndoNLI, WiCE, SummEdits",
+    )
+    ej.add_argument("paths", nargs="+", metavar="PATH", help="set files, or folders of them")
+    ej.add_argument("--model", default=None, help="model adapter, as TANDA_MODEL (default: it)")
+    ej.add_argument("--limit", type=_positive, default=None, help="judge only each set's first N")
+    ej.add_argument(
+        "--workers", type=_positive, default=4, help="answers judged at once (default 4)"
+    )
+    ej.add_argument("--details", default=None, help="write one JSON line per statement here")
+    ej.set_defaults(handler=_eval_judge)
+    en = eval_sub.add_parser(
+        "numbers", help="TAT-QA answers written as people do, against their table cells"
+    )
+    en.add_argument("path", help="TAT-QA JSON file (e.g. tatqa_dev.json)")
+    en.add_argument("--misses", type=_positive, default=50, help="misses listed (default 50)")
+    en.set_defaults(handler=_eval_numbers)
     ep = eval_sub.add_parser(
         "proof", help="the proof chain on TAT-QA's arithmetic questions (ASK-11)"
     )

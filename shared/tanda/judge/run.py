@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor, wait
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from pydantic import ValidationError
@@ -154,8 +154,10 @@ def judge_claims(
             verdict = verdicts.get(item.id)
             if verdict == "supported":
                 # The identity counts as source: a table's year lives in its title, not its rows.
+                # Not the call that produced the passage: its words are the agent's (V2-07).
                 source = "\n".join(
-                    "; ".join(p.identity_lines()) + "\n" + p.text for p in item.passages
+                    "; ".join(replace(p, producing_call=None).identity_lines()) + "\n" + p.text
+                    for p in item.passages
                 )
                 if numbers_check is not None and not numbers_check(item.segment.text, source):
                     to_recheck.append((item, "supported"))
