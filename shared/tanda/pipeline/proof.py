@@ -37,7 +37,12 @@ def prove_answer(
     """The answer's proof chain, and the outcomes with ``supported`` withheld where it refutes."""
     sources = [
         # The identity counts as source, as for the judge: a table's year lives in its title.
-        ProofSource(no, "; ".join(p.identity_lines()) + "\n" + p.text, page_no=p.citation.page_no)
+        ProofSource(
+            no,
+            "; ".join(p.identity_lines()) + "\n" + p.text,
+            page_no=p.citation.page_no,
+            lang=p.chunk.lang if p.chunk is not None else None,
+        )
         for key, p in passages.items()
         if (no := passage_number(key)) is not None
     ]

@@ -6,13 +6,16 @@ from __future__ import annotations
 import pytest
 
 from tanda.annotate.aggregate import SegmentOutcome
-from tanda.annotate.compose import Span
+from tanda.annotate.compose import Span, compose
 from tanda.contract import QueryV2Request
-from tanda.contract.common import UnverifiedReason, Verdict
+from tanda.contract.common import SegmentKind, UnverifiedReason, Verdict
 from tanda.contract.proof import ComputedStep, Proof
+from tanda.contract.segments import Segment
+from tanda.passages import passage_from_chunk
 from tanda.pipeline.answer_v2 import AnswerDeps, AnswerOutcome, answer_v2
-from tanda.pipeline.proof import passage_number, withhold_refuted
+from tanda.pipeline.proof import passage_number, prove_answer, withhold_refuted
 from tanda.proof import ProofSource, build_proof
+from tanda.records.documents import Chunk
 from tanda.service.answer_v2 import to_response
 from tests.corpus import QUESTION
 
@@ -119,3 +122,27 @@ def test_the_withheld_segment_keeps_its_invalid_keys() -> None:
 
 def test_document_passages_are_sources_by_number_and_conversation_turns_are_none() -> None:
     assert [passage_number(k) for k in ("P1", "P12", "C1", "P", "XP1")] == [1, 12, None, None, None]
+
+
+def test_a_passage_is_read_in_its_chunk_s_language() -> None:
+    # "(16)" is −16 in an English table, an enumerator in an Indonesian one: the chunk says which.
+    segment = Segment(text="Allowance 16.", kind=SegmentKind.fact, cites=["P1"])
+    composed = compose([segment])
+
+    def ground_with(lang: str | None) -> str:
+        chunk = Chunk(
+            chunk_id="c1",
+            document_id="d1",
+            tenant_id="acme",
+            ordinal=0,
+            title="Notes",
+            text="Allowance | (16) | (15)",
+            lang=lang,
+        )
+        proof, _ = prove_answer(
+            composed, [segment], [SUPPORTED], {"P1": passage_from_chunk("P1", chunk)}
+        )
+        assert proof is not None
+        return proof.steps[0].ground
+
+    assert (ground_with("en"), ground_with(None)) == ("tolerant", "unverified")
