@@ -9,6 +9,7 @@ read case by case, see docs/evidence.md § Proof chain), plus the time one chain
 from __future__ import annotations
 
 import argparse
+import csv
 import json
 import os
 import platform
@@ -18,13 +19,18 @@ import time
 from pathlib import Path
 from typing import Any
 
-from tanda.proof import build_proof
+from tanda.numbers import extract_quantities
+from tanda.proof import ProofSource, build_proof
 from tanda.proof.grounding import source_quantities
+from tanda.retrieval.ingest.chunking import render_row
 from tanda.service.proof_eval import answer_for, evaluate_proofs, load_tatqa
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_DATA = ROOT.parent / "shared" / "data" / "eval" / "arithmetic" / "tatqa_dev.json"
 RESULTS = ROOT / "bench" / "results" / "proof.json"
+SHARED_TABLES = ROOT.parent / "shared" / "data" / "corpus" / "apbd_jatim"
+DEMO_TABLES = SHARED_TABLES if SHARED_TABLES.is_dir() else ROOT / "demo" / "corpus" / "apbd"
+DENSE_SOURCES = 20  # /v1/ask shows at most 20 passages (top_k)
 
 # Why each miss of the committed run misses, by question uid.
 EXPLAINED: dict[str, str] = {
@@ -68,6 +74,44 @@ def chain_times(questions: list[Any]) -> dict[str, float]:
     }
 
 
+def dense_answer_times(rounds: int = 20) -> dict[str, Any]:
+    """A long answer over many dense tables: 20 budget tables (the shared APBD corpus, else the
+    demo's) as sources, rendered as ingest renders a CSV, and per table two values and their
+    difference — as many sources as /v1/ask shows at most, and a long breakdown."""
+    sources: list[ProofSource] = []
+    sentences: list[str] = []
+    tables = sorted(DEMO_TABLES.glob("*/*.csv"))[:DENSE_SOURCES]
+    for no, path in enumerate(tables, start=1):
+        rows = list(csv.reader(path.read_text(encoding="utf-8").splitlines()))
+        sources.append(ProofSource(no, "\n".join(render_row([c.strip() for c in r]) for r in rows)))
+        _, budget, spent, _ = (c.strip() for c in rows[1])
+        (planned,), (realised,) = extract_quantities(budget, "id"), extract_quantities(spent, "id")
+        left = f"{planned.number - realised.number:,.2f}"  # as the table writes its numbers
+        if "," in budget:  # 10.723,82 M
+            left = left.replace(",", "_").replace(".", ",").replace("_", ".")
+        scale = " M" if budget.endswith(" M") else ""
+        sentences.append(
+            f"Anggaran {budget} dan realisasi {spent} [S{no}]; sisa {budget} − {spent} = "
+            f"{left}{scale} [S{no}]."
+        )
+    answer = " ".join(sentences)
+    samples: list[float] = []
+    proof = None
+    for _ in range(rounds):
+        started = time.perf_counter()
+        proof = build_proof(answer, sources)
+        samples.append((time.perf_counter() - started) * 1000)
+    assert proof is not None
+    return {
+        "sources": len(sources),
+        "answer_chars": len(answer),
+        "steps": proof.stats.total,
+        "verdict": proof.verdict,
+        "p50_ms": round(statistics.median(samples), 2),
+        "max_ms": round(max(samples), 2),
+    }
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="TAT-QA JSON file")
@@ -90,6 +134,7 @@ def main() -> int:
         "time_per_chain": {
             "sources_read": chain_times(questions),
             "sources_cached": chain_times(questions),
+            "dense_answer": dense_answer_times(),
         },
     }
     RESULTS.write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from typing import cast
 
@@ -126,9 +126,13 @@ def build_proof(
 
     inputs = {o.quantity.end for op in operations for o in op.inputs}
     groundings: dict[int, Grounding] = {}
+    looked_up: dict[tuple[object, ...], Grounding] = {}  # a value stated again is looked up once
     for q in quantities:
-        cited = _cites_at(statements, q.start)
-        groundings[q.end] = ground(q, cited, sources, operand=q.end in inputs)
+        cited = frozenset(_cites_at(statements, q.start))
+        key = (replace(q, span=(0, 0)), cited, q.end in inputs)
+        if key not in looked_up:
+            looked_up[key] = ground(q, cited, sources, operand=q.end in inputs)
+        groundings[q.end] = looked_up[key]
 
     positioned: list[tuple[int, ProofStep]] = []
     observed = _observed_steps(answer, quantities, groundings, statements)

@@ -9,6 +9,7 @@ either way, but only in a source the statement does not cite; ``unverified``: in
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
@@ -65,13 +66,76 @@ def digits_of(surface: str) -> str:
     return _SPACES.sub("", m.group()) if m else surface
 
 
+_Window = tuple[Decimal, tuple[tuple[Decimal, int], ...]]  # a tolerance, (value, position)s sorted
+
+
+@dataclass(frozen=True, slots=True)
+class _Indexed:
+    """One source's quantities, and where to look among them for a value.
+
+    ``compare`` says two magnitudes are equal only within their tolerances, so a value need only
+    be compared with the source's magnitudes in a window around it (by value, by the negated
+    value for a deduction, by the number as written for an operand) — one window per tolerance
+    the source's surfaces have — and with everything a window cannot rule out (years, dates,
+    references, surfaces under a declared scale).
+    """
+
+    quantities: tuple[Quantity, ...]
+    tolerances: tuple[Decimal, ...]
+    by_value: tuple[_Window, ...]
+    by_number: tuple[_Window, ...]
+    unwindowed: tuple[int, ...]
+
+    def near(self, q: Quantity, tolerance: Decimal, *, operand: bool) -> list[int]:
+        """Positions of every quantity that could equal ``q`` (by any of the three readings),
+        in source order; all of them when ``q`` itself has no single reading."""
+        if q.kind not in _MAGNITUDES or q.implied_factor is not None:
+            return list(range(len(self.quantities)))
+        found = set(self.unwindowed)
+        for width, pairs in self.by_value:
+            reach = max(tolerance, width)
+            found.update(_window(pairs, q.value, reach))
+            found.update(_window(pairs, -q.value, reach))
+        if operand:
+            for width, pairs in self.by_number:
+                found.update(_window(pairs, q.value, max(tolerance, width)))
+        return sorted(found)
+
+
+def _window(pairs: tuple[tuple[Decimal, int], ...], center: Decimal, reach: Decimal) -> list[int]:
+    low = bisect_left(pairs, (center - reach, -1))
+    high = bisect_right(pairs, (center + reach, len(pairs) + 1))
+    return [i for _, i in pairs[low:high]]
+
+
+def _windows(entries: list[tuple[Decimal, Decimal, int]]) -> tuple[_Window, ...]:
+    """``(tolerance, value, position)`` entries → one sorted window per tolerance."""
+    grouped: dict[Decimal, list[tuple[Decimal, int]]] = {}
+    for tolerance, value, position in entries:
+        grouped.setdefault(tolerance, []).append((value, position))
+    return tuple((tolerance, tuple(sorted(pairs))) for tolerance, pairs in grouped.items())
+
+
 @lru_cache(maxsize=256)
-def source_quantities(text: str, lang: str | None) -> tuple[Quantity, ...]:
-    """A source is looked up for many values: its quantities are read once."""
-    return tuple(
+def source_quantities(text: str, lang: str | None) -> _Indexed:
+    """A source is looked up for many values: its quantities are read and indexed once."""
+    quantities = tuple(
         q
         for q in extract_quantities(text, lang)
         if not (q.kind is QuantityKind.ordinal and q.label == "enumerator")
+    )
+    tolerances = tuple(q.tolerance for q in quantities)
+    windowed = [
+        i for i, q in enumerate(quantities) if q.kind in _MAGNITUDES and q.implied_factor is None
+    ]
+    return _Indexed(
+        quantities=quantities,
+        tolerances=tolerances,
+        by_value=_windows([(tolerances[i], quantities[i].value, i) for i in windowed]),
+        by_number=_windows(
+            [(tolerances[i] / quantities[i].factor, quantities[i].number, i) for i in windowed]
+        ),
+        unwindowed=tuple(sorted(set(range(len(quantities))) - set(windowed))),
     )
 
 
@@ -101,16 +165,33 @@ def _bare(q: Quantity) -> bool:
     return q.kind is QuantityKind.count and q.unit is None and q.scale is None
 
 
+def _apart(
+    q: Quantity, q_tolerance: Decimal, s: Quantity, s_value: Decimal, s_tolerance: Decimal
+) -> bool:
+    """Two magnitudes no reading can make equal: ``compare`` need not be asked. (With a
+    declared scale a surface has a second reading: then ``compare`` decides.)"""
+    return (
+        q.kind in _MAGNITUDES
+        and s.kind in _MAGNITUDES
+        and q.implied_factor is None
+        and s.implied_factor is None
+        and abs(q.value - s_value) > max(q_tolerance, s_tolerance)
+    )
+
+
 def _match(q: Quantity, source: ProofSource, *, operand: bool) -> Grounding | None:
     best: Grounding | None = None
-    for s in source_quantities(source.text, source.lang):
-        if compare(q, s).equal:
+    own = q.tolerance
+    index = source_quantities(source.text, source.lang)
+    for position in index.near(q, own, operand=operand):
+        s, tolerance = index.quantities[position], index.tolerances[position]
+        if not _apart(q, own, s, s.value, tolerance) and compare(q, s).equal:
             same = digits_of(q.surface) == digits_of(s.surface) and (q.value < 0) == (s.value < 0)
             if same:
                 return Grounding("exact", source, s.surface)
             if best is None:
                 best = Grounding("tolerant", source, s.surface)
-        elif best is None and q.value > 0:
+        elif best is None and q.value > 0 and not _apart(q, own, s, -s.value, tolerance):
             amount = _deduction(s)
             if amount is not None and compare(q, amount).equal:
                 best = Grounding("tolerant", source, s.surface)
@@ -120,6 +201,7 @@ def _match(q: Quantity, source: ProofSource, *, operand: bool) -> Grounding | No
             and _bare(q)
             and s.kind in _MAGNITUDES
             and (s.scale is not None or s.unit is not None)
+            and not _apart(q, own, s, s.number, tolerance / s.factor)
             and compare(q, _as_written(s)).equal
         ):
             # `4.874,35 / 5.000 = 97,49%` computes with the numbers as the source writes them,
@@ -127,7 +209,7 @@ def _match(q: Quantity, source: ProofSource, *, operand: bool) -> Grounding | No
             best = Grounding("tolerant", source, s.surface)
     if best is None and q.kind is QuantityKind.year:
         # A year the source states inside a date, a fiscal year or a reference's year.
-        for s in source_quantities(source.text, source.lang):
+        for s in index.quantities:
             if s.period == q.value or (s.date is not None and s.date[0] == q.value):
                 return Grounding("tolerant", source, s.surface)
     return best

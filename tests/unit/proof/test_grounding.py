@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
-from tanda.numbers import Quantity, extract_quantities
+from decimal import Decimal
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tanda.numbers import Quantity, compare, extract_quantities
 from tanda.proof import ProofSource
-from tanda.proof.grounding import ground
+from tanda.proof.grounding import _as_written, _deduction, ground, source_quantities
 
 APBA = ProofSource(
     1, "Belanja pegawai tahun 2022 mencapai Rp 871.667.219.294 dan pagu Rp5.000 M.", page_no=4
@@ -57,3 +62,45 @@ def test_an_operand_may_be_the_bare_number_a_source_writes_with_currency_and_sca
     assert ground(bare, {1}, [APBA], operand=True).ground == "tolerant"
     # Stated as a value of its own, 5.000 is not Rp 5.000 miliar.
     assert ground(bare, {1}, [APBA]).ground == "unverified"
+
+
+SCALES = ["", " M", " miliar", " juta", " ribu", "%", " persen"]
+CURRENCIES = ["", "Rp ", "Rp"]
+
+
+def surface(number: Decimal, decimals: int, scale: str, currency: str, bracket: bool) -> str:
+    text = f"{number:,.{decimals}f}".replace(",", "_").replace(".", ",").replace("_", ".")
+    text = f"({text})" if bracket else text
+    return f"{currency}{text}{scale}" if scale not in ("%", " persen") else f"{text}{scale}"
+
+
+numbers = st.decimals(min_value=0, max_value=10**7, places=2, allow_nan=False, allow_infinity=False)
+surfaces = st.builds(
+    surface,
+    numbers,
+    st.integers(0, 2),
+    st.sampled_from(SCALES),
+    st.sampled_from(CURRENCIES),
+    st.booleans(),
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(source=st.lists(surfaces, min_size=1, max_size=12), asked=st.lists(surfaces, max_size=4))
+def test_the_index_never_hides_a_quantity_compare_would_call_equal(
+    source: list[str], asked: list[str]
+) -> None:
+    # The windows only spare calls to compare: every source quantity that is equal to the value
+    # (as written, as a deduction's amount, or as the bare number an operand copies) is a
+    # candidate.
+    text = "Tabel anggaran dan realisasi: " + " | ".join(source)
+    index = source_quantities(text, "id")
+    for value in [*source, *asked]:
+        for q in extract_quantities(value, "id"):
+            near = set(index.near(q, q.tolerance, operand=True))
+            for position, s in enumerate(index.quantities):
+                readings = [s, _as_written(s)]
+                if (amount := _deduction(s)) is not None:
+                    readings.append(amount)
+                if any(compare(q, r).equal for r in readings):
+                    assert position in near, (q.surface, s.surface)
