@@ -1,7 +1,10 @@
 """The offline model: the embedded default, no network and no weights (DESIGN §5).
 
 It is honest about what it is — extractive. The agent searches once with the question, picks the
-sentences of the passages that share the most (IDF-weighted) terms with it, and cites each one; the
+sentences of the passages that share the most (IDF-weighted) terms with it, and cites each one.
+``/v1/ask`` (role ``ask``) picks sentences the same way and marks each with its ``[S#]``; only its
+own words (the lead-in, "not found") follow the requested language, and it keeps to the call's
+output budget (about four characters a token), so a cut answer continues where it stopped. The
 judge (``tanda.adapters.offline_judge``) supports a statement only when each of its sentences
 aligns with one place of its cited passages that holds its content terms, its negations and other
 markers on the same words, no antonym, the same roles and its quantities (issue 17); the framing
@@ -26,6 +29,17 @@ from tanda.retrieval.analysis import index_terms, query_terms
 LEAD_IN = "Kutipan paling relevan dari dokumen (mode offline, ekstraktif):"
 NOTHING = "Dokumen yang ditemukan tidak memuat kalimat yang menjawab pertanyaan ini."
 MAX_SENTENCES = 3
+CHARS_PER_TOKEN = 4
+ASK_LEAD_IN = {
+    "tr": "Belgelerdeki en ilgili ifadeler (çevrimdışı mod, alıntı):",
+    "id": "Kutipan paling relevan dari dokumen (mode offline, ekstraktif):",
+    "en": "The most relevant statements in the documents (offline mode, extractive):",
+}
+ASK_NOTHING = {
+    "tr": "Bu bilgi belgelerde bulunamadı.",
+    "id": "Informasi ini tidak ditemukan dalam dokumen.",
+    "en": "This information was not found in the documents.",
+}
 MAX_SENTENCE_CHARS = 400
 
 # A sentence ends at . ! ? followed by space and an uppercase letter, digit or opening mark; a
@@ -85,6 +99,7 @@ class OfflineModel:
             ModelRole.recheck: self._judge,
             ModelRole.framing_check: self._framing,
             ModelRole.guard: self._guard,
+            ModelRole.ask: self._ask,
         }.get(request.role)
         if handler is None:
             return ChatResponse(content="{}")
@@ -174,6 +189,29 @@ class OfflineModel:
         tables = [p for p in picked if p[1].header is not None]
         tables.sort(key=lambda p: (p[1].key, p[0]))
         return [u for _, u in picked if u.header is None] + [u for _, u in tables]
+
+    # --- /v1/ask ------------------------------------------------------------------------------
+
+    def _ask(self, request: ChatRequest) -> ChatResponse:
+        item = (request.items or [{}])[0]
+        answer = self.ask_answer(
+            str(item.get("question", "")), item.get("sources", []), str(item.get("lang", "tr"))
+        )
+        # The reply continues where the answer so far stopped, within this call's budget.
+        answer = answer[len(str(item.get("answer_so_far", ""))) :]
+        limit = request.max_tokens * CHARS_PER_TOKEN if request.max_tokens else None
+        if limit is not None and len(answer) > limit:
+            return ChatResponse(content=answer[:limit], finish_reason="length")
+        return ChatResponse(content=answer)
+
+    def ask_answer(self, question: str, sources: list[dict[str, Any]], lang: str) -> str:
+        """The whole extractive answer: the best sentences, each marked with its ``[S#]``."""
+        passages = [{"key": str(s["source_no"]), "text": s["text"]} for s in sources]
+        picked = self.pick_units(question, passages)
+        if not picked:
+            return ASK_NOTHING.get(lang, ASK_NOTHING["tr"])
+        lines = [f"- {unit.text} [S{unit.key}]" for unit in picked]
+        return "\n".join([ASK_LEAD_IN.get(lang, ASK_LEAD_IN["tr"]), *lines])
 
     # --- judge and re-check ----------------------------------------------------------------------
 

@@ -29,9 +29,25 @@ def _token(args: argparse.Namespace) -> int:
 
 
 def _ask(args: argparse.Namespace) -> int:
+    if args.v1:
+        from tanda.cli.ask_v1 import ask_v1_command
+
+        return ask_v1_command(args)
     from tanda.cli.terminal import ask_command
 
     return ask_command(args)
+
+
+def _credits(args: argparse.Namespace) -> int:
+    from tanda.cli.credits import credits_command
+
+    return credits_command(args)
+
+
+def _tenants(args: argparse.Namespace) -> int:
+    from tanda.cli.tenants import tenants_command
+
+    return tenants_command(args)
 
 
 def _demo(args: argparse.Namespace) -> int:
@@ -125,7 +141,31 @@ def build_parser() -> argparse.ArgumentParser:
     p = add("ask", _ask, "Ask a question and print the annotated answer in the terminal.")
     p.add_argument("question", help="the question")
     p.add_argument("--tenant", default="demo")
-    p.add_argument("--json", action="store_true", help="print the annotate-v2 JSON instead")
+    p.add_argument("--json", action="store_true", help="print the response JSON instead")
+    p.add_argument("--v1", action="store_true", help="answer as POST /v1/ask does ([S#] citations)")
+    p.add_argument("--document", default=None, help="--v1: only this document")
+    p.add_argument("--batch", default=None, help="--v1: only this ingest batch")
+    p.add_argument("--lang", default=None, help="--v1: answer language (tr, id, en)")
+    p.add_argument("--top-k", type=int, default=5, help="--v1: sources to retrieve (1-20)")
+
+    p = add("credits", _credits, "Show or grant a tenant's /v1 credits (ASK-12).")
+    credits_sub = p.add_subparsers(dest="credits_command", required=True, metavar="ACTION")
+    cg = credits_sub.add_parser("grant", help="Add AMOUNT credits to the tenant's balance.")
+    cg.add_argument("amount", metavar="AMOUNT", help="a positive decimal, e.g. 25 or 0.50")
+    cs = credits_sub.add_parser("show", help="Print the balance and the metered usage.")
+    for action in (cg, cs):
+        action.add_argument("--tenant", required=True, help="the tenant")
+        action.add_argument("--json", action="store_true", help="print JSON instead")
+        action.set_defaults(handler=_credits)
+
+    p = add("tenants", _tenants, "Show or set a tenant's profile (its default answer language).")
+    tenants_sub = p.add_subparsers(dest="tenants_command", required=True, metavar="ACTION")
+    ts = tenants_sub.add_parser("set", help="Set the tenant's default /v1/ask language.")
+    ts.add_argument("--lang", default=None, help="tr, id, en, or none to clear (ASK-07)")
+    tv = tenants_sub.add_parser("show", help="Print the tenant's profile.")
+    for action in (ts, tv):
+        action.add_argument("--tenant", required=True, help="the tenant")
+        action.set_defaults(handler=_tenants)
 
     p = add("demo", _demo, "Print the seed's annotated example, composed and aggregated by tanda.")
     p.add_argument("--json", action="store_true", help="print the annotate-v2 JSON instead")

@@ -29,6 +29,11 @@ class Runtime(Protocol):
     def model(self) -> ChatModel: ...
 
     @property
+    def ask_model(self) -> ChatModel | None:
+        """The /v1/ask synthesis model; ``None`` when none is configured (ASK-04)."""
+        ...
+
+    @property
     def embedder(self) -> Embedder | None: ...
 
     @property
