@@ -9,6 +9,7 @@ either way, but only in a source the statement does not cite; ``unverified``: in
 from __future__ import annotations
 
 import re
+import sys
 from bisect import bisect_left, bisect_right
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
@@ -104,7 +105,7 @@ class _Indexed:
 
 def _window(pairs: tuple[tuple[Decimal, int], ...], center: Decimal, reach: Decimal) -> list[int]:
     low = bisect_left(pairs, (center - reach, -1))
-    high = bisect_right(pairs, (center + reach, len(pairs) + 1))
+    high = bisect_right(pairs, (center + reach, sys.maxsize))  # after every position
     return [i for _, i in pairs[low:high]]
 
 
