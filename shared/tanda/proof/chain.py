@@ -42,6 +42,8 @@ _MARKER = re.compile(r"\[S(\d+)\]")
 _SPACED_MARKER = re.compile(r"\s*\[S\d+\]")
 # A sentence ends at . ! ? before a space and what is not a digit (``Rp. 5.000`` goes on), or at
 # a line break.
+_CONVENTION = {"en": "en", "id": "id", "tr": "id"}  # how a language writes 1.500
+_AMBIGUOUS = re.compile(r"(?<![\d.,])\d{1,3}[.,]\d{3}(?![\d.,])")  # 1.500, 1,500
 _SENTENCE_END = re.compile(r"(?<=[.!?])[ \t]+(?=[^\d\s])|\n+")
 _LEADING_MARKERS = re.compile(r"(?:\s*\[S\d+\])+")
 
@@ -115,7 +117,7 @@ def build_proof(
         statements = statements_from_markers(answer)
     lang = lang or guess_lang(answer) or _sources_lang(sources)
     read = [q for q in extract_quantities(answer, lang) if _stated_value(q)]
-    operations = shown_operations(answer, read)
+    operations = _other_readings(answer, shown_operations(answer, read), lang, sources)
     # Quantities by where they end: an operand is the quantity as its operation reads it (``3``
     # of ``5 -3``, ``44.1`` of ``44.1 - 56.7 = -12.6 million`` at the chain's scale).
     by_end = {q.end: q for q in read}
@@ -131,7 +133,10 @@ def build_proof(
         cited = frozenset(_cites_at(statements, q.start))
         key = (replace(q, span=(0, 0)), cited, q.end in inputs)
         if key not in looked_up:
-            looked_up[key] = ground(q, cited, sources, operand=q.end in inputs)
+            found = ground(q, cited, sources, operand=q.end in inputs)
+            if not found.found and q.end not in inputs:
+                found = _ground_read_otherwise(q, lang, cited, sources) or found
+            looked_up[key] = found
         groundings[q.end] = looked_up[key]
 
     positioned: list[tuple[int, ProofStep]] = []
@@ -171,6 +176,63 @@ def build_proof(
         ),
         steps=steps,
     )
+
+
+def _conventions_other_than(lang: str | None, sources: Sequence[ProofSource]) -> list[str]:
+    """The other ways the sources write a number with one separator and three digits: ``1.500``
+    is 1500 in Indonesian and Turkish, 1.5 in English."""
+    own = _CONVENTION.get(lang or "")
+    used = {_CONVENTION.get(s.lang or guess_lang(s.text) or "") for s in sources}
+    return sorted(c for c in used - {own, None} if c is not None)
+
+
+def _other_readings(
+    answer: str,
+    operations: list[ShownOperation],
+    lang: str | None,
+    sources: Sequence[ProofSource],
+) -> list[ShownOperation]:
+    """An operation wrong as its language reads it, whose separators read two ways, is read the
+    other way too (an English answer copying ``Rp 1.500 M + Rp 500 M = Rp 2.000 M`` from an
+    Indonesian table): right that way, it is right — the writer's numbers are the document's;
+    still wrong, it is refuted as read where its inputs are found."""
+    if all(op.arithmetic_ok or not _AMBIGUOUS.search(answer, *op.span) for op in operations):
+        return operations
+    readings: dict[tuple[int, int], list[ShownOperation]] = {op.span: [op] for op in operations}
+    for other in _conventions_other_than(lang, sources):
+        quantities = [q for q in extract_quantities(answer, other) if _stated_value(q)]
+        for op in shown_operations(answer, quantities):
+            if op.span in readings:
+                readings[op.span].append(op)
+
+    def found(op: ShownOperation) -> bool:
+        return all(ground(o.quantity, (), sources, operand=True).found for o in op.inputs)
+
+    chosen: list[ShownOperation] = []
+    for op in operations:
+        if op.arithmetic_ok:
+            chosen.append(op)
+            continue
+        candidates = readings[op.span]
+        right = [r for r in candidates if r.arithmetic_ok]
+        grounded = [r for r in candidates if found(r)]
+        chosen.append((right or grounded or [op])[0])
+    return chosen
+
+
+def _ground_read_otherwise(
+    q: Quantity, lang: str | None, cited: frozenset[int], sources: Sequence[ProofSource]
+) -> Grounding | None:
+    """A value found nowhere whose separators read two ways is looked up the other way too."""
+    if not _AMBIGUOUS.search(q.surface):
+        return None
+    for other in _conventions_other_than(lang, sources):
+        alone = extract_quantities(q.surface, other)
+        if len(alone) == 1 and alone[0].surface == q.surface:
+            found = ground(replace(alone[0], span=q.span), cited, sources)
+            if found.found:
+                return found
+    return None
 
 
 def _sources_lang(sources: Sequence[ProofSource]) -> str | None:

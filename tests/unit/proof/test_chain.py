@@ -181,3 +181,26 @@ def test_an_answer_of_numbers_only_is_read_in_its_sources_language() -> None:
     proof = build("Sisa: Rp5.000 M − Rp 4.874,35 M = Rp 125,65 M [S1].", sources)
     (step,) = computed(proof)
     assert (step.ground, step.recomputed) == ("exact", "125.65")
+
+
+def test_an_english_answer_copying_an_indonesian_table_s_numbers_reads_them_as_the_table_does() -> (
+    None
+):
+    # "1.500" is 1.5 in English, 1,500 in Indonesian: the numbers are the document's.
+    sources = [ProofSource(1, "Pagu anggaran sebesar Rp 1.500 M dan tambahan Rp 500 M.", lang="id")]
+    right = build("The total is Rp 1.500 M + Rp 500 M = Rp 2.000 M [S1].", sources, lang="en")
+    assert (right.verdict, [s.ground for s in right.steps]) == ("verified", ["exact"] * 3)
+    wrong = build("The total is Rp 1.500 M + Rp 500 M = Rp 2.100 M [S1].", sources, lang="en")
+    (step,) = computed(wrong)
+    assert (step.ground, step.recomputed, step.inputs_grounded) == ("refuted", "2000", True)
+    stated = build("The ceiling is Rp 1.500 M [S1].", sources, lang="en")
+    assert [s.ground for s in stated.steps] == ["exact"]
+
+
+def test_numbers_are_read_another_way_only_as_some_source_writes_them() -> None:
+    sources = [
+        ProofSource(1, "The ceiling is $1.500 million and the top-up $500 million.", lang="en")
+    ]
+    proof = build("Total: $1.500 million + $500 million = $2.000 million [S1].", sources, lang="en")
+    (step,) = computed(proof)
+    assert (step.ground, step.recomputed) == ("refuted", "501.500")
