@@ -77,9 +77,21 @@ class Embedder(Protocol):
 
 
 class Reranker(Protocol):
-    """Scores (query, passage) pairs; hits under ``RERANK_MIN_SCORE`` never reach synthesis."""
+    """Scores (query, passage) pairs for the floor (ASK-06): hits scoring under
+    ``TANDA_RERANK_MIN_SCORE`` never reach synthesis (``tanda.retrieval.rerank.rerank_floor``).
 
-    def score(self, query: str, passages: Sequence[str]) -> list[float]: ...
+    ``name`` says which reranker ran (``/v1/search`` shows it). ``reorders``: whether its scores
+    rank better than the fused search order (a cross-encoder) — else the floor only filters and
+    keeps that order (the embedded lexical score, docs/retrieval.md).
+    """
+
+    name: str
+    reorders: bool
+
+    def score(self, query: str, passages: Sequence[str]) -> list[float]:
+        """One relevance score per passage, in order, 0–1 (higher is more relevant). Raises
+        ``tanda.errors.UpstreamFailed`` (a subclass) when it cannot score them all."""
+        ...
 
 
 class ConversationConflict(Exception):

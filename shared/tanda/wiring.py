@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from tanda.auth import Authenticator
     from tanda.model_calls import ChatModel
     from tanda.pipeline.runners.stepfunctions import StepFunctionsRunner
-    from tanda.ports import Embedder, Progress, SearchIndex, Store
+    from tanda.ports import Embedder, Progress, Reranker, SearchIndex, Store
     from tanda.retrieval.fusion import FusionConfig
 
 
@@ -130,6 +130,13 @@ class Runtime:
         from tanda.adapters.embedders import build_embedder
 
         return build_embedder(self.settings.embedder)
+
+    @cached_property
+    def reranker(self) -> Reranker | None:
+        """The reranker of the floor (ASK-06); ``None`` when ``TANDA_RERANKER=none``."""
+        from tanda.adapters.rerankers import build_reranker
+
+        return build_reranker(self.settings.reranker, timeout_s=self.settings.reranker_timeout_s)
 
 
 def build_model(spec: str) -> ChatModel:

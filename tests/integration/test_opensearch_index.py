@@ -16,7 +16,7 @@ import pytest
 from tanda.adapters.opensearch_index import OpenSearchIndex, SearchIndexFailed, build_client
 from tanda.records.documents import Chunk, Document, SearchQuery, SearchScope
 from tanda.retrieval import opensearch_bodies as bodies
-from tanda.retrieval.fusion import FusionConfig
+from tanda.retrieval.fusion import FusionConfig, reciprocal_rank_fusion
 from tanda.settings import Settings
 
 pytestmark = pytest.mark.integration
@@ -48,6 +48,7 @@ class FakeOpenSearch:
     mapping: dict[str, Any] = field(default_factory=dict)
     search_replies: list[Any] = field(default_factory=list)
     reject_rrf: bool = False
+    """Answer like a cluster older than 2.19: the score ranker (RRF) is an unknown processor."""
     bulk_errors: bool = False
     fail_with: int | None = None
 
@@ -94,6 +95,12 @@ class FakeOpenSearch:
         if action == "_search":
             reply = self.search_replies.pop(0) if self.search_replies else _hits([])
             return 200, reply
+        if action == "_msearch":
+            searches = request.body[1::2]
+            replies = [
+                self.search_replies.pop(0) if self.search_replies else _hits([]) for _ in searches
+            ]
+            return 200, {"took": 1, "responses": replies}
         if action == "_delete_by_query":
             return 200, {"took": 1, "deleted": 2, "failures": []}
         if action == "_doc":
@@ -136,7 +143,7 @@ def fake() -> Iterator[FakeOpenSearch]:
                 lines = [line for line in raw.splitlines() if line.strip()]
                 body = (
                     [json.loads(line) for line in lines]
-                    if url.path.endswith("_bulk")
+                    if url.path.endswith(("_bulk", "_msearch"))
                     else json.loads(raw)
                 )
             request = Recorded(
@@ -230,37 +237,87 @@ def test_ensure_index_creates_the_index_and_an_rrf_pipeline_when_absent(
     create = fake.of("PUT", f"/{INDEX}")
     assert [r.body for r in create] == [bodies.index_body(3)]
     put = fake.of("PUT", f"/_search/pipeline/{PIPELINE}")
-    assert [r.body for r in put] == [bodies.search_pipeline_body("rrf", rank_constant=40)]
+    assert [r.body for r in put] == [bodies.search_pipeline_body(rank_constant=40)]
 
 
-def test_ensure_index_falls_back_to_min_max_where_rrf_is_unknown(fake: FakeOpenSearch) -> None:
+def test_a_cluster_without_rrf_is_an_error_that_says_so_not_a_silent_min_max(
+    fake: FakeOpenSearch,
+) -> None:
+    # Given a cluster older than 2.19 (the managed domain ran 2.15), ASK-02: the pipeline is
+    # never quietly made min-max; setup fails with what to do.
     fake.reject_rrf = True
+    with pytest.raises(SearchIndexFailed, match=r"2\.19.*TANDA_OPENSEARCH_FUSION=client"):
+        _index(fake).ensure_index()
+
+    assert PIPELINE not in fake.pipelines
+    assert [r.body for r in fake.of("PUT", f"/_search/pipeline/{PIPELINE}")] == [
+        bodies.search_pipeline_body()
+    ]
+
+
+MIN_MAX_PIPELINE = {
+    "description": "tanda hybrid search: min-max normalized, weighted mean of both arms",
+    "phase_results_processors": [
+        {
+            "normalization-processor": {
+                "normalization": {"technique": "min_max"},
+                "combination": {
+                    "technique": "arithmetic_mean",
+                    "parameters": {"weights": [0.5, 0.5]},
+                },
+            }
+        }
+    ],
+}
+"""What the previous ensure_index left on a 2.15 domain (it fell back to min-max)."""
+
+
+def test_a_min_max_pipeline_left_from_before_the_upgrade_is_replaced_by_rrf(
+    fake: FakeOpenSearch,
+) -> None:
+    # Given the domain upgraded to 2.19 with the min-max pipeline still stored,
+    fake.indices.add(INDEX)
+    fake.pipelines[PIPELINE] = MIN_MAX_PIPELINE
+
+    # when the index is ensured again (infra/scripts/create_index.py, or any first write),
     _index(fake).ensure_index()
 
-    put = fake.of("PUT", f"/_search/pipeline/{PIPELINE}")
-    assert [r.body for r in put][-1] == bodies.search_pipeline_body("min_max")
-    assert fake.pipelines[PIPELINE] == bodies.search_pipeline_body("min_max")
-    assert [r.body for r in fake.of("PUT", f"/{INDEX}")] == [bodies.index_body(None)]
+    # then the pipeline is RRF.
+    (processor,) = fake.pipelines[PIPELINE]["phase_results_processors"]
+    assert list(processor) == ["score-ranker-processor"]
+    assert fake.pipelines[PIPELINE] == bodies.search_pipeline_body()
 
 
-def test_serverless_gets_a_min_max_pipeline_straight_away(
+def test_ensure_index_leaves_an_existing_index_and_rrf_pipeline_alone(fake: FakeOpenSearch) -> None:
+    fake.indices.add(INDEX)
+    fake.pipelines[PIPELINE] = bodies.search_pipeline_body()
+    _index(fake).ensure_index()
+
+    assert fake.routes() == [f"HEAD /{INDEX}", f"GET /_search/pipeline/{PIPELINE}"]
+
+
+def test_serverless_fuses_here_and_makes_no_search_pipeline(
     fake: FakeOpenSearch, aws_env: None
 ) -> None:
     settings = Settings(
         index=f"opensearch:{fake.url}", opensearch_service="aoss", opensearch_region="eu-west-1"
     )
-    OpenSearchIndex.from_settings(settings).ensure_index()
+    index = OpenSearchIndex.from_settings(settings)
+    index.ensure_index()
 
-    put = fake.of("PUT", f"/_search/pipeline/{PIPELINE}")
-    assert [r.body for r in put] == [bodies.search_pipeline_body("min_max")]
+    assert index.fusion_place == "client"
+    assert not [r for r in fake.requests if "/_search/pipeline" in r.path]
 
 
-def test_ensure_index_leaves_an_existing_index_and_pipeline_alone(fake: FakeOpenSearch) -> None:
-    fake.indices.add(INDEX)
-    fake.pipelines[PIPELINE] = {"phase_results_processors": []}
-    _index(fake).ensure_index()
-
-    assert fake.routes() == [f"HEAD /{INDEX}", f"GET /_search/pipeline/{PIPELINE}"]
+def test_the_managed_domain_fuses_in_the_pipeline_unless_told_otherwise(
+    fake: FakeOpenSearch, aws_env: None
+) -> None:
+    managed = Settings(
+        index=f"opensearch:{fake.url}", opensearch_service="es", opensearch_region="eu-west-1"
+    )
+    assert OpenSearchIndex.from_settings(managed).fusion_place == "pipeline"
+    told = managed.model_copy(update={"opensearch_fusion": "client"})
+    assert OpenSearchIndex.from_settings(told).fusion_place == "client"
 
 
 def test_the_first_write_creates_a_missing_index_sized_by_the_chunks_vectors(
@@ -426,6 +483,47 @@ def test_a_search_with_a_vector_is_hybrid_and_names_the_pipeline(fake: FakeOpenS
     assert TENANT_TERM in vector["knn"]["embedding"]["filter"]["bool"]["filter"]
     assert vector["knn"]["embedding"]["k"] == 30
     assert search.body["_source"] == {"excludes": ["embedding"]}
+
+
+def test_fused_here_both_arms_go_in_one_msearch_and_are_fused_with_rrf(
+    fake: FakeOpenSearch,
+) -> None:
+    # Given the lexical arm finding c2, c1 and the vector arm c1, c3,
+    fake.search_replies += [
+        _hits([_chunk_source(2), _chunk_source(1)]),
+        _hits([_chunk_source(1), _chunk_source(3)]),
+    ]
+    query = SearchQuery(
+        text="data pribadi", scope=_scope(batch_id="b1"), top_k=2, vector=(1.0, 0.0)
+    )
+    index = _index(fake, dimensions=2, candidates=30, fusion_place="client")
+
+    # when a hybrid search runs with the fusion here,
+    hits = index.search(query)
+
+    # then one _msearch carried both arms, each filtered by the tenant, and no pipeline,
+    (msearch,) = fake.of("POST", "/_msearch")
+    assert msearch.path == f"/{INDEX}/_msearch"
+    assert msearch.body == bodies.msearch_lines(
+        INDEX, bodies.arm_search_bodies(query, candidates=30)
+    )
+    assert all(_contains(search, TENANT_TERM) for search in msearch.body[1::2])
+    assert "search_pipeline" not in msearch.params and not fake.of("POST", "/_search")
+    # and the hits are the embedded index's RRF of the two rankings, cut to top_k, with ranks.
+    expected = reciprocal_rank_fusion({"lexical": ["c2", "c1"], "vector": ["c1", "c3"]})[:2]
+    assert [(h.chunk.chunk_id, h.score) for h in hits] == [(f.id, f.score) for f in expected]
+    assert [(h.lexical_rank, h.vector_rank) for h in hits] == [(2, 1), (1, None)]
+
+
+def test_fused_here_a_failed_arm_fails_the_search(fake: FakeOpenSearch) -> None:
+    fake.search_replies += [
+        _hits([_chunk_source(1)]),
+        {"error": {"reason": "SECRET"}, "status": 500},
+    ]
+    query = SearchQuery(text="data", scope=_scope(), vector=(1.0, 0.0))
+    with pytest.raises(SearchIndexFailed) as failed:
+        _index(fake, dimensions=2, fusion_place="client").search(query)
+    assert "SECRET" not in str(failed.value)
 
 
 def test_a_vector_on_a_lexical_only_index_falls_back_to_lexical(fake: FakeOpenSearch) -> None:

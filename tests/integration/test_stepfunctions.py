@@ -175,6 +175,7 @@ def real_steps(
         model=deps.model,
         settings=deps.settings,
         embedder=None,
+        reranker=deps.reranker,
         progress=MemoryProgress(),
     )
     handlers = {step: load_handler(step, runtime, monkeypatch) for step in STEPS.values()}

@@ -28,7 +28,8 @@ from tests.unit.pipeline.conftest import deps, index, model
 
 __all__ = ["deps", "index", "model"]  # the pipeline tests' fixtures: corpus, scripted model
 
-SCENARIOS = sorted(p.stem for p in (Path(__file__).parents[1] / "scenarios").glob("*.json"))
+SCENARIOS_DIR = Path(__file__).parents[1] / "scenarios"
+SCENARIOS = sorted(p.stem for p in SCENARIOS_DIR.glob("*.json"))
 DEADLINES = {"judge_deadline": 1.5}  # room for the agent on a loaded machine
 STATE_LIMIT = 256 * 1024  # bytes: Step Functions' limit on a state's input and output
 
@@ -452,3 +453,57 @@ def test_the_agent_step_stops_the_agent_at_its_share_of_the_deadline(deps: Answe
         ("agent", "ok", 3500),
         ("agent", "deadline", 2500),
     ]
+
+
+class LambdaContext:
+    function_name = "tanda-agent"
+    aws_request_id = "unit"
+
+
+def agent_lambda_handler(runtime: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
+    """The agent step's Lambda handler, its runtime replaced by ``runtime``."""
+    import importlib.util
+
+    path = Path(__file__).parents[2] / "functions" / "steps" / "agent" / "app.py"
+    spec = importlib.util.spec_from_file_location("tanda_step_agent_unit", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    monkeypatch.setattr(module, "runtime", lambda: runtime)
+    return module.handler
+
+
+def test_the_agent_lambda_applies_the_reranker_floor_of_its_runtime(
+    deps: AnswerDeps, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from types import SimpleNamespace
+
+    from tanda.adapters.scripted import ScriptedModel, ScriptedToolCall
+    from tanda.retrieval.rerank import LexicalReranker
+
+    # Given the agent Lambda's runtime with the lexical reranker and the 0.34 floor, and an agent
+    # searching five terms of which the 2022 chunk holds two and the 2023 chunk one,
+    default = ScriptedModel.from_dir(SCENARIOS_DIR).scenarios["default"]
+    agent = default.agent.model_copy(  # type: ignore[union-attr]
+        update={"tool_calls": [ScriptedToolCall(query="belanja pegawai kesehatan jalan tol")]}
+    )
+    model = ScriptedModel({"default": default.model_copy(update={"agent": agent})})
+    settings = deps.settings.model_copy(update={"rerank_min_score": 0.34})
+    runtime = SimpleNamespace(
+        search_index=deps.index,
+        model=model,
+        settings=settings,
+        embedder=None,
+        reranker=LexicalReranker(),
+        progress=MemoryProgress(),
+    )
+    handler = agent_lambda_handler(runtime, monkeypatch)
+    state = steps.query_input(
+        "acme", QueryV2Request(query=QUESTION), settings, started_at=time.time(), scenario="default"
+    )
+
+    # when the Lambda handler (functions/steps/agent/app.py) runs the agent step,
+    output = json.dumps(handler(state.model_dump(mode="json"), LambdaContext()))
+
+    # then only the chunk over the floor was shown to the agent (ASK-06).
+    assert "acme:qanun-2023#1" in output and "acme:qanun-2023#0" not in output

@@ -31,6 +31,7 @@ def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
         model=adapters.model,
         settings=adapters.settings,
         embedder=adapters.embedder,
+        reranker=adapters.reranker,
         progress=adapters.progress if state.progress_id else None,
     )
     return output.model_dump(mode="json")

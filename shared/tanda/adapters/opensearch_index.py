@@ -66,7 +66,7 @@ class OpenSearchIndex:
         candidates: int = 50,
         refresh: bool = True,
         auto_create: bool = True,
-        combination: bodies.CombinationMethod | None = None,
+        fusion_place: bodies.FusionPlace = "pipeline",
         clock: Callable[[], str] = _utc_now,
     ) -> None:
         if not index_name:
@@ -81,8 +81,9 @@ class OpenSearchIndex:
         # OpenSearch Serverless refuses the `refresh` parameter; it makes writes visible itself.
         self.refresh = refresh
         self.auto_create = auto_create
-        # None: RRF where the cluster accepts it, else min-max (decided when the pipeline is made).
-        self.combination = combination
+        # ASK-02: RRF on every deployment — in the search pipeline (OpenSearch 2.19+) or, where
+        # the cluster cannot run it (Serverless), here with the embedded index's fusion.
+        self.fusion_place = fusion_place
         self._ensured = False
         self._clock = clock
         self._dimensions: int | None = dimensions if dimensions is not None else _UNKNOWN
@@ -95,6 +96,8 @@ class OpenSearchIndex:
         ``aoss`` (credentials from the boto3 chain: Lambda role, env, profile)."""
         url = settings.index.removeprefix("opensearch:")
         serverless = settings.opensearch_service == "aoss"
+        # Serverless documents the normalization processor only, not the score ranker (RRF).
+        fusion_place = settings.opensearch_fusion or ("client" if serverless else "pipeline")
         client = build_client(
             url, service=settings.opensearch_service, region=settings.opensearch_region
         )
@@ -104,17 +107,18 @@ class OpenSearchIndex:
             dimensions=dimensions,
             fusion=FusionConfig(k=settings.rrf_k, weights=dict(settings.rrf_weights)),
             refresh=not serverless,
-            # Serverless documents the normalization processor only, not the score ranker (RRF).
-            combination="min_max" if serverless else None,
+            fusion_place=fusion_place,
         )
 
     # --- setup -----------------------------------------------------------------------------
 
     def ensure_index(self, dimensions: int | None = None) -> None:
         """Create the index (with a vector field of ``dimensions``, or of the size given to the
-        constructor) and the hybrid search pipeline if they are absent. An existing index is left
-        as it is. The pipeline uses RRF where the cluster knows it (2.19+), else min-max."""
-        from opensearchpy.exceptions import NotFoundError, RequestError
+        constructor) if it is absent; an existing index is left as it is. With fusion in the
+        pipeline, make the RRF search pipeline what :func:`~tanda.retrieval.opensearch_bodies.
+        search_pipeline_body` builds: created when absent, replaced when it differs (a min-max
+        pipeline left by a cluster older than 2.19 is replaced once the cluster runs RRF)."""
+        from opensearchpy.exceptions import NotFoundError, OpenSearchException, RequestError
 
         if not self._call(self.client.indices.exists, index=self.index_name):
             if dimensions is None and self._dimensions is not _UNKNOWN:
@@ -122,24 +126,32 @@ class OpenSearchIndex:
             body = bodies.index_body(dimensions)
             self._call(self.client.indices.create, index=self.index_name, body=body)
             self._dimensions = dimensions
-        try:
-            self.client.search_pipeline.get(id=self.pipeline_name)
-            return
-        except NotFoundError:
-            pass
+        if self.fusion_place == "client":
+            return  # the arms are fused here; no pipeline is used
         weights = (self.fusion.weight("lexical"), self.fusion.weight("vector"))
-        min_max = bodies.search_pipeline_body("min_max", weights=weights)
-        if self.combination == "min_max":
-            self._call(self.client.search_pipeline.put, id=self.pipeline_name, body=min_max)
-            return
-        rrf = bodies.search_pipeline_body("rrf", rank_constant=self.fusion.k, weights=weights)
+        wanted = bodies.search_pipeline_body(rank_constant=self.fusion.k, weights=weights)
         try:
-            self.client.search_pipeline.put(id=self.pipeline_name, body=rrf)
-        except RequestError:
-            if self.combination == "rrf":
-                raise
-            log.warning("search pipeline: RRF not supported here; using min-max normalization")
-            self._call(self.client.search_pipeline.put, id=self.pipeline_name, body=min_max)
+            stored = self.client.search_pipeline.get(id=self.pipeline_name)
+        except NotFoundError:
+            stored = {}
+        except OpenSearchException as exc:  # the server's text stays in the log
+            log.warning("opensearch search_pipeline.get failed: %s", exc)
+            raise SearchIndexFailed() from exc
+        current = stored.get(self.pipeline_name, {}) if isinstance(stored, dict) else {}
+        if current.get("phase_results_processors") == wanted["phase_results_processors"]:
+            return
+        try:
+            self.client.search_pipeline.put(id=self.pipeline_name, body=wanted)
+        except RequestError as exc:
+            # Never a silent fall-back to min-max (ASK-02): say what to do instead.
+            log.warning("opensearch refused the RRF search pipeline: %s", exc)
+            raise SearchIndexFailed(
+                "The cluster refused the RRF search pipeline: it needs OpenSearch 2.19 (3.1 for "
+                "unequal TANDA_RRF_WEIGHTS). Upgrade it, or set TANDA_OPENSEARCH_FUSION=client."
+            ) from exc
+        except OpenSearchException as exc:
+            log.warning("opensearch search_pipeline.put failed: %s", exc)
+            raise SearchIndexFailed() from exc
 
     def _ensure_once(self, chunks: Sequence[Chunk]) -> None:
         # The first write of this instance creates what is missing, sized by the chunks' vectors.
@@ -232,7 +244,10 @@ class OpenSearchIndex:
                 raise ValueError(
                     f"query vector has {len(vector)} dimensions, the index {dimensions}"
                 )
-        body = bodies.search_body(query, candidates=max(self.candidates, query.top_k))
+        candidates = max(self.candidates, query.top_k)
+        if query.vector is not None and self.fusion_place == "client":
+            return self._search_fused_here(query, candidates)
+        body = bodies.search_body(query, candidates=candidates)
         params: dict[str, str] = {}
         if query.vector is not None:
             params["search_pipeline"] = self.pipeline_name
@@ -240,7 +255,7 @@ class OpenSearchIndex:
         raw_hits = response.get("hits", {}).get("hits", [])
         chunks = [bodies.chunk_from_source(hit) for hit in raw_hits]
         if query.vector is not None:
-            # The pipeline fused the arms server-side; per-arm ranks are not reported.
+            # The pipeline fused the arms with RRF server-side; per-arm ranks are not reported.
             return [
                 SearchHit(chunk=chunk, score=float(hit.get("_score") or 0.0))
                 for chunk, hit in zip(chunks, raw_hits, strict=True)
@@ -251,6 +266,37 @@ class OpenSearchIndex:
         return [
             SearchHit(chunk=by_id[f.id], score=f.score, lexical_rank=f.ranks["lexical"])
             for f in fused
+        ]
+
+    def _search_fused_here(self, query: SearchQuery, candidates: int) -> list[SearchHit]:
+        """Both arms in one ``_msearch``, fused with the same RRF as the embedded index (ASK-02),
+        so hits carry each arm's rank as they do there."""
+        lines = bodies.msearch_lines(
+            self.index_name, bodies.arm_search_bodies(query, candidates=candidates)
+        )
+        response = self._call(self.client.msearch, index=self.index_name, body=lines)
+        replies = response.get("responses")
+        if not isinstance(replies, list) or len(replies) != 2:
+            raise SearchIndexFailed()
+        if any("error" in reply for reply in replies):
+            log.warning("opensearch msearch: an arm failed")
+            raise SearchIndexFailed()
+        arms: dict[str, list[Chunk]] = {
+            arm: [bodies.chunk_from_source(hit) for hit in reply.get("hits", {}).get("hits", [])]
+            for arm, reply in zip(("lexical", "vector"), replies, strict=True)
+        }
+        by_id = {chunk.chunk_id: chunk for chunks in arms.values() for chunk in chunks}
+        fused = reciprocal_rank_fusion(
+            {arm: [c.chunk_id for c in chunks] for arm, chunks in arms.items()}, self.fusion
+        )
+        return [
+            SearchHit(
+                chunk=by_id[f.id],
+                score=f.score,
+                lexical_rank=f.ranks.get("lexical"),
+                vector_rank=f.ranks.get("vector"),
+            )
+            for f in fused[: query.top_k]
         ]
 
     def chunks(self, scope: SearchScope, chunk_ids: Sequence[str]) -> list[Chunk]:

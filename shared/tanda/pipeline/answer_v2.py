@@ -39,7 +39,7 @@ from tanda.model_calls.budget import ModelLedger, RequestBudget
 from tanda.passages import Passage
 from tanda.pipeline.notices import NOTICES, refusal_for
 from tanda.pipeline.proof import prove_answer
-from tanda.ports import Embedder, SearchIndex
+from tanda.ports import Embedder, Reranker, SearchIndex
 from tanda.records.documents import SearchScope
 from tanda.settings import Settings
 
@@ -80,6 +80,7 @@ class AnswerDeps:
     model: ChatModel
     settings: Settings
     embedder: Embedder | None = None
+    reranker: Reranker | None = None
     clock: Callable[[], float] = time.monotonic
 
 
@@ -187,6 +188,8 @@ def run_agent_phase(
         deps.index,
         scope,
         embedder=deps.embedder,
+        reranker=deps.reranker,
+        rerank_min_score=settings.rerank_min_score,
         top_k=settings.search_top_k,
         context_chars=settings.agent_context_chars,
         preferred_documents=history.preferred_documents if history else (),

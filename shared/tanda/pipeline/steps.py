@@ -69,7 +69,7 @@ if TYPE_CHECKING:
     from tanda.model_calls import ChatModel
     from tanda.passages import Passage
     from tanda.pipeline.answer_v2 import AnswerOutcome
-    from tanda.ports import Embedder, Progress, SearchIndex
+    from tanda.ports import Embedder, Progress, Reranker, SearchIndex
     from tanda.settings import Settings
 
 Clock = Callable[[], float]
@@ -434,6 +434,7 @@ def agent_step(
     model: ChatModel,
     settings: Settings,
     embedder: Embedder | None = None,
+    reranker: Reranker | None = None,
     progress: Progress | None = None,
     clock: Clock = time.time,
 ) -> AgentOutput:
@@ -466,6 +467,8 @@ def agent_step(
         index,
         scope,
         embedder=embedder,
+        reranker=reranker,
+        rerank_min_score=settings.rerank_min_score,
         top_k=settings.search_top_k,
         context_chars=settings.agent_context_chars,
         preferred_documents=history.preferred_documents if history else (),

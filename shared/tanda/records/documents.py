@@ -103,6 +103,9 @@ class SearchHit(_Model):
     score: float = Field(description="Fused score (RRF); higher is better.")
     lexical_rank: int | None = Field(default=None, description="1-based rank in the lexical arm.")
     vector_rank: int | None = Field(default=None, description="1-based rank in the vector arm.")
+    rerank_score: float | None = Field(
+        default=None, description="The reranker's score (0–1), when a reranker scored the hit."
+    )
 
 
 def scope_key(batch_id: str | None, selections: Iterable[str]) -> tuple[str | None, frozenset[str]]:

@@ -36,7 +36,8 @@ from tanda.records.documents import (
 
 Body = dict[str, Any]
 Record = Literal["chunk", "document"]
-CombinationMethod = Literal["rrf", "min_max"]
+FusionPlace = Literal["pipeline", "client"]
+"""Where the two arms of a hybrid search are fused (``TANDA_OPENSEARCH_FUSION``)."""
 KnnEngine = Literal["lucene", "faiss"]
 
 ANALYZED_LANGUAGES: tuple[str, ...] = ("id", "tr", "en")
@@ -164,46 +165,30 @@ def index_body(dimensions: int | None, *, engine: KnnEngine = "lucene") -> Body:
 
 
 def search_pipeline_body(
-    method: CombinationMethod,
     *,
     rank_constant: int = DEFAULT_RANK_CONSTANT,
     weights: Sequence[float] = (1.0, 1.0),
 ) -> Body:
-    """The search pipeline that combines the hybrid query's two arms (lexical, vector — in the
-    order :func:`search_body` writes them).
+    """The search pipeline that fuses the hybrid query's two arms (lexical, vector — in the
+    order :func:`search_body` writes them) with reciprocal rank fusion (ASK-02).
 
-    ``rrf`` uses the ``score-ranker-processor`` (OpenSearch 2.19+): ranks only, so BM25 and
-    cosine scores never need a common scale. ``min_max`` is the fallback for older clusters: a
-    ``normalization-processor`` with min-max normalization and a weighted arithmetic mean.
-    Weights are sent only when they differ (RRF weights need OpenSearch 3.x).
+    The ``score-ranker-processor`` (OpenSearch 2.19+) uses ranks only, as the embedded index's
+    :func:`~tanda.retrieval.fusion.reciprocal_rank_fusion` does, so BM25 and cosine scores never
+    need a common scale. Weights are sent only when they differ: the processor takes them from
+    OpenSearch 3.1 on, and a 2.19 cluster refuses them (docs/opensearch.md).
     """
     if len(weights) != 2 or any(w < 0 for w in weights) or sum(weights) <= 0:
         raise ValueError("weights: two non-negative numbers (lexical, vector), not both zero")
-    total = float(sum(weights))
-    shares = [round(w / total, 6) for w in weights]
-    uniform = weights[0] == weights[1]
-    if method == "rrf":
-        if rank_constant < 1:
-            raise ValueError("rank_constant must be at least 1")
-        combination: Body = {"technique": "rrf", "rank_constant": rank_constant}
-        if not uniform:
-            combination["parameters"] = {"weights": shares}
-        processor: Body = {"score-ranker-processor": {"combination": combination}}
-        description = "tanda hybrid search: reciprocal rank fusion of lexical and vector arms"
-    elif method == "min_max":
-        processor = {
-            "normalization-processor": {
-                "normalization": {"technique": "min_max"},
-                "combination": {
-                    "technique": "arithmetic_mean",
-                    "parameters": {"weights": shares},
-                },
-            }
-        }
-        description = "tanda hybrid search: min-max normalized, weighted mean of both arms"
-    else:
-        raise ValueError(f"unknown combination method {method!r} (rrf | min_max)")
-    return {"description": description, "phase_results_processors": [processor]}
+    if rank_constant < 1:
+        raise ValueError("rank_constant must be at least 1")
+    combination: Body = {"technique": "rrf", "rank_constant": rank_constant}
+    if weights[0] != weights[1]:
+        total = float(sum(weights))
+        combination["parameters"] = {"weights": [round(w / total, 6) for w in weights]}
+    return {
+        "description": "tanda hybrid search: reciprocal rank fusion of lexical and vector arms",
+        "phase_results_processors": [{"score-ranker-processor": {"combination": combination}}],
+    }
 
 
 # --- scope filter (table-driven, as Haystack's OpenSearch filter translator) -------------------
@@ -307,6 +292,34 @@ def search_body(query: SearchQuery, *, candidates: int) -> Body:
             }
         }
     return {"size": query.top_k, "_source": _SOURCE_WITHOUT_EMBEDDING, "query": body_query}
+
+
+def arm_search_bodies(query: SearchQuery, *, candidates: int) -> list[Body]:
+    """The two arms of a hybrid search as separate ``_search`` bodies — lexical, then vector,
+    ``candidates`` hits each — for fusion in tanda (``TANDA_OPENSEARCH_FUSION=client``: where the
+    cluster cannot run the RRF search pipeline, e.g. Serverless). Each carries the scope filter,
+    as in :func:`search_body`."""
+    if query.vector is None:
+        raise ValueError("a hybrid search needs the query vector")
+    if candidates < query.top_k:
+        raise ValueError("candidates must be at least top_k")
+    return [
+        {"size": candidates, "_source": _SOURCE_WITHOUT_EMBEDDING, "query": lexical_query(query)},
+        {
+            "size": candidates,
+            "_source": _SOURCE_WITHOUT_EMBEDDING,
+            "query": vector_query(query.vector, query.scope, k=candidates),
+        },
+    ]
+
+
+def msearch_lines(index_name: str, searches: Sequence[Body]) -> list[Body]:
+    """``_msearch`` lines (header, body, header, body, …): every search against ``index_name``."""
+    lines: list[Body] = []
+    for search in searches:
+        lines.append({"index": index_name})
+        lines.append(search)
+    return lines
 
 
 def chunks_body(scope: SearchScope, chunk_ids: Sequence[str]) -> Body:
@@ -580,8 +593,7 @@ def committed_bodies() -> dict[str, Body]:
     return {
         "index.lexical.json": index_body(None),
         f"index.vector-{DEFAULT_DIMENSIONS}.json": index_body(DEFAULT_DIMENSIONS),
-        "search-pipeline.rrf.json": search_pipeline_body("rrf"),
-        "search-pipeline.min-max.json": search_pipeline_body("min_max"),
+        "search-pipeline.rrf.json": search_pipeline_body(),
     }
 
 

@@ -54,6 +54,7 @@ def answer_deps(runtime: Runtime, abandoned: Callable[[], bool] | None = None) -
         model=model if abandoned is None else AbandonableModel(model, abandoned),
         settings=runtime.settings,
         embedder=runtime.embedder,
+        reranker=runtime.reranker,
     )
 
 

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Protocol
 if TYPE_CHECKING:
     from tanda.model_calls import ChatModel
     from tanda.pipeline.runners.stepfunctions import StepFunctionsRunner
-    from tanda.ports import Embedder, Progress, SearchIndex, Store
+    from tanda.ports import Embedder, Progress, Reranker, SearchIndex, Store
     from tanda.settings import Settings
 
 
@@ -35,6 +35,11 @@ class Runtime(Protocol):
 
     @property
     def embedder(self) -> Embedder | None: ...
+
+    @property
+    def reranker(self) -> Reranker | None:
+        """The reranker of the floor (ASK-06); ``None`` when none is configured."""
+        ...
 
     @property
     def progress(self) -> Progress:

@@ -706,3 +706,29 @@ def test_cited_segments_are_judged_in_batches_of_the_configured_size(deps: Answe
     settings = deps.settings.model_copy(update={"judge_batch_size": 1})
     ask(replace(deps, model=Spy(), settings=settings), "seed_example")  # two cited segments
     assert [n for role, n in roles if role == "judge"] == [1, 1]
+
+
+# --- the reranker floor in the agent's search (ASK-06) ------------------------------------------
+
+
+@pytest.mark.parametrize(("floor", "shown"), [(0.34, ["acme:qanun-2023#1"]), (0.0, 2)])
+def test_the_answer_sees_only_the_search_results_over_the_reranker_floor(
+    deps: AnswerDeps, floor: float, shown: list[str] | int
+) -> None:
+    from tanda.adapters.scripted import ScriptedModel, ScriptedToolCall
+    from tanda.retrieval.rerank import LexicalReranker
+
+    # Given the agent searching five terms of which the 2022 chunk holds two and the 2023 chunk
+    # one, with the lexical reranker and a floor,
+    default = ScriptedModel.from_dir(SCENARIOS).scenarios["default"]
+    agent = default.agent.model_copy(  # type: ignore[union-attr]
+        update={"tool_calls": [ScriptedToolCall(query="belanja pegawai kesehatan jalan tol")]}
+    )
+    model = ScriptedModel({"default": default.model_copy(update={"agent": agent})})
+    settings = deps.settings.model_copy(update={"rerank_min_score": floor})
+    deps = replace(deps, model=model, settings=settings, reranker=LexicalReranker())
+
+    # when it answers, then the passages it was shown are those over the floor.
+    outcome = ask(deps, "default")
+    chunk_ids = [p.citation.chunk_id for p in outcome.passages.values()]
+    assert chunk_ids == shown if isinstance(shown, list) else len(chunk_ids) == shown
