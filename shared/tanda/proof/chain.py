@@ -40,10 +40,10 @@ from tanda.proof.operations import ShownOperation, shown_operations
 
 _MARKER = re.compile(r"\[S(\d+)\]")
 _SPACED_MARKER = re.compile(r"\s*\[S\d+\]")
-# A sentence ends at . ! ? before a space and what is not a digit (``Rp. 5.000`` goes on), or at
-# a line break.
 _CONVENTION = {"en": "en", "id": "id", "tr": "id"}  # how a language writes 1.500
 _AMBIGUOUS = re.compile(r"(?<![\d.,])\d{1,3}[.,]\d{3}(?![\d.,])")  # 1.500, 1,500
+# A sentence ends at . ! ? before a space and what is not a digit (``Rp. 5.000`` goes on), or at
+# a line break.
 _SENTENCE_END = re.compile(r"(?<=[.!?])[ \t]+(?=[^\d\s])|\n+")
 _LEADING_MARKERS = re.compile(r"(?:\s*\[S\d+\])+")
 
