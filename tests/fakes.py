@@ -7,9 +7,10 @@ import hashlib
 import re
 import threading
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Literal
 
-from tanda.adapters.scripted import Scenario
+from tanda.adapters.scripted import Scenario, ScriptedModel
 from tanda.model_calls import ChatModel, ChatRequest, ChatResponse, ModelRole
 from tanda.records.documents import (
     Chunk,
@@ -173,7 +174,8 @@ class HashEmbedder:
 
 class ManualClock:
     """A monotonic clock that moves only when told: ``advance`` is also a ``sleep`` to hand to the
-    scripted model, so a scripted latency spends request time without spending wall time."""
+    scripted model, so a scripted latency spends request time without spending wall time. It is
+    one timeline: calls running in parallel spend their latencies on it one after the other."""
 
     def __init__(self, start: float = 1000.0) -> None:
         self.now = start
@@ -186,6 +188,30 @@ class ManualClock:
     def advance(self, seconds: float) -> None:
         with self._lock:
             self.now += seconds
+
+
+class GatedModel:
+    """Wraps a model; its ``hold``-th call waits for ``gate``, the test's cue, instead of a
+    latency: what happens while a call is out is then certain, whatever the machine's load.
+    ``waiting`` is set once that call has arrived; ``roles`` records every call's role."""
+
+    def __init__(self, inner: ChatModel, hold: int | None = None) -> None:
+        self.inner = inner
+        self.name = "gated"
+        self.hold = hold
+        self.waiting = threading.Event()
+        self.gate = threading.Event()
+        self.roles: list[str] = []
+        self._lock = threading.Lock()
+
+    def complete(self, request: ChatRequest) -> ChatResponse:
+        with self._lock:
+            self.roles.append(request.role.value)
+            number = len(self.roles)
+        if number == self.hold:
+            self.waiting.set()
+            assert self.gate.wait(20), "the test never opened the gate"
+        return self.inner.complete(request)
 
 
 NIK = "3171012345678901"
@@ -236,3 +262,16 @@ def personal_data_scenario() -> Scenario:
             },
         }
     )
+
+
+SCENARIOS = Path(__file__).parent / "scenarios"
+
+
+def scripted_model(directory: Path = SCENARIOS, clock: ManualClock | None = None) -> ScriptedModel:
+    """The scripted model over ``directory`` (tests/scenarios), spending its latencies on
+    ``clock``. Hand the same clock to the pipeline (``AnswerDeps(clock=…)``, a step's ``clock=``)
+    and a latency spends request time exactly; with a clock of its own (the default, and what a
+    server in a test gets: its pipeline keeps the wall clock), a latency costs no time and only
+    matters against the call's timeout — a longer one times out at once, as it would have after
+    waiting (issue 12: no test waits for a deadline)."""
+    return ScriptedModel.from_dir(directory, sleep=(clock or ManualClock()).advance)

@@ -25,9 +25,9 @@ from typing import Any
 
 import pytest
 
-from tests.unit.pipeline.conftest import deps, index, model
+from tests.unit.pipeline.conftest import clock, deps, index, model
 
-__all__ = ["deps", "index", "model"]  # the pipeline tests' fixtures: corpus, scripted model
+__all__ = ["clock", "deps", "index", "model"]  # the pipeline tests' corpus and scripted model
 
 REPO = Path(__file__).resolve().parents[2]
 ASL = REPO / "infra" / "statemachines" / "query.asl.json"
@@ -144,6 +144,14 @@ def test_work_fans_out_to_every_batch_and_the_framing_check_then_the_guard(
 
 
 # --- the real step handlers behind moto's Lambda -----------------------------------------------
+
+
+@pytest.fixture
+def request_deadline_s() -> float:
+    """Far beyond what an answer takes: the handlers on moto's machine run on the wall clock (it
+    waits out a state's timeout), so the 2 s of the in-process tests would make an answer depend
+    on the machine's load. The test of a timeout sets its own."""
+    return 60.0
 
 
 def load_handler(step: str, runtime: Any, monkeypatch: pytest.MonkeyPatch) -> Any:

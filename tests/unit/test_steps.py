@@ -24,13 +24,13 @@ from tanda.records.conversations import MemoryItem, StoredMessage
 from tanda.service.answer_v2 import to_response
 from tests.corpus import QUESTION, add_qanun
 from tests.fakes import FaultySearchIndex
-from tests.unit.pipeline.conftest import deps, index, model
+from tests.unit.pipeline.conftest import clock, deps, index, model, request_deadline_s
 
-__all__ = ["deps", "index", "model"]  # the pipeline tests' fixtures: corpus, scripted model
+# the pipeline tests' fixtures: corpus, scripted model, and the manual clock both run on
+__all__ = ["clock", "deps", "index", "model", "request_deadline_s"]
 
 SCENARIOS_DIR = Path(__file__).parents[1] / "scenarios"
 SCENARIOS = sorted(p.stem for p in SCENARIOS_DIR.glob("*.json"))
-DEADLINES = {"judge_deadline": 1.5}  # room for the agent on a loaded machine
 STATE_LIMIT = 256 * 1024  # bytes: Step Functions' limit on a state's input and output
 
 
@@ -46,15 +46,16 @@ def chained(
     deps: AnswerDeps, body: QueryV2Request, scenario: str, history: History | None = None
 ) -> AnswerOutcome:
     """Agent → (done | nothing_readable | Parallel[Map(JudgeBatch), FramingCheck] → Guard), as
-    the ASL runs it."""
+    the ASL runs it, on the in-process runner's clock."""
     state = steps.query_input(
-        "acme", body, deps.settings, started_at=time.time(), scenario=scenario, history=history
+        "acme", body, deps.settings, started_at=deps.clock(), scenario=scenario, history=history
     )
     agent = steps.agent_step(
         steps.QueryInput.model_validate(across_lambda(state)),
         index=deps.index,
         model=deps.model,
         settings=deps.settings,
+        clock=deps.clock,
     )
     output = across_lambda(agent)
     if output["done"] is not None:
@@ -64,26 +65,30 @@ def chained(
         return steps.to_outcome(steps.execution_output(json.dumps(ending)))
     batches = [
         across_lambda(
-            steps.judge_batch_step(steps.JudgeBatchInput.model_validate(b), model=deps.model)
+            steps.judge_batch_step(
+                steps.JudgeBatchInput.model_validate(b), model=deps.model, clock=deps.clock
+            )
         )
         for b in output["work"]["judge_batches"]
     ]
     framing = across_lambda(
         steps.framing_check_step(
-            steps.FramingInput.model_validate(output["work"]["framing"]), model=deps.model
+            steps.FramingInput.model_validate(output["work"]["framing"]),
+            model=deps.model,
+            clock=deps.clock,
         )
     )
     guard_input = {**output, "checks": [batches, framing]}
     assert len(json.dumps(guard_input).encode()) < STATE_LIMIT
-    answer = steps.guard_step(steps.GuardInput.model_validate(guard_input), model=deps.model)
+    answer = steps.guard_step(
+        steps.GuardInput.model_validate(guard_input), model=deps.model, clock=deps.clock
+    )
     return steps.to_outcome(steps.execution_output(json.dumps(across_lambda(answer))))
 
 
 def body_of(
     run: Any, deps: AnswerDeps, scenario: str, history: History | None = None
 ) -> dict[str, Any]:
-    seconds = DEADLINES.get(scenario, deps.settings.request_deadline_s)
-    deps = replace(deps, settings=deps.settings.model_copy(update={"request_deadline_s": seconds}))
     request = QueryV2Request(
         query=QUESTION, include_grounding=True, include_provenance=True, include_proof=True
     )
@@ -93,9 +98,9 @@ def body_of(
         return {"status": status_for(error), "body": domain_error_body(error)}
     response = to_response(outcome, request, conversation_id="c-1", message_id="m-1", trace_id="t")
     body = response.model_dump(mode="json")
-    # Model-call and tool latencies are wall time, and parallel steps log in completion order; a
-    # call cut off by the deadline is logged when its thread gives up, which may be after the
-    # answer was returned (either runner), so only the calls that finished are compared.
+    # Tool latencies are wall time, and parallel steps log in completion order; a call cut off by
+    # the deadline may be logged after the answer was returned (the in-process checks stop
+    # waiting for it), so only the calls that finished are compared.
     calls = body.pop("model_call_log", None) or []
     body["model_calls"] = sorted(
         (c["role"], c["outcome"]) for c in calls if c["outcome"] != "deadline"
@@ -363,7 +368,7 @@ def test_the_agent_step_publishes_the_in_process_progress_frames(
     # when the agent step runs the same turn with a progress id and a Progress adapter,
     channel = MemoryProgress()
     state = steps.query_input(
-        "acme", body, deps.settings, started_at=time.time(), scenario=scenario, progress_id="r1"
+        "acme", body, deps.settings, started_at=deps.clock(), scenario=scenario, progress_id="r1"
     )
     with contextlib.suppress(TandaError):
         steps.agent_step(
@@ -372,6 +377,7 @@ def test_the_agent_step_publishes_the_in_process_progress_frames(
             model=deps.model,
             settings=deps.settings,
             progress=channel,
+            clock=deps.clock,
         )
 
     # then the frames a reader gets under that id are the in-process ones, in order.
@@ -397,7 +403,7 @@ def test_the_agent_step_publishes_a_follow_up_s_pre_read_frames(
         "acme",
         body,
         deps.settings,
-        started_at=time.time(),
+        started_at=deps.clock(),
         scenario="default",
         progress_id="r1",
         history=follow_up_history("read_whole"),
@@ -408,6 +414,7 @@ def test_the_agent_step_publishes_a_follow_up_s_pre_read_frames(
         model=deps.model,
         settings=deps.settings,
         progress=channel,
+        clock=deps.clock,
     )
     frames = [e.frame for e in channel.read("r1")]
     assert frames == in_process_frames
@@ -418,7 +425,7 @@ def test_the_agent_step_publishes_a_follow_up_s_pre_read_frames(
 def test_a_state_without_a_progress_id_publishes_nothing(deps: AnswerDeps) -> None:
     channel = MemoryProgress()
     body = QueryV2Request(query=QUESTION)
-    state = steps.query_input("acme", body, deps.settings, started_at=time.time())
+    state = steps.query_input("acme", body, deps.settings, started_at=deps.clock())
     assert state.progress_id is None
     steps.agent_step(
         state,
@@ -426,6 +433,7 @@ def test_a_state_without_a_progress_id_publishes_nothing(deps: AnswerDeps) -> No
         model=deps.model,
         settings=deps.settings,
         progress=channel,
+        clock=deps.clock,
     )
     assert channel._events == {}
 

@@ -3,6 +3,11 @@ can get every verdict, reason and fallback on demand (docs/scenarios.md).
 
 ``TANDA_MODEL=scripted:DIR`` loads ``DIR/*.json``; the request header ``X-Tanda-Scenario: NAME``
 picks one (``default`` otherwise). It answers from ``ChatRequest.items`` and never parses prompts.
+
+A scenario's ``latency_ms`` is spent through the model's ``sleep``: wall time unless one is handed
+in (``tanda serve``: a client developer sees the latency), a manual clock's ``advance`` in tests,
+so no test waits for a deadline (issue 12). A latency longer than the call's timeout spends the
+timeout, then times out, as a real call would.
 """
 
 from __future__ import annotations
@@ -121,20 +126,25 @@ class ScenarioNotFound(ModelError):
     outcome = "rejected"
 
 
+Sleep = Callable[[float], None]
+"""Spends a scripted latency (seconds)."""
+
+
+def wall_time(seconds: float) -> None:
+    """The default :data:`Sleep`: wall time. Looked up per call, so the tests can make a latency
+    that would be slept for real fail the test instead (tests/conftest.py)."""
+    time.sleep(seconds)
+
+
 class ScriptedModel:
     name = "scripted"
 
-    def __init__(
-        self,
-        scenarios: dict[str, Scenario],
-        *,
-        sleep: Callable[[float], None] = time.sleep,
-    ) -> None:
+    def __init__(self, scenarios: dict[str, Scenario], *, sleep: Sleep | None = None) -> None:
         self.scenarios = scenarios
         self._sleep = sleep
 
     @classmethod
-    def from_dir(cls, directory: str | Path) -> ScriptedModel:
+    def from_dir(cls, directory: str | Path, *, sleep: Sleep | None = None) -> ScriptedModel:
         folder = Path(directory)
         scenarios = {
             path.stem: Scenario.model_validate_json(path.read_text(encoding="utf-8"))
@@ -142,7 +152,7 @@ class ScriptedModel:
         }
         if not scenarios:
             raise ValueError(f"no scenario files (*.json) in {folder}")
-        return cls(scenarios)
+        return cls(scenarios, sleep=sleep)
 
     def scenario(self, name: str | None) -> Scenario:
         key = name or "default"
@@ -156,7 +166,7 @@ class ScriptedModel:
         scenario = self.scenario(request.scenario)
         latency = scenario.latency_ms.get(request.role.value, 0) / 1000
         if latency:
-            self._sleep(min(latency, request.timeout_s))
+            (self._sleep or wall_time)(min(latency, request.timeout_s))
             if latency > request.timeout_s:
                 raise ModelTimeout("scripted latency exceeds the call's timeout")
         handler = {

@@ -75,10 +75,15 @@ def test_no_usable_verdict_is_unparseable_and_other_segments_keep_theirs(deps: A
     ]
 
 
-def test_a_judge_slower_than_the_deadline_gives_deadline(deps: AnswerDeps) -> None:
-    fast = replace(deps, settings=deps.settings.model_copy(update={"request_deadline_s": 1.5}))
-    outcome = ask(fast, "judge_deadline")
+def test_a_judge_slower_than_the_deadline_gives_deadline(
+    deps: AnswerDeps, clock: ManualClock
+) -> None:
+    # Given a judge that needs 5 s of a 2 s request (on the manual clock: no wall time spent)
+    start = clock()
+    outcome = ask(deps, "judge_deadline")
+    # then its call is cut where the checks' time ends (the guard keeps 10 %): unverified(deadline)
     assert verdicts(outcome) == [("unverified", "deadline")]
+    assert clock() - start == pytest.approx(1.8)
 
 
 def test_a_budget_spent_before_the_recheck_leaves_that_claim_unverified_budget(

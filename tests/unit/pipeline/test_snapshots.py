@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -23,13 +22,10 @@ from tests.corpus import QUESTION
 
 SNAPSHOTS = Path(__file__).parents[2] / "snapshots"
 SCENARIOS = sorted(p.stem for p in (Path(__file__).parents[2] / "scenarios").glob("*.json"))
-DEADLINES = {"judge_deadline": 1.5}  # room for the agent on a loaded machine
 OPT_INS: dict[str, dict[str, Any]] = {"proof_refuted": {"include_proof": True}}  # ASK-11
 
 
 def body_for(deps: AnswerDeps, scenario: str) -> dict[str, Any]:
-    seconds = DEADLINES.get(scenario, deps.settings.request_deadline_s)
-    deps = replace(deps, settings=deps.settings.model_copy(update={"request_deadline_s": seconds}))
     request = QueryV2Request(query=QUESTION, include_grounding=True, **OPT_INS.get(scenario, {}))
     try:
         outcome = answer_v2(deps, "acme", request, scenario=scenario)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from hypothesis import example, given, settings
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from tanda.numbers import Quantity, compare, extract_quantities
@@ -85,7 +85,6 @@ surfaces = st.builds(
 )
 
 
-@settings(max_examples=150, deadline=None)
 @given(source=st.lists(surfaces, min_size=1, max_size=12), asked=st.lists(surfaces, max_size=4))
 # A window's upper end once stopped short of a later position with the same value.
 @example(source=["0", "0", "10.423,55", "10.423,6"], asked=[])

@@ -2,29 +2,10 @@
 
 from __future__ import annotations
 
-from pathlib import Path, PurePosixPath
+from pathlib import PurePosixPath
 
-from tanda.retrieval.ingest.chunking import ChunkingConfig, chunk_blocks
-from tanda.retrieval.ingest.parsed import ParsedDocument, Skipped
+from tanda.retrieval.ingest.parsed import Skipped
 from tanda.retrieval.ingest.readers import read_csv, read_jsonl_records, table_identity
-
-
-def test_given_an_apbd_csv_when_chunked_then_every_chunk_repeats_the_header_verbatim(
-    corpus: Path,
-) -> None:
-    path = corpus / "apbd_jatim" / "2023" / "Surabaya.csv"
-    parsed = read_csv(path.read_bytes(), path=PurePosixPath("apbd_jatim/2023/Surabaya.csv"))
-    assert isinstance(parsed, ParsedDocument)
-    drafts = chunk_blocks(parsed.blocks, ChunkingConfig(target_chars=400))
-    assert len(drafts) > 1
-    for draft in drafts:
-        assert draft.kind == "table"
-        assert draft.text.splitlines()[0] == "akun | anggaran | realisasi | persentase"
-        assert len(draft.text.splitlines()) >= 2
-    first = drafts[0].text.splitlines()
-    assert first[1] == "Pendapatan Daerah | 10.723,82 M | 6.491,38 M | 60.53"
-    rows = [row for d in drafts for row in d.text.splitlines()[1:]]
-    assert len(rows) == 29  # every row once, none merged into a line with another
 
 
 def test_given_a_year_folder_when_naming_a_table_then_dataset_and_period_come_from_the_path() -> (
