@@ -167,15 +167,6 @@ class AnnotatedFields(WireModel):
     model_call_log: list[ModelCallRecord] | None = omitted_when_none(
         "Opt-in (`include_provenance`): every model call with role, latency and outcome."
     )
-
-    model_config = ConfigDict(extra="forbid", populate_by_name=True, serialize_by_alias=True)
-
-
-class QueryV2Response(AnnotatedFields):
-    """``POST /query/v2`` 200 body. v1 gate fields (``claim_map``…) are absent by design."""
-
-    conversation_id: str
-    message_id: str
     proof: Proof | None = Field(
         default=None,
         description="Opt-in (`include_proof`): the answer's proof chain (ASK-11); `null` when "
@@ -191,3 +182,12 @@ class QueryV2Response(AnnotatedFields):
         if "proof" not in self.model_fields_set:
             data.pop("proof", None)
         return data
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True, serialize_by_alias=True)
+
+
+class QueryV2Response(AnnotatedFields):
+    """``POST /query/v2`` 200 body. v1 gate fields (``claim_map``…) are absent by design."""
+
+    conversation_id: str
+    message_id: str
