@@ -37,6 +37,7 @@ from tanda.proof.grounding import (
     weakest,
 )
 from tanda.proof.operations import ShownOperation, shown_operations
+from tanda.records.structure import RuleRecord
 
 _MARKER = re.compile(r"\[S(\d+)\]")
 _SPACED_MARKER = re.compile(r"\s*\[S\d+\]")
@@ -69,6 +70,21 @@ class RuleResult:
     detail: str | None = None
     source_no: int | None = None
     page_no: int | None = None
+
+    @classmethod
+    def of(cls, record: RuleRecord, source_no: int | None = None) -> RuleResult:
+        """A stored rule record (``tanda.extraction``) cited as ``[S<source_no>]``: its
+        condition, its quote, the engine's evaluation and the facts behind it."""
+        facts = record.violations if record.evaluation == "IHLAL" else record.satisfied_by
+        detail = "; ".join(f.text for f in facts) or record.reason
+        return cls(
+            statement=f"{record.subject} {record.condition}".strip(),
+            quote=record.quote,
+            outcome=record.evaluation,
+            detail=detail,
+            source_no=source_no,
+            page_no=record.page_no,
+        )
 
 
 def statements_from_markers(answer: str) -> list[Statement]:

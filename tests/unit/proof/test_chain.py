@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from tanda.contract.proof import ComputedStep, ObservedStep, Proof, RuleStep
 from tanda.proof import ProofSource, RuleResult, Statement, build_proof, statements_from_markers
+from tanda.records.structure import RuleFact, RuleRecord, Span
 
 GOODS = ProofSource(1, "MAL BEDELİ: toplam = 40.470,00 TL", page_no=2, layer="entity")
 VAT = ProofSource(2, "KDV tutarı 2.100,00 TL olarak hesaplanmıştır.", page_no=2)
@@ -204,3 +205,41 @@ def test_numbers_are_read_another_way_only_as_some_source_writes_them() -> None:
     proof = build("Total: $1.500 million + $500 million = $2.000 million [S1].", sources, lang="en")
     (step,) = computed(proof)
     assert (step.ground, step.recomputed) == ("refuted", "501.500")
+
+
+def test_a_stored_rule_record_becomes_a_rule_step_with_the_engine_s_facts() -> None:
+    quote = "Pembayaran dilakukan paling lambat 14 hari setelah faktur diterima"
+    violated = RuleRecord(
+        node_id="inv-7:r1",
+        document_id="inv-7",
+        tenant_id="acme",
+        ordinal=4,
+        page_no=2,
+        chunk_id="inv-7#0",
+        span=Span(start=0, end=len(quote)),
+        quote=quote,
+        text="KURAL (deadline): Pembayaran ≤ 14 hari → IHLAL: Jangka waktu pembayaran = 30 hari",
+        rule_type="deadline",
+        subject="Pembayaran",
+        condition="≤ 14 d",
+        evaluation="IHLAL",
+        violations=(
+            RuleFact(node_id="inv-7:e9", text="Jangka waktu pembayaran = 30 hari", value="30 d"),
+        ),
+    )
+    unevaluable = violated.model_copy(
+        update={"evaluation": "DEĞERLENDİRİLEMEDİ", "violations": (), "reason": "no fact"}
+    )
+    result = RuleResult.of(violated, source_no=3)
+    assert result == RuleResult(
+        statement="Pembayaran ≤ 14 d",
+        quote=quote,
+        outcome="IHLAL",
+        detail="Jangka waktu pembayaran = 30 hari",
+        source_no=3,
+        page_no=2,
+    )
+    assert RuleResult.of(unevaluable).detail == "no fact"
+    proof = build("Pembayaran melewati batas [S3].", [], rules=[result])
+    (step,) = proof.steps
+    assert (step.kind, step.ground, step.outcome, step.source_no) == ("rule", "exact", "IHLAL", 3)
