@@ -39,6 +39,7 @@ from tanda.retrieval.ingest.readers import (
     read_markdown,
     read_pdf,
     read_text,
+    read_xml,
 )
 
 logger = logging.getLogger(__name__)
@@ -47,7 +48,9 @@ SIDECAR_SUFFIX = ".meta.json"
 EMBED_BATCH = 64
 _TEXT_SUFFIXES = {".txt", ".text"}
 _MARKDOWN_SUFFIXES = {".md", ".markdown"}
-SUPPORTED_SUFFIXES = frozenset({".pdf", ".csv", ".jsonl", *_TEXT_SUFFIXES, *_MARKDOWN_SUFFIXES})
+SUPPORTED_SUFFIXES = frozenset(
+    {".pdf", ".csv", ".jsonl", ".xml", *_TEXT_SUFFIXES, *_MARKDOWN_SUFFIXES}
+)
 NOTHING_TO_INDEX = "nothing to index (no text)"
 
 
@@ -275,7 +278,7 @@ def _document_of(
 ) -> tuple[ParsedDocument, Document, list[Chunk]] | SkippedSource:
     parsed = unit.parse()
     if isinstance(parsed, Skipped):
-        return SkippedSource(source=unit.label, reason=parsed.reason, failed=True)
+        return SkippedSource(source=unit.label, reason=parsed.reason, failed=parsed.failed)
     document, chunks = build_document(
         parsed,
         tenant=tenant,
@@ -386,6 +389,8 @@ def _read_file(source: SourceFile, data: bytes, suffix: str) -> ParsedDocument |
         return read_csv(data, path=PurePosixPath(source.key))
     if suffix in _MARKDOWN_SUFFIXES:
         return read_markdown(data, name=source.path.name)
+    if suffix == ".xml":
+        return read_xml(data)
     return read_text(data, name=source.path.name)
 
 
