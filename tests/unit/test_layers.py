@@ -33,7 +33,7 @@ KERNEL = [
     "passages",
     "credits",
 ]
-DOMAIN = ["annotate", "retrieval", "invoices"]  # invoices sits below the other two (pyproject)
+DOMAIN = ["annotate", "retrieval", "extraction", "invoices"]  # invoices sits below the others
 STAGES = ["agent", "judge", "guard", "conversations", "auth", "retriever", "ask"]
 
 # Rank of every package (or module) directly under tanda/: an import may go to the same rank or
