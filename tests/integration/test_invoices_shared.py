@@ -9,15 +9,18 @@ from collections.abc import Callable
 from decimal import Decimal
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import pytest
 from defusedxml.ElementTree import fromstring
 
+from tanda.adapters.offline import OfflineModel
 from tanda.adapters.sqlite_index import SqliteSearchIndex
 from tanda.invoices import Invoice, NotAnInvoice, evaluate_rules, line_summary, read_invoice
 from tanda.invoices.xml import CII_NS
 from tanda.records.documents import SearchQuery, SearchScope
-from tanda.service.ingest import ingest_paths
+from tanda.records.structure import RecordQuery
+from tanda.service.ingest import StructureLayers, ingest_paths
 from tests.corpus import SHARED_DATA, shared_data
 
 pytestmark = pytest.mark.integration
@@ -272,3 +275,61 @@ def test_given_an_invoice_with_an_embedded_pdf_when_ingested_then_the_pdf_is_not
         assert "JVBERi0" not in text  # the start of any base64 PDF
     finally:
         index.close()
+
+
+# --- structure records (ASK-14) ------------------------------------------------------------------
+
+
+def _records(tmp_path: Path, path: Path) -> list[Any]:
+    index = SqliteSearchIndex(tmp_path / "records.sqlite")
+    try:
+        report = ingest_paths(
+            index, None, [path], tenant="t1", layers=StructureLayers(OfflineModel())
+        )
+        assert report.added == 1, report.skipped
+        assert report.structure is not None and not report.structure.failed
+        return index.records(RecordQuery(scope=SearchScope(tenant_id="t1")))
+    finally:
+        index.close()
+
+
+@pytest.mark.parametrize("name", EXAMPLES)
+def test_every_example_ingests_with_line_items_entities_and_rules(
+    tmp_path: Path, name: str
+) -> None:
+    records = _records(tmp_path, _EXAMPLES_DIR / name)
+    invoice = _example(name)
+    items = [r for r in records if r.kind == "line_item"]
+    assert [r.item_no for r in items] == [line.line_id for line in invoice.lines]
+    assert all(r.text.startswith("KALEM: kalem no=") and "tutar=" in r.text for r in items)
+    (summary,) = [r for r in records if r.kind == "line_item_summary"]
+    assert summary.item_count == len(invoice.lines)
+    assert summary.agrees is True
+    assert summary.text.startswith(f"KALEM ÖZETİ: {len(invoice.lines)} kalem")
+    entities = [r for r in records if r.kind == "entity"]
+    assert {"PARTY", "DATE", "AMOUNT", "REFERENCE"} <= {e.entity_type for e in entities}
+    rules = [r for r in records if r.kind == "rule"]
+    broken = [(r.rule_id, r.evaluation) for r in rules if r.evaluation != "sağlandı"]
+    assert broken == ([("DUE-DATE", "IHLAL")] if name in DUE_BEFORE_ISSUE else [])
+    assert len(rules) == len(evaluate_rules(invoice))
+    for record in records:  # every record is anchored in the stored text
+        assert record.quote and record.span.end > record.span.start
+
+
+def test_an_altered_copy_is_ingested_with_the_violated_rule_named(tmp_path: Path) -> None:
+    copy = tmp_path / "altered.xml"
+    root = fromstring((_EXAMPLES_DIR / "ubl" / "ubl-tc434-example1.xml").read_bytes())
+    _plus(_first_line_amount(root), "1")
+    copy.write_bytes(ET.tostring(root))
+
+    records = _records(tmp_path, copy)
+
+    (violation,) = [r for r in records if r.kind == "rule" and r.evaluation == "IHLAL"]
+    assert violation.rule_id == "BR-CO-10"
+    assert violation.text.startswith("KURAL BR-CO-10")
+    assert "= 230.60 ≠ 229.60 (stated)" in violation.text
+    assert violation.quote == "Sum of line net amounts: 229.60 EUR"
+    assert violation.violations[0].value == "229.60"
+    (summary,) = [r for r in records if r.kind == "line_item_summary"]
+    assert summary.agrees is False
+    assert summary.text.endswith("kalemlerin toplamı=230.60; UYUŞMUYOR")

@@ -220,6 +220,11 @@ def render_invoice(invoice: Invoice) -> Rendering:
     )
 
 
+def line_cells(invoice: Invoice) -> list[tuple[str, ...]]:
+    """The cells of the line table, row by row, as rendered."""
+    return list(_line_table(invoice, labels_for(invoice), "").rows)
+
+
 def _header(invoice: Invoice, labels: dict[str, str]) -> Iterator[str]:
     yield invoice_heading(invoice)
     facts = [

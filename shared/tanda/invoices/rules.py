@@ -325,7 +325,8 @@ def _within(stated: Amount, computed: Decimal, places: int | None = None) -> boo
 def _at(value: Decimal, places: int) -> str:
     """``value`` written with ``places`` decimals (half up), as the document would write it."""
     quantum = Decimal(1).scaleb(-places)
-    return format(value.quantize(quantum, rounding="ROUND_HALF_UP"), "f")
+    rounded = value.quantize(quantum, rounding="ROUND_HALF_UP")
+    return format(rounded.copy_abs() if rounded.is_zero() else rounded, "f")  # never "-0.00"
 
 
 def _max_places(amounts: Iterable[Amount | None]) -> int:
