@@ -316,7 +316,7 @@ def test_when_no_row_fits_the_result_is_a_budget_limit_never_absence(host: Host)
 def test_a_cursor_replayed_with_another_scope_or_query_is_refused(host: Host) -> None:
     async def body(client: Client) -> list[dict[str, Any]]:
         first = await call(
-            client, "search", query="data pribadi", scope={}, budget={"max_codepoints": 2000}
+            client, "search", query="data pribadi", scope={}, budget={"max_codepoints": 3000}
         )
         cursor = first["budget"]["next_cursor"]
         assert cursor is not None
@@ -339,7 +339,7 @@ def test_a_cursor_issued_to_one_tenant_is_refused_to_another(served: tuple[str, 
     base_url, _ = served
     mine = http_host(f"{base_url}/mcp", V1_KEY)
     theirs = http_host(f"{base_url}/mcp", OTHER_KEY)
-    arguments = {"query": "anggaran", "scope": {}, "budget": {"max_codepoints": 2000}}
+    arguments = {"query": "anggaran", "scope": {}, "budget": {"max_codepoints": 3000}}
     first = mine.run(lambda c: call(c, "search", **arguments))
     assert first["budget"]["next_cursor"] is not None
 
@@ -352,7 +352,7 @@ def test_a_cursor_issued_to_one_tenant_is_refused_to_another(served: tuple[str, 
 
 
 def test_a_cursor_survives_a_server_restart(home: Path) -> None:
-    arguments = {"query": "data pribadi", "scope": {}, "budget": {"max_codepoints": 2000}}
+    arguments = {"query": "data pribadi", "scope": {}, "budget": {"max_codepoints": 3000}}
     # Given a cursor from one server process,
     first = stdio_host(home).run(lambda c: call(c, "search", **arguments))
     cursor = first["budget"]["next_cursor"]

@@ -33,7 +33,14 @@ KERNEL = [
     "passages",
     "credits",
 ]
-DOMAIN = ["annotate", "retrieval", "extraction", "proof", "knowledge"]
+DOMAIN = [
+    "annotate",
+    "retrieval",
+    "extraction",
+    "proof",
+    "knowledge",
+    "invoices",  # invoices sits below
+]
 STAGES = ["agent", "judge", "guard", "conversations", "auth", "retriever", "ask"]
 
 # Rank of every package (or module) directly under tanda/: an import may go to the same rank or
