@@ -158,9 +158,14 @@ class _Terms:
     def __init__(self, question: str, lang: Lang | None = None) -> None:
         self.lang: Lang = lang or guess_lang(question) or DEFAULT_LANG
         self.question = frozenset(query_terms(question, self.lang))
+        self._analyzed: dict[str, frozenset[str]] = {}
 
     def of(self, *texts: str | None) -> frozenset[str]:
-        return frozenset(query_terms(" ".join(t for t in texts if t), self.lang))
+        # Analysis is most of picking's cost, and an entity's name is compared twice.
+        text = " ".join(t for t in texts if t)
+        if text not in self._analyzed:
+            self._analyzed[text] = frozenset(query_terms(text, self.lang))
+        return self._analyzed[text]
 
     def question_share(self, *texts: str | None) -> float:
         """The share of the question's terms that ``texts`` hold."""
