@@ -392,3 +392,52 @@ def test_the_offline_model_answers_an_amount_from_a_line_item_of_the_demo_budget
     assert "KURAL (items_sum_to_total): APBD Surabaya" in violation["text"]
     assert re.search(rf"IHLAL.*\[S{violation['source_no']}\]", body["answer"])
     assert body["evidence_trail"]["tables"] >= 1 and body["evidence_trail"]["identity"]
+
+
+# --- the proof chain over evidence items (ASK-11) ---------------------------------------------
+
+
+def test_the_proof_reads_values_in_evidence_items_and_carries_the_cited_rule(
+    base_url: str, runtime: Runtime
+) -> None:
+    body = ask(base_url, ITEMS, scenario="evidence", document_id="faktur-12").json()
+    by_layer = {c.get("record_kind", "passage"): c for c in body["citations"]}
+    proof = body["proof"]
+    # `3 satır` is in the KALEM ÖZETİ's evidence line only, not in the chunk it was read from.
+    assert proof["verdict"] == "verified" and proof["holes"] == []
+    entity = by_layer["entity"]
+    assert {
+        "kind": "observed",
+        "ground": "exact",
+        "layer": "entity",
+        "source_no": entity["source_no"],
+        "value": "30 hari",
+    }.items() <= proof["steps"][0].items()
+    # The violation the server reported is a rule step: the engine's result, not the model's.
+    rule = by_layer["rule"]
+    rule_steps = [step for step in proof["steps"] if step["kind"] == "rule"]
+    assert rule_steps == [
+        {
+            "no": len(proof["steps"]),
+            "kind": "rule",
+            "ground": "exact",
+            "statement": "Pembayaran ≤ 14 hari",
+            "quote": rule["quote"],
+            "outcome": "IHLAL",
+            "detail": "Jangka waktu pembayaran = 30 hari",
+            "source_no": rule["source_no"],
+            "page_no": None,
+            "engine": "deterministic",
+        }
+    ]
+    assert proof["stats"]["rule"] == 1
+
+
+def test_a_rule_shown_but_not_cited_is_no_rule_step(base_url: str, runtime: Runtime) -> None:
+    body = ask(base_url, UNASKED, document_id="faktur-12").json()
+    shown_rules = [s for s in recorder(runtime).shown() if s.get("kind") == "rule"]
+    assert len(shown_rules) == 2  # the violated deadline, and the met items_sum_to_total
+    rule_steps = [step for step in body["proof"]["steps"] if step["kind"] == "rule"]
+    assert [(step["outcome"], step["source_no"]) for step in rule_steps] == [
+        ("IHLAL", shown_rules[0]["source_no"])
+    ]

@@ -44,6 +44,7 @@ from dataclasses import dataclass
 from typing import Final, Literal, TypeVar
 
 from tanda.ask.budget import without_listing_words
+from tanda.contract.proof import SourceLayer
 from tanda.lang import DEFAULT_LANG, Lang, guess_lang
 from tanda.ports import SearchIndex
 from tanda.records.documents import Chunk, SearchScope
@@ -72,6 +73,16 @@ CITATION_KIND: Final[dict[NodeKind, EvidenceKind]] = {
     "claim": "claim",
     "rule": "claim",
 }
+
+PROOF_LAYER: Final[dict[NodeKind, SourceLayer]] = {
+    "entity": "entity",
+    "table": "table",
+    "line_item": "line_item",
+    "line_item_summary": "table",  # the KALEM ÖZETİ speaks for its table's totals
+    "claim": "claim",
+    "rule": "rule",
+}
+"""What an evidence item is as a source of the proof chain (ASK-11)."""
 
 MAX_ENTITIES: Final = 6
 MAX_TABLES: Final = 2

@@ -3,25 +3,28 @@
 throttle and balance (429, 402) → the answer's language (ASK-07) → sources: the named pages of
 the one document in scope (ASK-09), else :func:`retrieve_for_ask` → the synthesis stage (no
 source: the fixed answer without a model call, ASK-03; a failed synthesis: 503, nothing charged)
-→ the charge (ASK-12) → only the cited sources as citations (ASK-05).
+→ the charge (ASK-12) → only the cited sources as citations (ASK-05) → the proof chain
+(ASK-11).
 
 Beside the passages, the evidence items of the documents they come from (ASK-08,
 :func:`tanda.ask.evidence.pick_evidence`; ``TANDA_ASK_EVIDENCE``) are numbered on into the same
-``[S#]`` list; when any was shown, ``evidence_trail`` counts the cited sources by kind. None shown
-→ the response is exactly what it was without the layers.
+``[S#]`` list; when any was shown, ``evidence_trail`` counts the cited sources by kind, and the
+proof chain reads values in them too and carries the cited rules' results as its rule steps.
+None shown → the response is exactly what it was without the layers.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import TYPE_CHECKING
 
 from tanda.ask.context import AskSource, number_sources
-from tanda.ask.evidence import CITATION_KIND, pick_evidence
+from tanda.ask.evidence import CITATION_KIND, PROOF_LAYER, pick_evidence
 from tanda.ask.lang import resolve_lang
 from tanda.ask.pages import requested_pages
 from tanda.ask.run import AskOutcome, AskSynthesis
+from tanda.contract.proof import Proof
 from tanda.contract.v1_ask import (
     AskCitation,
     AskLang,
@@ -31,7 +34,9 @@ from tanda.contract.v1_ask import (
     V1AskResponse,
 )
 from tanda.lang import normalize_lang
+from tanda.proof import ProofSource, RuleResult, build_proof
 from tanda.records.documents import Chunk, Document, SearchQuery, SearchScope
+from tanda.records.structure import RuleRecord
 from tanda.retriever import retrieve
 from tanda.service.metering import admit_v1_call, settle_v1_call
 
@@ -86,6 +91,7 @@ def ask_v1(
         citations=cited,
         evidence_trail=evidence_trail(cited, documents) if evidence else None,
         truncated=outcome.truncated,
+        proof=answer_proof(outcome.answer, sources, lang, outcome.cited),
         lang=lang,
         usage=AskUsage(
             credits_charged=charged,
@@ -95,6 +101,35 @@ def ask_v1(
             invalid_citations=outcome.invalid_citations,
             output_budget_tokens=outcome.output_budget,
         ),
+    )
+
+
+def answer_proof(
+    answer: str, sources: Sequence[AskSource], lang: AskLang, cited: Collection[int]
+) -> Proof | None:
+    """ASK-11: the answer's proof chain over the sources it was shown, ``[S#]`` for ``[S#]``;
+    ``null`` when it states no value and shows no operation (the no-source answer among them).
+    An evidence item is a source of its layer, read as the model was shown it; each rule the
+    answer cites (the violations the server reported among them, ASK-08) is a rule step carrying
+    the rule engine's result."""
+    return build_proof(
+        answer,
+        [
+            ProofSource(
+                s.source_no,
+                s.text,
+                page_no=s.page_no,
+                layer=PROOF_LAYER[s.kind] if s.kind is not None else "passage",
+                lang=s.chunk.lang,
+            )
+            for s in sources
+        ],
+        rules=[
+            RuleResult.of(s.record, s.source_no)
+            for s in sources
+            if isinstance(s.record, RuleRecord) and s.source_no in cited
+        ],
+        lang=lang,
     )
 
 
