@@ -155,3 +155,13 @@ class FramingCheckOutput(_Model):
 class GuardOutput(_Model):
     block: bool
     category: str | None = None
+
+
+class XcJudgeOutput(_Model):
+    """``xc_judge`` reply (XC-3): one verdict on the two claims it was shown, naming them by
+    id. Only the ids are used: statements and quotes come from the server's records."""
+
+    verdict: Literal["contradiction", "support", "none"]
+    explanation: str = ""
+    a: str = Field(description="The node id of one claim of the pair.")
+    b: str = Field(description="The node id of the other.")

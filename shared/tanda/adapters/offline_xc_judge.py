@@ -1,0 +1,128 @@
+"""The offline model's cross-check judge (role ``xc_judge``, XC-4): deterministic, built on
+``tanda.numbers``, in Indonesian, Turkish and English.
+
+Two statements are about *the same attribute* when each states a number of the same kind and unit
+(an amount in rupiah, years of prison, a percentage, a date) after words that name the same thing:
+the content words before the number back to the clause or the previous number (``pidana penjara
+paling lama`` before ``6 (enam) tahun``; ``denda paling banyak`` before ``Rp1.000.000.000,00``),
+which must share at least half of the shorter list. Then:
+
+- the same attribute with **different values** → ``contradiction``;
+- the same attribute with **the same value** (``tanda.numbers`` equality: ``Rp871,67 miliar`` is
+  ``871.667.219.294``) → ``support``;
+- otherwise → ``none``: it cannot see meaning, so it finds no contradiction a number does not
+  show.
+
+Two things keep it from reading different facts as one: statements naming references (``Pasal 27
+ayat (3)``) that share none are about different provisions, and numbers stated for different years
+(a 2022 budget line against a 2023 one) are different facts, not a contradiction. A contradiction
+outweighs a support when one pair of numbers agrees and another does not. The explanation names the
+attribute and both values verbatim, in the job's language (``tr``, ``id``, ``en``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Final, Literal
+
+from tanda.lang import DEFAULT_LANG, Lang, guess_lang, is_function_word
+from tanda.numbers import Quantity, QuantityKind, extract_quantities, same_quantity
+from tanda.retrieval.analysis import index_terms
+
+XcVerdict = Literal["contradiction", "support", "none"]
+
+STATED: Final = frozenset(
+    {QuantityKind.amount, QuantityKind.percent, QuantityKind.count, QuantityKind.date}
+)
+ATTRIBUTE_WORDS: Final = 8
+"""Content words before a number that name what it is of, at most."""
+MIN_SHARED: Final = 0.5
+_CLAUSE: Final = re.compile(r"[,;:.()\[\]]|\s-\s|\bdan/atau\b|\band/or\b|\bve/veya\b")
+_WORD: Final = re.compile(r"[^\W\d_]+(?:[-'’][^\W\d_]+)*")
+
+EXPLANATIONS: Final[dict[str, dict[XcVerdict, str]]] = {
+    "en": {
+        "contradiction": 'Both state "{attribute}", with different values: {a} in A, {b} in B.',
+        "support": 'Both state "{attribute}" with the same value: {a} in A, {b} in B.',
+    },
+    "id": {
+        "contradiction": 'Keduanya menyatakan "{attribute}" dengan nilai berbeda: {a} di A, {b} '
+        "di B.",
+        "support": 'Keduanya menyatakan "{attribute}" dengan nilai yang sama: {a} di A, {b} di B.',
+    },
+    "tr": {
+        "contradiction": "İkisi de \"{attribute}\" için farklı değer veriyor: A'da {a}, B'de {b}.",
+        "support": "İkisi de \"{attribute}\" için aynı değeri veriyor: A'da {a}, B'de {b}.",
+    },
+}
+
+
+@dataclass(frozen=True, slots=True)
+class _Stated:
+    quantity: Quantity
+    words: tuple[str, ...]
+    """The content words before it, as written."""
+    terms: frozenset[str]
+    """The same, stemmed and folded."""
+
+
+def _stated(text: str) -> tuple[list[_Stated], frozenset[tuple[str | None, str]]]:
+    """The numbers ``text`` states, each with the words naming it, and the references it names."""
+    lang: Lang = guess_lang(text) or DEFAULT_LANG
+    quantities = extract_quantities(text, lang)
+    references = frozenset(
+        (q.label, f"{q.value}{q.suffix or ''}")
+        for q in quantities
+        if q.kind == QuantityKind.ordinal and q.label is not None
+    )
+    stated: list[_Stated] = []
+    previous_end = 0
+    for quantity in quantities:
+        before = text[previous_end : quantity.start]
+        previous_end = quantity.span[1]
+        if quantity.kind not in STATED or quantity.range_part is not None:
+            continue
+        clause = _CLAUSE.split(before)[-1]
+        words = tuple(
+            w for w in _WORD.findall(clause) if not is_function_word(w, lang) and len(w) > 1
+        )[-ATTRIBUTE_WORDS:]
+        terms = frozenset(index_terms(" ".join(words), lang))
+        if terms:
+            stated.append(_Stated(quantity, words, terms))
+    return stated, references
+
+
+def _same_attribute(x: _Stated, y: _Stated) -> bool:
+    a, b = x.quantity, y.quantity
+    if a.kind != b.kind or a.unit != b.unit:
+        return False
+    if a.period is not None and b.period is not None and a.period != b.period:
+        return False  # another year's figure is another fact
+    shared = len(x.terms & y.terms)
+    return shared >= MIN_SHARED * min(len(x.terms), len(y.terms))
+
+
+def judge_pair(a: str, b: str, lang: str) -> tuple[XcVerdict, str]:
+    """The verdict on statements ``a`` and ``b`` and its explanation in ``lang``."""
+    stated_a, references_a = _stated(a)
+    stated_b, references_b = _stated(b)
+    if references_a and references_b and not references_a & references_b:
+        return "none", ""  # different provisions
+    agreeing: tuple[_Stated, _Stated] | None = None
+    for x in stated_a:
+        for y in stated_b:
+            if not _same_attribute(x, y):
+                continue
+            if same_quantity(x.quantity, y.quantity):
+                agreeing = agreeing or (x, y)
+            else:
+                return "contradiction", _explain("contradiction", x, y, lang)
+    if agreeing is not None:
+        return "support", _explain("support", *agreeing, lang)
+    return "none", ""
+
+
+def _explain(verdict: XcVerdict, x: _Stated, y: _Stated, lang: str) -> str:
+    template = EXPLANATIONS.get(lang, EXPLANATIONS["en"])[verdict]
+    return template.format(attribute=" ".join(x.words), a=x.quantity.surface, b=y.quantity.surface)
