@@ -19,8 +19,10 @@ from tanda.records.documents import (
     SearchHit,
     SearchQuery,
     SearchScope,
+    keeps_version,
     scope_key,
 )
+from tanda.records.structure import RecordQuery, StructureRecord
 
 
 def _in_scope(scope: SearchScope, document: Document) -> bool:
@@ -39,17 +41,26 @@ class InMemorySearchIndex:
     def __init__(self) -> None:
         self._documents: dict[tuple[str, str], Document] = {}
         self._chunks: dict[tuple[str, str], list[Chunk]] = {}
+        self._records: dict[tuple[str, str], list[StructureRecord]] = {}
         self.upserts: list[str] = []
         self.rescopes: list[str] = []
 
-    def upsert_document(self, document: Document, chunks: Sequence[Chunk]) -> IngestOutcome:
+    def upsert_document(
+        self,
+        document: Document,
+        chunks: Sequence[Chunk],
+        records: Sequence[StructureRecord] = (),
+    ) -> IngestOutcome:
         key = (document.tenant_id, document.document_id)
         self.upserts.append(document.document_id)
         previous = self._documents.get(key)
-        if previous is not None and previous.content_hash == document.content_hash:
+        if previous is not None and keeps_version(
+            previous.content_hash, previous.structure_version, document
+        ):
             return self._keep_content(document)
         self._documents[key] = document
         self._chunks[key] = list(chunks)
+        self._records[key] = list(records)
         if previous is None:
             return IngestOutcome(
                 document_id=document.document_id, status="added", chunks=len(chunks)
@@ -60,7 +71,9 @@ class InMemorySearchIndex:
 
     def rescope_document(self, document: Document) -> IngestOutcome | None:
         previous = self._documents.get((document.tenant_id, document.document_id))
-        if previous is None or previous.content_hash != document.content_hash:
+        if previous is None or not keeps_version(
+            previous.content_hash, previous.structure_version, document
+        ):
             return None
         return self._keep_content(document)
 
@@ -78,6 +91,7 @@ class InMemorySearchIndex:
         scope = {"batch_id": document.batch_id, "selections": document.selections}
         self._documents[key] = previous.model_copy(update=scope)
         self._chunks[key] = [chunk.model_copy(update=scope) for chunk in chunks]
+        self._records[key] = [r.model_copy(update=scope) for r in self._records.get(key, [])]
         return outcome.model_copy(update={"status": "rescoped"})
 
     def search(self, query: SearchQuery) -> list[SearchHit]:
@@ -114,6 +128,19 @@ class InMemorySearchIndex:
 
     def documents(self, scope: SearchScope) -> list[Document]:
         return [doc for doc in self._documents.values() if _in_scope(scope, doc)]
+
+    def records(self, query: RecordQuery) -> list[StructureRecord]:
+        found = [
+            record
+            for key in sorted(self._records)
+            if _in_scope(query.scope, self._documents[key])
+            for record in self._records[key]
+            if (query.kinds is None or record.kind in query.kinds)
+            and (query.node_ids is None or record.node_id in query.node_ids)
+            and (query.chunk_ids is None or record.chunk_id in query.chunk_ids)
+            and (query.parent_ids is None or record.parent_id in query.parent_ids)
+        ]
+        return found[: query.limit] if query.limit is not None else found
 
 
 class SearchIndexFailed(RuntimeError):

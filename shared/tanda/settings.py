@@ -74,6 +74,12 @@ class Settings(BaseSettings):
         default_factory=lambda: {"lexical": 1.0, "vector": 1.0},
         description="Weight of each retrieval arm in the fusion (JSON map arm → weight).",
     )
+    structure_layers: bool = Field(
+        default=True,
+        description="`tanda ingest` builds each document's structure records (entities, tables, "
+        "line items, claims proposed by `TANDA_MODEL`, rules; docs/evidence.md). `false`: chunks "
+        "only; records already built stay until the document changes.",
+    )
     opensearch_fusion: Literal["pipeline", "client"] | None = Field(
         default=None,
         description="Where OpenSearch's lexical and vector arms are fused with RRF: `pipeline` "

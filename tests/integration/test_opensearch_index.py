@@ -13,8 +13,14 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from tanda.adapters.opensearch_index import OpenSearchIndex, SearchIndexFailed, build_client
+from tanda.adapters.opensearch_index import (
+    RECORDS_PER_BULK,
+    OpenSearchIndex,
+    SearchIndexFailed,
+    build_client,
+)
 from tanda.records.documents import Chunk, Document, SearchQuery, SearchScope
+from tanda.records.structure import ClaimRecord, RecordQuery, Span, StructureRecord
 from tanda.retrieval import opensearch_bodies as bodies
 from tanda.retrieval.fusion import FusionConfig, reciprocal_rank_fusion
 from tanda.settings import Settings
@@ -288,12 +294,21 @@ def test_a_min_max_pipeline_left_from_before_the_upgrade_is_replaced_by_rrf(
     assert fake.pipelines[PIPELINE] == bodies.search_pipeline_body()
 
 
-def test_ensure_index_leaves_an_existing_index_and_rrf_pipeline_alone(fake: FakeOpenSearch) -> None:
+def test_ensure_index_leaves_an_existing_index_and_rrf_pipeline_alone_but_for_record_fields(
+    fake: FakeOpenSearch,
+) -> None:
+    # Given an index created before the structure records (issue 14) and its RRF pipeline
     fake.indices.add(INDEX)
     fake.pipelines[PIPELINE] = bodies.search_pipeline_body()
+    # When the index is ensured
     _index(fake).ensure_index()
-
-    assert fake.routes() == [f"HEAD /{INDEX}", f"GET /_search/pipeline/{PIPELINE}"]
+    # Then nothing is recreated; only the record fields are added to its mapping
+    assert fake.routes() == [
+        f"HEAD /{INDEX}",
+        f"PUT /{INDEX}/_mapping",
+        f"GET /_search/pipeline/{PIPELINE}",
+    ]
+    assert fake.of("PUT", "/_mapping")[0].body == bodies.structure_mapping_body()
 
 
 def test_serverless_fuses_here_and_makes_no_search_pipeline(
@@ -364,11 +379,13 @@ def test_a_changed_document_indexes_new_chunks_before_deleting_old_ones(
     assert routes[1:] == [
         f"POST /{INDEX}/_bulk",
         f"POST /{INDEX}/_delete_by_query",
+        f"POST /{INDEX}/_delete_by_query",
         f"PUT /{INDEX}/_doc/{bodies.document_record_id(TENANT, 'uu-27-2022')}",
     ]
-    delete = fake.of("POST", "/_delete_by_query")[0]
-    assert delete.body == bodies.replaced_chunks_body(TENANT, "uu-27-2022", ["c0", "c5"])
-    assert delete.params["conflicts"] == ["proceed"]
+    chunks_delete, records_delete = fake.of("POST", "/_delete_by_query")
+    assert chunks_delete.body == bodies.replaced_chunks_body(TENANT, "uu-27-2022", ["c0", "c5"])
+    assert records_delete.body == bodies.replaced_records_body(TENANT, "uu-27-2022", "hash-2", [])
+    assert chunks_delete.params["conflicts"] == ["proceed"]
     _assert_every_read_carries_the_tenant(fake)
 
 
@@ -388,20 +405,27 @@ def test_the_same_content_in_another_scope_is_rescoped_by_partial_updates(
     state = {"content_hash": "hash-2", "chunk_count": 2, "batch_id": "b0", "selections": ["old"]}
     fake.search_replies.append(_hits([state]))
     fake.search_replies.append(_hits([{"chunk_id": "c0"}, {"chunk_id": "c1"}], sort_key="chunk_id"))
+    # ... and two structure records
+    fake.search_replies.append(_hits([{"node_id": "n1"}, {"node_id": "n2"}], sort_key="node_id"))
     # When it is upserted again in batch b1 and no selection
     outcome = _index(fake).upsert_document(_document("hash-2"), [_chunk(0)])
-    # Then the chunks, then the record, get the new scope — and nothing is re-indexed or deleted
+    # Then the chunks, the structure records, then the document record get the new scope — and
+    # nothing is re-indexed or deleted
     assert (outcome.status, outcome.chunks) == ("rescoped", 2)
     assert fake.routes() == [
         f"POST /{INDEX}/_search",
         f"POST /{INDEX}/_search",
+        f"POST /{INDEX}/_search",
+        f"POST /{INDEX}/_bulk",
         f"POST /{INDEX}/_bulk",
         f"POST /{INDEX}/_bulk",
     ]
-    ids_read = fake.requests[1].body
+    ids_read, nodes_read = fake.requests[1].body, fake.requests[2].body
     assert ids_read == bodies.chunk_ids_body(TENANT, "uu-27-2022")
-    chunks_bulk, record_bulk = (r.body for r in fake.of("POST", "/_bulk"))
+    assert nodes_read == bodies.node_ids_body(TENANT, "uu-27-2022", "hash-2")
+    chunks_bulk, nodes_bulk, record_bulk = (r.body for r in fake.of("POST", "/_bulk"))
     assert chunks_bulk == bodies.rescope_actions(_document(), ["c0", "c1"])
+    assert nodes_bulk == bodies.rescope_node_actions(_document(), ["n1", "n2"])
     assert record_bulk == bodies.rescope_record_actions(_document())
     assert all(set(line["doc"]) == {"batch_id", "selections"} for line in chunks_bulk[1::2])
     assert all(r.params["refresh"] == ["true"] for r in fake.of("POST", "/_bulk"))
@@ -664,3 +688,120 @@ def test_every_read_of_every_method_carries_the_tenant_filter(fake: FakeOpenSear
     _assert_every_read_carries_the_tenant(fake)
     hybrid = fake.of("POST", "/_search")[2].body["query"]["hybrid"]["queries"]
     assert all(_contains(arm, TENANT_TERM) for arm in hybrid)
+
+
+# --- structure records (ASK-14) ---------------------------------------------------------------
+
+
+def _records(document: Document, n: int) -> list[StructureRecord]:
+    return [
+        ClaimRecord(
+            node_id=f"{document.document_id}:c{i}",
+            document_id=document.document_id,
+            tenant_id=document.tenant_id,
+            batch_id=document.batch_id,
+            ordinal=i,
+            chunk_id="c0",
+            span=Span(start=0, end=5),
+            quote="Pasal",
+            text=f"klaim {i}",
+            statement=f"klaim {i}",
+            proposed_by="offline",
+        )
+        for i in range(n)
+    ]
+
+
+def test_records_are_written_under_ids_of_the_new_content_then_the_rest_is_deleted(
+    fake: FakeOpenSearch,
+) -> None:
+    # Given an older version of the document in the index
+    fake.search_replies.append(_hits([{"content_hash": "hash-1", "chunk_count": 1}]))
+    document = _document("hash-2")
+    records = _records(document, RECORDS_PER_BULK + 1)
+    # When the new version is written with its records
+    _index(fake).upsert_document(document, [_chunk(0)], records)
+    # Then chunks, then records (in bulks), then both deletions, then the document record
+    assert fake.routes()[1:] == [
+        f"POST /{INDEX}/_bulk",
+        f"POST /{INDEX}/_bulk",
+        f"POST /{INDEX}/_bulk",
+        f"POST /{INDEX}/_delete_by_query",
+        f"POST /{INDEX}/_delete_by_query",
+        f"PUT /{INDEX}/_doc/{bodies.document_record_id(TENANT, 'uu-27-2022')}",
+    ]
+    _, first, second = (r.body for r in fake.of("POST", "/_bulk"))
+    assert first == bodies.structure_actions(
+        document, records[:RECORDS_PER_BULK], indexed_at="2025-01-01T00:00:00.000+00:00"
+    )
+    assert len(second) == 2
+    assert first[0] == {"index": {"_id": bodies.node_record_id(TENANT, "uu-27-2022:c0", "hash-2")}}
+    deletion = fake.of("POST", "/_delete_by_query")[1].body
+    assert deletion == bodies.replaced_records_body(
+        TENANT, "uu-27-2022", "hash-2", [r.node_id for r in records]
+    )
+    _assert_every_read_carries_the_tenant(fake)
+
+
+def test_a_refused_record_fails_the_ingest_before_anything_is_deleted(
+    fake: FakeOpenSearch,
+) -> None:
+    fake.search_replies.append(_hits([{"content_hash": "hash-1", "chunk_count": 1}]))
+    index = _index(fake)
+    original_reply = fake.reply
+
+    def refuse_records(request: Recorded) -> tuple[int, Any]:
+        if request.path.endswith("_bulk") and request.body[1].get("record") == "claim":
+            fake.bulk_errors = True
+        return original_reply(request)
+
+    fake.reply = refuse_records  # type: ignore[method-assign]
+    with pytest.raises(SearchIndexFailed, match="records"):
+        index.upsert_document(_document(), [_chunk(0)], _records(_document(), 2))
+    assert not fake.of("POST", "/_delete_by_query")
+
+
+def test_records_are_read_page_by_page_inside_the_tenant(fake: FakeOpenSearch) -> None:
+    document = _document()
+    stored = _records(document, bodies.MAX_PAGE + 1)
+    sources = [bodies.record_source(r, content_hash="hash-2") for r in stored]
+    page = _hits(sources[: bodies.MAX_PAGE])
+    for hit, source in zip(page["hits"]["hits"], sources, strict=False):
+        hit["sort"] = [source["document_id"], source["ordinal"], source["node_id"]]
+    fake.search_replies += [page, _hits(sources[bodies.MAX_PAGE :])]
+    query = RecordQuery(scope=_scope(document_ids=("uu-27-2022",)), kinds=("claim",))
+
+    assert _index(fake).records(query) == stored
+    first, second = fake.of("POST", "/_search")
+    assert first.body == bodies.records_body(query)
+    assert second.body["search_after"] == ["uu-27-2022", bodies.MAX_PAGE - 1,
+                                           f"uu-27-2022:c{bodies.MAX_PAGE - 1}"]  # fmt: skip
+    _assert_every_read_carries_the_tenant(fake)
+
+
+def test_a_limited_records_read_asks_for_no_more_than_the_limit(fake: FakeOpenSearch) -> None:
+    sources = [bodies.record_source(r, content_hash="h") for r in _records(_document(), 3)]
+    fake.search_replies.append(_hits(sources[:2]))
+    records = _index(fake).records(RecordQuery(scope=_scope(), limit=2))
+    assert len(records) == 2
+    (search,) = fake.of("POST", "/_search")
+    assert search.body["size"] == 2
+
+
+def test_two_tenants_records_of_one_document_never_share_an_id(fake: FakeOpenSearch) -> None:
+    # Given the same document (same id, same node ids) ingested by two tenants
+    index = _index(fake)
+    mine = _document()
+    theirs = mine.model_copy(update={"tenant_id": "tenant-b"})
+    index.upsert_document(mine, [_chunk(0)], _records(mine, 2))
+    index.upsert_document(
+        theirs,
+        [_chunk(0).model_copy(update={"tenant_id": "tenant-b"})],
+        _records(theirs, 2),
+    )
+    # Then no record of one is written under an id of the other's
+    writes = [r.body for r in fake.of("POST", "/_bulk") if r.body[1].get("record") == "claim"]
+    ids = [{line["index"]["_id"] for line in body[0::2]} for body in writes]
+    assert len(ids) == 2 and not ids[0] & ids[1]
+    tenants = [{line["tenant_id"] for line in body[1::2]} for body in writes]
+    assert tenants == [{TENANT}, {"tenant-b"}]

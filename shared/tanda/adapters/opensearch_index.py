@@ -22,8 +22,10 @@ from tanda.records.documents import (
     SearchHit,
     SearchQuery,
     SearchScope,
+    keeps_version,
     scope_key,
 )
+from tanda.records.structure import RecordQuery, StructureRecord
 from tanda.retrieval import opensearch_bodies as bodies
 from tanda.retrieval.fusion import FusionConfig, reciprocal_rank_fusion
 
@@ -33,6 +35,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 DEFAULT_PIPELINE = "tanda-hybrid"
+RECORDS_PER_BULK = 500
+"""Structure records per ``_bulk`` request: a large document's records go in several."""
 _UNKNOWN: Any = object()
 
 
@@ -48,7 +52,8 @@ def _utc_now() -> str:
 
 
 class OpenSearchIndex:
-    """Chunks of every tenant in one OpenSearch index (plus one record per document).
+    """Chunks of every tenant in one OpenSearch index (plus one record per document and one per
+    structure record, ASK-14).
 
     ``dimensions`` is the size of the index's ``knn_vector`` field; ``None`` means "ask the
     index" (read from its mapping the first time a vector is involved), so the same settings work
@@ -114,7 +119,8 @@ class OpenSearchIndex:
 
     def ensure_index(self, dimensions: int | None = None) -> None:
         """Create the index (with a vector field of ``dimensions``, or of the size given to the
-        constructor) if it is absent; an existing index is left as it is. With fusion in the
+        constructor) if it is absent; an existing index is left as it is, but for the fields
+        structure records need (issue 14), which are added to its mapping. With fusion in the
         pipeline, make the RRF search pipeline what :func:`~tanda.retrieval.opensearch_bodies.
         search_pipeline_body` builds: created when absent, replaced when it differs (a min-max
         pipeline left by a cluster older than 2.19 is replaced once the cluster runs RRF)."""
@@ -126,6 +132,12 @@ class OpenSearchIndex:
             body = bodies.index_body(dimensions)
             self._call(self.client.indices.create, index=self.index_name, body=body)
             self._dimensions = dimensions
+        else:
+            self._call(
+                self.client.indices.put_mapping,
+                index=self.index_name,
+                body=bodies.structure_mapping_body(),
+            )
         if self.fusion_place == "client":
             return  # the arms are fused here; no pipeline is used
         weights = (self.fusion.weight("lexical"), self.fusion.weight("vector"))
@@ -178,15 +190,24 @@ class OpenSearchIndex:
 
     # --- SearchIndex -------------------------------------------------------------------------
 
-    def upsert_document(self, document: Document, chunks: Sequence[Chunk]) -> IngestOutcome:
-        """Same ``content_hash`` → unchanged, or rescoped (:meth:`rescope_document`) when the
-        batch or selections differ. Otherwise: index the new chunks, then delete the chunks the
-        new version no longer has, then write the document record. A failure at any step leaves
-        the previous version searchable, and the next ingest redoes the work. The first write
-        creates the index and pipeline if missing (``auto_create``)."""
+    def upsert_document(
+        self,
+        document: Document,
+        chunks: Sequence[Chunk],
+        records: Sequence[StructureRecord] = (),
+    ) -> IngestOutcome:
+        """The same version (:func:`keeps_version`) → unchanged, or rescoped
+        (:meth:`rescope_document`) when the batch or selections differ. Otherwise: index the new
+        chunks, then the structure records (under ids of the new content, so the old version's
+        stay whole), then delete what the new version no longer has, then write the document
+        record. A failure at any step leaves the previous version searchable, and the next ingest
+        redoes the work. The first write creates the index and pipeline if missing
+        (``auto_create``)."""
         self._ensure_once(chunks)
         state = self._document_state(document)
-        if state is not None and state.get("content_hash") == document.content_hash:
+        if state is not None and keeps_version(
+            str(state.get("content_hash")), state.get("structure_version"), document
+        ):
             return self._keep_content(document, state)
         indexed_at = self._clock()
         if chunks:
@@ -201,12 +222,33 @@ class OpenSearchIndex:
             )
             if response.get("errors"):
                 raise SearchIndexFailed("The search index refused some chunks of the document.")
+        for start in range(0, len(records), RECORDS_PER_BULK):
+            actions = bodies.structure_actions(
+                document, records[start : start + RECORDS_PER_BULK], indexed_at=indexed_at
+            )
+            response = self._call(
+                self.client.bulk, index=self.index_name, body=actions, **self._refresh_params()
+            )
+            if response.get("errors"):
+                raise SearchIndexFailed("The search index refused some records of the document.")
         if state is not None:
             self._call(
                 self.client.delete_by_query,
                 index=self.index_name,
                 body=bodies.replaced_chunks_body(
                     document.tenant_id, document.document_id, [c.chunk_id for c in chunks]
+                ),
+                conflicts="proceed",
+                **self._refresh_params(),
+            )
+            self._call(
+                self.client.delete_by_query,
+                index=self.index_name,
+                body=bodies.replaced_records_body(
+                    document.tenant_id,
+                    document.document_id,
+                    document.content_hash,
+                    [r.node_id for r in records],
                 ),
                 conflicts="proceed",
                 **self._refresh_params(),
@@ -230,7 +272,9 @@ class OpenSearchIndex:
         midway leaves the record on the old scope and the next ingest does it again. ``None``
         when the index does not hold that version."""
         state = self._document_state(document)
-        if state is None or state.get("content_hash") != document.content_hash:
+        if state is None or not keeps_version(
+            str(state.get("content_hash")), state.get("structure_version"), document
+        ):
             return None
         return self._keep_content(document, state)
 
@@ -320,6 +364,15 @@ class OpenSearchIndex:
             )
         ]
 
+    def records(self, query: RecordQuery) -> list[StructureRecord]:
+        """The structure records ``query`` asks for, page by page in document order."""
+        found: list[StructureRecord] = []
+        for hit in self._pages(lambda after: bodies.records_body(query, after=after)):
+            found.append(bodies.record_from_source(hit))
+            if query.limit is not None and len(found) >= query.limit:
+                break
+        return found
+
     def documents(self, scope: SearchScope) -> list[Document]:
         return [
             bodies.document_from_source(hit)
@@ -353,8 +406,18 @@ class OpenSearchIndex:
             )
         )
         chunk_ids = [str(hit["_source"]["chunk_id"]) for hit in pages]
+        node_pages = self._pages(
+            lambda after: bodies.node_ids_body(
+                document.tenant_id, document.document_id, document.content_hash, after=after
+            )
+        )
+        node_ids = [str(hit["_source"]["node_id"]) for hit in node_pages]
         for actions in (
             bodies.rescope_actions(document, chunk_ids),
+            *(
+                bodies.rescope_node_actions(document, node_ids[start : start + RECORDS_PER_BULK])
+                for start in range(0, len(node_ids), RECORDS_PER_BULK)
+            ),
             bodies.rescope_record_actions(document),
         ):
             if not actions:

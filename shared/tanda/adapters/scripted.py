@@ -93,6 +93,20 @@ class GuardScript(_Model):
     fail: Failure | None = None
 
 
+class ScriptedClaim(_Model):
+    quote: str = Field(description="Proposed for the passage that contains it (exactly).")
+    statement: str | None = Field(default=None, description="Defaults to the quote.")
+
+
+class ExtractClaimsScript(_Model):
+    """At ingest (ASK-14): each claim is proposed in the batch whose passage contains its quote,
+    for that passage; a quote no passage contains is proposed once, for the document's first
+    passage (``K0``), so the quote check can be seen dropping it."""
+
+    claims: list[ScriptedClaim] = Field(default_factory=list)
+    fail: Failure | None = None
+
+
 class AskScript(_Model):
     """The ``/v1/ask`` synthesis (docs/scenarios.md)."""
 
@@ -138,6 +152,7 @@ class Scenario(_Model):
     guard: GuardScript = GuardScript()
     ask: AskScript = AskScript()
     xc_judge: XcJudgeScript = XcJudgeScript()
+    extract_claims: ExtractClaimsScript = ExtractClaimsScript()
     latency_ms: dict[str, int] = Field(default_factory=dict, description="Per role, e.g. judge.")
 
 
@@ -196,6 +211,7 @@ class ScriptedModel:
             ModelRole.guard: self._guard,
             ModelRole.ask: self._ask,
             ModelRole.xc_judge: self._xc_judge,
+            ModelRole.extract_claims: self._extract_claims,
         }.get(request.role)
         if handler is None:
             raise ScenarioNotFound(f"the scripted model has no script for role {request.role}")
@@ -364,3 +380,20 @@ class ScriptedModel:
         return self._json(
             {"verdict": verdict, "explanation": explanation, "a": a.get("id"), "b": other}
         )
+
+    def _extract_claims(self, scenario: Scenario, request: ChatRequest) -> ChatResponse:
+        script = scenario.extract_claims
+        failed = self._fail(script.fail)
+        if failed is not None:
+            return failed
+        passages = [(str(i["key"]), " ".join(str(i["text"]).split())) for i in request.items or []]
+        claims = []
+        for claim in script.claims:
+            quote = " ".join(claim.quote.split())
+            key = next((k for k, text in passages if quote and quote in text), None)
+            if key is None and any(k == "K0" for k, _ in passages):
+                key = "K0"  # nowhere: proposed once, where the quote check will drop it
+            if key is not None:
+                statement = claim.statement or claim.quote
+                claims.append({"passage": key, "statement": statement, "quote": claim.quote})
+        return self._json({"claims": claims})

@@ -31,6 +31,7 @@ class ModelRole(StrEnum):
     guard = "guard"
     ask = "ask"
     xc_judge = "xc_judge"
+    extract_claims = "extract_claims"  # at ingest: statements with their verbatim quotes (ASK-14)
 
 
 class _Model(BaseModel):
@@ -165,3 +166,16 @@ class XcJudgeOutput(_Model):
     explanation: str = ""
     a: str = Field(description="The node id of one claim of the pair.")
     b: str = Field(description="The node id of the other.")
+
+
+class ProposedClaim(_Model):
+    passage: str = Field(description="The key of the passage the quote is from (`K3`).")
+    statement: str = Field(description="What the passage states, as one sentence.")
+    quote: str = Field(description="The passage's own words that state it, verbatim.")
+
+
+class ClaimsOutput(_Model):
+    """``extract_claims`` reply: claims proposed for a batch of passages. Only proposals: a
+    claim is kept only if its quote is the stored text of its passage (ASK-14)."""
+
+    claims: list[ProposedClaim]

@@ -374,7 +374,13 @@ def test_documents_are_listed_from_document_records_by_id() -> None:
 
 def test_a_document_state_is_its_record_in_its_tenant() -> None:
     body = bodies.document_state_body("t1", "d1")
-    assert body["_source"] == ["content_hash", "chunk_count", "batch_id", "selections"]
+    assert body["_source"] == [
+        "content_hash",
+        "chunk_count",
+        "batch_id",
+        "selections",
+        "structure_version",
+    ]
     assert body["query"]["bool"]["filter"] == [
         {"term": {"record": "document"}},
         NOT_STALE,
