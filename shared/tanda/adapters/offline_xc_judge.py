@@ -13,9 +13,12 @@ which must share at least half of the shorter list. Then:
 - otherwise → ``none``: it cannot see meaning, so it finds no contradiction a number does not
   show.
 
-Two things keep it from reading different facts as one: statements naming references (``Pasal 27
-ayat (3)``) that share none are about different provisions, and numbers stated for different years
-(a 2022 budget line against a 2023 one) are different facts, not a contradiction. A contradiction
+Two things keep it from reading different facts as one: statements about provisions (``Pasal 27
+ayat (3)``; ``tanda.numbers.references``) are compared only when both name one and they name the
+same (an unreferenced fragment like ``(4) dipidana … paling lama 6 (enam) tahun`` is about no
+provision it can tell), and numbers stated for different years (a 2022 budget line against a
+2023 one), like dates of different or unstated years (each law's own enactment date), are
+different facts, not a contradiction. A contradiction
 outweighs a support when one pair of numbers agrees and another does not. The explanation names the
 attribute and both values verbatim, in the job's language (``tr``, ``id``, ``en``).
 """
@@ -28,6 +31,7 @@ from typing import Final, Literal
 
 from tanda.lang import DEFAULT_LANG, Lang, guess_lang, is_function_word
 from tanda.numbers import Quantity, QuantityKind, extract_quantities, same_quantity
+from tanda.numbers.references import Provision, provisions, same_provision
 from tanda.retrieval.analysis import index_terms
 
 XcVerdict = Literal["contradiction", "support", "none"]
@@ -67,15 +71,11 @@ class _Stated:
     """The same, stemmed and folded."""
 
 
-def _stated(text: str) -> tuple[list[_Stated], frozenset[tuple[str | None, str]]]:
-    """The numbers ``text`` states, each with the words naming it, and the references it names."""
+def _stated(text: str) -> tuple[list[_Stated], list[Provision]]:
+    """The numbers ``text`` states, each with the words naming it, and the provisions it names."""
     lang: Lang = guess_lang(text) or DEFAULT_LANG
     quantities = extract_quantities(text, lang)
-    references = frozenset(
-        (q.label, f"{q.value}{q.suffix or ''}")
-        for q in quantities
-        if q.kind == QuantityKind.ordinal and q.label is not None
-    )
+    references = provisions(quantities)
     stated: list[_Stated] = []
     previous_end = 0
     for quantity in quantities:
@@ -99,16 +99,20 @@ def _same_attribute(x: _Stated, y: _Stated) -> bool:
         return False
     if a.period is not None and b.period is not None and a.period != b.period:
         return False  # another year's figure is another fact
+    if a.kind == QuantityKind.date and not (
+        a.date and b.date and a.date[0] and a.date[0] == b.date[0]
+    ):
+        return False  # a date of another (or an unstated) year is another event
     shared = len(x.terms & y.terms)
     return shared >= MIN_SHARED * min(len(x.terms), len(y.terms))
 
 
 def judge_pair(a: str, b: str, lang: str) -> tuple[XcVerdict, str]:
     """The verdict on statements ``a`` and ``b`` and its explanation in ``lang``."""
-    stated_a, references_a = _stated(a)
-    stated_b, references_b = _stated(b)
-    if references_a and references_b and not references_a & references_b:
-        return "none", ""  # different provisions
+    stated_a, provisions_a = _stated(a)
+    stated_b, provisions_b = _stated(b)
+    if (provisions_a or provisions_b) and not same_provision(provisions_a, provisions_b):
+        return "none", ""  # different provisions, or one it cannot place
     agreeing: tuple[_Stated, _Stated] | None = None
     for x in stated_a:
         for y in stated_b:

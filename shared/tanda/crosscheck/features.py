@@ -17,6 +17,7 @@ from typing import Final
 from tanda.crosscheck.inputs import XcClaim
 from tanda.lang import DEFAULT_LANG, Lang, guess_lang
 from tanda.numbers import Quantity, QuantityKind, extract_quantities
+from tanda.numbers.references import provisions
 from tanda.retrieval.analysis import query_terms
 
 VALUE_KINDS: Final = frozenset(
@@ -24,8 +25,6 @@ VALUE_KINDS: Final = frozenset(
 )
 """The numbers a statement *states* (what two statements can disagree on); years and reference
 numbers place it instead."""
-_REFERENCE_GAP: Final = 12
-"""Reference numbers this close together are one reference: ``Pasal 27 ayat (3)``."""
 _CODE: Final = re.compile(
     r"(?<![\w./-])(?=[\w./-]*\d)(?=[\w./-]*[^\W\d_])\w+(?:[./-]\w+)+(?![\w/-])", re.UNICODE
 )
@@ -73,35 +72,18 @@ def _is_code(match: re.Match[str], inside: list[Quantity]) -> bool:
 
 
 def distinctive_tokens(quantities: list[Quantity]) -> list[str]:
-    """References, amounts, percentages and dates among ``quantities``, as tokens."""
-    tokens: list[str] = []
-    reference: list[Quantity] = []
-
-    def close_reference() -> None:
-        if reference:
-            tokens.append(
-                "ref:" + " ".join(f"{q.label}={q.value}{q.suffix or ''}" for q in reference)
-            )
-            reference.clear()
-
+    """The provisions (``tanda.numbers.references``), law numbers, amounts, percentages and
+    dates among ``quantities``, as tokens."""
+    tokens = ["ref:" + "/".join(f"{label}={n}" for label, n in p) for p in provisions(quantities)]
     for quantity in quantities:
-        if quantity.kind == QuantityKind.ordinal and quantity.label is not None:
-            # Pasal 27 ayat (3) is one reference; "… dan Pasal 28" starts the next.
-            if reference and (
-                quantity.start - reference[-1].span[1] > _REFERENCE_GAP
-                or quantity.label in {q.label for q in reference}
-            ):
-                close_reference()
-            reference.append(quantity)
-            continue
-        close_reference()
-        if quantity.kind == QuantityKind.amount:
+        if quantity.kind == QuantityKind.ordinal and quantity.label == "number":
+            tokens.append(f"number:{quantity.value}{quantity.suffix or ''}")
+        elif quantity.kind == QuantityKind.amount:
             tokens.append(f"amount:{quantity.unit}:{_plain(quantity.value)}")
         elif quantity.kind == QuantityKind.percent:
             tokens.append(f"percent:{_plain(quantity.value)}")
         elif quantity.kind == QuantityKind.date and quantity.date is not None:
             tokens.append("date:" + "-".join(str(part) for part in quantity.date))
-    close_reference()
     return list(dict.fromkeys(tokens))
 
 
