@@ -165,9 +165,7 @@ def test_a_failed_job_is_refunded_in_the_write_that_fails_it(store: Store) -> No
     assert store.replace_job(failed, refund=True) is True
     account = store.credit_account("t1", opening=OPENING)
     assert account.balance == Decimal("1.00")
-    assert account.usage_of("cross_check") == Usage(
-        charged=1, refunded=1, credits=Decimal("0.00")
-    )
+    assert account.usage_of("cross_check") == Usage(charged=1, refunded=1, credits=Decimal("0.00"))
 
     # and a second refund from the same version cannot happen.
     assert store.replace_job(failed, refund=True) is False
