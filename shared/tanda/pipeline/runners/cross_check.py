@@ -174,7 +174,13 @@ class JobLease:
         self._stop.set()
         self._thread.join()
 
+    @property
+    def renewing(self) -> bool:
+        return self._thread.is_alive()
+
     def renew(self) -> bool:
+        """Move the lease on; ``False`` once the job is not running under ``owner``."""
+
         def renewed(job: CrossCheckJob) -> CrossCheckJob | None:
             if job.status != "running" or job.lease_owner != self.owner:
                 return None
