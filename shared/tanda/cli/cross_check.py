@@ -115,10 +115,10 @@ def cross_check_command(args: argparse.Namespace) -> int:
         print(view.model_dump_json(indent=2, exclude_none=True))
     else:
         print(render_job(view, color=sys.stdout.isatty()))
-        if view.status == "queued" and not on_aws:
-            print(
-                f"queued: a running `tanda serve` picks it up; `tanda cross-check --job {view.id} "
-                "--wait` runs it here",
-                file=sys.stderr,
-            )
+    if view.status == "queued" and not on_aws:
+        print(
+            f"queued: a running `tanda serve` picks it up; `tanda cross-check --job {view.id} "
+            "--wait` runs it here",
+            file=sys.stderr,
+        )
     return 1 if view.status == "failed" else 0
