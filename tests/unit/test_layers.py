@@ -33,7 +33,7 @@ KERNEL = [
     "passages",
     "credits",
 ]
-DOMAIN = ["annotate", "retrieval", "extraction"]
+DOMAIN = ["annotate", "retrieval", "extraction", "proof"]
 STAGES = ["agent", "judge", "guard", "conversations", "auth", "retriever", "ask", "crosscheck"]
 
 # Rank of every package (or module) directly under tanda/: an import may go to the same rank or

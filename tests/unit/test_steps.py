@@ -89,7 +89,9 @@ def chained(
 def body_of(
     run: Any, deps: AnswerDeps, scenario: str, history: History | None = None
 ) -> dict[str, Any]:
-    request = QueryV2Request(query=QUESTION, include_grounding=True, include_provenance=True)
+    request = QueryV2Request(
+        query=QUESTION, include_grounding=True, include_provenance=True, include_proof=True
+    )
     try:
         outcome = run(deps, request, scenario, history)
     except TandaError as error:

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import Field
 
 from tanda.contract.common import WireModel
+from tanda.contract.proof import Proof
 from tanda.contract.request_body import VisibleText
 from tanda.contract.v1_search import V1ScopedRequest
 
@@ -91,8 +92,11 @@ class V1AskResponse(WireModel):
     truncated: bool = Field(
         description="The answer hit its output budget even after one continuation (ASK-10)."
     )
-    proof: dict[str, Any] | None = Field(
-        default=None, description="ASK-11 proof chain: null until it is built."
+    proof: Proof | None = Field(
+        default=None,
+        description="ASK-11: the answer's proof chain — the values it states found in the "
+        "sources, the operations it shows recomputed; null when it states no value and shows "
+        "no operation (docs/evidence.md).",
     )
     lang: AskLang = Field(description="The language the answer was written in (ASK-07).")
     usage: AskUsage

@@ -25,6 +25,7 @@ from tanda.annotate.aggregate import (
 )
 from tanda.annotate.compose import compose
 from tanda.contract.common import Citation, FallbackReason, StageStatus, Verdict, WireModel
+from tanda.contract.proof import Proof
 from tanda.contract.query import QueryV2Request
 from tanda.contract.response import ModelCallRecord, ToolCallAudit
 from tanda.contract.segments import Segment
@@ -37,6 +38,7 @@ from tanda.model_calls import ChatModel
 from tanda.model_calls.budget import ModelLedger, RequestBudget
 from tanda.passages import Passage
 from tanda.pipeline.notices import NOTICES, refusal_for
+from tanda.pipeline.proof import prove_answer
 from tanda.ports import Embedder, Reranker, SearchIndex
 from tanda.records.documents import SearchScope
 from tanda.settings import Settings
@@ -97,6 +99,8 @@ class AnswerOutcome:
     tool_executed: bool = False
     tool_audit: list[ToolCallAudit] = field(default_factory=list)
     model_calls: list[ModelCallRecord] = field(default_factory=list)
+    proof: Proof | None = None
+    """Built only on request (``include_proof``, ASK-11)."""
 
     @property
     def fallback_used(self) -> bool:
@@ -302,6 +306,9 @@ def answer_v2(
     ordered, framing_status = check_segments(
         phase, body.query, batch_size=deps.settings.judge_batch_size
     )
+    proof = None
+    if body.include_proof:
+        proof, ordered = prove_answer(composed, phase.segments, ordered, phase.tools.passages)
     annotation = aggregate(
         composed,
         phase.segments,
@@ -323,5 +330,6 @@ def answer_v2(
         segments=phase.segments,
         outcomes=ordered,
         citations=cited_citations(annotation),
+        proof=proof,
         **phase.tool_info(),
     )

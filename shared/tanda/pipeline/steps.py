@@ -51,6 +51,7 @@ from tanda.contract.common import (
     UnverifiedReason,
     Verdict,
 )
+from tanda.contract.proof import Proof
 from tanda.contract.query import QueryV2Request
 from tanda.contract.response import (
     Claim,
@@ -312,6 +313,7 @@ class AnswerState(_State):
     fallback: FallbackReason | None = None
     tool_info: ToolInfo = Field(default_factory=ToolInfo)
     model_calls: list[ModelCallRecord] = Field(default_factory=list)
+    proof: Proof | None = Field(default=None, description="Built on request (ASK-11).")
 
     def annotation(self) -> Annotation:
         from tanda.annotate.aggregate import Annotation
@@ -334,6 +336,9 @@ class ChecksWork(_State):
     scenario: str | None = None
     deadline_at: float
     timeouts: StepTimeouts
+    include_proof: bool = Field(
+        default=False, description="The body asked for the proof chain (ASK-11)."
+    )
 
 
 class NothingReadableState(_State):
@@ -577,6 +582,7 @@ def agent_step(
             scenario=state.scenario,
             deadline_at=state.deadline_at,
             timeouts=timeouts,
+            include_proof=body.include_proof,
         )
     )
 
@@ -664,6 +670,7 @@ def guard_step(state: GuardInput, *, model: ChatModel, clock: Clock = time.time)
     from tanda.guard.run import guard_blocks
     from tanda.model_calls.budget import ModelLedger, RequestBudget
     from tanda.pipeline.notices import NOTICES
+    from tanda.pipeline.proof import prove_answer
 
     work = state.work
     batches, framing = state.checks
@@ -684,6 +691,10 @@ def guard_step(state: GuardInput, *, model: ChatModel, clock: Clock = time.time)
     ordered = [outcomes[i].outcome() for i in range(len(work.segments))]
     composed = compose(work.segments)
     passages = work.tool_info.passages
+    proof = None
+    if work.include_proof:
+        shown = {k: p.passage() for k, p in passages.items()}
+        proof, ordered = prove_answer(composed, work.segments, ordered, shown)
     annotation = aggregate(
         composed,
         work.segments,
@@ -724,6 +735,7 @@ def guard_step(state: GuardInput, *, model: ChatModel, clock: Clock = time.time)
         citations=list(cited.values()),
         tool_info=work.tool_info,
         model_calls=calls,
+        proof=proof,
     )
 
 
@@ -744,6 +756,7 @@ def to_outcome(state: AnswerState) -> AnswerOutcome:
         tool_executed=info.tool_executed,
         tool_audit=info.tool_audit,
         model_calls=state.model_calls,
+        proof=state.proof,
     )
 
 

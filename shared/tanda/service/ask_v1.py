@@ -3,7 +3,8 @@
 throttle and balance (429, 402) → the answer's language (ASK-07) → sources: the named pages of
 the one document in scope (ASK-09), else :func:`retrieve_for_ask` → the synthesis stage (no
 source: the fixed answer without a model call, ASK-03; a failed synthesis: 503, nothing charged)
-→ the charge (ASK-12) → only the cited sources as citations (ASK-05).
+→ the charge (ASK-12) → only the cited sources as citations (ASK-05) → the proof chain
+(ASK-11).
 """
 
 from __future__ import annotations
@@ -16,8 +17,10 @@ from tanda.ask.context import AskSource, number_sources
 from tanda.ask.lang import resolve_lang
 from tanda.ask.pages import requested_pages
 from tanda.ask.run import AskOutcome, AskSynthesis
+from tanda.contract.proof import Proof
 from tanda.contract.v1_ask import AskCitation, AskLang, AskUsage, V1AskRequest, V1AskResponse
 from tanda.lang import normalize_lang
+from tanda.proof import ProofSource, build_proof
 from tanda.records.documents import Chunk, SearchQuery, SearchScope
 from tanda.retriever import retrieve
 from tanda.service.metering import admit_v1_call, settle_v1_call
@@ -64,6 +67,7 @@ def ask_v1(
         answer=outcome.answer,
         citations=cited_sources(runtime, scope, sources, outcome),
         truncated=outcome.truncated,
+        proof=answer_proof(outcome.answer, sources, lang),
         lang=lang,
         usage=AskUsage(
             credits_charged=charged,
@@ -73,6 +77,19 @@ def ask_v1(
             invalid_citations=outcome.invalid_citations,
             output_budget_tokens=outcome.output_budget,
         ),
+    )
+
+
+def answer_proof(answer: str, sources: Sequence[AskSource], lang: AskLang) -> Proof | None:
+    """ASK-11: the answer's proof chain over the sources it was shown, ``[S#]`` for ``[S#]``;
+    ``null`` when it states no value and shows no operation (the no-source answer among them)."""
+    return build_proof(
+        answer,
+        [
+            ProofSource(s.source_no, s.chunk.text, page_no=s.chunk.page_no, lang=s.chunk.lang)
+            for s in sources
+        ],
+        lang=lang,
     )
 
 

@@ -22,10 +22,11 @@ from tests.corpus import QUESTION
 
 SNAPSHOTS = Path(__file__).parents[2] / "snapshots"
 SCENARIOS = sorted(p.stem for p in (Path(__file__).parents[2] / "scenarios").glob("*.json"))
+OPT_INS: dict[str, dict[str, Any]] = {"proof_refuted": {"include_proof": True}}  # ASK-11
 
 
 def body_for(deps: AnswerDeps, scenario: str) -> dict[str, Any]:
-    request = QueryV2Request(query=QUESTION, include_grounding=True)
+    request = QueryV2Request(query=QUESTION, include_grounding=True, **OPT_INS.get(scenario, {}))
     try:
         outcome = answer_v2(deps, "acme", request, scenario=scenario)
     except TandaError as error:
