@@ -13,7 +13,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Annotated, Final, Literal
 
-from pydantic import AfterValidator, Field
+from pydantic import AfterValidator, ConfigDict, Field
 
 from tanda.contract.common import WireModel, omitted_when_none
 from tanda.contract.request_body import DocumentId, RequestBody, unique_items
@@ -35,6 +35,10 @@ CrossCheckDocumentIds = Annotated[
 
 
 class V1CrossCheckRequest(RequestBody):
+    model_config = ConfigDict(
+        json_schema_extra={"examples": [{"document_ids": ["qanun-2023", "qanun-2024"]}]}
+    )
+
     document_ids: CrossCheckDocumentIds = Field(
         description="The documents to compare: at least two, distinct, of the caller's tenant "
         "(XC-1). No upper bound: with many documents each is represented by its most important "

@@ -25,7 +25,18 @@ router = APIRouter(tags=["v1"])
 
 MAX_PAGE = 100
 
+GET_OPERATION_ID = "get_cross_check_v1_cross_check__job_id__get"
+"""FastAPI's operationId of ``GET /v1/cross-check/{job_id}``, which the 202 links to."""
 POST_RESPONSES: dict[int | str, dict[str, Any]] = {
+    202: {
+        "links": {
+            "GetCrossCheckJob": {
+                "operationId": GET_OPERATION_ID,
+                "parameters": {"job_id": "$response.body#/id"},
+                "description": "Poll the job by the `id` the 202 returned.",
+            }
+        }
+    },
     **V1_RESPONSES,
     400: {"model": ErrorResponse, "description": "`unknown_scenario` (scripted model only)."},
     404: {
