@@ -18,7 +18,9 @@ ayat (3)``; ``tanda.numbers.references``) are compared only when both name one a
 same (an unreferenced fragment like ``(4) dipidana … paling lama 6 (enam) tahun`` is about no
 provision it can tell), and numbers stated for different years (a 2022 budget line against a
 2023 one), like dates of different or unstated years (each law's own enactment date), are
-different facts, not a contradiction. A contradiction
+different facts, not a contradiction. A value after a label and a colon (``Amount due: 851.78
+NOK``) is named by the label, and two labels name the same thing only when they are the same
+words (``Total VAT`` is not ``Total with VAT``). A contradiction
 outweighs a support when one pair of numbers agrees and another does not. The explanation names the
 attribute and both values verbatim, in the job's language (``tr``, ``id``, ``en``).
 """
@@ -69,6 +71,8 @@ class _Stated:
     """The content words before it, as written."""
     terms: frozenset[str]
     """The same, stemmed and folded."""
+    label: bool = False
+    """Named by a label before a colon (``Amount due: 851.78 NOK``): a name, compared whole."""
 
 
 def _stated(text: str) -> tuple[list[_Stated], list[Provision]]:
@@ -83,10 +87,18 @@ def _stated(text: str) -> tuple[list[_Stated], list[Provision]]:
         previous_end = quantity.span[1]
         if quantity.kind not in STATED or quantity.range_part is not None:
             continue
-        clause = _CLAUSE.split(before)[-1]
+        clauses = _CLAUSE.split(before)
         words = tuple(
-            w for w in _WORD.findall(clause) if not is_function_word(w, lang) and len(w) > 1
+            w for w in _WORD.findall(clauses[-1]) if not is_function_word(w, lang) and len(w) > 1
         )[-ATTRIBUTE_WORDS:]
+        if not words and len(clauses) > 1 and before.rstrip().endswith(":"):
+            # "Amount due: 851.78 NOK": the label before the colon names the value. Its small
+            # words are kept, as terms too: "Total VAT" and "Total with VAT" are two totals.
+            label = tuple(_WORD.findall(clauses[-2]))[-ATTRIBUTE_WORDS:]
+            terms = frozenset(w.casefold() for w in label)
+            if terms:
+                stated.append(_Stated(quantity, label, terms, label=True))
+            continue
         terms = frozenset(index_terms(" ".join(words), lang))
         if terms:
             stated.append(_Stated(quantity, words, terms))
@@ -103,6 +115,8 @@ def _same_attribute(x: _Stated, y: _Stated) -> bool:
         a.date and b.date and a.date[0] and a.date[0] == b.date[0]
     ):
         return False  # a date of another (or an unstated) year is another event
+    if x.label and y.label:
+        return x.terms == y.terms
     shared = len(x.terms & y.terms)
     return shared >= MIN_SHARED * min(len(x.terms), len(y.terms))
 

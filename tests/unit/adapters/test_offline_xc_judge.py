@@ -78,3 +78,30 @@ def test_the_offline_model_names_the_two_claims_it_was_shown() -> None:
     )
     reply = json.loads(OfflineModel().complete(request).content or "")
     assert (reply["verdict"], reply["a"], reply["b"]) == ("contradiction", "uu11:c1", "uu19:c0")
+
+
+# --- a label and its value ("Amount due: 851.78 NOK": invoices, tables; docs/invoices.md) -------
+
+
+def test_two_values_under_one_label_contradict() -> None:
+    verdict, explanation = judge_pair("Amount due: 801.78 NOK", "Amount due: 851.78 NOK", "en")
+    assert verdict == "contradiction"
+    assert explanation == (
+        'Both state "Amount due", with different values: 801.78 in A, 851.78 in B.'
+    )
+
+
+def test_one_value_under_one_label_supports() -> None:
+    assert judge_pair("Amount due: 851.78 NOK", "Amount due: 851.78 NOK", "en")[0] == "support"
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        # A label is a name: its small words tell two totals apart.
+        ("Total VAT: 675.00 NOK", "Total with VAT: 4675.00 NOK"),
+        ("Total VAT: 675.00 NOK", "Amount due: 851.78 NOK"),
+    ],
+)
+def test_values_under_different_labels_are_unrelated(a: str, b: str) -> None:
+    assert judge_pair(a, b, "en")[0] == "none"
