@@ -23,6 +23,8 @@ snapstart.register(
         "tanda.service.knowledge",
         "tanda.service.ask_v1",
         "tanda.ask.run",
+        "tanda.service.cross_check",
+        "tanda.pipeline.runners.cross_check",
         "mcp.server.streamable_http",
         "mcp.server.runner",
     )

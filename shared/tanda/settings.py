@@ -234,6 +234,14 @@ class Settings(BaseSettings):
         description="The tenant `tanda mcp` (stdio) reads, unless `--tenant` names another; over "
         "HTTP the tenant is the `dip_…` key's.",
     )
+    mcp_cross_check_wait_s: float = Field(
+        default=20.0,
+        ge=0,
+        le=900,
+        description="How long the MCP tool `cross_check` polls the job it started before it "
+        "returns the job's id and status as they are (XC-5); the host reads it later with "
+        "`GET /v1/cross-check/{id}`. Behind API Gateway keep it under its 29-second limit.",
+    )
 
     # --- /v1/cross-check jobs (docs/cross-check.md) ---------------------------------------------
     cross_check_state_machine_arn: str | None = Field(

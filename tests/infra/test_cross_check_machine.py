@@ -207,8 +207,9 @@ def test_the_schedules_input_is_what_the_machine_reads_for_any_parameters() -> N
 # --- least privilege --------------------------------------------------------------------------
 
 
-def test_the_route_starts_only_this_machine_and_touches_only_its_items() -> None:
-    function = "V1CrossCheckFunction"
+@pytest.mark.parametrize("function", ["V1CrossCheckFunction", "McpFunction"])
+def test_the_route_starts_only_this_machine_and_touches_only_its_items(function: str) -> None:
+    # McpFunction: its cross_check tool is the POST of the route (XC-5).
     every = [a for s in statements(function) for a in actions(s)]
     assert [a for a in every if a.startswith("states:")] == ["states:StartExecution"]
     (start,) = [s for s in statements(function) if "states:StartExecution" in actions(s)]
@@ -234,6 +235,6 @@ def test_a_step_touches_only_job_items_and_ledgers_and_the_judge_none(function: 
 
 def test_every_function_that_reads_the_index_may_read_the_collection() -> None:
     policy = str(resources()["SearchAccessPolicy"]["Properties"]["Policy"])
-    for function in [*STEP_FUNCTIONS[:4], "V1CrossCheckFunction"]:
+    for function in [*STEP_FUNCTIONS[:4], "V1CrossCheckFunction", "McpFunction"]:
         assert f"{function}Role.Arn" in policy, function
     assert "CrossCheckFailStepFunctionRole" not in policy

@@ -18,14 +18,18 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric import ed25519
 
 from mcp import Client
+from tanda.adapters.sqlite_index import SqliteSearchIndex
 from tanda.api.app import create_app
 from tanda.auth.api_keys import hash_api_key
 from tanda.contract.knowledge import NODE_TYPES
 from tanda.knowledge.governing_rules import GOVERNING_RULES
+from tanda.records.documents import SearchScope
+from tanda.records.jobs import CrossCheckJob
 from tanda.records.structure import STRUCTURE_VERSION
 from tanda.service.knowledge import TOOLS
 from tanda.settings import Settings
 from tanda.wiring import Runtime
+from tests.cross_check import CONTRADICTION, ingest_statutes
 
 from .conftest import ServeApp
 from .credentials import V1_KEY, settings_for
@@ -49,7 +53,7 @@ pytestmark = pytest.mark.integration
 LIVE_KEY = "dip_live_mcp-integration"
 OTHER_KEY = "dip_test_other-tenant"
 STATUTE = {"document_ids": ["uu-27-2022"]}
-READ_TOOLS = sorted(set(TOOLS) - {"ask"})
+READ_TOOLS = sorted(set(TOOLS) - {"ask", "cross_check"})
 
 
 @pytest.fixture
@@ -104,7 +108,10 @@ def test_every_tool_is_listed_with_typed_input_and_output_schemas(host: Host) ->
         assert tool.description
     assert tools["search"].input_schema["required"] == ["query", "scope"]
     assert tools["search"].annotations is not None and tools["search"].annotations.read_only_hint
-    assert tools["ask"].annotations is not None and not tools["ask"].annotations.read_only_hint
+    for writer in ("ask", "cross_check"):
+        annotations = tools[writer].annotations
+        assert annotations is not None and not annotations.read_only_hint
+    assert tools["cross_check"].input_schema["required"] == ["document_ids"]
 
 
 # --- KB-01: availability and freshness -------------------------------------------------------
@@ -543,6 +550,97 @@ def test_ask_reads_one_document_or_one_batch(host: Host) -> None:
         lambda c: c.call_tool("ask", {"query": "anggaran", "scope": {"document_ids": ["a", "b"]}})
     )
     assert tool_error(error)["error"]["code"] == "ask_scope"
+
+
+# --- cross_check: /v1/cross-check as a tool that polls its job (XC-5) ---------------------------
+
+
+@pytest.fixture
+def statutes(home: Path, tmp_path: Path) -> list[str]:
+    """The two statutes that contradict on Pasal 29's penalty, added to the caller's corpus."""
+    index = SqliteSearchIndex(home / "index.sqlite")
+    try:
+        before = {d.document_id for d in index.documents(SearchScope(tenant_id=TENANT))}
+        ids = ingest_statutes(index, tmp_path / "statutes", TENANT)
+    finally:
+        index.close()
+    return [i for i in ids if i not in before]
+
+
+class HeldLaunch:
+    """A job runner that never gets to the job: it stays queued."""
+
+    def launch(self, job: CrossCheckJob) -> None:
+        pass
+
+
+def test_cross_check_returns_the_finished_findings(host: Host, statutes: list[str]) -> None:
+    job = host.run(lambda c: call(c, "cross_check", document_ids=statutes, lang="en"))
+
+    # The tool polled the job itself: the result is the finished job as GET shows it.
+    assert job["status"] == "completed" and job["id"].startswith("xc_")
+    assert [d["document_id"] for d in job["documents"]] == statutes
+    assert [f["kind"] for f in job["findings"]] == ["contradiction", "support"]
+    assert CONTRADICTION in job["findings"][0]["a"]["quote"]
+    assert job["version"] == "xchk-v4" and job["stats"]["candidates"] > 0
+
+
+def test_cross_check_is_charged_once_like_the_route(
+    served: tuple[str, Runtime], home: Path, statutes: list[str]
+) -> None:
+    base_url, runtime = served
+    opening = runtime.settings.initial_credits
+
+    # Over HTTP with a live key, a job costs what POST /v1/cross-check costs (one ask), once,
+    job = http_host(f"{base_url}/mcp", LIVE_KEY).run(
+        lambda c: call(c, "cross_check", document_ids=statutes)
+    )
+    price = f"{runtime.settings.ask_price:.2f}"
+    assert job["cost"] == {"credits_charged": price, "test_key": False}
+    account = runtime.store.credit_account(TENANT, opening=opening)
+    assert account.balance == opening - runtime.settings.ask_price
+    assert account.usage_of("cross_check").charged == 1
+
+    # and the local operator of `tanda mcp` is metered, never charged.
+    local = stdio_host(home).run(lambda c: call(c, "cross_check", document_ids=statutes))
+    assert local["status"] == "completed"
+    assert local["cost"] == {"credits_charged": "0.00", "test_key": True}
+    after = runtime.store.credit_account(TENANT, opening=opening)
+    assert after.balance == account.balance and after.usage_of("cross_check").metered == 1
+
+
+def test_cross_check_waits_a_bounded_time_then_returns_the_job_id_and_status(
+    home: Path, settings: Settings, serve_app: ServeApp, statutes: list[str]
+) -> None:
+    # Given a server whose jobs do not finish within the tool's wait,
+    runtime = Runtime(settings.model_copy(update={"mcp_cross_check_wait_s": 0.2}))
+    runtime.__dict__["cross_check_jobs"] = HeldLaunch()
+    base_url = serve_app(create_app(runtime))
+
+    # the tool answers with the job as it stands: its id and status, no findings yet,
+    job = http_host(f"{base_url}/mcp", V1_KEY).run(
+        lambda c: call(c, "cross_check", document_ids=statutes)
+    )
+    assert set(job) == {"id", "status", "documents"} and job["status"] == "queued"
+
+    # and the route reads the same job on.
+    with httpx.Client(timeout=30) as http:
+        later = http.get(
+            f"{base_url}/v1/cross-check/{job['id']}",
+            headers={"Authorization": f"Bearer {V1_KEY}"},
+        )
+    assert later.status_code == 200 and later.json() == job
+
+
+def test_cross_check_of_a_document_not_the_callers_is_an_error(
+    host: Host, statutes: list[str]
+) -> None:
+    foreign = host.run(
+        lambda c: c.call_tool("cross_check", {"document_ids": [statutes[0], "qanun-globex"]})
+    )
+    assert tool_error(foreign)["error"]["code"] == "document_not_found"
+    one = host.run(lambda c: c.call_tool("cross_check", {"document_ids": [statutes[0]]}))
+    assert one.is_error
 
 
 # --- HTTP: authentication, body limit and error shape -------------------------------------------

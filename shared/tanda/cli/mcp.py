@@ -2,8 +2,8 @@
 
 The host starts it and speaks MCP on its stdin and stdout; nothing else may be written to
 stdout. The caller is a local operator of one tenant (``--tenant``, else ``TANDA_MCP_TENANT``):
-its ``ask`` calls are metered like a ``dip_test_`` key's, never charged (ASK-12), as
-``tanda search`` and ``tanda ask --v1`` are.
+its ``ask`` and ``cross_check`` calls are metered like a ``dip_test_`` key's, never charged
+(ASK-12), as ``tanda search`` and ``tanda ask --v1`` are.
 """
 
 from __future__ import annotations

@@ -39,6 +39,7 @@ from tanda.contract.knowledge import (
     StructuredAnswer,
 )
 from tanda.contract.v1_ask import V1AskResponse
+from tanda.contract.v1_cross_check import CrossCheckDocumentIds, V1CrossCheckJob
 from tanda.errors import TandaError
 from tanda.service import knowledge
 
@@ -216,6 +217,25 @@ def build_server(
         (`scope.document_ids` with one id) or one batch. Throttled and charged like the route
         (ASK-12, ASK-13)."""
         return knowledge.kb_ask(runtime(), principal(), query=query, scope=scope, lang=lang)
+
+    @server.tool(
+        annotations=ToolAnnotations(
+            read_only_hint=False, destructive_hint=False, idempotent_hint=False
+        )
+    )
+    @_tool_errors
+    def cross_check(
+        document_ids: CrossCheckDocumentIds,
+        lang: Annotated[str | None, Field(max_length=16)] = None,
+    ) -> V1CrossCheckJob:
+        """XC-5: POST /v1/cross-check as a tool that polls its job itself: contradictions and
+        support between the claims of two or more of the caller's documents, as GET
+        /v1/cross-check/{id} shows the finished job. Charged once, like the route. When the job
+        has not finished within the server's wait, the result is its id and status: read it on
+        with GET /v1/cross-check/{id}. `lang` applies to the explanations only."""
+        return knowledge.kb_cross_check(
+            runtime(), principal(), document_ids=document_ids, lang=lang
+        )
 
     @server.resource(RULES_URI, name="governing_rules", mime_type="application/json")
     def governing_rules() -> str:

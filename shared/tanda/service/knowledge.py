@@ -43,6 +43,7 @@ from tanda.contract.knowledge import (
     StructuredAnswer,
 )
 from tanda.contract.v1_ask import V1AskRequest, V1AskResponse
+from tanda.contract.v1_cross_check import V1CrossCheckJob, V1CrossCheckRequest
 from tanda.contract.v1_search import Identity
 from tanda.errors import BadRequest, NotFound
 from tanda.knowledge import freshness
@@ -56,6 +57,7 @@ from tanda.records.documents import Chunk, SearchQuery, SearchScope
 from tanda.records.structure import EntityRecord, RecordQuery, StructureRecord
 from tanda.retriever import retrieve
 from tanda.service.ask_v1 import ask_v1
+from tanda.service.cross_check import start_cross_check, wait_for_cross_check
 
 if TYPE_CHECKING:
     from tanda.auth import Principal
@@ -70,8 +72,11 @@ TOOLS = (
     "validate_answer",
     "list_rules",
     "ask",
+    "cross_check",
 )
-"""The tools of the MCP server (``cross_check`` joins them when cross-check jobs exist, XC-5)."""
+"""The tools of the MCP server; ``ask`` and ``cross_check`` are the only ones that write (KB-07)."""
+CROSS_CHECK_POLL_S = 0.5
+"""How often ``cross_check`` reads its job while it waits (XC-5)."""
 SIMILAR_QUERY_CHARS = 500
 """A node's suggestions are searched with its text's first characters (KB-04)."""
 
@@ -602,6 +607,32 @@ def kb_ask(
     return ask_v1(runtime, principal, body, scenario=scenario)
 
 
+def kb_cross_check(
+    runtime: Runtime,
+    principal: Principal,
+    *,
+    document_ids: Sequence[str],
+    lang: str | None = None,
+    sleep: Callable[[float], None] = time.sleep,
+    clock: Clock = time.monotonic,
+) -> V1CrossCheckJob:
+    """XC-5: ``POST /v1/cross-check`` and its polling in one call — the job is started (throttled
+    and charged once, like the route), then read until it is completed or failed, for at most
+    ``TANDA_MCP_CROSS_CHECK_WAIT_S``; past that the job as it stands (id and status), which
+    ``GET /v1/cross-check/{id}`` reads on later."""
+    body = V1CrossCheckRequest(document_ids=list(document_ids), lang=lang)
+    started = start_cross_check(runtime, principal, body)
+    return wait_for_cross_check(
+        runtime,
+        principal,
+        started.id,
+        timeout_s=runtime.settings.mcp_cross_check_wait_s,
+        poll_s=CROSS_CHECK_POLL_S,
+        sleep=sleep,
+        clock=clock,
+    )
+
+
 def kb_service_status(
     runtime: Runtime,
     principal: Principal,
@@ -635,7 +666,7 @@ def kb_service_status(
         ask_model=_ask_model_status(runtime),
         job_runner=ComponentStatus(
             status="available" if settings.runner == "inprocess" else "configured",
-            detail=f"{settings.runner} runner; cross-check jobs are not offered by this server",
+            detail=f"{settings.runner} runner of cross-check jobs",
         ),
         retrieval_mode="hybrid" if hybrid else "lexical",
         degraded=not hybrid,
