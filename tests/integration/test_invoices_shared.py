@@ -19,7 +19,7 @@ from tanda.adapters.sqlite_index import SqliteSearchIndex
 from tanda.invoices import Invoice, NotAnInvoice, evaluate_rules, line_summary, read_invoice
 from tanda.invoices.xml import CII_NS
 from tanda.records.documents import SearchQuery, SearchScope
-from tanda.records.structure import RecordQuery
+from tanda.records.structure import RecordQuery, TableRecord
 from tanda.service.ingest import StructureLayers, ingest_paths
 from tests.corpus import SHARED_DATA, shared_data
 
@@ -305,6 +305,16 @@ def test_every_example_ingests_with_line_items_entities_and_rules(
     (summary,) = [r for r in records if r.kind == "line_item_summary"]
     assert summary.item_count == len(invoice.lines)
     assert summary.agrees is True
+    # The line table is a table record, the one its line items and KALEM ÖZETİ belong to (ASK-08
+    # finds an item table by it), its cells typed, its amounts exact.
+    (table,) = [r for r in records if isinstance(r, TableRecord)]
+    assert {r.parent_id for r in [*items, summary]} == {table.node_id}
+    assert len(table.rows) == len(invoice.lines) and table.caption.endswith(" > Lines")
+    net = [c.role for c in table.columns].index("amount")
+    assert [v[net] for v in table.values] == [
+        line.net_amount.value if line.net_amount else None for line in invoice.lines
+    ]
+    assert table.quote.startswith(" | ".join(table.header))
     assert summary.text.startswith(f"KALEM ÖZETİ: {len(invoice.lines)} kalem")
     entities = [r for r in records if r.kind == "entity"]
     assert {"PARTY", "DATE", "AMOUNT", "REFERENCE"} <= {e.entity_type for e in entities}

@@ -220,9 +220,10 @@ def render_invoice(invoice: Invoice) -> Rendering:
     )
 
 
-def line_cells(invoice: Invoice) -> list[tuple[str, ...]]:
-    """The cells of the line table, row by row, as rendered."""
-    return list(_line_table(invoice, labels_for(invoice), "").rows)
+def line_table(invoice: Invoice) -> TablePart:
+    """The line table as rendered: its section, header and cells."""
+    labels = labels_for(invoice)
+    return _line_table(invoice, labels, f"{invoice_heading(invoice)} > {labels['lines']}")
 
 
 def _header(invoice: Invoice, labels: dict[str, str]) -> Iterator[str]:
