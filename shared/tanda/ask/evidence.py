@@ -25,9 +25,10 @@ passages:
   (:func:`asks_for_items`): the item tables of the target documents whose caption, header or
   rows the rest of the question names (a question asking for items and nothing else takes every
   one; of a document the request names, words it holds nowhere — not in the passages shown, not
-  in its records — name nothing and are left out), at most two, each with its KALEM ÖZETİ (the true item count and whether the items sum to
-  the stated totals, computed at ingest — so "how many items" is answered right however few are
-  shown) and its rows, at most 40 rows in all (rows whose description the question names first).
+  in its records — name nothing and are left out), at most two, each with its KALEM ÖZETİ (the
+  true item count and whether the items sum to the stated totals, computed at ingest — so "how
+  many items" is answered right however few are shown) and its rows, at most 40 rows in all
+  (rows whose description the question names first).
 
 Shown in this order: entities, tables, claims, rules (violated first), then each item table's
 KALEM ÖZETİ followed by its rows. Within a kind the best match comes first, then what was read

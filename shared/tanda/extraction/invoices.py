@@ -8,7 +8,11 @@ renders it (``quote == chunk.text[span]``).
   fiyat=9.95, tutar=19.90`` with its allowances and charges and its VAT;
 - the KALEM ÖZETİ — the true line count, the stated line total (BT-106), the sum of the lines,
   whether they agree;
-- rules — :func:`tanda.invoices.evaluate_rules`, one record each, its ``rule_id`` named.
+- rules — :func:`tanda.invoices.evaluate_rules`, one record each, its ``rule_id`` named;
+- claims — every ``Label: value`` statement the rendering writes outside its tables, notes and
+  attachments (``Amount due: 851.78 NOK``, ``Order reference: 123``, ``Seller: Bluem BV · VAT
+  NL809163160B01 · …``): what the invoice states, for a cross-check to compare with another
+  document (XC-3). The notes are prose; their claims are the model's, as for any document.
 """
 
 from __future__ import annotations
@@ -36,6 +40,7 @@ from tanda.invoices.render import (
 from tanda.records.documents import Chunk
 from tanda.records.structure import (
     CellType,
+    ClaimRecord,
     ColumnRole,
     EntityRecord,
     LineItemRecord,
@@ -115,7 +120,69 @@ def invoice_layers(
     if summary is not None:
         drafts.append(summary)
     drafts.extend(_rules(ctx, invoice, lines, numbering, totals_at))
+    drafts.extend(_label_claims(ctx, invoice, chunks, numbering))
     return drafts
+
+
+# --- claims ----
+
+LABEL_CLAIMS_BY: Final = "invoice"
+"""``proposed_by`` of the claims the invoice reader states (no model proposed them)."""
+_SEPARATOR: Final = " · "
+
+
+def _label_claims(
+    ctx: DocumentContext, invoice: Invoice, chunks: Sequence[Chunk], numbering: Numbering
+) -> Iterator[Draft]:
+    """One claim per ``Label: value`` statement of the rendering's text lines, with the unlabelled
+    pieces after it on its line (a party's ids and address). A label is one the renderer writes,
+    so a colon inside a value (``Processor: Intel``) starts nothing."""
+    labels = labels_for(invoice)
+    heading = invoice_heading(invoice)
+    prose = {f"{heading} > {labels['notes']}", f"{heading} > {labels['attachments']}"}
+    # A party's tax office is a piece of its party's statement, not a statement of its own.
+    inner = {labels["tax_office"]}
+    starts = tuple(
+        sorted({f"{label}: " for label in labels.values() if label not in inner}, key=len)
+    )
+    for chunk in sorted(chunks, key=lambda c: c.ordinal):
+        if chunk.kind == "table" or chunk.section in prose:
+            continue
+        for start, end in line_spans(chunk.text):
+            for first, last in _labelled(chunk.text, start, end, starts):
+                statement = chunk.text[first:last]
+                yield ctx.draft(
+                    ClaimRecord,
+                    numbering.next("c"),
+                    chunk,
+                    (first, last),
+                    text=statement,
+                    statement=statement,
+                    proposed_by=LABEL_CLAIMS_BY,
+                )
+
+
+def _labelled(
+    text: str, start: int, end: int, starts: tuple[str, ...]
+) -> Iterator[tuple[int, int]]:
+    """The spans of the line ``[start, end)`` that each begin with a label: its pieces split at
+    `` · ``, an unlabelled piece belonging to the labelled one before it."""
+    pieces: list[tuple[int, int]] = []
+    at = start
+    while (cut := text.find(_SEPARATOR, at, end)) >= 0:
+        pieces.append((at, cut))
+        at = cut + len(_SEPARATOR)
+    pieces.append((at, end))
+    current: tuple[int, int] | None = None
+    for first, last in pieces:
+        if text.startswith(starts, first, last):
+            if current is not None:
+                yield current
+            current = (first, last)
+        elif current is not None:
+            current = (current[0], last)
+    if current is not None:
+        yield current
 
 
 # --- entities ----
