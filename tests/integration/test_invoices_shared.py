@@ -16,7 +16,15 @@ from defusedxml.ElementTree import fromstring
 
 from tanda.adapters.offline import OfflineModel
 from tanda.adapters.sqlite_index import SqliteSearchIndex
-from tanda.invoices import Invoice, NotAnInvoice, evaluate_rules, line_summary, read_invoice
+from tanda.invoices import (
+    Invoice,
+    NotAnInvoice,
+    TextPart,
+    evaluate_rules,
+    line_summary,
+    read_invoice,
+    render_invoice,
+)
 from tanda.invoices.render import total_lines
 from tanda.invoices.xml import CII_NS
 from tanda.records.documents import SearchQuery, SearchScope
@@ -381,3 +389,23 @@ def test_a_ubl_tr_invoice_states_its_labelled_lines_as_claims(tmp_path: Path) ->
     # The notes ("Yalnız: Bin Yüz Türk Lirası…") are prose: the model's to propose, not a label.
     assert not [s for s in invoice_claims if s.startswith("Yalnız")]
     assert len(stated) >= len(invoice_claims)
+
+
+@pytest.mark.parametrize("number", ["2", "4"])
+def test_one_invoice_in_ubl_and_in_cii_states_its_parties_alike(number: str) -> None:
+    # CII writes a party's ids in another order than UBL; the rendering orders them by kind (tax,
+    # legal, other) so that a cross-check finds the same statement in both (XC-4).
+    ubl, cii = (
+        _example(f"ubl/ubl-tc434-example{number}.xml"),
+        _example(f"cii/CII_example{number}.xml"),
+    )
+    for party in ("Seller", "Buyer"):
+        (in_ubl,) = [s for s in _header_lines(ubl) if s.startswith(f"{party}: ")]
+        (in_cii,) = [s for s in _header_lines(cii) if s.startswith(f"{party}: ")]
+        assert in_ubl == in_cii
+
+
+def _header_lines(invoice: Invoice) -> tuple[str, ...]:
+    header = render_invoice(invoice).parts[0]
+    assert isinstance(header, TextPart)
+    return header.lines
