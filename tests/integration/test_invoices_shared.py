@@ -340,6 +340,15 @@ def test_every_example_ingests_with_line_items_entities_and_rules(
     assert not [
         c for c in stated if c.section and c.section.endswith((" > Notes", " > Attachments"))
     ]
+    proposed = [r for r in records if isinstance(r, ClaimRecord) and r.proposed_by != "invoice"]
+    assert (
+        not [  # a proposal inside a statement of the invoice is not a second claim
+            (p.statement, c.statement)
+            for p in proposed
+            for c in stated
+            if p.chunk_id == c.chunk_id and c.span.start <= p.span.start <= p.span.end <= c.span.end
+        ]
+    )
     for record in records:  # every record is anchored in the stored text
         assert record.quote and record.span.end > record.span.start
 
