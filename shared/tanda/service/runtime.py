@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
     from tanda.model_calls import ChatModel
+    from tanda.pipeline.runners.cross_check import JobLauncher
     from tanda.pipeline.runners.stepfunctions import StepFunctionsRunner
     from tanda.ports import Embedder, Progress, Reranker, SearchIndex, Store
     from tanda.settings import Settings
@@ -49,4 +50,9 @@ class Runtime(Protocol):
     @property
     def runner(self) -> StepFunctionsRunner | None:
         """The Step Functions runner, or ``None`` to answer in-process."""
+        ...
+
+    @property
+    def cross_check_jobs(self) -> JobLauncher:
+        """What runs cross-check jobs: the worker pool in-process, the state machine on AWS."""
         ...
