@@ -44,6 +44,8 @@ bench: $(STAMP)
 	$(BIN)/python bench/compose.py
 	$(BIN)/python bench/coldstart.py
 	$(BIN)/python bench/retrieval.py
+	$(BIN)/python bench/judge.py
+	$(BIN)/python bench/tatqa_numbers.py
 
 ## openapi: regenerate docs/openapi.json from the contract models
 openapi: $(STAMP)

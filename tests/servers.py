@@ -18,12 +18,23 @@ class _Server(uvicorn.Server):
         pass
 
 
+def listening_socket() -> socket.socket:
+    """A bound TCP socket on 127.0.0.1 (a free port), listening, whose connections send small
+    writes at once (TCP_NODELAY, inherited by accepted sockets on Linux; the explicit protocol
+    lets asyncio set it too). Without it a response written in two parts waited for the
+    client's delayed ACK: about 40 ms on every request."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    sock.bind(("127.0.0.1", 0))
+    sock.listen()
+    return sock
+
+
 @contextmanager
 def serving(app: Any) -> Iterator[str]:
     """Serve ``app`` on 127.0.0.1 (a free port) until the block ends; yields the base URL."""
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(("127.0.0.1", 0))
+    sock = listening_socket()
     port = sock.getsockname()[1]
     config = uvicorn.Config(app, log_level="warning", lifespan="off", server_header=False)
     server = _Server(config)

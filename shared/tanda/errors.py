@@ -63,6 +63,13 @@ class BadRequest(TandaError):
     message = "The request cannot be served."
 
 
+class PaymentRequired(TandaError):
+    """402 — the tenant's credit balance does not cover the request (ASK-12)."""
+
+    code = "insufficient_credit"
+    message = "The credit balance does not cover this request. Nothing was charged."
+
+
 class UpstreamFailed(TandaError):
     code = "upstream_failed"
     message = "A model or source service did not answer usably."
@@ -71,6 +78,14 @@ class UpstreamFailed(TandaError):
 class ServiceUnavailable(TandaError):
     code = "service_unavailable"
     message = "The service is not available for this request."
+
+
+class RagUnavailable(ServiceUnavailable):
+    """503 — answer synthesis failed or is not configured (ASK-04 ``RagError``); never charged
+    (ASK-12)."""
+
+    code = "rag_unavailable"
+    message = "Answer synthesis is not available right now. Nothing was charged."
 
 
 class TurnAbandoned(TandaError):
@@ -85,3 +100,12 @@ class TurnAbandoned(TandaError):
 class RateLimited(TandaError):
     code = "rate_limited"
     message = "Too many requests; try again later."
+
+
+class Throttled(RateLimited):
+    """429 — the tenant sent more /v1 requests than its window admits (ASK-13); ``Retry-After``
+    says when one more is accepted."""
+
+    def __init__(self, retry_after_s: int) -> None:
+        super().__init__()
+        self.retry_after_s = retry_after_s

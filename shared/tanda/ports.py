@@ -6,8 +6,10 @@ request and response it speaks."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from decimal import Decimal
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
+from tanda.credits import CreditAccount, TenantProfile, UsageKind
 from tanda.records.conversations import (
     Conversation,
     ConversationOwner,
@@ -89,7 +91,8 @@ class ConversationMissing(LookupError):
 
 
 class Store(Protocol):
-    """Conversations, messages, memory, receipts and rate limits.
+    """Conversations, messages, memory, receipts, rate limits, and each tenant's credit ledger
+    and profile.
 
     A conversation, its messages and a memory item are addressed by their
     :class:`~tanda.records.conversations.ConversationOwner` (issuer, tenant, subject): a read or
@@ -147,6 +150,37 @@ class Store(Protocol):
     def hit(self, key: str, *, limit: int, window_s: float, now: float) -> RateDecision:
         """Count one request for ``key`` in the current fixed window; refuse over ``limit``."""
         ...
+
+    # --- credits (ASK-12, ASK-13) and tenant profiles (ASK-07) ---------------------------------
+    #
+    # A tenant's ledger opens with ``opening`` credits the first time it is written (a charge, a
+    # metered call or a grant); until then it reads as ``opening``.
+
+    def credit_account(self, tenant_id: str, *, opening: Decimal) -> CreditAccount:
+        """The tenant's balance and usage. Reads only."""
+        ...
+
+    def charge(
+        self, tenant_id: str, kind: UsageKind, amount: Decimal, *, opening: Decimal
+    ) -> Decimal | None:
+        """ONE conditional write: if the balance covers ``amount``, take it and count one charged
+        call of ``kind``. Returns the balance after it, or ``None`` (nothing written) when the
+        balance does not cover it — never a negative balance, never a charge counted twice."""
+        ...
+
+    def meter(self, tenant_id: str, kind: UsageKind, *, opening: Decimal) -> None:
+        """Count one metered call of ``kind`` (a ``dip_test_`` key): the balance is untouched."""
+        ...
+
+    def grant_credits(self, tenant_id: str, amount: Decimal, *, opening: Decimal) -> CreditAccount:
+        """Add ``amount`` (> 0) to the balance in one write; the account after it."""
+        ...
+
+    def tenant_profile(self, tenant_id: str) -> TenantProfile:
+        """The tenant's profile; an empty one (no default language) if never set."""
+        ...
+
+    def put_tenant_profile(self, profile: TenantProfile) -> None: ...
 
 
 class Progress(Protocol):

@@ -9,6 +9,7 @@ configuration at all.
 from __future__ import annotations
 
 import json
+from decimal import Decimal
 from functools import lru_cache
 from pathlib import Path
 from typing import Annotated, Any
@@ -128,6 +129,53 @@ class Settings(BaseSettings):
     )
     playground_receipt_ttl_s: int = Field(
         default=30 * 24 * 3600, ge=60, description="How long playground receipts are kept (PG-5)."
+    )
+
+    # --- /v1/ask, credits and the /v1 throttle (docs/ask.md) -------------------------------------
+    ask_model: str | None = Field(
+        default=None,
+        description="Model of the /v1/ask synthesis: unset means `TANDA_MODEL`; `none` means RAG "
+        "is not configured (every ask that found sources is 503 `rag_unavailable`, ASK-04); "
+        "anything else is a `TANDA_MODEL` value.",
+    )
+    ask_output_tokens: int = Field(
+        default=512,
+        ge=64,
+        description="Output budget of one /v1/ask synthesis call for a narrow question (ASK-10).",
+    )
+    ask_list_output_tokens: int = Field(
+        default=2048,
+        ge=64,
+        description="Output budget of one /v1/ask synthesis call for a question that asks for a "
+        "list of every item (ASK-10).",
+    )
+    ask_price: Decimal = Field(
+        default=Decimal("0.20"),
+        ge=0,
+        decimal_places=4,
+        description="Credits one successful /v1/ask costs (ASK-12); `dip_test_` keys are metered, "
+        "never charged.",
+    )
+    search_price: Decimal = Field(
+        default=Decimal("0.05"),
+        ge=0,
+        decimal_places=4,
+        description="Credits one /v1/search costs (ASK-13): cheaper than an ask.",
+    )
+    initial_credits: Decimal = Field(
+        default=Decimal("100"),
+        ge=0,
+        decimal_places=4,
+        description="The balance a tenant's credit ledger opens with, the first time the tenant "
+        "is metered, charged or granted credits (embedded default: 500 asks for a demo; the "
+        "SAM template sets its own).",
+    )
+    v1_rate_per_minute: int = Field(
+        default=120,
+        ge=1,
+        description="Requests one tenant may send to /v1/ask, /v1/search and /v1/cross-check "
+        "together per one-minute window; more → 429 with `Retry-After` (ASK-13). Counted in the "
+        "Store, so it holds across processes and Lambda instances.",
     )
 
     # --- auth (docs/auth.md) -------------------------------------------------------------------

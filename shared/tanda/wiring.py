@@ -89,27 +89,18 @@ class Runtime:
 
     @cached_property
     def model(self) -> ChatModel:
-        spec = self.settings.model
-        if spec == "offline":
-            from tanda.adapters.offline import OfflineModel
+        return build_model(self.settings.model)
 
-            return OfflineModel()
-        if spec.startswith("scripted:"):
-            from tanda.adapters.scripted import ScriptedModel
-
-            return ScriptedModel.from_dir(spec.removeprefix("scripted:"))
-        if spec.startswith("openai:"):
-            from tanda.adapters.openai_compat import OpenAICompatModel
-
-            return OpenAICompatModel.from_spec(spec)
-        if spec.startswith("bedrock:"):
-            from tanda.adapters.bedrock import BedrockModel
-
-            return BedrockModel(spec.removeprefix("bedrock:"))
-        raise ValueError(
-            f"TANDA_MODEL: unknown model {spec!r} "
-            "(offline | scripted:DIR | openai:URL[#MODEL] | bedrock:MODEL_ID)"
-        )
+    @cached_property
+    def ask_model(self) -> ChatModel | None:
+        """The /v1/ask synthesis model: ``TANDA_ASK_MODEL``, else the answering model; ``None``
+        when it is ``none`` (RAG not configured → 503 ``rag_unavailable``, ASK-04)."""
+        spec = (self.settings.ask_model or "").strip()
+        if not spec or spec == self.settings.model:  # `TANDA_ASK_MODEL=` is unset too
+            return self.model
+        if spec == "none":
+            return None
+        return build_model(spec)
 
     @cached_property
     def runner(self) -> Runner:
@@ -167,6 +158,30 @@ class Runtime:
         from tanda.adapters.embedders import build_embedder
 
         return build_embedder(self.settings.embedder)
+
+
+def build_model(spec: str) -> ChatModel:
+    """The ``ChatModel`` a ``TANDA_MODEL`` value names."""
+    if spec == "offline":
+        from tanda.adapters.offline import OfflineModel
+
+        return OfflineModel()
+    if spec.startswith("scripted:"):
+        from tanda.adapters.scripted import ScriptedModel
+
+        return ScriptedModel.from_dir(spec.removeprefix("scripted:"))
+    if spec.startswith("openai:"):
+        from tanda.adapters.openai_compat import OpenAICompatModel
+
+        return OpenAICompatModel.from_spec(spec)
+    if spec.startswith("bedrock:"):
+        from tanda.adapters.bedrock import BedrockModel
+
+        return BedrockModel(spec.removeprefix("bedrock:"))
+    raise ValueError(
+        f"TANDA_MODEL: unknown model {spec!r} "
+        "(offline | scripted:DIR | openai:URL[#MODEL] | bedrock:MODEL_ID)"
+    )
 
 
 def build_runtime(settings: Settings | None = None) -> Runtime:

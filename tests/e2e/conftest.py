@@ -18,9 +18,10 @@ from fastapi import APIRouter
 from fastapi.responses import StreamingResponse
 
 from tanda.api.app import create_app
+from tanda.auth.api_keys import hash_api_key
 from tanda.wiring import Runtime
 from tests.corpus import add_qanun
-from tests.integration.credentials import API_KEY, settings_for, sign
+from tests.integration.credentials import API_KEY, V1_KEY, settings_for, sign
 from tests.servers import serving
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -37,6 +38,10 @@ CHROMIUM_ARGS = [
 HERE = Path(__file__).parent
 SCENARIOS = HERE.parent / "scenarios"
 E2E_SCENARIOS = HERE / "scenarios"
+ASK_SCENARIOS = SCENARIOS / "ask"
+LIVE_V1_KEY = "dip_live_e2e-key"
+BROKE_V1_KEY = "dip_live_e2e-broke-key"
+"""A live key of a tenant whose balance is spent: its asks are 402 (ASK-12)."""
 ARTIFACTS = HERE / "artifacts"
 
 
@@ -156,6 +161,9 @@ class Served:
         self.base_url = base_url
         self.key = key
         self.api_key = API_KEY
+        self.v1_key = V1_KEY
+        self.live_v1_key = LIVE_V1_KEY
+        self.broke_v1_key = BROKE_V1_KEY
 
     def token(self) -> str:
         return sign(self.key)
@@ -174,10 +182,25 @@ def served() -> Iterator[Served]:
     scenarios.mkdir()
     for path in [*SCENARIOS.glob("*.json"), *E2E_SCENARIOS.glob("*.json")]:
         shutil.copy(path, scenarios / path.name)
+    for path in ASK_SCENARIOS.glob("*.json"):  # the /v1/ask mode's, as ask_<name>
+        shutil.copy(path, scenarios / f"ask_{path.name}")
     key = ed25519.Ed25519PrivateKey.generate()
-    settings = settings_for(home, key, model=f"scripted:{scenarios}", request_deadline_s=5.0)
+    settings = settings_for(
+        home,
+        key,
+        model=f"scripted:{scenarios}",
+        request_deadline_s=5.0,
+        v1_api_key_hashes={
+            hash_api_key(V1_KEY): "acme",
+            hash_api_key(LIVE_V1_KEY): "acme",
+            hash_api_key(BROKE_V1_KEY): "broke",
+        },
+    )
     runtime = Runtime(settings=settings)
     add_qanun(runtime.search_index, "acme")
+    add_qanun(runtime.search_index, "broke")
+    opening = settings.initial_credits
+    runtime.store.charge("broke", "ask", opening, opening=opening)
     app = create_app(runtime)  # every route `tanda serve` mounts, the web client included
     app.include_router(stub_router())
 

@@ -176,6 +176,7 @@ ROUTE_EVENTS: dict[str, list[tuple[str, int]]] = {
     "ConversationsFunction": [("conversations_post", 401), ("conversation_get", 401)],
     "PlaygroundFunction": [("playground_post", 401)],
     "V1SearchFunction": [("v1_search_post", 401)],
+    "V1AskFunction": [("v1_ask_post", 401)],
 }
 STREAM_REQUESTS = {
     "QueryV2StreamFunction": ("/query/v2/stream", {"query": "Berapa anggaran?"}),

@@ -36,6 +36,7 @@ EXPECTED_ROUTES = {
     ("/conversations/{conversation_id}", "get"): "ConversationsFunction",
     ("/playground", "post"): "PlaygroundFunction",
     ("/v1/search", "post"): "V1SearchFunction",
+    ("/v1/ask", "post"): "V1AskFunction",
 }
 STREAM_ROUTES = {
     "/query/v2/stream": "QueryV2StreamFunction",

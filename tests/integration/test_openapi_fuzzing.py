@@ -43,6 +43,8 @@ def base_url(serve_app: ServeApp, tmp_path: Path, signing_key: ed25519.Ed25519Pr
         # a fuzzer is one admin sending hundreds of playground requests
         admin_rate_burst=1_000_000,
         admin_rate_per_minute=1_000_000,
+        # and one tenant sending hundreds of /v1 requests (ASK-13)
+        v1_rate_per_minute=1_000_000,
     )
     runtime = Runtime(settings=settings)
     add_qanun(runtime.search_index, "acme")

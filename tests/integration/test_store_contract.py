@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import threading
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +14,7 @@ import pytest
 
 from tanda.adapters.dynamodb_store import RECEIPTS_KEYS, TABLE_KEYS, TTL_ATTRIBUTE, DynamoStore
 from tanda.adapters.sqlite_store import SqliteStore
+from tanda.credits import TenantProfile, Usage
 from tanda.ports import ConversationConflict, ConversationMissing, Store
 from tanda.records.conversations import (
     Conversation,
@@ -444,6 +446,115 @@ def test_concurrent_hits_never_admit_more_than_the_limit(store: Store) -> None:
 
     # then exactly 5 are admitted.
     assert sorted(results) == [False] * 15 + [True] * 5
+
+
+# --- credits (ASK-12, ASK-13) and tenant profiles (ASK-07) ---------------------------------
+
+OPENING = Decimal("1.00")
+
+
+def test_a_tenant_never_written_reads_as_the_opening_balance_with_no_usage(store: Store) -> None:
+    account = store.credit_account("t1", opening=OPENING)
+    assert account.balance == Decimal("1.00") and str(account.balance) == "1.00"
+    assert account.usage == {}
+
+
+def test_a_charge_takes_the_amount_exactly_and_counts_the_call(store: Store) -> None:
+    # Given a new tenant opening at 1.00, when 0.20 is charged for an ask three times,
+    after = [store.charge("t1", "ask", Decimal("0.20"), opening=OPENING) for _ in range(3)]
+
+    # then each charge says the balance after it, in exact decimals, and the usage counts them.
+    assert [str(b) for b in after] == ["0.80", "0.60", "0.40"]
+    account = store.credit_account("t1", opening=OPENING)
+    assert str(account.balance) == "0.40"
+    assert account.usage_of("ask") == Usage(charged=3, metered=0, credits=Decimal("0.60"))
+    assert str(account.usage_of("ask").credits) == "0.60"
+
+
+def test_a_charge_the_balance_does_not_cover_writes_nothing(store: Store) -> None:
+    # Given 0.30 left,
+    store.charge("t1", "ask", Decimal("0.70"), opening=OPENING)
+
+    # when 0.40 is asked for, then it is refused and nothing changes; 0.30 exactly still passes.
+    assert store.charge("t1", "ask", Decimal("0.40"), opening=OPENING) is None
+    assert store.credit_account("t1", opening=OPENING).usage_of("ask").charged == 1
+    assert store.charge("t1", "ask", Decimal("0.30"), opening=OPENING) == Decimal(0)
+    assert store.charge("t1", "search", Decimal("0.0001"), opening=OPENING) is None
+
+
+def test_an_opening_balance_too_small_refuses_the_first_charge(store: Store) -> None:
+    assert store.charge("t1", "ask", Decimal("0.20"), opening=Decimal("0.10")) is None
+    assert store.credit_account("t1", opening=Decimal("0.10")).balance == Decimal("0.10")
+
+
+def test_the_opening_balance_is_fixed_by_the_first_write(store: Store) -> None:
+    # Given a ledger opened by a charge at 1.00, when the opening setting later changes,
+    store.charge("t1", "search", Decimal("0.05"), opening=OPENING)
+
+    # then the ledger keeps what it has.
+    assert store.credit_account("t1", opening=Decimal("500")).balance == Decimal("0.95")
+
+
+def test_metered_calls_are_counted_and_never_touch_the_balance(store: Store) -> None:
+    store.meter("t1", "ask", opening=OPENING)
+    store.meter("t1", "ask", opening=OPENING)
+    store.meter("t1", "search", opening=OPENING)
+    account = store.credit_account("t1", opening=OPENING)
+    assert account.balance == OPENING
+    assert account.usage_of("ask") == Usage(charged=0, metered=2)
+    assert account.usage_of("search").metered == 1
+    assert account.usage_of("cross_check") == Usage()
+
+
+def test_a_grant_adds_to_the_balance_exactly(store: Store) -> None:
+    store.charge("t1", "ask", Decimal("0.20"), opening=OPENING)
+    account = store.grant_credits("t1", Decimal("2.5"), opening=OPENING)
+    assert str(account.balance) == "3.30"
+    assert store.grant_credits("t2", Decimal("0.0001"), opening=OPENING).balance == Decimal(
+        "1.0001"
+    )
+    with pytest.raises(ValueError):
+        store.grant_credits("t1", Decimal(0), opening=OPENING)
+
+
+def test_ledgers_of_tenants_are_apart(store: Store) -> None:
+    store.charge("t1", "ask", Decimal("0.20"), opening=OPENING)
+    assert store.credit_account("t2", opening=OPENING).balance == OPENING
+    assert store.credit_account("t2", opening=OPENING).usage == {}
+
+
+def test_concurrent_charges_never_overdraw_nor_charge_twice(store: Store) -> None:
+    # Given a balance that covers exactly 10 asks, and 100 charges racing for it,
+    results: list[Decimal | None] = []
+    lock = threading.Lock()
+
+    def charge() -> None:
+        after = store.charge("t1", "ask", Decimal("0.20"), opening=Decimal("2.00"))
+        with lock:
+            results.append(after)
+
+    threads = [threading.Thread(target=charge) for _ in range(100)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+
+    # then exactly 10 are charged, each leaving a different balance, and the rest refused.
+    charged = sorted(r for r in results if r is not None)
+    assert len(results) == 100 and len(charged) == 10
+    assert charged == [Decimal("0.20") * n for n in range(10)]
+    account = store.credit_account("t1", opening=Decimal("2.00"))
+    assert account.balance == Decimal(0)
+    assert account.usage_of("ask") == Usage(charged=10, credits=Decimal("2.00"))
+
+
+def test_a_tenant_profile_round_trips_and_defaults_to_empty(store: Store) -> None:
+    assert store.tenant_profile("t1") == TenantProfile(tenant_id="t1")
+    store.put_tenant_profile(TenantProfile(tenant_id="t1", lang="id"))
+    assert store.tenant_profile("t1").lang == "id"
+    assert store.tenant_profile("t2").lang is None
+    store.put_tenant_profile(TenantProfile(tenant_id="t1", lang=None))
+    assert store.tenant_profile("t1").lang is None
 
 
 # --- the DynamoDB adapter uses the template's tables ----------------------------------------

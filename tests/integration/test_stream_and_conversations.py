@@ -207,6 +207,8 @@ def test_a_search_past_the_tool_deadline_streams_its_timeout_then_the_404_error_
     assert [(f["tool"], f["status"]) for f in finished] == [("search", "timeout")]
     assert frames[-1][0] == "error" and frames[-1][1]["code"] == "no_readable_result"
     assert "deadline" in frames[-1][1]["message"]
+    # ... carrying the same tool and status as the JSON route's 404 body.
+    assert (frames[-1][1]["tool"], frames[-1][1]["tool_status"]) == ("search", "timeout")
     assert "annotations" not in [name for name, _ in frames]
 
 

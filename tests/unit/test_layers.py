@@ -31,9 +31,10 @@ KERNEL = [
     "ports",
     "model_calls",
     "passages",
+    "credits",
 ]
 DOMAIN = ["annotate", "retrieval"]
-STAGES = ["agent", "judge", "guard", "conversations", "auth", "retriever"]
+STAGES = ["agent", "judge", "guard", "conversations", "auth", "retriever", "ask"]
 
 # Rank of every package (or module) directly under tanda/: an import may go to the same rank or
 # a lower one. Adapters sit beside the stages (they may import the kernel and the pure domain);

@@ -98,6 +98,29 @@ class ConnectionPool(Generic[C]):
         self._disconnect(connection)
 
 
+class PooledConnections(Generic[C]):
+    """Base of an adapter whose public calls lease from ``self._connections`` (set it in
+    ``__init__``; decorate the class with :func:`leased_per_call`)."""
+
+    _connections: ConnectionPool[C]
+
+    def _leased(self) -> C:
+        """The connection the running public call leased."""
+        return self._connections.current()
+
+    @property
+    def idle_connections(self) -> int:
+        return self._connections.idle
+
+    @property
+    def max_idle_connections(self) -> int:
+        return self._connections.max_idle
+
+    def close(self) -> None:
+        """Close every connection this adapter opened (in any thread); a later call reopens."""
+        self._connections.close()
+
+
 def leased_per_call(pool_attribute: str) -> Callable[[type[T]], type[T]]:
     """Class decorator: every public method of the class runs holding one connection leased from
     the pool in ``pool_attribute`` (``close`` excepted), which the class's private helpers reach

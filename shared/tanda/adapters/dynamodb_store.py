@@ -13,6 +13,8 @@ Two tables, whose key schemas are declared in ``template.yaml`` (a test compares
   message              ``T#<tenant>#O#<owner digest>#C#<id>``  ``M#<created_at>#<message_id>``
   memory item (V2-22)  ``T#<tenant>#O#<owner digest>``         ``MEM#<sha256 of the text>``
   rate-limit window    ``RATE#<key>``                          ``W#<window number>``
+  credit ledger        ``TENANT#<tenant>``                     ``CREDITS``
+  tenant profile       ``TENANT#<tenant>``                     ``PROFILE``
   ===================  ======================================  ===============================
 
   The owner digest is the SHA-256 of ``[issuer, subject]`` as JSON (:func:`owner_key`): no
@@ -29,6 +31,11 @@ A conversation item counts its messages (``message_count``): storing a message a
 conversation for its route are one transaction, and a claim is given back (``release``) or an
 empty conversation deleted (``discard``) only while no message exists.
 
+A tenant's credit ledger is one item: ``balance`` and, per usage kind, ``<kind>_charged``,
+``<kind>_metered`` and ``<kind>_credits`` (DynamoDB numbers are exact decimals). A charge is ONE
+conditional ``UpdateItem`` that takes the amount and counts the call only while the balance covers
+it (ASK-12); an item without ``balance`` reads as the opening balance, which the first write sets.
+
 DynamoDB deletes expired items lazily (up to days later), so every read of an item with
 ``expires_at`` filters on it as well.
 """
@@ -39,10 +46,19 @@ import hashlib
 import json
 import math
 from collections.abc import Sequence
+from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from tanda.credits import (
+    USAGE_KINDS,
+    CreditAccount,
+    TenantProfile,
+    Usage,
+    UsageKind,
+    as_credits,
+)
 from tanda.ports import ConversationConflict, ConversationMissing
 from tanda.records.conversations import (
     Conversation,
@@ -66,6 +82,11 @@ CONVERSATION_SK = "CONV"
 MESSAGE_PREFIX = "M#"
 MEMORY_PREFIX = "MEM#"
 MESSAGE_COUNT = "message_count"
+RATE_PREFIX = "RATE#"
+TENANT_PREFIX = "TENANT#"
+CREDITS_SK = "CREDITS"
+PROFILE_SK = "PROFILE"
+BALANCE = "balance"
 
 
 class DynamoTables(BaseSettings):
@@ -355,7 +376,7 @@ class DynamoStore:
             # refused request costs a condition check, not an ever-growing count.
             self.client.update_item(
                 TableName=self.table,
-                Key={"PK": _s(f"RATE#{key}"), "SK": _s(f"W#{window}")},
+                Key={"PK": _s(f"{RATE_PREFIX}{key}"), "SK": _s(f"W#{window}")},
                 UpdateExpression="ADD #count :one SET #ttl = if_not_exists(#ttl, :expires)",
                 ConditionExpression="attribute_not_exists(#count) OR #count < :limit",
                 ExpressionAttributeNames={"#count": "count", "#ttl": TTL_ATTRIBUTE},
@@ -371,6 +392,121 @@ class DynamoStore:
                 raise
             return refused
         return RateDecision(allowed=True)
+
+    # --- credits (ASK-12, ASK-13) and tenant profiles (ASK-07) ---------------------------------
+
+    def _tenant_key(self, tenant_id: str, sk: str) -> dict[str, dict[str, str]]:
+        return {"PK": _s(f"{TENANT_PREFIX}{tenant_id}"), "SK": _s(sk)}
+
+    def credit_account(self, tenant_id: str, *, opening: Decimal) -> CreditAccount:
+        item = self.client.get_item(
+            TableName=self.table, Key=self._tenant_key(tenant_id, CREDITS_SK), ConsistentRead=True
+        ).get("Item")
+        return _account(tenant_id, item or {}, opening)
+
+    def charge(
+        self, tenant_id: str, kind: UsageKind, amount: Decimal, *, opening: Decimal
+    ) -> Decimal | None:
+        # ASK-12: the check and the charge are ONE conditional write; DynamoDB serialises writes
+        # to the item, so concurrent charges can never take the balance below zero.
+        covers = "#balance >= :amount"
+        if opening >= amount:
+            covers = f"attribute_not_exists(#balance) OR {covers}"
+        try:
+            updated = self.client.update_item(
+                TableName=self.table,
+                Key=self._tenant_key(tenant_id, CREDITS_SK),
+                UpdateExpression="SET #balance = if_not_exists(#balance, :opening) - :amount "
+                "ADD #charged :one, #credits :amount",
+                ConditionExpression=covers,
+                ExpressionAttributeNames={
+                    "#balance": BALANCE,
+                    "#charged": f"{kind}_charged",
+                    "#credits": f"{kind}_credits",
+                },
+                ExpressionAttributeValues={
+                    ":opening": _decimal(opening),
+                    ":amount": _decimal(amount),
+                    ":one": _n(1),
+                },
+                ReturnValues="UPDATED_NEW",
+            )
+        except Exception as error:
+            if _error_code(error) != "ConditionalCheckFailedException":
+                raise
+            return None
+        return as_credits(Decimal(updated["Attributes"][BALANCE]["N"]))
+
+    def meter(self, tenant_id: str, kind: UsageKind, *, opening: Decimal) -> None:
+        self.client.update_item(
+            TableName=self.table,
+            Key=self._tenant_key(tenant_id, CREDITS_SK),
+            UpdateExpression="SET #balance = if_not_exists(#balance, :opening) ADD #metered :one",
+            ExpressionAttributeNames={"#balance": BALANCE, "#metered": f"{kind}_metered"},
+            ExpressionAttributeValues={":opening": _decimal(opening), ":one": _n(1)},
+        )
+
+    def grant_credits(self, tenant_id: str, amount: Decimal, *, opening: Decimal) -> CreditAccount:
+        if amount <= 0:
+            raise ValueError("a grant adds a positive amount of credits")
+        updated = self.client.update_item(
+            TableName=self.table,
+            Key=self._tenant_key(tenant_id, CREDITS_SK),
+            UpdateExpression="SET #balance = if_not_exists(#balance, :opening) + :amount",
+            ExpressionAttributeNames={"#balance": BALANCE},
+            ExpressionAttributeValues={
+                ":opening": _decimal(opening),
+                ":amount": _decimal(amount),
+            },
+            ReturnValues="ALL_NEW",
+        )
+        return _account(tenant_id, updated["Attributes"], opening)
+
+    def tenant_profile(self, tenant_id: str) -> TenantProfile:
+        item = self.client.get_item(
+            TableName=self.table, Key=self._tenant_key(tenant_id, PROFILE_SK), ConsistentRead=True
+        ).get("Item")
+        if item is None:
+            return TenantProfile(tenant_id=tenant_id)
+        return TenantProfile.model_validate_json(item["body"]["S"])
+
+    def put_tenant_profile(self, profile: TenantProfile) -> None:
+        self.client.put_item(
+            TableName=self.table,
+            Item={
+                **self._tenant_key(profile.tenant_id, PROFILE_SK),
+                "body": _s(profile.model_dump_json()),
+            },
+        )
+
+
+def _decimal(value: Decimal) -> dict[str, str]:
+    return {"N": format(value, "f")}
+
+
+def _account(tenant_id: str, item: dict[str, Any], opening: Decimal) -> CreditAccount:
+    def number(name: str) -> Decimal | None:
+        found = item.get(name)
+        return Decimal(found["N"]) if found is not None else None
+
+    usage: dict[UsageKind, Usage] = {}
+    for kind in USAGE_KINDS:
+        charged, metered, credits = (
+            number(f"{kind}_{part}") for part in ("charged", "metered", "credits")
+        )
+        if charged is None and metered is None:
+            continue
+        usage[kind] = Usage(
+            charged=int(charged or 0),
+            metered=int(metered or 0),
+            credits=as_credits(credits or Decimal(0)),
+        )
+    balance = number(BALANCE)
+    return CreditAccount(
+        tenant_id=tenant_id,
+        balance=as_credits(opening if balance is None else balance),
+        usage=usage,
+    )
 
 
 def _conversation(item: dict[str, Any]) -> Conversation:

@@ -1,11 +1,15 @@
 """The offline model: the embedded default, no network and no weights (DESIGN §5).
 
 It is honest about what it is — extractive. The agent searches once with the question, picks the
-sentences of the passages that share the most (IDF-weighted) terms with it, and cites each one; the
-judge supports a statement only when its cited passages contain it (verbatim after whitespace and
-case folding, or nearly every content term present) and every quantity in it is found by
-``tanda.numbers``; the framing check treats framing with digits as checkable; the guard blocks
-answers carrying personal identifiers (a 16-digit NIK). Answers come from ``ChatRequest.items``.
+sentences of the passages that share the most (IDF-weighted) terms with it, and cites each one.
+``/v1/ask`` (role ``ask``) picks sentences the same way and marks each with its ``[S#]``; only its
+own words (the lead-in, "not found") follow the requested language, and it keeps to the call's
+output budget (about four characters a token), so a cut answer continues where it stopped. The
+judge (``tanda.adapters.offline_judge``) supports a statement only when each of its sentences
+aligns with one place of its cited passages that holds its content terms, its negations and other
+markers on the same words, no antonym, the same roles and its quantities (issue 17); the framing
+check treats framing with digits as checkable; the guard blocks answers carrying personal
+identifiers (a 16-digit NIK). Answers come from ``ChatRequest.items``.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ import json
 import math
 import re
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,6 +29,17 @@ from tanda.retrieval.analysis import index_terms, query_terms
 LEAD_IN = "Kutipan paling relevan dari dokumen (mode offline, ekstraktif):"
 NOTHING = "Dokumen yang ditemukan tidak memuat kalimat yang menjawab pertanyaan ini."
 MAX_SENTENCES = 3
+CHARS_PER_TOKEN = 4
+ASK_LEAD_IN = {
+    "tr": "Belgelerdeki en ilgili ifadeler (çevrimdışı mod, alıntı):",
+    "id": "Kutipan paling relevan dari dokumen (mode offline, ekstraktif):",
+    "en": "The most relevant statements in the documents (offline mode, extractive):",
+}
+ASK_NOTHING = {
+    "tr": "Bu bilgi belgelerde bulunamadı.",
+    "id": "Informasi ini tidak ditemukan dalam dokumen.",
+    "en": "This information was not found in the documents.",
+}
 MAX_SENTENCE_CHARS = 400
 
 # A sentence ends at . ! ? followed by space and an uppercase letter, digit or opening mark; a
@@ -33,6 +49,9 @@ _SPACE = re.compile(r"\s+")
 _NIK = re.compile(r"(?<!\d)\d{16}(?!\d)")
 _YEAR = re.compile(r"(?<!\d)(?:19|20)\d{2}(?!\d)")
 _PERIOD_LABELS = ("Periode:",)  # a dataset's period; a statute's year is when it was enacted
+# The call that produced a passage is shown with it (V2-07), but its words are the agent's — often
+# the question's — not the source's: never evidence for a statement.
+_PRODUCING_CALL = "Dihasilkan oleh:"
 _DIGIT = re.compile(r"\d")
 
 
@@ -61,12 +80,13 @@ def units_of(key: str, text: str) -> list[Unit]:
     return [Unit(key, sentence) for sentence in sentences(text)]
 
 
+def _evidence(identity: Iterable[str]) -> list[str]:
+    """The identity lines that describe the source itself."""
+    return [line for line in identity if not line.startswith(_PRODUCING_CALL)]
+
+
 def _segment(text: str, kind: str, cites: list[str], layout: str) -> dict[str, Any]:
     return {"text": text, "kind": kind, "cites": cites, "layout": layout}
-
-
-def _normalize(text: str) -> str:
-    return _SPACE.sub(" ", text).strip().casefold()
 
 
 class OfflineModel:
@@ -79,6 +99,7 @@ class OfflineModel:
             ModelRole.recheck: self._judge,
             ModelRole.framing_check: self._framing,
             ModelRole.guard: self._guard,
+            ModelRole.ask: self._ask,
         }.get(request.role)
         if handler is None:
             return ChatResponse(content="{}")
@@ -169,36 +190,49 @@ class OfflineModel:
         tables.sort(key=lambda p: (p[1].key, p[0]))
         return [u for _, u in picked if u.header is None] + [u for _, u in tables]
 
+    # --- /v1/ask ------------------------------------------------------------------------------
+
+    def _ask(self, request: ChatRequest) -> ChatResponse:
+        item = (request.items or [{}])[0]
+        answer = self.ask_answer(
+            str(item.get("question", "")), item.get("sources", []), str(item.get("lang", "tr"))
+        )
+        # The reply continues where the answer so far stopped, within this call's budget.
+        answer = answer[len(str(item.get("answer_so_far", ""))) :]
+        limit = request.max_tokens * CHARS_PER_TOKEN if request.max_tokens else None
+        if limit is not None and len(answer) > limit:
+            return ChatResponse(content=answer[:limit], finish_reason="length")
+        return ChatResponse(content=answer)
+
+    def ask_answer(self, question: str, sources: list[dict[str, Any]], lang: str) -> str:
+        """The whole extractive answer: the best sentences, each marked with its ``[S#]``."""
+        passages = [{"key": str(s["source_no"]), "text": s["text"]} for s in sources]
+        picked = self.pick_units(question, passages)
+        if not picked:
+            return ASK_NOTHING.get(lang, ASK_NOTHING["tr"])
+        lines = [f"- {unit.text} [S{unit.key}]" for unit in picked]
+        return "\n".join([ASK_LEAD_IN.get(lang, ASK_LEAD_IN["tr"]), *lines])
+
     # --- judge and re-check ----------------------------------------------------------------------
 
     def _judge(self, request: ChatRequest) -> ChatResponse:
+        from tanda.adapters.offline_judge import CitedPassage, judge_statement
+
         verdicts = [
             {
                 "id": item["id"],
-                "verdict": self.judge_one(item["text"], [p["text"] for p in item["passages"]]),
+                "verdict": judge_statement(
+                    item["text"],
+                    [
+                        CitedPassage(p["text"], tuple(_evidence(p.get("identity", ()))))
+                        for p in item["passages"]
+                    ],
+                ),
             }
             for item in request.items or []
             if "id" in item
         ]
         return ChatResponse(content=json.dumps({"verdicts": verdicts}, ensure_ascii=False))
-
-    @staticmethod
-    def judge_one(statement: str, passages: list[str]) -> str:
-        from tanda.numbers import find_in
-
-        source = "\n".join(passages)
-        if find_in(statement, source):
-            return "unsupported"  # a number the passages do not state (V2-08)
-        if _normalize(statement) in _normalize(source):
-            return "supported"
-        lang = guess_lang(statement) or DEFAULT_LANG
-        terms = set(index_terms(statement, lang))
-        if not terms:
-            return "unverifiable"
-        coverage = len(terms & set(index_terms(source, lang))) / len(terms)
-        if coverage >= 0.9:
-            return "supported"
-        return "unsupported" if coverage < 0.5 else "unverifiable"
 
     # --- framing check and guard ------------------------------------------------------------------
 

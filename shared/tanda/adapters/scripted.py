@@ -21,6 +21,7 @@ from tanda.model_calls import (
     ChatResponse,
     ModelContextExceeded,
     ModelError,
+    ModelRejected,
     ModelRole,
     ModelTimeout,
     ModelUnavailable,
@@ -87,6 +88,24 @@ class GuardScript(_Model):
     fail: Failure | None = None
 
 
+class AskScript(_Model):
+    """The ``/v1/ask`` synthesis (docs/scenarios.md)."""
+
+    answer: str = Field(
+        default="Kaynağa göre cevap budur [S1].", description="The reply, `[S#]` markers included."
+    )
+    truncate: bool = Field(default=False, description="The reply stops at the output limit.")
+    continuation: str | None = Field(
+        default=None,
+        description="The continuation call's reply; null: it adds nothing and stops at the limit "
+        "again.",
+    )
+    continuation_truncated: bool = Field(
+        default=False, description="The continuation stops at the output limit too."
+    )
+    fail: Literal["timeout", "http_500", "http_400", "invalid"] | None = None
+
+
 class Scenario(_Model):
     description: str | None = None
     agent: AgentScript = AgentScript()
@@ -94,6 +113,7 @@ class Scenario(_Model):
     judge: JudgeScript = JudgeScript()
     recheck: RecheckScript = RecheckScript()
     guard: GuardScript = GuardScript()
+    ask: AskScript = AskScript()
     latency_ms: dict[str, int] = Field(default_factory=dict, description="Per role, e.g. judge.")
 
 
@@ -145,6 +165,7 @@ class ScriptedModel:
             ModelRole.judge: self._judge,
             ModelRole.recheck: self._recheck,
             ModelRole.guard: self._guard,
+            ModelRole.ask: self._ask,
         }.get(request.role)
         if handler is None:
             raise ScenarioNotFound(f"the scripted model has no script for role {request.role}")
@@ -265,4 +286,26 @@ class ScriptedModel:
                 "block": scenario.guard.block,
                 "category": "scripted" if scenario.guard.block else None,
             }
+        )
+
+    def _ask(self, scenario: Scenario, request: ChatRequest) -> ChatResponse:
+        script = scenario.ask
+        if script.fail == "timeout":
+            raise ModelTimeout("scripted timeout")
+        if script.fail == "http_500":
+            raise ModelUnavailable("scripted server error")
+        if script.fail == "http_400":
+            raise ModelRejected("scripted client error")
+        if script.fail == "invalid":
+            return ChatResponse(content="")
+        continuing = any("answer_so_far" in item for item in request.items or [])
+        if not continuing:
+            return ChatResponse(
+                content=script.answer, finish_reason="length" if script.truncate else "stop"
+            )
+        if script.continuation is None:
+            return ChatResponse(content="", finish_reason="length")
+        return ChatResponse(
+            content=script.continuation,
+            finish_reason="length" if script.continuation_truncated else "stop",
         )

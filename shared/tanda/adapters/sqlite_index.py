@@ -43,7 +43,7 @@ from typing import Any, Final
 import apsw
 import sqlite_vec
 
-from tanda.adapters.connection_pool import ConnectionPool, leased_per_call
+from tanda.adapters.connection_pool import ConnectionPool, PooledConnections, leased_per_call
 from tanda.adapters.private_files import private_database
 from tanda.lang import DEFAULT_LANG, Lang, guess_lang, normalize_lang
 from tanda.records.documents import (
@@ -182,7 +182,7 @@ def _f32(vector: Sequence[float]) -> bytes:
 
 
 @leased_per_call("_connections")
-class SqliteSearchIndex:
+class SqliteSearchIndex(PooledConnections[apsw.Connection]):
     """``SearchIndex`` over one SQLite file (WAL). Safe to share between threads: each public
     call leases a pooled connection; writers take one lock so transactions never interleave."""
 
@@ -218,22 +218,6 @@ class SqliteSearchIndex:
         conn.execute("PRAGMA synchronous = NORMAL")
         conn.execute("PRAGMA foreign_keys = ON")
         return conn
-
-    def _conn(self) -> apsw.Connection:
-        """The connection the running public call leased (issue 11: see ``leased_per_call``)."""
-        return self._connections.current()
-
-    @property
-    def idle_connections(self) -> int:
-        return self._connections.idle
-
-    @property
-    def max_idle_connections(self) -> int:
-        return self._connections.max_idle
-
-    def close(self) -> None:
-        """Close every connection this index opened (in any thread); a later call reopens."""
-        self._connections.close()
 
     @contextmanager
     def _transaction(self) -> Iterator[apsw.Connection]:
@@ -423,7 +407,7 @@ class SqliteSearchIndex:
     # -- reads -----------------------------------------------------------------------------
 
     def search(self, query: SearchQuery) -> list[SearchHit]:
-        conn = self._conn()
+        conn = self._leased()
         lang = normalize_lang(query.lang) or guess_lang(query.text) or DEFAULT_LANG
         rankings: dict[str, list[str]] = {}
         ids: dict[str, int] = {}
@@ -627,7 +611,7 @@ class SqliteSearchIndex:
             return []
         where = scope_filter(scope)
         marks = ", ".join("?" for _ in chunk_ids)
-        rows = self._conn().execute(
+        rows = self._leased().execute(
             f"SELECT {_CHUNK_COLUMNS} FROM chunks c "  # noqa: S608
             f"WHERE c.chunk_id IN ({marks}) AND {where.sql} "
             "ORDER BY c.document_id, c.ordinal, c.chunk_id",
@@ -638,7 +622,7 @@ class SqliteSearchIndex:
 
     def document_chunks(self, scope: SearchScope, document_id: str) -> list[Chunk]:
         where = scope_filter(scope)
-        rows = self._conn().execute(
+        rows = self._leased().execute(
             f"SELECT {_CHUNK_COLUMNS} FROM chunks c "  # noqa: S608
             f"WHERE c.document_id = ? AND {where.sql} "
             "ORDER BY c.ordinal, c.chunk_id",
@@ -648,7 +632,7 @@ class SqliteSearchIndex:
 
     def documents(self, scope: SearchScope) -> list[Document]:
         where = document_filter(scope)
-        rows = self._conn().execute(
+        rows = self._leased().execute(
             f"SELECT d.body FROM documents d WHERE {where.sql} "  # noqa: S608
             "ORDER BY d.document_id",
             where.params,

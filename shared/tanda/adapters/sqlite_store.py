@@ -1,11 +1,14 @@
-"""The embedded ``Store``: one SQLite file for conversations, messages, memory, receipts and rate
-limits.
+"""The embedded ``Store``: one SQLite file for conversations, messages, memory, receipts, rate
+limits, the tenants' credit ledgers and profiles.
 
 Every conversation read and write names its owner — issuer, tenant and subject — in the WHERE
 clause, and messages are read through their conversation (issue 11). The route claim is one
 conditional UPDATE (V2-19), so two first answers on different routes cannot both win; storing a
 message claims in the same transaction. Receipts and rate-limit windows carry an expiry and are
 filtered on read.
+
+Credits are integers of 1/10 000 credit (``tanda.credits.to_units``), so the balance check and the
+charge are one exact conditional UPDATE (ASK-12); the charge and its usage count commit together.
 
 Files written before issue 11 have conversations without ``issuer``/``subject`` columns (added as
 NULL when the file is opened) and memory in a ``memories`` table keyed without the issuer: such
@@ -17,11 +20,21 @@ from __future__ import annotations
 import math
 import sqlite3
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from decimal import Decimal
 from pathlib import Path
+from typing import TypeVar
 
-from tanda.adapters.connection_pool import ConnectionPool, leased_per_call
+from tanda.adapters.connection_pool import ConnectionPool, PooledConnections, leased_per_call
 from tanda.adapters.private_files import private_database
+from tanda.credits import (
+    CreditAccount,
+    TenantProfile,
+    Usage,
+    UsageKind,
+    from_units,
+    to_units,
+)
 from tanda.ports import ConversationConflict, ConversationMissing
 from tanda.records.conversations import (
     Conversation,
@@ -72,7 +85,24 @@ CREATE TABLE IF NOT EXISTS rate_windows (
     expires_at REAL NOT NULL,
     PRIMARY KEY (key, window)
 );
+CREATE TABLE IF NOT EXISTS credit_accounts (
+    tenant_id TEXT PRIMARY KEY,
+    balance_units INTEGER NOT NULL CHECK (balance_units >= 0)
+);
+CREATE TABLE IF NOT EXISTS credit_usage (
+    tenant_id TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    charged INTEGER NOT NULL DEFAULT 0,
+    metered INTEGER NOT NULL DEFAULT 0,
+    credit_units INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (tenant_id, kind)
+);
+CREATE TABLE IF NOT EXISTS tenant_profiles (
+    tenant_id TEXT PRIMARY KEY,
+    body TEXT NOT NULL
+);
 """
+_T = TypeVar("_T")
 OWNED = "tenant_id = ? AND conversation_id = ? AND issuer = ? AND subject = ?"
 """A conversation of one owner (issue 11); bind :func:`_owned`. NULL never equals, so rows
 written before the owner columns existed match no one."""
@@ -95,7 +125,7 @@ def _add_owner_columns(db: sqlite3.Connection) -> None:
 
 
 @leased_per_call("_connections")
-class SqliteStore:
+class SqliteStore(PooledConnections[sqlite3.Connection]):
     """``Store`` over one SQLite file (WAL). Each public call leases a pooled connection (issue
     11), so any thread reuses them; writers take one lock."""
 
@@ -117,27 +147,24 @@ class SqliteStore:
         db.execute("PRAGMA busy_timeout=30000")
         return db
 
-    def _db(self) -> sqlite3.Connection:
-        """The connection the running public call leased (see ``leased_per_call``)."""
-        return self._connections.current()
-
-    @property
-    def idle_connections(self) -> int:
-        return self._connections.idle
-
-    @property
-    def max_idle_connections(self) -> int:
-        return self._connections.max_idle
-
-    def close(self) -> None:
-        """Close every connection this store opened (in any thread); a later call reopens."""
-        self._connections.close()
+    def _in_transaction(self, write: Callable[[sqlite3.Connection], _T]) -> _T:
+        """``write`` in one IMMEDIATE transaction (other processes on the file wait for it)."""
+        with self._write:
+            db = self._leased()
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                result = write(db)
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+            db.execute("COMMIT")
+            return result
 
     # --- conversations ---------------------------------------------------------------------------
 
     def create_conversation(self, conversation: Conversation) -> None:
         with self._write:
-            self._db().execute(
+            self._leased().execute(
                 "INSERT INTO conversations (tenant_id, conversation_id, body, route, issuer, "
                 "subject) VALUES (?,?,?,?,?,?)",
                 (
@@ -152,7 +179,7 @@ class SqliteStore:
 
     def conversation(self, owner: ConversationOwner, conversation_id: str) -> Conversation | None:
         row = (
-            self._db()
+            self._leased()
             .execute(
                 f"SELECT body, route FROM conversations WHERE {OWNED}",  # noqa: S608
                 _owned(owner, conversation_id),
@@ -178,37 +205,32 @@ class SqliteStore:
 
     def claim(self, owner: ConversationOwner, conversation_id: str, route: Route) -> Conversation:
         with self._write:
-            self._claim(self._db(), owner, conversation_id, route)
+            self._claim(self._leased(), owner, conversation_id, route)
         found = self.conversation(owner, conversation_id)
         if found is None:  # discarded in between
             raise ConversationMissing(conversation_id)
         return found
 
     def add_message(self, owner: ConversationOwner, message: StoredMessage) -> None:
-        with self._write:
-            db = self._db()
-            db.execute("BEGIN IMMEDIATE")
-            try:
-                # V2-19: the message claims its conversation in the same transaction.
-                self._claim(db, owner, message.conversation_id, message.route)
-                db.execute(
-                    "INSERT INTO messages (tenant_id, conversation_id, created_at, message_id, "
-                    "body) VALUES (?,?,?,?,?)",
-                    (
-                        owner.tenant_id,
-                        message.conversation_id,
-                        message.created_at,
-                        message.message_id,
-                        message.model_dump_json(),
-                    ),
-                )
-            except BaseException:
-                db.execute("ROLLBACK")
-                raise
-            db.execute("COMMIT")
+        def write(db: sqlite3.Connection) -> None:
+            # V2-19: the message claims its conversation in the same transaction.
+            self._claim(db, owner, message.conversation_id, message.route)
+            db.execute(
+                "INSERT INTO messages (tenant_id, conversation_id, created_at, message_id, "
+                "body) VALUES (?,?,?,?,?)",
+                (
+                    owner.tenant_id,
+                    message.conversation_id,
+                    message.created_at,
+                    message.message_id,
+                    message.model_dump_json(),
+                ),
+            )
+
+        self._in_transaction(write)
 
     def messages(self, owner: ConversationOwner, conversation_id: str) -> list[StoredMessage]:
-        rows = self._db().execute(
+        rows = self._leased().execute(
             "SELECT m.body FROM messages AS m JOIN conversations AS c "
             "ON c.tenant_id = m.tenant_id AND c.conversation_id = m.conversation_id "
             "WHERE c.tenant_id = ? AND c.conversation_id = ? AND c.issuer = ? AND c.subject = ? "
@@ -219,7 +241,7 @@ class SqliteStore:
 
     def release(self, owner: ConversationOwner, conversation_id: str, route: Route) -> bool:
         with self._write:
-            cursor = self._db().execute(
+            cursor = self._leased().execute(
                 f"UPDATE conversations SET route = NULL WHERE {OWNED} AND route = ? "  # noqa: S608
                 f"AND {NO_MESSAGE}",
                 (*_owned(owner, conversation_id), route),
@@ -228,7 +250,7 @@ class SqliteStore:
 
     def discard(self, owner: ConversationOwner, conversation_id: str) -> bool:
         with self._write:
-            cursor = self._db().execute(
+            cursor = self._leased().execute(
                 f"DELETE FROM conversations WHERE {OWNED} AND {NO_MESSAGE}",  # noqa: S608
                 _owned(owner, conversation_id),
             )
@@ -238,7 +260,7 @@ class SqliteStore:
 
     def add_memories(self, items: Sequence[MemoryItem]) -> None:
         with self._write:
-            self._db().executemany(
+            self._leased().executemany(
                 "INSERT OR IGNORE INTO owner_memories "
                 "(tenant_id, issuer, subject, text, created_at, body) VALUES (?,?,?,?,?,?)",
                 [
@@ -248,7 +270,7 @@ class SqliteStore:
             )
 
     def memories(self, owner: ConversationOwner, *, limit: int) -> list[MemoryItem]:
-        rows = self._db().execute(
+        rows = self._leased().execute(
             "SELECT body FROM owner_memories WHERE tenant_id = ? AND issuer = ? AND subject = ? "
             "ORDER BY created_at DESC, text LIMIT ?",
             (owner.tenant_id, owner.issuer, owner.subject, limit),
@@ -259,13 +281,17 @@ class SqliteStore:
 
     def put_receipt(self, receipt: PlaygroundReceipt) -> None:
         with self._write:
-            self._db().execute(
+            self._leased().execute(
                 "INSERT OR REPLACE INTO receipts (run_id, expires_at, body) VALUES (?,?,?)",
                 (receipt.run_id, receipt.expires_at, receipt.model_dump_json()),
             )
 
     def receipt(self, run_id: str, *, now: float | None = None) -> PlaygroundReceipt | None:
-        row = self._db().execute("SELECT body FROM receipts WHERE run_id = ?", (run_id,)).fetchone()
+        row = (
+            self._leased()
+            .execute("SELECT body FROM receipts WHERE run_id = ?", (run_id,))
+            .fetchone()
+        )
         if row is None:
             return None
         receipt = PlaygroundReceipt.model_validate_json(row[0])
@@ -276,7 +302,7 @@ class SqliteStore:
     def hit(self, key: str, *, limit: int, window_s: float, now: float) -> RateDecision:
         window = math.floor(now / window_s)
         with self._write:
-            db = self._db()
+            db = self._leased()
             db.execute("DELETE FROM rate_windows WHERE expires_at <= ?", (now,))
             (count,) = db.execute(
                 "INSERT INTO rate_windows (key, window, count, expires_at) VALUES (?,?,1,?) "
@@ -288,3 +314,96 @@ class SqliteStore:
         return RateDecision(
             allowed=False, retry_after_s=max(1, math.ceil((window + 1) * window_s - now))
         )
+
+    # --- credits (ASK-12, ASK-13) and tenant profiles (ASK-07) ---------------------------------
+
+    def credit_account(self, tenant_id: str, *, opening: Decimal) -> CreditAccount:
+        db = self._leased()
+        row = db.execute(
+            "SELECT balance_units FROM credit_accounts WHERE tenant_id = ?", (tenant_id,)
+        ).fetchone()
+        usage = {
+            kind: Usage(charged=charged, metered=metered, credits=from_units(units))
+            for kind, charged, metered, units in db.execute(
+                "SELECT kind, charged, metered, credit_units FROM credit_usage "
+                "WHERE tenant_id = ? ORDER BY kind",
+                (tenant_id,),
+            )
+        }
+        balance = from_units(row[0]) if row is not None else from_units(to_units(opening))
+        return CreditAccount(tenant_id=tenant_id, balance=balance, usage=usage)
+
+    @staticmethod
+    def _open_account(db: sqlite3.Connection, tenant_id: str, opening: Decimal) -> None:
+        db.execute(
+            "INSERT OR IGNORE INTO credit_accounts (tenant_id, balance_units) VALUES (?, ?)",
+            (tenant_id, to_units(opening)),
+        )
+
+    def charge(
+        self, tenant_id: str, kind: UsageKind, amount: Decimal, *, opening: Decimal
+    ) -> Decimal | None:
+        units = to_units(amount)
+
+        def write(db: sqlite3.Connection) -> Decimal | None:
+            self._open_account(db, tenant_id, opening)
+            # ASK-12: the check and the charge are this one conditional UPDATE.
+            row = db.execute(
+                "UPDATE credit_accounts SET balance_units = balance_units - ? "
+                "WHERE tenant_id = ? AND balance_units >= ? RETURNING balance_units",
+                (units, tenant_id, units),
+            ).fetchone()
+            if row is None:
+                return None
+            db.execute(
+                "INSERT INTO credit_usage (tenant_id, kind, charged, credit_units) "
+                "VALUES (?, ?, 1, ?) ON CONFLICT (tenant_id, kind) DO UPDATE SET "
+                "charged = charged + 1, credit_units = credit_units + excluded.credit_units",
+                (tenant_id, kind, units),
+            )
+            return from_units(row[0])
+
+        return self._in_transaction(write)
+
+    def meter(self, tenant_id: str, kind: UsageKind, *, opening: Decimal) -> None:
+        def write(db: sqlite3.Connection) -> None:
+            self._open_account(db, tenant_id, opening)
+            db.execute(
+                "INSERT INTO credit_usage (tenant_id, kind, metered) VALUES (?, ?, 1) "
+                "ON CONFLICT (tenant_id, kind) DO UPDATE SET metered = metered + 1",
+                (tenant_id, kind),
+            )
+
+        self._in_transaction(write)
+
+    def grant_credits(self, tenant_id: str, amount: Decimal, *, opening: Decimal) -> CreditAccount:
+        units = to_units(amount)
+        if units <= 0:
+            raise ValueError("a grant adds a positive amount of credits")
+
+        def write(db: sqlite3.Connection) -> None:
+            self._open_account(db, tenant_id, opening)
+            db.execute(
+                "UPDATE credit_accounts SET balance_units = balance_units + ? WHERE tenant_id = ?",
+                (units, tenant_id),
+            )
+
+        self._in_transaction(write)
+        return self.credit_account(tenant_id, opening=opening)
+
+    def tenant_profile(self, tenant_id: str) -> TenantProfile:
+        row = (
+            self._leased()
+            .execute("SELECT body FROM tenant_profiles WHERE tenant_id = ?", (tenant_id,))
+            .fetchone()
+        )
+        if row is None:
+            return TenantProfile(tenant_id=tenant_id)
+        return TenantProfile.model_validate_json(row[0])
+
+    def put_tenant_profile(self, profile: TenantProfile) -> None:
+        with self._write:
+            self._leased().execute(
+                "INSERT OR REPLACE INTO tenant_profiles (tenant_id, body) VALUES (?, ?)",
+                (profile.tenant_id, profile.model_dump_json()),
+            )

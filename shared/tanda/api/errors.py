@@ -21,6 +21,7 @@ log = logging.getLogger(__name__)
 STATUS_BY_ERROR: dict[type[errors.TandaError], int] = {
     errors.BadRequest: 400,
     errors.MissingCredentials: 401,
+    errors.PaymentRequired: 402,
     errors.Forbidden: 403,
     errors.NotFound: 404,
     errors.Conflict: 409,

@@ -255,7 +255,9 @@ def _run_job(job: StreamJob, work: StreamWork) -> None:
     except TurnAbandoned:
         pass  # nobody reads this stream; the turn was not stored
     except TandaError as error:
-        job.emit(ErrorFrame(code=error.code, message=error.message))
+        # The JSON body's extra fields where the frame has them (V2-19: tool, tool_status).
+        extra = {k: v for k, v in error.detail().items() if k in ErrorFrame.model_fields}
+        job.emit(ErrorFrame(code=error.code, message=error.message, **extra))
     except Exception:
         log.exception("stream worker failed")
         job.emit(ErrorFrame(code="internal_error", message="The request could not be completed."))

@@ -122,7 +122,7 @@ def _load_signing_key(home: Path) -> Any:
     return key
 
 
-def _check_tenant(tenant: str) -> None:
+def check_tenant(tenant: str) -> None:
     if not _TENANT.match(tenant):
         raise AuthConfigError("a tenant id is 1-64 letters, digits, '_', '.' or '-'")
 
@@ -134,7 +134,7 @@ def create_local_keys(home: Path, *, tenant: str, test: bool) -> dict[str, str]:
     """
     from tanda.auth.tokens import public_jwk, thumbprint
 
-    _check_tenant(tenant)
+    check_tenant(tenant)
     home.mkdir(parents=True, exist_ok=True, mode=0o700)
     signing_key = _load_or_create_signing_key(home)
     public_key = signing_key.public_key()
@@ -192,7 +192,7 @@ def sign_local_token(
 
     from tanda.auth.tokens import thumbprint
 
-    _check_tenant(tenant)
+    check_tenant(tenant)
     if not 0 < ttl_s <= MAX_TOKEN_TTL_S:
         raise AuthConfigError(f"--ttl must be between 1 and {MAX_TOKEN_TTL_S} seconds")
     local = read_keys_file(home)

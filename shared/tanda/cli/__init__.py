@@ -29,9 +29,25 @@ def _token(args: argparse.Namespace) -> int:
 
 
 def _ask(args: argparse.Namespace) -> int:
+    if args.v1:
+        from tanda.cli.ask_v1 import ask_v1_command
+
+        return ask_v1_command(args)
     from tanda.cli.terminal import ask_command
 
     return ask_command(args)
+
+
+def _credits(args: argparse.Namespace) -> int:
+    from tanda.cli.credits import credits_command
+
+    return credits_command(args)
+
+
+def _tenants(args: argparse.Namespace) -> int:
+    from tanda.cli.tenants import tenants_command
+
+    return tenants_command(args)
 
 
 def _demo(args: argparse.Namespace) -> int:
@@ -58,10 +74,29 @@ def _eval_retrieval(args: argparse.Namespace) -> int:
     return eval_retrieval_command(args)
 
 
+def _eval_judge(args: argparse.Namespace) -> int:
+    from tanda.cli.evaluate import eval_judge_command
+
+    return eval_judge_command(args)
+
+
+def _eval_numbers(args: argparse.Namespace) -> int:
+    from tanda.cli.evaluate import eval_numbers_command
+
+    return eval_numbers_command(args)
+
+
 def _openapi(args: argparse.Namespace) -> int:
     from tanda.cli.openapi import write_openapi
 
     return write_openapi(args.out)
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -100,7 +135,31 @@ def build_parser() -> argparse.ArgumentParser:
     p = add("ask", _ask, "Ask a question and print the annotated answer in the terminal.")
     p.add_argument("question", help="the question")
     p.add_argument("--tenant", default="demo")
-    p.add_argument("--json", action="store_true", help="print the annotate-v2 JSON instead")
+    p.add_argument("--json", action="store_true", help="print the response JSON instead")
+    p.add_argument("--v1", action="store_true", help="answer as POST /v1/ask does ([S#] citations)")
+    p.add_argument("--document", default=None, help="--v1: only this document")
+    p.add_argument("--batch", default=None, help="--v1: only this ingest batch")
+    p.add_argument("--lang", default=None, help="--v1: answer language (tr, id, en)")
+    p.add_argument("--top-k", type=int, default=5, help="--v1: sources to retrieve (1-20)")
+
+    p = add("credits", _credits, "Show or grant a tenant's /v1 credits (ASK-12).")
+    credits_sub = p.add_subparsers(dest="credits_command", required=True, metavar="ACTION")
+    cg = credits_sub.add_parser("grant", help="Add AMOUNT credits to the tenant's balance.")
+    cg.add_argument("amount", metavar="AMOUNT", help="a positive decimal, e.g. 25 or 0.50")
+    cs = credits_sub.add_parser("show", help="Print the balance and the metered usage.")
+    for action in (cg, cs):
+        action.add_argument("--tenant", required=True, help="the tenant")
+        action.add_argument("--json", action="store_true", help="print JSON instead")
+        action.set_defaults(handler=_credits)
+
+    p = add("tenants", _tenants, "Show or set a tenant's profile (its default answer language).")
+    tenants_sub = p.add_subparsers(dest="tenants_command", required=True, metavar="ACTION")
+    ts = tenants_sub.add_parser("set", help="Set the tenant's default /v1/ask language.")
+    ts.add_argument("--lang", default=None, help="tr, id, en, or none to clear (ASK-07)")
+    tv = tenants_sub.add_parser("show", help="Print the tenant's profile.")
+    for action in (ts, tv):
+        action.add_argument("--tenant", required=True, help="the tenant")
+        action.set_defaults(handler=_tenants)
 
     p = add("demo", _demo, "Print the seed's annotated example, composed and aggregated by tanda.")
     p.add_argument("--json", action="store_true", help="print the annotate-v2 JSON instead")
@@ -128,6 +187,24 @@ def build_parser() -> argparse.ArgumentParser:
     er.add_argument("dir", help="BEIR folder: corpus.jsonl, queries.jsonl, qrels/test.tsv")
     er.add_argument("--lang", default=None, help="analyzer language (default: detected)")
     er.set_defaults(handler=_eval_retrieval)
+    ej = eval_sub.add_parser(
+        "judge",
+        help="false-support rate and balanced accuracy of the judge on IndoNLI, WiCE, SummEdits",
+    )
+    ej.add_argument("paths", nargs="+", metavar="PATH", help="set files, or folders of them")
+    ej.add_argument("--model", default=None, help="model adapter, as TANDA_MODEL (default: it)")
+    ej.add_argument("--limit", type=_positive, default=None, help="judge only each set's first N")
+    ej.add_argument(
+        "--workers", type=_positive, default=4, help="answers judged at once (default 4)"
+    )
+    ej.add_argument("--details", default=None, help="write one JSON line per statement here")
+    ej.set_defaults(handler=_eval_judge)
+    en = eval_sub.add_parser(
+        "numbers", help="TAT-QA answers written as people do, against their table cells"
+    )
+    en.add_argument("path", help="TAT-QA JSON file (e.g. tatqa_dev.json)")
+    en.add_argument("--misses", type=_positive, default=50, help="misses listed (default 50)")
+    en.set_defaults(handler=_eval_numbers)
 
     p = add("openapi", _openapi, "Write the OpenAPI document generated from the contract models.")
     p.add_argument(

@@ -30,7 +30,10 @@ def search_command(args: argparse.Namespace) -> int:
             where = ".".join(str(p) for p in problem["loc"]) or "request"
             print(f"tanda search: {where}: {problem['msg']}", file=sys.stderr)
         return 2
-    operator = Principal(tenant_id=args.tenant, partner_id="local-cli", subject="local-cli")
+    # A local operator's searches are metered like a dip_test_ key's, never charged (ASK-13).
+    operator = Principal(
+        tenant_id=args.tenant, partner_id="local-cli", subject="local-cli", is_test=True
+    )
     response = search_v1(build_runtime(), operator, body)
     if args.json:
         print(response.model_dump_json(indent=2))

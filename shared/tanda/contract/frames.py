@@ -20,6 +20,7 @@ from tanda.contract.common import (
     UnverifiedReason,
     Verdict,
     WireModel,
+    omitted_when_none,
 )
 from tanda.contract.response import FaithfulnessCounts
 
@@ -114,8 +115,15 @@ class DoneFrame(WireModel):
 
 
 class ErrorFrame(WireModel):
+    """The stream's end after a failure (V2-21): the JSON route's error code and message, and
+    for `no_readable_result` the same `tool` / `tool_status` as its 404 body (V2-19)."""
+
     code: str
     message: str
+    tool: str | None = omitted_when_none("For `no_readable_result`: the last tool that ran.")
+    tool_status: str | None = omitted_when_none(
+        "For `no_readable_result`: that tool's status — `empty`, `error` or `timeout`."
+    )
 
 
 STREAM_FRAMES: dict[str, type[WireModel]] = {

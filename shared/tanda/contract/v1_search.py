@@ -25,35 +25,40 @@ _BOTH_SCOPES: JsonDict = {
 }
 
 
-class V1SearchRequest(RequestBody):
+class V1ScopedRequest(RequestBody):
+    """What the /v1 bodies share (ASK-02): ``top_k`` and a ``document_id`` or ``batch_id``."""
+
     # ASK-02: `document_id` or `batch_id`, never both — said in the schema too (`not` both set).
     model_config = ConfigDict(json_schema_extra={"not": _BOTH_SCOPES})
 
-    query: VisibleText = Field(min_length=1, max_length=2000)
     top_k: JsonInteger = Field(default=SEARCH_TOP_K_DEFAULT, ge=1, le=SEARCH_TOP_K_MAX)
     document_id: str | None = Field(
         default=None,
         min_length=1,
         max_length=MAX_DOCUMENT_ID_CHARS,
-        description="Search only this document. Not together with `batch_id`.",
+        description="Only this document. Not together with `batch_id`.",
     )
     batch_id: str | None = Field(
         default=None,
         min_length=1,
         max_length=128,
-        description="Search only this ingest batch. Not together with `document_id`.",
+        description="Only this ingest batch. Not together with `document_id`.",
     )
+
+    @model_validator(mode="after")
+    def _document_xor_batch(self) -> V1ScopedRequest:
+        if self.document_id is not None and self.batch_id is not None:
+            raise ValueError("give document_id or batch_id, not both")
+        return self
+
+
+class V1SearchRequest(V1ScopedRequest):
+    query: VisibleText = Field(min_length=1, max_length=2000)
     lang: str | None = Field(
         default=None,
         max_length=16,
         description="Analyzer hint (`id`, `tr`, `en`); an unknown code falls back to detection.",
     )
-
-    @model_validator(mode="after")
-    def _document_xor_batch(self) -> V1SearchRequest:
-        if self.document_id is not None and self.batch_id is not None:
-            raise ValueError("give document_id or batch_id, not both")
-        return self
 
 
 class Identity(WireModel):

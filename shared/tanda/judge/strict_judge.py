@@ -16,7 +16,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Executor, Future, ThreadPoolExecutor, wait
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from pydantic import ValidationError
@@ -200,9 +200,11 @@ class Judge:
                 verdict = verdicts.get(item.id)
                 if verdict == "supported":
                     # The identity counts as source: a table's year lives in its title, not its
-                    # rows.
+                    # rows. Not the call that produced the passage: its words are the agent's
+                    # (V2-07).
                     source = "\n".join(
-                        "; ".join(p.identity_lines()) + "\n" + p.text for p in item.cited(passages)
+                        "; ".join(replace(p, producing_call=None).identity_lines()) + "\n" + p.text
+                        for p in item.cited(passages)
                     )
                     check = self.numbers_check
                     if check is not None and not check(item.segment.text, source):

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
+    from tanda.model_calls import ChatModel
     from tanda.pipeline.runners import Runner
     from tanda.ports import Embedder, SearchIndex, Store
     from tanda.settings import Settings
@@ -29,6 +30,14 @@ class Runtime(Protocol):
 
     @property
     def search_index(self) -> SearchIndex: ...
+
+    @property
+    def model(self) -> ChatModel: ...
+
+    @property
+    def ask_model(self) -> ChatModel | None:
+        """The /v1/ask synthesis model; ``None`` when none is configured (ASK-04)."""
+        ...
 
     @property
     def embedder(self) -> Embedder | None: ...

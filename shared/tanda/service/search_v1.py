@@ -1,7 +1,10 @@
-"""``search_v1``: the use case behind ``POST /v1/search`` (ASK-02)."""
+"""``search_v1``: the use case behind ``POST /v1/search`` (ASK-02); billed, cheaper than an ask,
+under the throttle every /v1 route shares (ASK-13, ``tanda.service.metering``)."""
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from tanda.contract.v1_search import (
@@ -14,6 +17,7 @@ from tanda.contract.v1_search import (
 from tanda.lang import LANGS
 from tanda.records.documents import SearchQuery, SearchScope
 from tanda.retriever import retrieve
+from tanda.service.metering import admit_v1_call, settle_v1_call
 
 if TYPE_CHECKING:
     from tanda.auth import Principal
@@ -22,7 +26,14 @@ if TYPE_CHECKING:
 SNIPPET_CHARS = 200
 
 
-def search_v1(runtime: Runtime, principal: Principal, body: V1SearchRequest) -> V1SearchResponse:
+def search_v1(
+    runtime: Runtime,
+    principal: Principal,
+    body: V1SearchRequest,
+    *,
+    clock: Callable[[], float] = time.time,
+) -> V1SearchResponse:
+    admit_v1_call(runtime, principal, "search", clock=clock)
     scope = SearchScope(
         tenant_id=principal.tenant_id,
         document_ids=(body.document_id,) if body.document_id else None,
@@ -50,6 +61,7 @@ def search_v1(runtime: Runtime, principal: Principal, body: V1SearchRequest) -> 
         for rank, hit in enumerate(retrieved.hits, start=1)
     ]
     hybrid = retrieved.mode == "hybrid"
+    settle_v1_call(runtime, principal, "search")
     return V1SearchResponse(
         query=body.query,
         top_k=body.top_k,

@@ -1,4 +1,5 @@
-// tanda — reference client of POST /query/v2/stream, obeying the client contract (CC-1 … CC-6).
+// tanda — reference client of POST /query/v2/stream, obeying the client contract (CC-1 … CC-6),
+// and of POST /v1/ask (second mode: an answer citing its sources as [S#], docs/ask.md).
 //
 // "terverifikasi" is the one positive state: only a `supported` claim, placed at its UTF-16
 // offsets in the text that arrived, shows it. Anything the client cannot place or does not
@@ -11,7 +12,12 @@
   const SCHEMA = "annotate-v2";
   const DEFAULT_ENDPOINT = "/query/v2/stream";
   const UNVERIFIED = "belum diverifikasi";
-  const STORE = { apiKey: "tanda.apiKey", jwt: "tanda.jwt", documents: "tanda.documentIds" };
+  const STORE = {
+    apiKey: "tanda.apiKey", jwt: "tanda.jwt", documents: "tanda.documentIds",
+    v1Key: "tanda.v1Key", lang: "tanda.lang", mode: "tanda.mode",
+  };
+  const ASK_ENDPOINT = "/v1/ask";
+  const MARKER = /\[S(\d+)\]/g;
   const VERDICTS = new Set([
     "supported", "unsupported", "unverified", "uncited", "invalid_citation", "from_conversation",
   ]);
@@ -778,15 +784,221 @@
     }
   }
 
+  // ---------------------------------------------------------------- /v1/ask mode
+
+  function currentMode() {
+    return $("mode-ask").checked ? "ask" : "v2";
+  }
+
+  /** The credentials this mode needs: the settings open while any is missing. */
+  function showMode() {
+    const missing = currentMode() === "ask"
+      ? !$("v1-key").value
+      : !$("api-key").value || !$("jwt").value;
+    if (missing) $("settings").open = true;
+    document.body.dataset.mode = currentMode();
+  }
+
+  /** `answer` as text pieces and `[S#]` markers; a marker is a source only when `cited` has
+   * its number (the server lists every source the answer cites, ASK-05). */
+  function answerPieces(answer, cited) {
+    const pieces = [];
+    let position = 0;
+    for (const match of answer.matchAll(MARKER)) {
+      if (match.index > position) pieces.push({ text: answer.slice(position, match.index) });
+      const sourceNo = Number(match[1]);
+      pieces.push(cited.has(sourceNo) ? { text: match[0], sourceNo } : { text: match[0] });
+      position = match.index + match[0].length;
+    }
+    if (position < answer.length) pieces.push({ text: answer.slice(position) });
+    return pieces;
+  }
+
+  function sourcePlace(citation) {
+    return [
+      citation.document_id,
+      citation.page_no !== null && citation.page_no !== undefined ? `hlm. ${citation.page_no}` : null,
+      citation.section,
+    ].filter(Boolean).join(" · ");
+  }
+
+  function sourceChip(citation) {
+    const chip = el("button", {
+      type: "button",
+      class: "chip chip-source",
+      "data-source-no": citation.source_no,
+      "aria-label": `Buka sumber S${citation.source_no}: ${sourcePlace(citation)} — sumber ` +
+        "yang dirujuk, bukan verifikasi",
+    }, `[S${citation.source_no}]`);
+    chip.addEventListener("click", () => openSource(citation));
+    return chip;
+  }
+
+  function openSource(citation) {
+    $("passage-title").textContent = `Sumber S${citation.source_no} — ${citation.document_id}`;
+    $("passage-proof").textContent = "Sumber yang dirujuk jawaban /v1/ask, dengan cuplikan " +
+      "200 karakter pertamanya. Jawaban ini tidak diperiksa juri: ini bukan verifikasi.";
+    $("passage-proof").dataset.proof = "source";
+    const identity = $("passage-identity");
+    identity.replaceChildren();
+    for (const [label, value] of [
+      ["ID dokumen", citation.document_id],
+      ["Rujukan eksternal", citation.external_item_ref],
+      ["Halaman", citation.page_no],
+      ["Bagian", citation.section],
+      ["Potongan", citation.chunk_id],
+      ["Jenis", citation.kind],
+    ]) {
+      if (value === null || value === undefined || value === "") continue;
+      identity.append(el("dt", { text: label }), el("dd", { text: String(value) }));
+    }
+    $("passage-text").textContent = typeof citation.snippet === "string" ? citation.snippet : "";
+    $("passage-dialog").dataset.key = `S${citation.source_no}`;
+    $("passage-dialog").showModal();
+    $("passage-close").focus();
+  }
+
+  function newAskTurn(question) {
+    const id = state.nextId;
+    state.nextId += 1;
+    const answer = el("article", {
+      class: "answer", "aria-busy": "true", "data-state": "streaming", "data-route": "ask",
+      "aria-label": "Jawaban /v1/ask",
+    });
+    answer.append(el("p", { class: "progress", text: "Menunggu jawaban…" }));
+    const item = el("li", { class: "turn", "data-turn": id },
+      el("div", { class: "question" }, el("span", { class: "who", text: "Anda" }),
+        el("p", { text: question })),
+      answer);
+    $("turns").append(item);
+    return { id, answer };
+  }
+
+  function renderAskAnswer(turn, body) {
+    const citations = Array.isArray(body.citations) ? body.citations : [];
+    const byNo = new Map(citations.map((c) => [c.source_no, c]));
+    const nodes = [];
+    if (body.truncated === true) {
+      // ASK-10: the warning is in the text too; the banner keeps it in view.
+      nodes.push(el("div", { class: "banner", role: "status", "data-truncated": "true" },
+        el("p", {}, el("span", { class: "icon", "aria-hidden": "true", text: "⚠ " }),
+          "Jawaban terpotong pada batas keluaran: mungkin tidak lengkap (truncated).")));
+    }
+    nodes.push(el("p", {
+      class: "ask-note", role: "note",
+      text: "Jawaban /v1/ask tidak diperiksa juri: [S#] menunjukkan sumber yang dirujuk, " +
+        "bukan verifikasi.",
+    }));
+    const text = el("p", { class: "ask-answer", "data-ask-answer": true });
+    for (const piece of answerPieces(String(body.answer || ""), new Set(byNo.keys()))) {
+      text.append(piece.sourceNo === undefined ? piece.text : sourceChip(byNo.get(piece.sourceNo)));
+    }
+    nodes.push(text);
+    if (citations.length) {
+      const list = el("ol", { class: "sources", "aria-label": "Sumber yang dirujuk" });
+      for (const citation of citations) {
+        list.append(el("li", { "data-source-no": citation.source_no }, sourceChip(citation),
+          sourcePlace(citation)));
+      }
+      nodes.push(list);
+    }
+    const usage = body.usage || {};
+    nodes.push(el("p", {
+      class: "summary",
+      text: `lang: ${body.lang} · sumber ditampilkan: ${usage.sources_shown ?? "?"} · dirujuk: ${
+        citations.length} · penanda tidak sah dihapus: ${usage.invalid_citations ?? 0} · ` +
+        `panggilan model: ${usage.model_calls ?? "?"} · kredit: ${usage.credits_charged ?? "?"}` +
+        (usage.test_key ? " (kunci uji: dihitung, tidak ditagih)" : ""),
+    }));
+    turn.answer.replaceChildren(...nodes);
+    turn.answer.dataset.truncated = body.truncated === true ? "true" : "false";
+  }
+
+  function askErrorMessage(status, code, message, retryAfter) {
+    const known = {
+      insufficient_credit: "Saldo kredit tidak cukup; tidak ada biaya.",
+      rate_limited: `Terlalu banyak permintaan; coba lagi dalam ${retryAfter || "beberapa"} detik.`,
+      rag_unavailable: "Sintesis jawaban tidak tersedia saat ini; tidak ada biaya.",
+      missing_api_key: "Kunci /v1 diperlukan (Authorization: Bearer dip_…).",
+      invalid_api_key: "Kunci /v1 ditolak.",
+      validation_error: "Permintaan tidak valid.",
+      unknown_scenario: "Skenario tidak dikenal.",
+    };
+    return `${known[code] || `Galat ${status}: ${message}`} (${code || status})`;
+  }
+
+  async function askV1(question) {
+    if (state.busy) return;
+    const ids = $("document-ids").value.split(/[\s,]+/).map((s) => s.trim()).filter(Boolean);
+    if (ids.length > 1) {
+      $("status").textContent = "Mode /v1/ask menerima satu ID dokumen.";
+      return;
+    }
+    state.busy = true;
+    $("ask").disabled = true;
+    $("status").textContent = "Memproses…";
+    const turn = newAskTurn(question);
+    const body = { query: question };
+    if (ids.length) body.document_id = ids[0];
+    if ($("lang").value) body.lang = $("lang").value;
+    const headers = { "Content-Type": "application/json", Accept: "application/json" };
+    const key = $("v1-key").value.trim();
+    if (key) headers.Authorization = `Bearer ${key}`;
+    const scenario = $("scenario").value.trim();
+    if (scenario) headers["X-Tanda-Scenario"] = scenario;
+    let failed = true;
+    try {
+      const response = await fetch(ASK_ENDPOINT, {
+        method: "POST", headers, body: JSON.stringify(body), credentials: "omit",
+        cache: "no-store",
+      });
+      let payload = null;
+      try {
+        payload = await response.json();
+      } catch (_) { /* not JSON */ }
+      if (response.ok && payload) {
+        renderAskAnswer(turn, payload);
+        failed = false;
+      } else {
+        const error = (payload && payload.error) || {};
+        turn.answer.replaceChildren(el("p", {
+          class: "error", role: "alert",
+          text: askErrorMessage(response.status, error.code || "", error.message ||
+            response.statusText, response.headers.get("retry-after")),
+        }));
+      }
+    } catch (error) {
+      turn.answer.replaceChildren(el("p", {
+        class: "error", role: "alert", text: `Koneksi gagal: ${error.message || error}`,
+      }));
+    } finally {
+      turn.answer.setAttribute("aria-busy", "false");
+      turn.answer.dataset.state = failed ? "failed" : "done";
+      state.busy = false;
+      $("ask").disabled = false;
+      $("status").textContent = failed ? "Gagal." : "Selesai.";
+    }
+  }
+
   function init() {
     for (const [id, key] of [["api-key", STORE.apiKey], ["jwt", STORE.jwt],
-      ["document-ids", STORE.documents]]) {
+      ["document-ids", STORE.documents], ["v1-key", STORE.v1Key], ["lang", STORE.lang]]) {
       const input = $(id);
       input.value = window.sessionStorage.getItem(key) || "";
-      input.addEventListener("input", () => window.sessionStorage.setItem(key, input.value));
+      const remember = () => window.sessionStorage.setItem(key, input.value);
+      input.addEventListener("input", remember);
+      input.addEventListener("change", remember);
     }
     $("scenario").value = params.get("scenario") || "";
-    if (!$("api-key").value || !$("jwt").value) $("settings").open = true;
+    const mode = params.get("mode") || window.sessionStorage.getItem(STORE.mode) || "v2";
+    $(mode === "ask" ? "mode-ask" : "mode-v2").checked = true;
+    for (const radio of document.querySelectorAll('input[name="mode"]')) {
+      radio.addEventListener("change", () => {
+        window.sessionStorage.setItem(STORE.mode, currentMode());
+        showMode();
+      });
+    }
+    showMode();
     $("ask-form").addEventListener("submit", (event) => {
       event.preventDefault();
       const question = $("question").value.trim();
@@ -795,7 +1007,8 @@
         $("question").focus();
         return;
       }
-      ask(question);
+      if (currentMode() === "ask") askV1(question);
+      else ask(question);
     });
     $("question").addEventListener("keydown", (event) => {
       if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) {
@@ -815,7 +1028,7 @@
   }
 
   // Exposed for tests and for partners reading the reference implementation.
-  window.tandaClient = { sseParser, placeSpans, markOf, blocksOf };
+  window.tandaClient = { sseParser, placeSpans, markOf, blocksOf, answerPieces };
 
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
   else init();

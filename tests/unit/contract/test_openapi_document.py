@@ -53,6 +53,7 @@ def test_every_route_with_a_body_documents_what_the_body_gate_answers() -> None:
         "/query/v2/stream",
         "/playground",
         "/v1/search",
+        "/v1/ask",
     }
     for _, path, operation in with_body:
         for status in ("400", "413", "415", "422"):
@@ -116,9 +117,19 @@ def test_both_streams_name_their_frames_and_the_v1_stream_its_faithfulness_frame
     assert everything["message.start"] == {"oneOf": [v2["message.start"], v1["message.start"]]}
 
 
-def test_the_search_body_says_document_id_and_batch_id_are_not_both_set() -> None:
-    schema = served_document()["components"]["schemas"]["V1SearchRequest"]
-    assert set(schema["not"]["required"]) == {"document_id", "batch_id"}
+def test_the_v1_bodies_say_document_id_and_batch_id_are_not_both_set() -> None:
+    for name in ("V1SearchRequest", "V1AskRequest"):
+        schema = served_document()["components"]["schemas"][name]
+        assert set(schema["not"]["required"]) == {"document_id", "batch_id"}
+
+
+def test_v1_routes_document_credit_and_throttle_refusals() -> None:
+    paths = served_document()["paths"]
+    for path in ("/v1/search", "/v1/ask"):
+        responses = paths[path]["post"]["responses"]
+        assert "insufficient_credit" in responses["402"]["description"]
+        assert "Retry-After" in responses["429"]["headers"]
+    assert "rag_unavailable" in paths["/v1/ask"]["post"]["responses"]["503"]["description"]
 
 
 def test_questions_publish_the_visible_character_pattern() -> None:
@@ -131,5 +142,6 @@ def test_questions_publish_the_visible_character_pattern() -> None:
         ("PlaygroundRequest", "query"),
         ("PlaygroundRequest", "editorial_prompt"),
         ("V1SearchRequest", "query"),
+        ("V1AskRequest", "query"),
     ]:
         assert schemas[model]["properties"][field]["pattern"] == VISIBLE_TEXT_PATTERN

@@ -15,6 +15,7 @@ from tanda.contract.playground import PlaygroundRequest
 from tanda.contract.query import QueryV2Request
 from tanda.contract.query_v1 import QueryV1Request
 from tanda.contract.request_body import VISIBLE_TEXT_PATTERN, RequestBody
+from tanda.contract.v1_ask import V1AskRequest
 from tanda.contract.v1_search import V1SearchRequest
 
 ANSWER_BODIES: list[tuple[type[RequestBody], dict[str, Any]]] = [
@@ -26,6 +27,7 @@ EVERY_BODY: list[tuple[type[RequestBody], dict[str, Any]]] = [
     *ANSWER_BODIES,
     (CreateConversationRequest, {}),
     (V1SearchRequest, {"query": "q"}),
+    (V1AskRequest, {"query": "q"}),
 ]
 
 

@@ -8,6 +8,7 @@ import json
 import threading
 from collections.abc import Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from typing import NamedTuple
 
 import pytest
@@ -289,6 +290,21 @@ def test_a_number_found_only_in_the_documents_identity_still_counts(
 
 
 BARE = LegalIdentity()
+
+
+def test_a_number_only_the_producing_call_names_is_not_found(
+    executor: ThreadPoolExecutor,
+) -> None:
+    # The call that produced a passage is the agent's words (its search), shown to the judge as
+    # context (V2-07): a year it names is not a year the source states.
+    statement = "Pendapatan asli daerah naik pada 2024."
+    source = passage("Pendapatan asli daerah naik.", title=None, identity=BARE)
+    searched = replace(source, producing_call="search('pendapatan asli daerah 2024')")
+    model = VerdictModel(judge={statement: "supported"}, recheck={statement: "supported"})
+
+    judged(model, [item(0, statement, passages=[searched])], executor)
+
+    assert model.roles() == ["judge", "recheck"]
 
 
 @pytest.mark.parametrize(

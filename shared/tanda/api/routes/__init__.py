@@ -14,6 +14,7 @@ ROUTE_MODULES: tuple[str, ...] = (
     "conversations",
     "playground",
     "v1_search",
+    "v1_ask",
     "web",
 )
 """Route modules under ``tanda.api.routes``; each exposes ``router``. Add new routes here."""

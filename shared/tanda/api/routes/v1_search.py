@@ -1,4 +1,5 @@
-"""``POST /v1/search`` (ASK-01, ASK-02): ranked chunks of the caller's tenant."""
+"""``POST /v1/search`` (ASK-01, ASK-02, ASK-13): ranked chunks of the caller's tenant; billed and
+throttled like every /v1 route."""
 
 from __future__ import annotations
 
@@ -6,7 +7,8 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Request
 
-from tanda.api.security import AUTH_RESPONSES, V1_SECURITY, current_runtime, v1_principal
+from tanda.api.security import V1_SECURITY, current_runtime, v1_principal
+from tanda.api.v1_responses import V1_RESPONSES
 from tanda.auth import Principal
 from tanda.contract.v1_search import V1SearchRequest, V1SearchResponse
 from tanda.service.search_v1 import search_v1
@@ -17,7 +19,7 @@ router = APIRouter(tags=["v1"])
 @router.post(
     "/v1/search",
     response_model=V1SearchResponse,
-    responses=AUTH_RESPONSES,
+    responses=V1_RESPONSES,
     openapi_extra=V1_SECURITY,
     summary="Hybrid search over the caller's documents (no synthesis)",
 )

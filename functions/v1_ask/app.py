@@ -1,0 +1,24 @@
+"""Lambda entry point for ``POST /v1/ask`` (retrieve, then one cited synthesis; docs/ask.md).
+
+Wiring only (DESIGN §2, STYLE "Thin entry points"): mount the one router, wrap it for API
+Gateway, log and measure each invocation, prepare the SnapStart snapshot (``tanda.snapstart``).
+No settings are read and no adapter is built here.
+"""
+
+from mangum import Mangum
+
+from tanda import snapstart
+from tanda.api.app import create_app
+from tanda.api.routes.v1_ask import router
+from tanda.observability import instrumented
+
+app = create_app(routers=[router])
+handler = instrumented("v1_ask")(Mangum(app, lifespan="off"))
+snapstart.register(
+    prime_modules=(
+        *snapstart.AWS_ADAPTERS,
+        *snapstart.ROUTE_FIRST_REQUEST,
+        "tanda.service.ask_v1",
+        "tanda.ask.run",
+    )
+)

@@ -1,0 +1,43 @@
+"""The language of an answer (ASK-07) and the server's own sentences in each language.
+
+Precedence: the request's ``lang`` > the tenant's stored default > ``tr``. A code
+:func:`tanda.lang.normalize_lang` does not know (it reads ``id-ID``, ``TR``, ``turkish`` …) is
+ignored silently, never an error. Only the answer's own words change language; quotes,
+snippets, entity values and ``[S#]`` labels stay as the documents have them.
+"""
+
+from __future__ import annotations
+
+from typing import get_args
+
+from tanda.contract.v1_ask import AskLang
+from tanda.lang import normalize_lang
+
+ASK_LANGS: tuple[AskLang, ...] = get_args(AskLang)
+DEFAULT_LANG: AskLang = "tr"
+
+NOT_FOUND_ANSWER: dict[AskLang, str] = {
+    # ASK-03: the seed's fixed sentence, verbatim; translated only when `lang` asks for it.
+    "tr": "Bu soruya belgelerde yanit bulunamadi.",
+    "id": "Jawaban atas pertanyaan ini tidak ditemukan dalam dokumen.",
+    "en": "No answer to this question was found in the documents.",
+}
+"""The answer when retrieval found no source: no model call (ASK-03)."""
+
+TRUNCATION_WARNING: dict[AskLang, str] = {
+    "tr": "⚠ Uyarı: Cevap çıktı sınırına ulaştığı için kesildi; eksik olabilir.",
+    "id": "⚠ Peringatan: Jawaban terpotong karena mencapai batas keluaran; mungkin tidak lengkap.",
+    "en": "⚠ Warning: The answer was cut off at its output limit; it may be incomplete.",
+}
+"""Appended to a truncated answer (ASK-10), so that even a client ignoring ``truncated`` sees it."""
+
+LANGUAGE_NAMES: dict[AskLang, str] = {
+    "tr": "Turkish (Türkçe)",
+    "id": "Indonesian (Bahasa Indonesia)",
+    "en": "English",
+}
+
+
+def resolve_lang(requested: str | None, tenant_default: str | None) -> AskLang:
+    """ASK-07: request > tenant default > ``tr``; unknown codes fall through silently."""
+    return normalize_lang(requested) or normalize_lang(tenant_default) or DEFAULT_LANG

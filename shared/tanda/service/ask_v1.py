@@ -1,0 +1,139 @@
+"""``ask_v1``: the use case behind ``POST /v1/ask`` (ASK-01 … ASK-13; docs/ask.md).
+
+throttle and balance (429, 402) → the answer's language (ASK-07) → sources: the named pages of
+the one document in scope (ASK-09), else :func:`retrieve_for_ask` → the synthesis stage (no
+source: the fixed answer without a model call, ASK-03; a failed synthesis: 503, nothing charged)
+→ the charge (ASK-12) → only the cited sources as citations (ASK-05).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+from tanda.ask.context import AskSource, number_sources
+from tanda.ask.lang import resolve_lang
+from tanda.ask.pages import requested_pages
+from tanda.ask.run import AskOutcome, AskSynthesis
+from tanda.contract.v1_ask import AskCitation, AskLang, AskUsage, V1AskRequest, V1AskResponse
+from tanda.lang import normalize_lang
+from tanda.records.documents import Chunk, SearchQuery, SearchScope
+from tanda.retriever import retrieve
+from tanda.service.metering import admit_v1_call, settle_v1_call
+
+if TYPE_CHECKING:
+    from tanda.auth import Principal
+    from tanda.service.runtime import Runtime
+
+SNIPPET_CHARS = 200
+MAX_PAGE_SOURCES = 40
+"""ASK-09: at most this many chunks of the named pages become sources (in page order)."""
+EXTERNAL_REF_KEY = "external_item_ref"
+
+
+def ask_v1(
+    runtime: Runtime,
+    principal: Principal,
+    body: V1AskRequest,
+    *,
+    scenario: str | None = None,
+    clock: Callable[[], float] = time.time,
+) -> V1AskResponse:
+    admit_v1_call(runtime, principal, "ask", clock=clock)
+    lang = answer_lang(runtime, principal.tenant_id, body.lang)
+    scope = SearchScope(
+        tenant_id=principal.tenant_id,
+        document_ids=(body.document_id,) if body.document_id else None,
+        batch_id=body.batch_id,
+    )
+    sources = number_sources(sources_for_ask(runtime, scope, body))
+    settings = runtime.settings
+    outcome = AskSynthesis(
+        runtime.ask_model,
+        narrow_tokens=settings.ask_output_tokens,
+        list_tokens=settings.ask_list_output_tokens,
+        deadline_s=settings.request_deadline_s,
+        scenario=scenario,
+    ).run(body.query, sources, lang)
+    # ASK-12: charged only now, on success (the no-source answer is one); a 402 here withholds
+    # the answer of a call whose balance concurrent calls spent.
+    charged = settle_v1_call(runtime, principal, "ask")
+    return V1AskResponse(
+        query=body.query,
+        answer=outcome.answer,
+        citations=cited_sources(runtime, scope, sources, outcome),
+        truncated=outcome.truncated,
+        lang=lang,
+        usage=AskUsage(
+            credits_charged=charged,
+            test_key=principal.is_test,
+            model_calls=outcome.model_calls,
+            sources_shown=len(sources),
+            invalid_citations=outcome.invalid_citations,
+            output_budget_tokens=outcome.output_budget,
+        ),
+    )
+
+
+def answer_lang(runtime: Runtime, tenant_id: str, requested: str | None) -> AskLang:
+    """ASK-07: the request's ``lang`` > the tenant's stored default > ``tr``. The Store is read
+    only when the request does not settle it."""
+    if normalize_lang(requested) is not None:
+        return resolve_lang(requested, None)
+    return resolve_lang(None, runtime.store.tenant_profile(tenant_id).lang)
+
+
+def sources_for_ask(runtime: Runtime, scope: SearchScope, body: V1AskRequest) -> list[Chunk]:
+    """ASK-09: a question naming pages of the one document in scope gets exactly those pages'
+    text, in page order; any other question gets the hybrid search's hits."""
+    pages = requested_pages(body.query)
+    if pages is not None and body.document_id is not None:
+        wanted = set(pages)
+        chunks = runtime.search_index.document_chunks(scope, body.document_id)
+        return [c for c in chunks if c.page_no in wanted][:MAX_PAGE_SOURCES]
+    return retrieve_for_ask(runtime, scope, body.query, body.top_k)
+
+
+def retrieve_for_ask(runtime: Runtime, scope: SearchScope, query: str, top_k: int) -> list[Chunk]:
+    """The same hybrid retrieval as ``/v1/search`` (ASK-02). The reranker floor (ASK-06) goes
+    here, in this one call, when the reranker lands: candidates under it never reach synthesis.
+
+    ``lang`` is left to detection: the request's ``lang`` is the answer's language, not the
+    question's."""
+    query_model = SearchQuery(text=query, scope=scope, top_k=top_k)
+    retrieved = retrieve(runtime.search_index, query_model, embedder=runtime.embedder)
+    return [hit.chunk for hit in retrieved.hits]
+
+
+def cited_sources(
+    runtime: Runtime, scope: SearchScope, sources: Sequence[AskSource], outcome: AskOutcome
+) -> list[AskCitation]:
+    """ASK-05: one citation per source the answer cites, by ``source_no``; none otherwise."""
+    by_no = {source.source_no: source for source in sources}
+    cited = [by_no[no] for no in outcome.cited]
+    if not cited:
+        return []
+    documents = runtime.search_index.documents(
+        scope.model_copy(
+            update={
+                "document_ids": tuple(dict.fromkeys(s.chunk.document_id for s in cited)),
+                "batch_id": None,
+                "selection": None,
+            }
+        )
+    )
+    references = {d.document_id: d.metadata.get(EXTERNAL_REF_KEY) for d in documents}
+    return [
+        AskCitation(
+            source_no=source.source_no,
+            document_id=source.chunk.document_id,
+            external_item_ref=references.get(source.chunk.document_id),
+            page_no=source.chunk.page_no,
+            section=source.chunk.section,
+            chunk_id=source.chunk.chunk_id,
+            snippet=source.chunk.text[:SNIPPET_CHARS],
+            kind="passage",
+        )
+        for source in cited
+    ]

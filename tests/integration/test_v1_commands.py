@@ -1,0 +1,109 @@
+"""``tanda ask --v1``, ``tanda credits grant|show`` and ``tanda tenants set|show`` on real SQLite
+files under TANDA_HOME (ASK-07, ASK-12)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tanda.cli import main
+from tanda.settings import Settings, load_settings
+from tanda.wiring import Runtime
+from tests.corpus import add_qanun
+
+pytestmark = pytest.mark.integration
+
+
+@pytest.fixture
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    home = tmp_path / "home"
+    for name, value in {
+        "TANDA_HOME": str(home),
+        "TANDA_INDEX": "sqlite",
+        "TANDA_STORE": "sqlite",
+        "TANDA_EMBEDDER": "none",
+        "TANDA_MODEL": "offline",
+        "TANDA_INITIAL_CREDITS": "10",
+    }.items():
+        monkeypatch.setenv(name, value)
+    load_settings.cache_clear()  # settings are read once per process
+    add_qanun(Runtime(settings=Settings(home=home)).search_index, "t1")
+    yield home
+    load_settings.cache_clear()
+
+
+def test_ask_v1_prints_the_answer_its_sources_and_usage(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["ask", "--v1", "Berapa anggaran pendidikan 2023?", "--tenant", "t1"]) == 0
+    out = capsys.readouterr().out
+    assert "Anggaran pendidikan 2023 adalah Rp 5 miliar. [S1]" in out
+    assert "  [S1] qanun-2023 · hlm. 1 · BAB II > Pasal 5" in out
+    assert "lang: tr" in out and "credits charged: 0.00" in out
+
+
+def test_ask_v1_json_is_the_routes_response_and_the_operator_is_metered_only(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    question = "Berapa anggaran pendidikan 2023?"
+    argv = ["ask", "--v1", question, "--tenant", "t1", "--lang", "en", "--json"]
+    assert main(argv) == 0
+    body = json.loads(capsys.readouterr().out)
+    assert body["query"] == question and body["lang"] == "en"
+    assert body["usage"]["test_key"] is True and body["usage"]["credits_charged"] == "0.00"
+    assert main(["credits", "show", "--tenant", "t1", "--json"]) == 0
+    account = json.loads(capsys.readouterr().out)
+    assert account["balance"] == "10.00"
+    assert account["usage"]["ask"] == {"charged": 0, "metered": 1, "credits": "0.00"}
+
+
+def test_ask_v1_refuses_a_bad_body_as_a_usage_error(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["ask", "--v1", "q", "--tenant", "t1", "--document", "d", "--batch", "b"]
+    assert main(argv) == 2
+    assert "not both" in capsys.readouterr().err
+
+
+def test_credits_grant_adds_exactly_and_show_prints_balance_and_usage(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["credits", "grant", "--tenant", "t1", "2.5"]) == 0
+    assert main(["credits", "grant", "--tenant", "t1", "0.0001"]) == 0
+    capsys.readouterr()
+    assert main(["credits", "show", "--tenant", "t1"]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[0] == "tenant t1: balance 12.5001 credits"
+    assert "ask          charged 0 (0.00 credits) · metered (test keys) 0" in out
+
+
+@pytest.mark.parametrize("amount", ["0", "-1", "abc", "0.00001", "NaN"])
+def test_credits_grant_refuses_what_is_not_a_positive_amount(
+    home: Path, capsys: pytest.CaptureFixture[str], amount: str
+) -> None:
+    assert main(["credits", "grant", "--tenant", "t1", amount]) == 2
+    assert "tanda credits:" in capsys.readouterr().err
+    assert main(["credits", "show", "--tenant", "t1"]) == 0
+    assert "balance 10.00 credits" in capsys.readouterr().out
+
+
+def test_tenants_set_lang_is_the_default_of_later_asks(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["tenants", "set", "--tenant", "t1", "--lang", "id"]) == 0
+    assert capsys.readouterr().out.strip() == "tenant t1: lang id"
+    assert main(["ask", "--v1", "Berapa anggaran pendidikan 2023?", "--tenant", "t1"]) == 0
+    assert "lang: id" in capsys.readouterr().out
+    assert main(["tenants", "set", "--tenant", "t1", "--lang", "none"]) == 0
+    assert main(["tenants", "show", "--tenant", "t1"]) == 0
+    assert capsys.readouterr().out.strip().endswith("lang not set (tr)")
+
+
+def test_tenants_set_refuses_an_unknown_language(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["tenants", "set", "--tenant", "t1", "--lang", "xx"]) == 2
+    assert "--lang is one of tr, id, en or none" in capsys.readouterr().err

@@ -1,0 +1,58 @@
+"""The offline model's ``ask`` role: extractive, ``[S#]`` on each sentence it picks, its own words
+in the requested language, within the call's output budget (ASK-04, ASK-07, ASK-10)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tanda.adapters.offline import ASK_LEAD_IN, ASK_NOTHING, CHARS_PER_TOKEN, OfflineModel
+from tanda.model_calls import ChatMessage, ChatRequest, ModelRole
+
+SOURCES = [
+    {"source_no": 1, "text": "Teslim süresi 5 iş günüdür. Kargo ücreti alıcıya aittir."},
+    {"source_no": 2, "text": "Ödeme vadesi fatura tarihinden itibaren 30 gündür."},
+]
+
+
+def ask(question: str, lang: str, max_tokens: int | None = None, **item: Any) -> Any:
+    request = ChatRequest(
+        role=ModelRole.ask,
+        messages=[ChatMessage(role="user", content=question)],
+        max_tokens=max_tokens,
+        items=[{"question": question, "lang": lang, "sources": SOURCES, **item}],
+    )
+    return OfflineModel().complete(request)
+
+
+@pytest.mark.parametrize("lang", ["tr", "id", "en"])
+def test_it_quotes_the_best_sentence_with_its_marker_and_speaks_the_language(lang: str) -> None:
+    reply = ask("Ödeme vadesi kaç gündür?", lang)
+    lead, *lines = reply.content.split("\n")
+    assert lead == ASK_LEAD_IN[lang]
+    # The quote stays verbatim, in Turkish, whatever the answer's language (ASK-07).
+    assert "- Ödeme vadesi fatura tarihinden itibaren 30 gündür. [S2]" in lines
+    assert reply.finish_reason == "stop"
+
+
+@pytest.mark.parametrize("lang", ["tr", "id", "en"])
+def test_nothing_relevant_is_an_honest_not_found_without_markers(lang: str) -> None:
+    reply = ask("Siapa direktur utama?", lang)
+    assert reply.content == ASK_NOTHING[lang]
+    assert "[S" not in reply.content
+
+
+def test_it_keeps_to_the_budget_and_continues_where_it_stopped() -> None:
+    whole = ask("Ödeme vadesi ve teslim süresi nedir?", "tr").content
+    first = ask("Ödeme vadesi ve teslim süresi nedir?", "tr", max_tokens=10)
+    assert first.finish_reason == "length"
+    assert first.content == whole[: 10 * CHARS_PER_TOKEN]
+    rest = ask(
+        "Ödeme vadesi ve teslim süresi nedir?",
+        "tr",
+        max_tokens=100,
+        answer_so_far=first.content,
+    )
+    assert rest.finish_reason == "stop"
+    assert first.content + rest.content == whole
