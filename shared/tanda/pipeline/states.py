@@ -14,6 +14,7 @@ monotonic clock does not survive a Lambda boundary.
 
 from __future__ import annotations
 
+import math
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -120,8 +121,6 @@ def guard_reserve_s(total_s: float) -> float:
 def step_timeouts(seconds_left: float, judge_share: float) -> StepTimeouts:
     """Per-state timeouts for the time that is left: the agent stops at its share (V2-23), the
     checks leave the guard its reserve, the guard gets that reserve."""
-    import math
-
     reserve = guard_reserve_s(seconds_left)
     return StepTimeouts(
         agent_s=max(1, math.ceil(seconds_left * (1 - judge_share))),

@@ -61,10 +61,12 @@ class HeldFraming:
     def __init__(self, inner: Any) -> None:
         self.inner = inner
         self.release = threading.Event()
+        self.returned = threading.Event()
 
     def complete(self, request: ChatRequest) -> ChatResponse:
         if request.role == "framing_check":
             self.release.wait(30)
+            self.returned.set()
         return self.inner.complete(request)  # type: ignore[no-any-return]
 
 
@@ -81,6 +83,8 @@ def test_a_check_that_never_returns_cannot_hold_the_answer_past_its_deadline(
             replace(deps, model=held, settings=settings).answer(
                 QUESTION, scenario="framing_checkable"
             )
+        # while the framing check's call is still held: the answer did not wait for it
+        assert not held.returned.is_set()
     finally:
         held.release.set()
 
