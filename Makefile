@@ -9,7 +9,7 @@ DEMO_CORPUS ?= $(firstword $(wildcard ../shared/data/corpus) demo/corpus)
 DEMO_HOME   ?= .tanda/demo
 DEMO_QUESTION ?= Berapa realisasi pendapatan daerah Surabaya tahun 2023?
 
-.PHONY: demo test sam-smoke lint bench openapi clean
+.PHONY: demo test test-deep sam-smoke lint bench openapi clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "tanda needs Python >= 3.11")'
@@ -23,9 +23,15 @@ demo: $(STAMP)
 	TANDA_HOME=$(DEMO_HOME) $(BIN)/tanda ingest $(DEMO_CORPUS) --tenant demo
 	TANDA_HOME=$(DEMO_HOME) $(BIN)/tanda ask "$(DEMO_QUESTION)" --tenant demo
 
-## test: set up, then run every test, the SAM build and artifact smoke test included (SAM_SMOKE=1)
+## test: set up, then run every test, the SAM build and artifact smoke test included (SAM_SMOKE=1);
+## property tests run hypothesis's fast profile (tests/conftest.py)
 test: $(STAMP)
 	SAM_SMOKE=1 $(BIN)/python -m pytest
+
+## test-deep: `make test` with the thorough hypothesis profile: many more generated cases per
+## property test (nightly; docs/testing.md)
+test-deep: $(STAMP)
+	HYPOTHESIS_PROFILE=thorough SAM_SMOKE=1 $(BIN)/python -m pytest
 
 ## sam-smoke: only `sam validate --lint`, `sam build` (arm64 + this host) and the artifact smoke
 ## test (docs/deploy.md); the SAM CLI and Python 3.12 tools go under .tanda/sam/

@@ -16,6 +16,10 @@ default ``../shared/data``).
     tenants × 100k chunks, the same queries timed in alternation: the p50 ratio must stay
     ≤ 1.5 and the top-10 lists identical (its statistics are its own). The quality of (a) is
     compared with the figures committed before this run (nDCG@10 within 0.002).
+(d) The reranker floor (ASK-06) with the embedded lexical reranker: its cost per query (top 5
+    and top 20, beside the search itself), nDCG@10 of the fused order against the order of the
+    lexical score, and what each floor does when the answer is in the documents and when it was
+    taken out (``--floor``: this section alone, merged into the committed JSON).
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ import argparse
 import csv
 import json
 import platform
+import random
 import re
 import sys
 import tempfile
@@ -40,11 +45,14 @@ from rank_bm25 import BM25Okapi
 
 from tanda.adapters.sqlite_index import SqliteSearchIndex
 from tanda.records.documents import Chunk, Document, SearchQuery, SearchScope
+from tanda.retrieval.rerank import LexicalReranker, rerank_floor
 from tanda.service.retrieval_eval import (
+    EVAL_TENANT,
     BeirSet,
     beir_documents,
     evaluate_index,
     load_beir,
+    ndcg_at,
     percentile,
     score_runs,
 )
@@ -64,6 +72,10 @@ NEIGHBOURS = 3
 NEIGHBOUR_CHUNKS = {"full": 100_000, "quick": 10_000}
 TENANT_P50_RATIO_MAX = 1.5
 NDCG_TOLERANCE = 0.002
+FLOORS = (0.2, 0.25, 0.34, 0.5, 0.67)
+DEFAULT_FLOOR = 0.34
+FLOOR_TOP_K = 5
+HELD_OUT_SEED = 7
 
 _WORD = re.compile(r"\w+")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
@@ -133,6 +145,146 @@ def quality_against(committed: dict[str, Any], measured: dict[str, Any]) -> dict
                 "within_tolerance": abs(delta) <= NDCG_TOLERANCE,
             }
     return out
+
+
+# -- (d) the reranker floor ---------------------------------------------------------------------
+
+
+def judged(beir: BeirSet) -> list[str]:
+    return [q for q in beir.qrels if any(grade > 0 for grade in beir.qrels[q].values())]
+
+
+def relevant(beir: BeirSet, query_id: str) -> set[str]:
+    return {doc_id for doc_id, grade in beir.qrels[query_id].items() if grade > 0}
+
+
+def search_eval(index: SqliteSearchIndex, text: str, top_k: int) -> list[Any]:
+    return index.search(
+        SearchQuery(text=text, scope=SearchScope(tenant_id=EVAL_TENANT), top_k=top_k)
+    )
+
+
+def floor_cost_and_order(beir: BeirSet) -> dict[str, Any]:
+    """Over the whole corpus: the time the floor adds per query (the search's hits in hand),
+    and nDCG@10 in the fused order against the order of the lexical score."""
+    reranker = LexicalReranker()
+    out: dict[str, Any] = {}
+    with tempfile.TemporaryDirectory(prefix="tanda-bench-") as tmp:
+        index = SqliteSearchIndex(Path(tmp) / "index.sqlite")
+        try:
+            for document, chunks in beir_documents(beir, lang=None):
+                index.upsert_document(document, chunks)
+            queries = judged(beir)
+            for top_k in (FLOOR_TOP_K, 20):
+                search_ms: list[float] = []
+                floor_ms: list[float] = []
+                for query_id in queries:
+                    text = beir.queries[query_id]
+                    started = time.perf_counter()
+                    hits = search_eval(index, text, top_k)
+                    search_ms.append((time.perf_counter() - started) * 1000)
+                    started = time.perf_counter()
+                    rerank_floor(reranker, text, hits, min_score=DEFAULT_FLOOR)
+                    floor_ms.append((time.perf_counter() - started) * 1000)
+                out[f"top{top_k}"] = {"search": latency(search_ms), "floor": latency(floor_ms)}
+            fused = ordered = 0.0
+            for query_id in queries:
+                hits = search_eval(index, beir.queries[query_id], 10)
+                scored = rerank_floor(reranker, beir.queries[query_id], hits, min_score=0.0)
+                by_score = sorted(scored, key=lambda h: -(h.rerank_score or 0.0))  # stable
+                fused += ndcg_at([h.chunk.document_id for h in hits], beir.qrels[query_id])
+                ordered += ndcg_at([h.chunk.document_id for h in by_score], beir.qrels[query_id])
+            out["ndcg@10"] = {
+                "fused_order": round(fused / len(queries), 4),
+                "lexical_score_order": round(ordered / len(queries), 4),
+            }
+        finally:
+            index.close()
+    return out
+
+
+def floor_with_answers_taken_out(beir: BeirSet) -> dict[str, Any]:
+    """The relevant passages of a random half of the questions are taken out of the corpus:
+    those questions have no answer in it any more (``unanswerable``); the others keep theirs
+    (``answerable``). Per floor, top 5: how many answerable questions still get their relevant
+    passage, how many unanswerable ones get nothing at all, and the hits each keeps on average."""
+    rng = random.Random(HELD_OUT_SEED)
+    queries = judged(beir)
+    unanswerable = sorted(rng.sample(queries, len(queries) // 2))
+    taken_out = set().union(*(relevant(beir, q) for q in unanswerable))
+    answerable = [q for q in queries if q not in unanswerable and not relevant(beir, q) & taken_out]
+    kept = BeirSet([c for c in beir.corpus if c[0] not in taken_out], beir.queries, beir.qrels)
+    reranker = LexicalReranker()
+    with tempfile.TemporaryDirectory(prefix="tanda-bench-") as tmp:
+        index = SqliteSearchIndex(Path(tmp) / "index.sqlite")
+        try:
+            for document, chunks in beir_documents(kept, lang=None):
+                index.upsert_document(document, chunks)
+            scored = {
+                q: rerank_floor(
+                    reranker,
+                    beir.queries[q],
+                    search_eval(index, beir.queries[q], FLOOR_TOP_K),
+                    min_score=0.0,
+                )
+                for q in answerable + unanswerable
+            }
+        finally:
+            index.close()
+    found = [
+        q for q in answerable if any(h.chunk.document_id in relevant(beir, q) for h in scored[q])
+    ]
+    rows: dict[str, Any] = {}
+    for floor in (0.0, *FLOORS):
+        over = {q: [h for h in scored[q] if (h.rerank_score or 0.0) >= floor] for q in scored}
+        keeps = sum(any(h.chunk.document_id in relevant(beir, q) for h in over[q]) for q in found)
+        empty = sum(not over[q] for q in unanswerable)
+        rows[f"{floor:g}"] = {
+            "answerable_keep_their_passage": round(keeps / len(found), 3),
+            "unanswerable_get_nothing": round(empty / len(unanswerable), 3),
+            "mean_hits_answerable": round(sum(len(over[q]) for q in found) / len(found), 2),
+            "mean_hits_unanswerable": round(
+                sum(len(over[q]) for q in unanswerable) / len(unanswerable), 2
+            ),
+        }
+    return {
+        "answerable_with_their_passage_in_top5": len(found),
+        "unanswerable": len(unanswerable),
+        "floors": rows,
+    }
+
+
+def rerank_floor_bench(data: Path) -> dict[str, Any]:
+    out: dict[str, Any] = {"reranker": "lexical", "default_floor": DEFAULT_FLOOR}
+    for name in DATASETS:
+        beir = load_beir(data / "eval" / "retrieval" / name)
+        out[name] = floor_cost_and_order(beir) | {
+            "answers_taken_out": floor_with_answers_taken_out(beir)
+        }
+    return out
+
+
+def print_floor(floor: dict[str, Any]) -> None:
+    print(f"reranker floor ({floor['reranker']}, default {floor['default_floor']}):")
+    for name in DATASETS:
+        row = floor[name]
+        for top in ("top5", "top20"):
+            print(
+                f"  {name} {top}: search p50 {row[top]['search']['p50_ms']:.3f} ms, floor p50 "
+                f"{row[top]['floor']['p50_ms']:.3f} / p95 {row[top]['floor']['p95_ms']:.3f} ms"
+            )
+        print(f"  {name} nDCG@10 fused vs lexical-score order: {json.dumps(row['ndcg@10'])}")
+        taken = row["answers_taken_out"]
+        print(
+            f"  {name} answers taken out ({taken['answerable_with_their_passage_in_top5']} "
+            f"answerable, {taken['unanswerable']} unanswerable):"
+        )
+        for floor_value, m in taken["floors"].items():
+            keep, nothing = m["answerable_keep_their_passage"], m["unanswerable_get_nothing"]
+            print(
+                f"    floor {floor_value:>5}: answerable keep {keep:.3f}, "
+                f"unanswerable get nothing {nothing:.3f}"
+            )
 
 
 # -- (b) scale ----------------------------------------------------------------------------------
@@ -514,9 +666,18 @@ def main() -> int:
         "--quick", action="store_true", help="quality, 10k, tenants beside 3 × 10k; no JSON"
     )
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="the shared data folder")
+    parser.add_argument(
+        "--floor", action="store_true", help="only (d), merged into the committed JSON"
+    )
     args = parser.parse_args()
     committed = json.loads(RESULTS.read_text()) if RESULTS.is_file() else {}
     started = time.perf_counter()
+    if args.floor:
+        committed["rerank_floor"] = rerank_floor_bench(args.data)
+        print_floor(committed["rerank_floor"])
+        RESULTS.write_text(json.dumps(committed, indent=2, ensure_ascii=False) + "\n")
+        print(f"wrote rerank_floor into {RESULTS.relative_to(ROOT)}")
+        return 0
     units, counts = source_units(args.data)
     queries = bench_queries(args.data)
     measured = quality(args.data)
@@ -530,9 +691,11 @@ def main() -> int:
         "quality_against_committed": quality_against(committed.get("quality", {}), measured),
         "scale": scale(SIZES[:1] if args.quick else SIZES, units, counts, queries),
         "tenants": tenants(units, queries, NEIGHBOUR_CHUNKS["quick" if args.quick else "full"]),
+        "rerank_floor": rerank_floor_bench(args.data),
     }
     results["runtime_s"] = round(time.perf_counter() - started, 1)
     print_table(results)
+    print_floor(results["rerank_floor"])
     if not args.quick:
         RESULTS.parent.mkdir(parents=True, exist_ok=True)
         RESULTS.write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n")

@@ -1,10 +1,33 @@
-"""A small budget corpus shared by pipeline and HTTP tests: one Qanun with identity, put into any
-``SearchIndex`` under a tenant."""
+"""The corpora of the tests: a small budget corpus shared by pipeline and HTTP tests (one Qanun
+with identity, put into any ``SearchIndex`` under a tenant), and the shared data beside the
+checkout (statute PDFs, budget CSVs)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
+
 from tanda.ports import SearchIndex
 from tanda.records.documents import Chunk, Document, LegalIdentity
+
+SHARED_DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+"""``../shared/data``, beside the checkout (the README's layout; a git worktree at …/wt/<name>
+finds it through …/wt/shared)."""
+
+
+def shared_data(*parts: str) -> Path:
+    """The path ``parts`` inside ``../shared/data``. CI always has the shared data, so a test that
+    needs it fails with this message when it is missing, and never skips (issue 12)."""
+    path = SHARED_DATA.joinpath(*parts)
+    if not path.exists():
+        pytest.fail(
+            f"../shared/data is missing: {path} does not exist. Tests that read the shared data "
+            "(statute PDFs, budget CSVs) need it beside the checkout, as CI has it.",
+            pytrace=False,
+        )
+    return path
+
 
 QUESTION = "Berapa anggaran pendidikan Aceh tahun 2023?"
 QANUN = LegalIdentity(

@@ -7,9 +7,10 @@ import hashlib
 import re
 import threading
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Literal
 
-from tanda.adapters.scripted import Scenario
+from tanda.adapters.scripted import Scenario, ScriptedModel
 from tanda.model_calls import ChatModel, ChatRequest, ChatResponse, ModelRole
 from tanda.records.documents import (
     Chunk,
@@ -18,8 +19,10 @@ from tanda.records.documents import (
     SearchHit,
     SearchQuery,
     SearchScope,
+    keeps_version,
     scope_key,
 )
+from tanda.records.structure import RecordQuery, StructureRecord
 
 
 def _in_scope(scope: SearchScope, document: Document) -> bool:
@@ -38,17 +41,26 @@ class InMemorySearchIndex:
     def __init__(self) -> None:
         self._documents: dict[tuple[str, str], Document] = {}
         self._chunks: dict[tuple[str, str], list[Chunk]] = {}
+        self._records: dict[tuple[str, str], list[StructureRecord]] = {}
         self.upserts: list[str] = []
         self.rescopes: list[str] = []
 
-    def upsert_document(self, document: Document, chunks: Sequence[Chunk]) -> IngestOutcome:
+    def upsert_document(
+        self,
+        document: Document,
+        chunks: Sequence[Chunk],
+        records: Sequence[StructureRecord] = (),
+    ) -> IngestOutcome:
         key = (document.tenant_id, document.document_id)
         self.upserts.append(document.document_id)
         previous = self._documents.get(key)
-        if previous is not None and previous.content_hash == document.content_hash:
+        if previous is not None and keeps_version(
+            previous.content_hash, previous.structure_version, document
+        ):
             return self._keep_content(document)
         self._documents[key] = document
         self._chunks[key] = list(chunks)
+        self._records[key] = list(records)
         if previous is None:
             return IngestOutcome(
                 document_id=document.document_id, status="added", chunks=len(chunks)
@@ -59,7 +71,9 @@ class InMemorySearchIndex:
 
     def rescope_document(self, document: Document) -> IngestOutcome | None:
         previous = self._documents.get((document.tenant_id, document.document_id))
-        if previous is None or previous.content_hash != document.content_hash:
+        if previous is None or not keeps_version(
+            previous.content_hash, previous.structure_version, document
+        ):
             return None
         return self._keep_content(document)
 
@@ -77,6 +91,7 @@ class InMemorySearchIndex:
         scope = {"batch_id": document.batch_id, "selections": document.selections}
         self._documents[key] = previous.model_copy(update=scope)
         self._chunks[key] = [chunk.model_copy(update=scope) for chunk in chunks]
+        self._records[key] = [r.model_copy(update=scope) for r in self._records.get(key, [])]
         return outcome.model_copy(update={"status": "rescoped"})
 
     def search(self, query: SearchQuery) -> list[SearchHit]:
@@ -113,6 +128,19 @@ class InMemorySearchIndex:
 
     def documents(self, scope: SearchScope) -> list[Document]:
         return [doc for doc in self._documents.values() if _in_scope(scope, doc)]
+
+    def records(self, query: RecordQuery) -> list[StructureRecord]:
+        found = [
+            record
+            for key in sorted(self._records)
+            if _in_scope(query.scope, self._documents[key])
+            for record in self._records[key]
+            if (query.kinds is None or record.kind in query.kinds)
+            and (query.node_ids is None or record.node_id in query.node_ids)
+            and (query.chunk_ids is None or record.chunk_id in query.chunk_ids)
+            and (query.parent_ids is None or record.parent_id in query.parent_ids)
+        ]
+        return found[: query.limit] if query.limit is not None else found
 
 
 class SearchIndexFailed(RuntimeError):
@@ -173,7 +201,8 @@ class HashEmbedder:
 
 class ManualClock:
     """A monotonic clock that moves only when told: ``advance`` is also a ``sleep`` to hand to the
-    scripted model, so a scripted latency spends request time without spending wall time."""
+    scripted model, so a scripted latency spends request time without spending wall time. It is
+    one timeline: calls running in parallel spend their latencies on it one after the other."""
 
     def __init__(self, start: float = 1000.0) -> None:
         self.now = start
@@ -186,6 +215,30 @@ class ManualClock:
     def advance(self, seconds: float) -> None:
         with self._lock:
             self.now += seconds
+
+
+class GatedModel:
+    """Wraps a model; its ``hold``-th call waits for ``gate``, the test's cue, instead of a
+    latency: what happens while a call is out is then certain, whatever the machine's load.
+    ``waiting`` is set once that call has arrived; ``roles`` records every call's role."""
+
+    def __init__(self, inner: ChatModel, hold: int | None = None) -> None:
+        self.inner = inner
+        self.name = "gated"
+        self.hold = hold
+        self.waiting = threading.Event()
+        self.gate = threading.Event()
+        self.roles: list[str] = []
+        self._lock = threading.Lock()
+
+    def complete(self, request: ChatRequest) -> ChatResponse:
+        with self._lock:
+            self.roles.append(request.role.value)
+            number = len(self.roles)
+        if number == self.hold:
+            self.waiting.set()
+            assert self.gate.wait(20), "the test never opened the gate"
+        return self.inner.complete(request)
 
 
 NIK = "3171012345678901"
@@ -236,3 +289,16 @@ def personal_data_scenario() -> Scenario:
             },
         }
     )
+
+
+SCENARIOS = Path(__file__).parent / "scenarios"
+
+
+def scripted_model(directory: Path = SCENARIOS, clock: ManualClock | None = None) -> ScriptedModel:
+    """The scripted model over ``directory`` (tests/scenarios), spending its latencies on
+    ``clock``. Hand the same clock to the pipeline (``StepDeps(clock=…)``)
+    and a latency spends request time exactly; with a clock of its own (the default, and what a
+    server in a test gets: its pipeline keeps the wall clock), a latency costs no time and only
+    matters against the call's timeout — a longer one times out at once, as it would have after
+    waiting (issue 12: no test waits for a deadline)."""
+    return ScriptedModel.from_dir(directory, sleep=(clock or ManualClock()).advance)

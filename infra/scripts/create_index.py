@@ -1,4 +1,4 @@
-"""One-shot: create the OpenSearch index and the hybrid search pipeline of a deployed stack.
+"""One-shot: create a deployed stack's OpenSearch index (on a domain, its RRF search pipeline too).
 
 Run with credentials of the stack's ``SearchAdminRole`` (output ``SearchAdminRoleArn``), from the
 repository root, after ``sam deploy``::
@@ -6,8 +6,10 @@ repository root, after ``sam deploy``::
     TANDA_INDEX=opensearch:$ENDPOINT TANDA_OPENSEARCH_SERVICE=aoss \\
     TANDA_OPENSEARCH_REGION=$REGION python infra/scripts/create_index.py [--dimensions 1024]
 
-Idempotent: an existing index or pipeline is left as it is. The bodies are the ones in
-``infra/opensearch/`` (built by ``tanda.retrieval.opensearch_bodies``).
+Idempotent: an existing index is left as it is; a pipeline that is not the RRF one (the min-max
+pipeline a 2.15 domain was left with) is replaced. Serverless fuses the hybrid arms in tanda and
+needs no pipeline (docs/opensearch.md). The bodies are the ones in ``infra/opensearch/`` (built by
+``tanda.retrieval.opensearch_bodies``).
 """
 
 from __future__ import annotations
@@ -35,7 +37,12 @@ def main() -> int:
         return 2
     index = OpenSearchIndex.from_settings(settings, dimensions=args.dimensions)
     index.ensure_index(dimensions=args.dimensions)
-    print(f"index {settings.opensearch_index} and its search pipeline are ready")
+    fused = (
+        f"in the search pipeline {index.pipeline_name} (RRF)"
+        if index.fusion_place == "pipeline"
+        else "by tanda (RRF, no search pipeline)"
+    )
+    print(f"index {settings.opensearch_index} is ready; hybrid searches are fused {fused}")
     return 0
 
 

@@ -27,6 +27,7 @@ from tanda.records.documents import (
     SearchQuery,
     SearchScope,
 )
+from tanda.records.structure import RecordQuery, StructureRecord
 
 if TYPE_CHECKING:
     from tanda.contract.common import WireModel
@@ -35,19 +36,35 @@ if TYPE_CHECKING:
 
 @runtime_checkable
 class SearchIndex(Protocol):
-    """Chunks of every tenant's documents. Every method filters by tenant inside the adapter."""
+    """Chunks of every tenant's documents and their structure records (ASK-14). Every method
+    filters by tenant inside the adapter."""
 
-    def upsert_document(self, document: Document, chunks: Sequence[Chunk]) -> IngestOutcome:
-        """Add or replace a document's chunks atomically; a failure midway leaves the previous
-        version searchable. Same ``content_hash`` → ``unchanged``, or ``rescoped`` (see
-        :meth:`rescope_document`) when ``document`` names another batch or selections."""
+    def upsert_document(
+        self,
+        document: Document,
+        chunks: Sequence[Chunk],
+        records: Sequence[StructureRecord] = (),
+    ) -> IngestOutcome:
+        """Add or replace a document's chunks and structure records; a failure midway leaves the
+        previous version searchable and readable. The same version
+        (:func:`tanda.records.documents.keeps_version`: same ``content_hash``, and the same
+        ``structure_version`` unless ``document`` brings none) → ``unchanged``, or ``rescoped``
+        (see :meth:`rescope_document`) when ``document`` names another batch or selections."""
         ...
 
     def rescope_document(self, document: Document) -> IngestOutcome | None:
-        """Give the indexed version of ``document`` (same tenant, id and ``content_hash``) the
-        ``batch_id`` and ``selections`` of ``document`` — its record and every chunk; text and
-        vectors stay. ``rescoped``, or ``unchanged`` when it has them already; ``None`` when the
-        index does not hold that version (then the caller indexes it in full)."""
+        """Give the indexed version of ``document`` (same tenant, id and version) the
+        ``batch_id`` and ``selections`` of ``document`` — its record, every chunk and every
+        structure record; text and vectors stay. ``rescoped``, or ``unchanged`` when it has them
+        already; ``None`` when the index does not hold that version (then the caller indexes it
+        in full)."""
+        ...
+
+    def records(self, query: RecordQuery) -> list[StructureRecord]:
+        """The structure records inside ``query.scope`` that ``query`` narrows to, in document
+        order (document id, then position): by kind, node id, the chunk they were read from, or
+        their parent — what the /v1/ask evidence layers, cross-check jobs and knowledge queries
+        read (see :class:`~tanda.records.structure.RecordQuery`)."""
         ...
 
     def search(self, query: SearchQuery) -> list[SearchHit]:
@@ -77,9 +94,21 @@ class Embedder(Protocol):
 
 
 class Reranker(Protocol):
-    """Scores (query, passage) pairs; hits under ``RERANK_MIN_SCORE`` never reach synthesis."""
+    """Scores (query, passage) pairs for the floor (ASK-06): hits scoring under
+    ``TANDA_RERANK_MIN_SCORE`` never reach synthesis (``tanda.retrieval.rerank.rerank_floor``).
 
-    def score(self, query: str, passages: Sequence[str]) -> list[float]: ...
+    ``name`` says which reranker ran (``/v1/search`` shows it). ``reorders``: whether its scores
+    rank better than the fused search order (a cross-encoder) — else the floor only filters and
+    keeps that order (the embedded lexical score, docs/retrieval.md).
+    """
+
+    name: str
+    reorders: bool
+
+    def score(self, query: str, passages: Sequence[str]) -> list[float]:
+        """One relevance score per passage, in order, 0–1 (higher is more relevant). Raises
+        ``tanda.errors.UpstreamFailed`` (a subclass) when it cannot score them all."""
+        ...
 
 
 class ConversationConflict(Exception):

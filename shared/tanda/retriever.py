@@ -1,6 +1,7 @@
 """Retrieval as every route uses it: embed the query when an embedder is configured, search the
-index (the adapter fuses arms with RRF and applies the tenant filter), then apply the reranker
-floor (ASK-06) when a reranker is configured."""
+index (the adapter fuses the arms with RRF and applies the tenant filter), then apply the
+reranker floor (ASK-06, :func:`tanda.retrieval.rerank.rerank_floor`) when a reranker is
+configured."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from dataclasses import dataclass
 
 from tanda.ports import Embedder, Reranker, SearchIndex
 from tanda.records.documents import SearchHit, SearchQuery
+from tanda.retrieval.rerank import rerank_floor
 
 log = logging.getLogger(__name__)
 
@@ -19,6 +21,8 @@ class Retrieved:
     mode: str
     """``lexical`` or ``hybrid``: what actually ran."""
     reranked: bool = False
+    below_floor: int = 0
+    """Hits the search found that the reranker floor dropped (ASK-06)."""
 
 
 def retrieve(
@@ -27,7 +31,7 @@ def retrieve(
     *,
     embedder: Embedder | None = None,
     reranker: Reranker | None = None,
-    min_score: float | None = None,
+    min_score: float = 0.0,
 ) -> Retrieved:
     mode = "lexical"
     if embedder is not None and query.vector is None:
@@ -41,10 +45,9 @@ def retrieve(
     elif query.vector is not None:
         mode = "hybrid"
     hits = index.search(query)
-    if reranker is None or not hits:
+    if reranker is None:
         return Retrieved(hits, mode)
-    scores = reranker.score(query.text, [h.chunk.text for h in hits])
-    ranked = sorted(zip(scores, hits, strict=True), key=lambda pair: -pair[0])
-    # ASK-06: candidates under the floor never reach synthesis.
-    kept = [hit for score, hit in ranked if min_score is None or score >= min_score]
-    return Retrieved(kept, mode, reranked=True)
+    # ASK-06: candidates under the floor never reach synthesis. A reranker outage raises: the
+    # floor fails closed (unlike the embedder, whose outage only loses the vector arm's recall).
+    kept = rerank_floor(reranker, query.text, hits, min_score=min_score)
+    return Retrieved(kept, mode, reranked=True, below_floor=len(hits) - len(kept))

@@ -12,7 +12,7 @@ import json
 from decimal import Decimal
 from functools import lru_cache
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
@@ -74,10 +74,40 @@ class Settings(BaseSettings):
         default_factory=lambda: {"lexical": 1.0, "vector": 1.0},
         description="Weight of each retrieval arm in the fusion (JSON map arm → weight).",
     )
-    rerank_min_score: float | None = Field(
+    structure_layers: bool = Field(
+        default=True,
+        description="`tanda ingest` builds each document's structure records (entities, tables, "
+        "line items, claims proposed by `TANDA_MODEL`, rules; docs/evidence.md). `false`: chunks "
+        "only; records already built stay until the document changes.",
+    )
+    opensearch_fusion: Literal["pipeline", "client"] | None = Field(
         default=None,
-        description="Reranker floor (ASK-06): hits scoring below it never reach synthesis. "
-        "Applied only when a reranker is configured.",
+        description="Where OpenSearch's lexical and vector arms are fused with RRF: `pipeline` "
+        "(the search pipeline's `score-ranker-processor`, OpenSearch 2.19+) or `client` (two "
+        "queries in one `_msearch`, fused by tanda as the embedded index fuses them). Unset: "
+        "`client` for Serverless (`aoss`), else `pipeline` (docs/opensearch.md).",
+    )
+    reranker: str = Field(
+        default="lexical",
+        description="Reranker of the floor (ASK-06): `lexical` (embedded default: the share of "
+        "the query's content terms a passage holds), `none`, `tei:BASE_URL`, "
+        "`cohere:BASE_URL[#MODEL]` (any Cohere-shaped `/rerank`: Cohere, Jina, vLLM, Infinity), "
+        "`bedrock:MODEL_ID` (Bedrock Rerank API). API key in env `TANDA_RERANKER_API_KEY`.",
+    )
+    rerank_min_score: float = Field(
+        default=0.34,
+        ge=0,
+        le=1,
+        description="Reranker floor (ASK-06): hits the reranker scores below it (0–1) reach "
+        "neither `/v1/search`, `/v1/ask` nor the agent. `0` keeps every hit. The default suits "
+        "`lexical` (a passage must hold more than a third of the query's content terms); set it "
+        "anew for another reranker (docs/retrieval.md#reranker-floor).",
+    )
+    reranker_timeout_s: float = Field(
+        default=5.0,
+        gt=0,
+        description="The most one call to a hosted or Bedrock reranker may take (one retry on "
+        "timeout or 5xx); then the search fails with 502 `rerank_failed`.",
     )
 
     # --- answering pipeline (docs/pipeline.md) ---------------------------------------------------

@@ -41,6 +41,7 @@ AWS_ADAPTERS: tuple[str, ...] = (
     "tanda.adapters.bedrock",
     "tanda.adapters.openai_compat",
     "tanda.adapters.embedders",
+    "tanda.adapters.rerankers",
     "aws_lambda_powertools",
     "boto3",
 )

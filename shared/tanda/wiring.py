@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from tanda.model_calls import ChatModel
     from tanda.pipeline.runners import Runner
     from tanda.pipeline.steps import AgentPorts, StepDeps
-    from tanda.ports import Embedder, Progress, SearchIndex, Store
+    from tanda.ports import Embedder, Progress, Reranker, SearchIndex, Store
     from tanda.retrieval.fusion import FusionConfig
 
 
@@ -136,7 +136,12 @@ class Runtime:
             from tanda.pipeline.progress import publisher
 
             sink = publisher(self.progress, progress_id)
-        return AgentPorts(index=self.search_index, embedder=self.embedder, progress=sink)
+        return AgentPorts(
+            index=self.search_index,
+            embedder=self.embedder,
+            reranker=self.reranker,
+            progress=sink,
+        )
 
     @property
     def scripted(self) -> bool:
@@ -158,6 +163,13 @@ class Runtime:
         from tanda.adapters.embedders import build_embedder
 
         return build_embedder(self.settings.embedder)
+
+    @cached_property
+    def reranker(self) -> Reranker | None:
+        """The reranker of the floor (ASK-06); ``None`` when ``TANDA_RERANKER=none``."""
+        from tanda.adapters.rerankers import build_reranker
+
+        return build_reranker(self.settings.reranker, timeout_s=self.settings.reranker_timeout_s)
 
 
 def build_model(spec: str) -> ChatModel:

@@ -21,6 +21,7 @@ from tanda.api.app import create_app
 from tanda.auth.api_keys import hash_api_key
 from tanda.wiring import Runtime
 from tests.corpus import add_qanun
+from tests.fakes import scripted_model
 from tests.integration.credentials import API_KEY, V1_KEY, settings_for, sign
 from tests.servers import serving
 
@@ -197,6 +198,7 @@ def served() -> Iterator[Served]:
         },
     )
     runtime = Runtime(settings=settings)
+    runtime.__dict__["model"] = scripted_model(scenarios)  # latencies on a manual clock
     add_qanun(runtime.search_index, "acme")
     add_qanun(runtime.search_index, "broke")
     opening = settings.initial_credits

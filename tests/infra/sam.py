@@ -236,7 +236,9 @@ RESOLVED = {
     "TANDA_JWT_ISSUERS": json.dumps({"https://idp.smoke.invalid": "tenant-smoke"}),
     "TANDA_JWT_PUBLIC_KEYS": PUBLIC_PEM,
 }
-DROPPED = {"TANDA_MODEL_API_KEY"}  # !If [HasModelApiKey, ..., !Ref AWS::NoValue]: no key
+# !If [HasModelApiKey, ..., !Ref AWS::NoValue]: no key; !If [HasRerankMinScore, ...]: the
+# parameter is empty by default, so the application's default floor applies.
+DROPPED = {"TANDA_MODEL_API_KEY", "TANDA_RERANK_MIN_SCORE"}
 
 
 def function_environment(name: str, home: Path) -> dict[str, str]:

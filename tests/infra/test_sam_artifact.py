@@ -203,6 +203,11 @@ def adapter_matrix(scenarios: Path) -> list[dict[str, Any]]:
         ("embedder none", {"embedder": "none"}, "embedder"),
         ("embedder openai", {"embedder": f"openai:{unreachable}#smoke"}, "embedder"),
         ("embedder bedrock", {"embedder": "bedrock:amazon.titan-embed-text-v2:0"}, "embedder"),
+        ("reranker none", {"reranker": "none"}, "reranker"),
+        ("reranker lexical", {"reranker": "lexical"}, "reranker"),
+        ("reranker tei", {"reranker": f"tei:{unreachable}"}, "reranker"),
+        ("reranker cohere", {"reranker": f"cohere:{unreachable}#smoke"}, "reranker"),
+        ("reranker bedrock", {"reranker": "bedrock:amazon.rerank-v1:0"}, "reranker"),
         ("authenticator", {}, "authenticator"),
     ]
     return [{"name": n, "settings": s, "build": b} for n, s, b in cases]

@@ -306,3 +306,37 @@ def rest_api_event(method: str, path: str) -> dict[str, Any]:
         "body": None,
         "isBase64Encoded": False,
     }
+
+
+def test_the_managed_domain_runs_rrf_and_upgrades_in_place() -> None:
+    # ASK-02: the RRF search pipeline (score-ranker-processor) needs OpenSearch 2.19; on 2.15
+    # it fell back to min-max. A version change must upgrade the retained domain in place: a
+    # replacement would leave the chunks behind in the old domain and a new, empty endpoint.
+    domain = load_template()["Resources"]["SearchDomain"]
+    engine, _, version = domain["Properties"]["EngineVersion"].partition("_")
+    assert engine == "OpenSearch"
+    assert tuple(int(part) for part in version.split(".")) >= (2, 19)
+    assert domain["UpdatePolicy"] == {"EnableVersionUpgrade": True}
+
+
+def _actions(function: dict[str, Any]) -> set[str]:
+    actions: set[str] = set()
+    for policy in function.get("Policies", []):
+        for statement in policy.get("Statement", []):
+            found = statement.get("Action", [])
+            actions.update([found] if isinstance(found, str) else found)
+    return actions
+
+
+@pytest.mark.parametrize("name", ["V1SearchFunction", "AgentStepFunction"])
+def test_functions_that_search_may_call_a_bedrock_reranker(name: str) -> None:
+    # ASK-06: the floor runs wherever retrieval runs; a bedrock: reranker needs both actions.
+    assert {"bedrock:Rerank", "bedrock:InvokeModel"} <= _actions(FUNCTIONS[name])
+
+
+def test_the_reranker_and_its_floor_are_parameters_of_every_function() -> None:
+    template = load_template()
+    variables = template["Globals"]["Function"]["Environment"]["Variables"]
+    assert variables["TANDA_RERANKER"] == {"Ref": "TandaReranker"}
+    assert template["Parameters"]["TandaReranker"]["Default"] == "lexical"
+    assert "TANDA_RERANK_MIN_SCORE" in variables

@@ -189,7 +189,15 @@ def test_v1_search_ranks_the_callers_chunks_with_identity(base_url: str) -> None
     assert first["document_id"] == "qanun-2023" and first["rank"] == 1
     assert first["identity"]["legal_reference"].startswith("Qanun Aceh Nomor 1")
     assert first["snippet"] == first["text"][:200]
-    assert body["retrieval"] == {"mode": "lexical", "embedder": "none", "reranked": False}
+    assert body["retrieval"] == {
+        "mode": "lexical",
+        "embedder": "none",
+        "reranked": True,
+        "reranker": "lexical",
+        "rerank_min_score": 0.34,
+        "below_floor": body["retrieval"]["below_floor"],
+    }
+    assert all(r["rerank_score"] >= 0.34 for r in body["results"])
 
 
 @pytest.mark.parametrize(
@@ -206,6 +214,70 @@ def test_v1_search_tenants_with_identical_documents_never_see_each_other(
     assert mine and all("triliun" not in r["text"] for r in mine)
     assert all("triliun" in r["text"] for r in theirs)
     assert {r["chunk_id"] for r in mine}.isdisjoint({r["chunk_id"] for r in theirs})
+
+
+# "belanja pegawai kesehatan jalan tol": five content terms. The 2022 chunk holds belanja and
+# pegawai (0.4), the 2023 chunk only kesehatan (0.2); the lexical arm finds both.
+WEAK_QUERY = "belanja pegawai kesehatan jalan tol"
+
+
+def test_v1_search_shows_no_hit_under_the_reranker_floor_and_says_how_many(
+    base_url: str,
+) -> None:
+    # Given the embedded default (lexical reranker, floor 0.34), when a search finds one chunk
+    # holding two of five query terms and one holding one,
+    body = v1_search(base_url, V1_KEY, query=WEAK_QUERY).json()
+
+    # then only the first is shown, with its rerank score (ASK-06), and the other is counted.
+    assert [(r["chunk_id"], r["rerank_score"]) for r in body["results"]] == [
+        ("acme:qanun-2023#1", pytest.approx(0.4))
+    ]
+    assert body["retrieval"]["below_floor"] == 1
+
+
+def test_v1_search_with_the_floor_at_zero_shows_every_hit(runtime: Runtime, base_url: str) -> None:
+    runtime.settings = runtime.settings.model_copy(update={"rerank_min_score": 0.0})
+    body = v1_search(base_url, V1_KEY, query=WEAK_QUERY).json()
+    assert sorted(r["chunk_id"] for r in body["results"]) == [
+        "acme:qanun-2023#0",
+        "acme:qanun-2023#1",
+    ]
+    assert (body["retrieval"]["rerank_min_score"], body["retrieval"]["below_floor"]) == (0.0, 0)
+
+
+def test_v1_search_when_the_reranker_is_down_is_502_and_shows_nothing(
+    runtime: Runtime, base_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    from tanda.adapters.rerankers import HostedReranker
+    from tests.rerank_fake import LEAKY_SECRET, running_rerank_fake
+
+    with running_rerank_fake() as fake:
+        # Given a hosted cross-encoder that answers 503 to the call and to its retry,
+        fake.fail("http_503", "http_503")
+        runtime.__dict__["reranker"] = HostedReranker(
+            fake.base_url, shape="tei", sleep=lambda _: None
+        )
+        # when a search needs it, then the floor fails closed: 502 in the error shape.
+        response = v1_search(base_url, V1_KEY, query="anggaran pendidikan 2023")
+    assert_error(response, 502, "rerank_failed")
+    assert "Rp 5 miliar" not in response.text and LEAKY_SECRET not in response.text
+    assert "anggaran pendidikan" not in caplog.text
+
+
+def test_query_v2_shows_the_agent_only_search_results_over_the_floor(
+    runtime: Runtime, base_url: str, signing_key: ed25519.Ed25519PrivateKey
+) -> None:
+    from tanda.adapters.scripted import ScriptedToolCall
+
+    # Given the served runtime's default floor and an agent searching the weak query,
+    scripted = runtime.model
+    default = scripted.scenarios["default"]  # type: ignore[attr-defined]
+    agent = default.agent.model_copy(update={"tool_calls": [ScriptedToolCall(query=WEAK_QUERY)]})
+    scripted.scenarios["weak_search"] = default.model_copy(update={"agent": agent})  # type: ignore[attr-defined]
+
+    # when /query/v2 answers, then its search returned the one chunk over the floor (ASK-06).
+    body = post_v2(base_url, signing_key, "weak_search", include_provenance=True).json()
+    assert [(a["tool"], a["result_count"]) for a in body["tool_call_audit"]] == [("search", 1)]
 
 
 @pytest.mark.parametrize(

@@ -102,6 +102,8 @@ def make_runtime(
         "request_deadline_s": 5.0,
         "initial_credits": Decimal("1.00"),
         "v1_rate_per_minute": 1000,
+        # No floor unless a test is about it (ASK-06): these tests count what synthesis is shown.
+        "rerank_min_score": 0.0,
         **overrides,
     }
     runtime = Runtime(settings=settings_for(tmp_path, key, **fields))
@@ -301,6 +303,42 @@ def test_no_source_is_the_fixed_answer_without_a_model_call_and_is_charged(
 def test_the_fixed_answer_follows_lang_when_it_asks(base_url: str) -> None:
     body = ask(base_url, document_id="no-such-document", lang="en").json()
     assert body["answer"] == NOT_FOUND_ANSWER["en"] and body["lang"] == "en"
+
+
+# --- the reranker floor (ASK-06) --------------------------------------------------------------
+
+
+def test_candidates_under_the_reranker_floor_never_reach_synthesis(
+    tmp_path: Path, serve_app: ServeApp, signing_key: ed25519.Ed25519PrivateKey
+) -> None:
+    # Given a floor that no passage of the scope reaches (the lexical reranker scores the share
+    # of the question's content words a passage holds),
+    runtime = make_runtime(tmp_path, signing_key, rerank_min_score=1.0)
+    url = serve_app(create_app(runtime))
+
+    # when asked a question whose words only partly occur in the documents,
+    body = ask(url, query="Berapa anggaran pendidikan dan kesehatan Aceh pada tahun 2023?").json()
+
+    # then nothing was shown to a model: the fixed answer, as if nothing had been found.
+    assert body["answer"] == NOT_FOUND_ANSWER["tr"]
+    assert body["citations"] == [] and recorder(runtime).requests == []
+
+
+class DownReranker:
+    name = "down"
+
+    def score(self, query: str, passages: Any) -> list[float]:
+        from tanda.adapters.rerankers import RerankFailed
+
+        raise RerankFailed()
+
+
+def test_a_reranker_outage_is_502_before_any_model_call_and_never_charged(
+    base_url: str, runtime: Runtime
+) -> None:
+    runtime.__dict__["reranker"] = DownReranker()
+    assert_error(ask(base_url), 502, "rerank_failed")
+    assert recorder(runtime).requests == [] and balance(runtime) == Decimal("1.00")
 
 
 # --- synthesis failures (ASK-04, ASK-12) --------------------------------------------------

@@ -16,16 +16,10 @@ from hypothesis import strategies as st
 from tanda.cli import main
 from tanda.service.ingest import SUPPORTED_SUFFIXES
 from tanda.settings import load_settings
+from tests.corpus import shared_data
 from tests.unit.retrieval.ingest.sample_sources import STATUTE_TEXT, text_pdf, write_good_sources
 
 pytestmark = pytest.mark.integration
-
-_REPO_ROOT = Path(__file__).resolve().parents[2]
-# Beside the checkout, or beside the folder of a git worktree (…/wt/<name>).
-CORPUS = next(
-    (p / "shared/data/corpus" for p in _REPO_ROOT.parents if (p / "shared/data/corpus").is_dir()),
-    _REPO_ROOT.parent / "shared" / "data" / "corpus",
-)
 
 
 @pytest.fixture
@@ -42,12 +36,11 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
 
 @pytest.fixture
 def docs(tmp_path: Path) -> Path:
-    if not CORPUS.is_dir():
-        pytest.skip(f"shared demo corpus not found at {CORPUS} (expected ../shared/data)")
+    corpus = shared_data("corpus")
     root = tmp_path / "docs"
     (root / "apbd" / "2023").mkdir(parents=True)
-    shutil.copy(CORPUS / "id_laws" / "perpres-82-2023.pdf", root)
-    shutil.copy(CORPUS / "apbd_jatim" / "2023" / "Surabaya.csv", root / "apbd" / "2023")
+    shutil.copy(corpus / "id_laws" / "perpres-82-2023.pdf", root)
+    shutil.copy(corpus / "apbd_jatim" / "2023" / "Surabaya.csv", root / "apbd" / "2023")
     (root / "rusak.pdf").write_bytes(b"%PDF-1.4 broken")
     return root
 
@@ -198,8 +191,9 @@ _tenants = itertools.count()
 
 
 @settings(
-    max_examples=30,
-    deadline=None,
+    # Each case runs `tanda ingest` over a folder (~0.2 s): a tenth of the profile's cases, and
+    # never fewer than 30 (fast: 30, thorough: 200; tests/conftest.py).
+    max_examples=max(30, settings.default.max_examples // 10),
     derandomize=True,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )

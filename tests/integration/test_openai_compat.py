@@ -8,6 +8,7 @@ import logging
 import socket
 import time
 from collections.abc import Iterator
+from typing import Any
 
 import httpx
 import pytest
@@ -24,6 +25,7 @@ from tanda.model_calls import (
     ToolCall,
     ToolSpec,
 )
+from tests.fakes import ManualClock
 from tests.openai_fake import LEAKY_SECRET, Failure, OpenAIFake, Raw, Reply, Step, running_fake
 
 pytestmark = pytest.mark.integration
@@ -440,38 +442,88 @@ def test_a_reply_that_is_not_a_chat_completion_is_unavailable(
 # --- time budget ------------------------------------------------------------------------------
 
 
-def test_a_slow_server_times_out_within_the_budget(openai_fake: OpenAIFake) -> None:
+class TimedAttempts(httpx.BaseTransport):
+    """The real transport, timing the adapter on a manual clock: an attempt that times out moves
+    the clock by exactly the time it was given, one that is answered by nothing. What the adapter
+    spends is then exact, whatever the machine's load (tests never assert on wall time)."""
+
+    def __init__(self, clock: ManualClock) -> None:
+        self.inner = httpx.HTTPTransport()
+        self.clock = clock
+        self.given_s: list[float] = []
+        """Each attempt's read timeout."""
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        given: float = request.extensions["timeout"]["read"]
+        self.given_s.append(given)
+        try:
+            return self.inner.handle_request(request)
+        except httpx.TimeoutException:
+            self.clock.advance(given)
+            raise
+
+    def close(self) -> None:
+        self.inner.close()
+
+
+@pytest.fixture
+def attempts() -> TimedAttempts:
+    return TimedAttempts(ManualClock())
+
+
+@pytest.fixture
+def timed_client(attempts: TimedAttempts) -> Iterator[httpx.Client]:
+    with httpx.Client(transport=attempts) as client:
+        yield client
+
+
+def timed(base_url: str, client: httpx.Client, clock: ManualClock, **options: Any) -> Any:
+    """The adapter over ``client``, its clock and backoff sleeps on ``clock``."""
+    return OpenAICompatModel(
+        base_url, "m", client=client, clock=clock, sleep=clock.advance, rng=lambda: 1.0, **options
+    )
+
+
+def test_a_slow_server_times_out_within_the_budget(
+    openai_fake: OpenAIFake, attempts: TimedAttempts, timed_client: httpx.Client
+) -> None:
     # Given a server that answers only after 5 s, every time
     openai_fake.default = Reply(content="late", delay_s=5)
-    adapter = OpenAICompatModel(openai_fake.base_url, "m")
+    adapter = timed(openai_fake.base_url, timed_client, attempts.clock)
+    start = attempts.clock()
 
-    started = time.monotonic()
     with pytest.raises(ModelTimeout) as raised:
         adapter.complete(ask(timeout_s=0.5))
-    elapsed = time.monotonic() - started
 
+    # then the one attempt had the whole budget and no retry ran past it
     assert raised.value.outcome == "timeout"
-    assert 0.5 <= elapsed < 0.5 + 0.3
-    assert len(openai_fake.bodies) == 1  # the attempt used the whole budget: no retry past it
-    adapter.close()
+    assert attempts.given_s == [0.5]
+    assert attempts.clock() - start == pytest.approx(0.5)
+    assert len(openai_fake.bodies) == 1
 
 
 def test_capped_attempts_retry_a_hung_call_but_never_past_the_budget(
-    openai_fake: OpenAIFake,
+    openai_fake: OpenAIFake, attempts: TimedAttempts, timed_client: httpx.Client
 ) -> None:
+    # Given a hung server, attempts capped at 0.2 s and backoffs of 10, 20, 40 ms in a 0.7 s budget
     openai_fake.default = Reply(content="late", delay_s=5)
-    adapter = OpenAICompatModel(
-        openai_fake.base_url, "m", attempt_timeout_s=0.2, backoff_s=0.01, max_retries=10
+    adapter = timed(
+        openai_fake.base_url,
+        timed_client,
+        attempts.clock,
+        attempt_timeout_s=0.2,
+        backoff_s=0.01,
+        max_retries=10,
     )
+    start = attempts.clock()
 
-    started = time.monotonic()
     with pytest.raises(ModelTimeout):
         adapter.complete(ask(timeout_s=0.7))
-    elapsed = time.monotonic() - started
 
-    assert elapsed < 0.7 + 0.3
-    assert 2 <= len(openai_fake.bodies) <= 4
-    adapter.close()
+    # then the hung call is retried, the last attempt gets only what is left, and the call ends
+    # at its budget: 0.2 + 0.01 + 0.2 + 0.02 + 0.2 + 0.04 + 0.03 s (the next backoff would pass it)
+    assert attempts.given_s == pytest.approx([0.2, 0.2, 0.2, 0.03])
+    assert attempts.clock() - start == pytest.approx(0.7)
 
 
 def test_a_timed_out_attempt_is_retried(openai_fake: OpenAIFake, sleep: FakeSleep) -> None:

@@ -13,10 +13,16 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from tanda.adapters.opensearch_index import OpenSearchIndex, SearchIndexFailed, build_client
+from tanda.adapters.opensearch_index import (
+    RECORDS_PER_BULK,
+    OpenSearchIndex,
+    SearchIndexFailed,
+    build_client,
+)
 from tanda.records.documents import Chunk, Document, SearchQuery, SearchScope
+from tanda.records.structure import ClaimRecord, RecordQuery, Span, StructureRecord
 from tanda.retrieval import opensearch_bodies as bodies
-from tanda.retrieval.fusion import FusionConfig
+from tanda.retrieval.fusion import FusionConfig, reciprocal_rank_fusion
 from tanda.settings import Settings
 
 pytestmark = pytest.mark.integration
@@ -48,6 +54,7 @@ class FakeOpenSearch:
     mapping: dict[str, Any] = field(default_factory=dict)
     search_replies: list[Any] = field(default_factory=list)
     reject_rrf: bool = False
+    """Answer like a cluster older than 2.19: the score ranker (RRF) is an unknown processor."""
     bulk_errors: bool = False
     fail_with: int | None = None
 
@@ -94,6 +101,12 @@ class FakeOpenSearch:
         if action == "_search":
             reply = self.search_replies.pop(0) if self.search_replies else _hits([])
             return 200, reply
+        if action == "_msearch":
+            searches = request.body[1::2]
+            replies = [
+                self.search_replies.pop(0) if self.search_replies else _hits([]) for _ in searches
+            ]
+            return 200, {"took": 1, "responses": replies}
         if action == "_delete_by_query":
             return 200, {"took": 1, "deleted": 2, "failures": []}
         if action == "_doc":
@@ -136,7 +149,7 @@ def fake() -> Iterator[FakeOpenSearch]:
                 lines = [line for line in raw.splitlines() if line.strip()]
                 body = (
                     [json.loads(line) for line in lines]
-                    if url.path.endswith("_bulk")
+                    if url.path.endswith(("_bulk", "_msearch"))
                     else json.loads(raw)
                 )
             request = Recorded(
@@ -230,37 +243,96 @@ def test_ensure_index_creates_the_index_and_an_rrf_pipeline_when_absent(
     create = fake.of("PUT", f"/{INDEX}")
     assert [r.body for r in create] == [bodies.index_body(3)]
     put = fake.of("PUT", f"/_search/pipeline/{PIPELINE}")
-    assert [r.body for r in put] == [bodies.search_pipeline_body("rrf", rank_constant=40)]
+    assert [r.body for r in put] == [bodies.search_pipeline_body(rank_constant=40)]
 
 
-def test_ensure_index_falls_back_to_min_max_where_rrf_is_unknown(fake: FakeOpenSearch) -> None:
+def test_a_cluster_without_rrf_is_an_error_that_says_so_not_a_silent_min_max(
+    fake: FakeOpenSearch,
+) -> None:
+    # Given a cluster older than 2.19 (the managed domain ran 2.15), ASK-02: the pipeline is
+    # never quietly made min-max; setup fails with what to do.
     fake.reject_rrf = True
+    with pytest.raises(SearchIndexFailed, match=r"2\.19.*TANDA_OPENSEARCH_FUSION=client"):
+        _index(fake).ensure_index()
+
+    assert PIPELINE not in fake.pipelines
+    assert [r.body for r in fake.of("PUT", f"/_search/pipeline/{PIPELINE}")] == [
+        bodies.search_pipeline_body()
+    ]
+
+
+MIN_MAX_PIPELINE = {
+    "description": "tanda hybrid search: min-max normalized, weighted mean of both arms",
+    "phase_results_processors": [
+        {
+            "normalization-processor": {
+                "normalization": {"technique": "min_max"},
+                "combination": {
+                    "technique": "arithmetic_mean",
+                    "parameters": {"weights": [0.5, 0.5]},
+                },
+            }
+        }
+    ],
+}
+"""What the previous ensure_index left on a 2.15 domain (it fell back to min-max)."""
+
+
+def test_a_min_max_pipeline_left_from_before_the_upgrade_is_replaced_by_rrf(
+    fake: FakeOpenSearch,
+) -> None:
+    # Given the domain upgraded to 2.19 with the min-max pipeline still stored,
+    fake.indices.add(INDEX)
+    fake.pipelines[PIPELINE] = MIN_MAX_PIPELINE
+
+    # when the index is ensured again (infra/scripts/create_index.py, or any first write),
     _index(fake).ensure_index()
 
-    put = fake.of("PUT", f"/_search/pipeline/{PIPELINE}")
-    assert [r.body for r in put][-1] == bodies.search_pipeline_body("min_max")
-    assert fake.pipelines[PIPELINE] == bodies.search_pipeline_body("min_max")
-    assert [r.body for r in fake.of("PUT", f"/{INDEX}")] == [bodies.index_body(None)]
+    # then the pipeline is RRF.
+    (processor,) = fake.pipelines[PIPELINE]["phase_results_processors"]
+    assert list(processor) == ["score-ranker-processor"]
+    assert fake.pipelines[PIPELINE] == bodies.search_pipeline_body()
 
 
-def test_serverless_gets_a_min_max_pipeline_straight_away(
+def test_ensure_index_leaves_an_existing_index_and_rrf_pipeline_alone_but_for_record_fields(
+    fake: FakeOpenSearch,
+) -> None:
+    # Given an index created before the structure records (issue 14) and its RRF pipeline
+    fake.indices.add(INDEX)
+    fake.pipelines[PIPELINE] = bodies.search_pipeline_body()
+    # When the index is ensured
+    _index(fake).ensure_index()
+    # Then nothing is recreated; only the record fields are added to its mapping
+    assert fake.routes() == [
+        f"HEAD /{INDEX}",
+        f"PUT /{INDEX}/_mapping",
+        f"GET /_search/pipeline/{PIPELINE}",
+    ]
+    assert fake.of("PUT", "/_mapping")[0].body == bodies.structure_mapping_body()
+
+
+def test_serverless_fuses_here_and_makes_no_search_pipeline(
     fake: FakeOpenSearch, aws_env: None
 ) -> None:
     settings = Settings(
         index=f"opensearch:{fake.url}", opensearch_service="aoss", opensearch_region="eu-west-1"
     )
-    OpenSearchIndex.from_settings(settings).ensure_index()
+    index = OpenSearchIndex.from_settings(settings)
+    index.ensure_index()
 
-    put = fake.of("PUT", f"/_search/pipeline/{PIPELINE}")
-    assert [r.body for r in put] == [bodies.search_pipeline_body("min_max")]
+    assert index.fusion_place == "client"
+    assert not [r for r in fake.requests if "/_search/pipeline" in r.path]
 
 
-def test_ensure_index_leaves_an_existing_index_and_pipeline_alone(fake: FakeOpenSearch) -> None:
-    fake.indices.add(INDEX)
-    fake.pipelines[PIPELINE] = {"phase_results_processors": []}
-    _index(fake).ensure_index()
-
-    assert fake.routes() == [f"HEAD /{INDEX}", f"GET /_search/pipeline/{PIPELINE}"]
+def test_the_managed_domain_fuses_in_the_pipeline_unless_told_otherwise(
+    fake: FakeOpenSearch, aws_env: None
+) -> None:
+    managed = Settings(
+        index=f"opensearch:{fake.url}", opensearch_service="es", opensearch_region="eu-west-1"
+    )
+    assert OpenSearchIndex.from_settings(managed).fusion_place == "pipeline"
+    told = managed.model_copy(update={"opensearch_fusion": "client"})
+    assert OpenSearchIndex.from_settings(told).fusion_place == "client"
 
 
 def test_the_first_write_creates_a_missing_index_sized_by_the_chunks_vectors(
@@ -307,11 +379,13 @@ def test_a_changed_document_indexes_new_chunks_before_deleting_old_ones(
     assert routes[1:] == [
         f"POST /{INDEX}/_bulk",
         f"POST /{INDEX}/_delete_by_query",
+        f"POST /{INDEX}/_delete_by_query",
         f"PUT /{INDEX}/_doc/{bodies.document_record_id(TENANT, 'uu-27-2022')}",
     ]
-    delete = fake.of("POST", "/_delete_by_query")[0]
-    assert delete.body == bodies.replaced_chunks_body(TENANT, "uu-27-2022", ["c0", "c5"])
-    assert delete.params["conflicts"] == ["proceed"]
+    chunks_delete, records_delete = fake.of("POST", "/_delete_by_query")
+    assert chunks_delete.body == bodies.replaced_chunks_body(TENANT, "uu-27-2022", ["c0", "c5"])
+    assert records_delete.body == bodies.replaced_records_body(TENANT, "uu-27-2022", "hash-2", [])
+    assert chunks_delete.params["conflicts"] == ["proceed"]
     _assert_every_read_carries_the_tenant(fake)
 
 
@@ -331,20 +405,27 @@ def test_the_same_content_in_another_scope_is_rescoped_by_partial_updates(
     state = {"content_hash": "hash-2", "chunk_count": 2, "batch_id": "b0", "selections": ["old"]}
     fake.search_replies.append(_hits([state]))
     fake.search_replies.append(_hits([{"chunk_id": "c0"}, {"chunk_id": "c1"}], sort_key="chunk_id"))
+    # ... and two structure records
+    fake.search_replies.append(_hits([{"node_id": "n1"}, {"node_id": "n2"}], sort_key="node_id"))
     # When it is upserted again in batch b1 and no selection
     outcome = _index(fake).upsert_document(_document("hash-2"), [_chunk(0)])
-    # Then the chunks, then the record, get the new scope — and nothing is re-indexed or deleted
+    # Then the chunks, the structure records, then the document record get the new scope — and
+    # nothing is re-indexed or deleted
     assert (outcome.status, outcome.chunks) == ("rescoped", 2)
     assert fake.routes() == [
         f"POST /{INDEX}/_search",
         f"POST /{INDEX}/_search",
+        f"POST /{INDEX}/_search",
+        f"POST /{INDEX}/_bulk",
         f"POST /{INDEX}/_bulk",
         f"POST /{INDEX}/_bulk",
     ]
-    ids_read = fake.requests[1].body
+    ids_read, nodes_read = fake.requests[1].body, fake.requests[2].body
     assert ids_read == bodies.chunk_ids_body(TENANT, "uu-27-2022")
-    chunks_bulk, record_bulk = (r.body for r in fake.of("POST", "/_bulk"))
+    assert nodes_read == bodies.node_ids_body(TENANT, "uu-27-2022", "hash-2")
+    chunks_bulk, nodes_bulk, record_bulk = (r.body for r in fake.of("POST", "/_bulk"))
     assert chunks_bulk == bodies.rescope_actions(_document(), ["c0", "c1"])
+    assert nodes_bulk == bodies.rescope_node_actions(_document(), ["n1", "n2"])
     assert record_bulk == bodies.rescope_record_actions(_document())
     assert all(set(line["doc"]) == {"batch_id", "selections"} for line in chunks_bulk[1::2])
     assert all(r.params["refresh"] == ["true"] for r in fake.of("POST", "/_bulk"))
@@ -426,6 +507,47 @@ def test_a_search_with_a_vector_is_hybrid_and_names_the_pipeline(fake: FakeOpenS
     assert TENANT_TERM in vector["knn"]["embedding"]["filter"]["bool"]["filter"]
     assert vector["knn"]["embedding"]["k"] == 30
     assert search.body["_source"] == {"excludes": ["embedding"]}
+
+
+def test_fused_here_both_arms_go_in_one_msearch_and_are_fused_with_rrf(
+    fake: FakeOpenSearch,
+) -> None:
+    # Given the lexical arm finding c2, c1 and the vector arm c1, c3,
+    fake.search_replies += [
+        _hits([_chunk_source(2), _chunk_source(1)]),
+        _hits([_chunk_source(1), _chunk_source(3)]),
+    ]
+    query = SearchQuery(
+        text="data pribadi", scope=_scope(batch_id="b1"), top_k=2, vector=(1.0, 0.0)
+    )
+    index = _index(fake, dimensions=2, candidates=30, fusion_place="client")
+
+    # when a hybrid search runs with the fusion here,
+    hits = index.search(query)
+
+    # then one _msearch carried both arms, each filtered by the tenant, and no pipeline,
+    (msearch,) = fake.of("POST", "/_msearch")
+    assert msearch.path == f"/{INDEX}/_msearch"
+    assert msearch.body == bodies.msearch_lines(
+        INDEX, bodies.arm_search_bodies(query, candidates=30)
+    )
+    assert all(_contains(search, TENANT_TERM) for search in msearch.body[1::2])
+    assert "search_pipeline" not in msearch.params and not fake.of("POST", "/_search")
+    # and the hits are the embedded index's RRF of the two rankings, cut to top_k, with ranks.
+    expected = reciprocal_rank_fusion({"lexical": ["c2", "c1"], "vector": ["c1", "c3"]})[:2]
+    assert [(h.chunk.chunk_id, h.score) for h in hits] == [(f.id, f.score) for f in expected]
+    assert [(h.lexical_rank, h.vector_rank) for h in hits] == [(2, 1), (1, None)]
+
+
+def test_fused_here_a_failed_arm_fails_the_search(fake: FakeOpenSearch) -> None:
+    fake.search_replies += [
+        _hits([_chunk_source(1)]),
+        {"error": {"reason": "SECRET"}, "status": 500},
+    ]
+    query = SearchQuery(text="data", scope=_scope(), vector=(1.0, 0.0))
+    with pytest.raises(SearchIndexFailed) as failed:
+        _index(fake, dimensions=2, fusion_place="client").search(query)
+    assert "SECRET" not in str(failed.value)
 
 
 def test_a_vector_on_a_lexical_only_index_falls_back_to_lexical(fake: FakeOpenSearch) -> None:
@@ -566,3 +688,120 @@ def test_every_read_of_every_method_carries_the_tenant_filter(fake: FakeOpenSear
     _assert_every_read_carries_the_tenant(fake)
     hybrid = fake.of("POST", "/_search")[2].body["query"]["hybrid"]["queries"]
     assert all(_contains(arm, TENANT_TERM) for arm in hybrid)
+
+
+# --- structure records (ASK-14) ---------------------------------------------------------------
+
+
+def _records(document: Document, n: int) -> list[StructureRecord]:
+    return [
+        ClaimRecord(
+            node_id=f"{document.document_id}:c{i}",
+            document_id=document.document_id,
+            tenant_id=document.tenant_id,
+            batch_id=document.batch_id,
+            ordinal=i,
+            chunk_id="c0",
+            span=Span(start=0, end=5),
+            quote="Pasal",
+            text=f"klaim {i}",
+            statement=f"klaim {i}",
+            proposed_by="offline",
+        )
+        for i in range(n)
+    ]
+
+
+def test_records_are_written_under_ids_of_the_new_content_then_the_rest_is_deleted(
+    fake: FakeOpenSearch,
+) -> None:
+    # Given an older version of the document in the index
+    fake.search_replies.append(_hits([{"content_hash": "hash-1", "chunk_count": 1}]))
+    document = _document("hash-2")
+    records = _records(document, RECORDS_PER_BULK + 1)
+    # When the new version is written with its records
+    _index(fake).upsert_document(document, [_chunk(0)], records)
+    # Then chunks, then records (in bulks), then both deletions, then the document record
+    assert fake.routes()[1:] == [
+        f"POST /{INDEX}/_bulk",
+        f"POST /{INDEX}/_bulk",
+        f"POST /{INDEX}/_bulk",
+        f"POST /{INDEX}/_delete_by_query",
+        f"POST /{INDEX}/_delete_by_query",
+        f"PUT /{INDEX}/_doc/{bodies.document_record_id(TENANT, 'uu-27-2022')}",
+    ]
+    _, first, second = (r.body for r in fake.of("POST", "/_bulk"))
+    assert first == bodies.structure_actions(
+        document, records[:RECORDS_PER_BULK], indexed_at="2025-01-01T00:00:00.000+00:00"
+    )
+    assert len(second) == 2
+    assert first[0] == {"index": {"_id": bodies.node_record_id(TENANT, "uu-27-2022:c0", "hash-2")}}
+    deletion = fake.of("POST", "/_delete_by_query")[1].body
+    assert deletion == bodies.replaced_records_body(
+        TENANT, "uu-27-2022", "hash-2", [r.node_id for r in records]
+    )
+    _assert_every_read_carries_the_tenant(fake)
+
+
+def test_a_refused_record_fails_the_ingest_before_anything_is_deleted(
+    fake: FakeOpenSearch,
+) -> None:
+    fake.search_replies.append(_hits([{"content_hash": "hash-1", "chunk_count": 1}]))
+    index = _index(fake)
+    original_reply = fake.reply
+
+    def refuse_records(request: Recorded) -> tuple[int, Any]:
+        if request.path.endswith("_bulk") and request.body[1].get("record") == "claim":
+            fake.bulk_errors = True
+        return original_reply(request)
+
+    fake.reply = refuse_records  # type: ignore[method-assign]
+    with pytest.raises(SearchIndexFailed, match="records"):
+        index.upsert_document(_document(), [_chunk(0)], _records(_document(), 2))
+    assert not fake.of("POST", "/_delete_by_query")
+
+
+def test_records_are_read_page_by_page_inside_the_tenant(fake: FakeOpenSearch) -> None:
+    document = _document()
+    stored = _records(document, bodies.MAX_PAGE + 1)
+    sources = [bodies.record_source(r, content_hash="hash-2") for r in stored]
+    page = _hits(sources[: bodies.MAX_PAGE])
+    for hit, source in zip(page["hits"]["hits"], sources, strict=False):
+        hit["sort"] = [source["document_id"], source["ordinal"], source["node_id"]]
+    fake.search_replies += [page, _hits(sources[bodies.MAX_PAGE :])]
+    query = RecordQuery(scope=_scope(document_ids=("uu-27-2022",)), kinds=("claim",))
+
+    assert _index(fake).records(query) == stored
+    first, second = fake.of("POST", "/_search")
+    assert first.body == bodies.records_body(query)
+    assert second.body["search_after"] == ["uu-27-2022", bodies.MAX_PAGE - 1,
+                                           f"uu-27-2022:c{bodies.MAX_PAGE - 1}"]  # fmt: skip
+    _assert_every_read_carries_the_tenant(fake)
+
+
+def test_a_limited_records_read_asks_for_no_more_than_the_limit(fake: FakeOpenSearch) -> None:
+    sources = [bodies.record_source(r, content_hash="h") for r in _records(_document(), 3)]
+    fake.search_replies.append(_hits(sources[:2]))
+    records = _index(fake).records(RecordQuery(scope=_scope(), limit=2))
+    assert len(records) == 2
+    (search,) = fake.of("POST", "/_search")
+    assert search.body["size"] == 2
+
+
+def test_two_tenants_records_of_one_document_never_share_an_id(fake: FakeOpenSearch) -> None:
+    # Given the same document (same id, same node ids) ingested by two tenants
+    index = _index(fake)
+    mine = _document()
+    theirs = mine.model_copy(update={"tenant_id": "tenant-b"})
+    index.upsert_document(mine, [_chunk(0)], _records(mine, 2))
+    index.upsert_document(
+        theirs,
+        [_chunk(0).model_copy(update={"tenant_id": "tenant-b"})],
+        _records(theirs, 2),
+    )
+    # Then no record of one is written under an id of the other's
+    writes = [r.body for r in fake.of("POST", "/_bulk") if r.body[1].get("record") == "claim"]
+    ids = [{line["index"]["_id"] for line in body[0::2]} for body in writes]
+    assert len(ids) == 2 and not ids[0] & ids[1]
+    tenants = [{line["tenant_id"] for line in body[1::2]} for body in writes]
+    assert tenants == [{TENANT}, {"tenant-b"}]

@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,11 +34,11 @@ from httpx_sse import connect_sse
 from tanda.settings import Settings
 from tanda.wiring import Runtime
 from tests.corpus import QUESTION
-from tests.unit.pipeline.conftest import deps, index, model
+from tests.unit.pipeline.conftest import clock, deps, index, model
 
 from .credentials import ADMIN, API_KEY, partner_headers, settings_for, sign
 
-__all__ = ["deps", "index", "model"]  # the pipeline tests' fixtures: corpus, scripted model
+__all__ = ["clock", "deps", "index", "model"]  # the pipeline tests' corpus and scripted model
 
 REPO = Path(__file__).resolve().parents[2]
 ASL = REPO / "infra" / "statemachines" / "query.asl.json"
@@ -177,6 +177,14 @@ def test_work_fans_out_to_every_batch_and_the_framing_check_then_the_guard(
 # --- the real step handlers behind moto's Lambda -----------------------------------------------
 
 
+@pytest.fixture
+def request_deadline_s() -> float:
+    """Far beyond what an answer takes: the handlers on moto's machine run on the wall clock (it
+    waits out a state's timeout), so the 2 s of the in-process tests would make an answer depend
+    on the machine's load. The test of a timeout sets its own."""
+    return 60.0
+
+
 def load_handler(step: str, runtime: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
     """The step's Lambda handler, its runtime replaced by ``runtime``."""
     import importlib.util
@@ -190,13 +198,24 @@ def load_handler(step: str, runtime: Any, monkeypatch: pytest.MonkeyPatch) -> An
     return module.handler
 
 
-def step_runtime(settings: Settings, index: Any, model: Any) -> Runtime:
-    """The runtime a step Lambda builds, on the given adapters (its Progress port in memory)."""
+def step_runtime(
+    settings: Settings,
+    index: Any,
+    model: Any,
+    reranker: Any = None,
+    clock: Callable[[], float] = time.time,
+) -> Runtime:
+    """The runtime a step Lambda builds, on the given adapters (its Progress port in memory) and
+    ``clock`` (the pipeline tests' manual clock: their scripted latencies spend it)."""
     from tanda.adapters.memory_progress import MemoryProgress
 
-    runtime = Runtime(settings=settings)
+    runtime = Runtime(settings=settings, clock=clock)
     runtime.__dict__.update(
-        search_index=index, model=model, embedder=None, progress=MemoryProgress()
+        search_index=index,
+        model=model,
+        embedder=None,
+        reranker=reranker,
+        progress=MemoryProgress(),
     )
     return runtime
 
@@ -233,7 +252,7 @@ def real_steps(
     aws: dict[str, Any], deps: Any, monkeypatch: pytest.MonkeyPatch
 ) -> Iterator[dict[str, Any]]:
     """moto's Lambda invokes the real step handlers over the test corpus and scripted model."""
-    runtime = step_runtime(deps.settings, deps.index, deps.model)
+    runtime = step_runtime(deps.settings, deps.index, deps.model, deps.reranker, deps.clock)
     serve_steps(runtime, monkeypatch)
     yield {"runtime": runtime, "machine": deploy(aws)}
 
@@ -442,20 +461,19 @@ class Deployments:
 
 @pytest.fixture(scope="module")
 def deployments(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Deployments]:
-    from tanda.adapters.scripted import ScriptedModel
     from tanda.api.app import create_app
     from tanda.pipeline.runners.stepfunctions import StepFunctionsRunner
     from tests.corpus import add_qanun
-    from tests.fakes import InMemorySearchIndex
+    from tests.fakes import InMemorySearchIndex, scripted_model
     from tests.servers import serving
 
     key = ed25519.Ed25519PrivateKey.generate()
     index = InMemorySearchIndex()
     add_qanun(index, "acme")
-    model = ScriptedModel.from_dir(SCENARIOS)
+    model = scripted_model()  # its latencies on a clock of its own: they cost no wall time
 
     def settings() -> Settings:
-        # The pipeline tests' deadline and budget: judge_deadline waits 1.8 s, not 54.
+        # The pipeline tests' deadline and budget: judge_deadline's 5 s judge times out at once.
         return settings_for(
             tmp_path_factory.mktemp("home"),
             key,
@@ -533,7 +551,7 @@ def test_the_state_machine_answers_every_route_with_the_in_process_body(
     deployments: Deployments, scenario: str, route: str
 ) -> None:
     # Given the same app, corpus and scripted model, answering in-process and on the machine,
-    # when the route answers the scenario on each (at once: a deadline scenario waits for real),
+    # when the route answers the scenario on each (at once),
     from concurrent.futures import ThreadPoolExecutor
 
     urls = (deployments.in_process, deployments.state_machine)

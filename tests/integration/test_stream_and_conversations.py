@@ -19,7 +19,7 @@ from tanda.model_calls import ChatRequest, ChatResponse, ModelRole
 from tanda.records.conversations import ConversationOwner
 from tanda.wiring import Runtime
 from tests.corpus import QUESTION, add_qanun
-from tests.fakes import FaultySearchIndex
+from tests.fakes import FaultySearchIndex, GatedModel, scripted_model
 
 from .conftest import ServeApp
 from .credentials import API_KEY, PARTNER, assert_error, partner_headers, settings_for, sign
@@ -55,7 +55,7 @@ def runtime(tmp_path: Path, signing_key: ed25519.Ed25519PrivateKey) -> Runtime:
         tmp_path, signing_key, model=f"scripted:{SCENARIOS}", request_deadline_s=5.0
     )
     runtime = Runtime(settings=settings)
-    runtime.__dict__["model"] = RecordingModel(runtime.model)
+    runtime.__dict__["model"] = RecordingModel(scripted_model())  # latencies on a manual clock
     add_qanun(runtime.search_index, "acme")
     return runtime
 
@@ -140,10 +140,11 @@ def test_every_claim_key_pairs_with_a_citation_and_a_passage_frame(
 def test_tool_frames_arrive_live_before_the_answer_is_written(
     runtime: Runtime, base_url: str, signing_key: ed25519.Ed25519PrivateKey
 ) -> None:
-    scripted = runtime.model.inner  # type: ignore[attr-defined]
-    slow = scripted.scenarios["default"].model_copy(update={"latency_ms": {"agent": 400}})
-    scripted.scenarios["slow_agent"] = slow
-    arrivals: dict[str, float] = {}
+    # Given an agent whose answer (its second call, after the search) is held until the reader
+    # has the search's tool.finished frame
+    model = GatedModel(runtime.model, hold=2)
+    runtime.__dict__["model"] = model
+    names: list[str] = []
     with (
         httpx.Client(timeout=30) as client,
         connect_sse(
@@ -151,12 +152,18 @@ def test_tool_frames_arrive_live_before_the_answer_is_written(
             "POST",
             f"{base_url}/query/v2/stream",
             json={"query": QUESTION},
-            headers=headers(signing_key, "slow_agent"),
+            headers=headers(signing_key, "default"),
         ) as source,
     ):
         for event in source.iter_sse():
-            arrivals.setdefault(event.event, time.monotonic())
-    assert arrivals["message.start"] - arrivals["tool.finished"] >= 0.3
+            names.append(event.event)
+            if event.event == "tool.finished":
+                model.gate.set()
+    # then the tool frames came while the agent worked (had they waited for the answer, the gate
+    # would never open: the held call gives up and the stream ends in an error frame), and the
+    # answer after them
+    assert names.index("tool.started") < names.index("tool.finished") < names.index("message.start")
+    assert names[-1] == "done"
 
 
 def test_guard_block_streams_guard_blocked_and_no_passages(
@@ -235,10 +242,9 @@ def test_a_guard_that_fails_ends_the_stream_before_any_text_of_the_answer(
 def test_a_client_that_disconnects_mid_stream_does_not_lose_the_message(
     runtime: Runtime, base_url: str, signing_key: ed25519.Ed25519PrivateKey
 ) -> None:
-    scripted = runtime.model.inner  # type: ignore[attr-defined]
-    scripted.scenarios["slow_judge"] = scripted.scenarios["default"].model_copy(
-        update={"latency_ms": {"judge": 300}}
-    )
+    # Given a turn whose answer (the agent's second call) is held until the client has left
+    model = GatedModel(runtime.model, hold=2)
+    runtime.__dict__["model"] = model
     conversation = httpx.post(
         f"{base_url}/conversations", headers=headers(signing_key), timeout=10
     ).json()
@@ -249,10 +255,12 @@ def test_a_client_that_disconnects_mid_stream_does_not_lose_the_message(
             "POST",
             f"{base_url}/query/v2/stream",
             json={"query": QUESTION, "conversation_id": conversation["conversation_id"]},
-            headers=headers(signing_key, "slow_judge"),
+            headers=headers(signing_key, "default"),
         ) as source,
     ):
         next(iter(source.iter_sse()))  # the first tool frame, then hang up
+    model.gate.set()
+    # then the turn is finished and stored all the same (polled: it ends after the client left)
     deadline = time.monotonic() + 10
     messages: list[Any] = []
     while time.monotonic() < deadline and not messages:

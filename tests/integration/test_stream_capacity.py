@@ -20,9 +20,9 @@ from httpx_sse import connect_sse
 
 from tanda.api.app import create_app
 from tanda.api.sse import RETRY_AFTER_ABANDONED_S, RETRY_AFTER_S, StreamWorkers
-from tanda.model_calls import ChatRequest, ChatResponse
 from tanda.wiring import Runtime
 from tests.corpus import QUESTION, add_qanun
+from tests.fakes import GatedModel
 
 from .conftest import ServeApp
 from .credentials import assert_error, partner_headers, settings_for
@@ -30,29 +30,6 @@ from .credentials import assert_error, partner_headers, settings_for
 pytestmark = pytest.mark.integration
 
 SCENARIOS = Path(__file__).parents[1] / "scenarios"
-
-
-class GatedModel:
-    """The scripted model, but its ``hold``-th call waits for ``gate`` (the test's cue); records
-    the role of every call that reached it."""
-
-    def __init__(self, inner: Any, hold: int | None = None) -> None:
-        self.inner = inner
-        self.name = "gated"
-        self.hold = hold
-        self.waiting = threading.Event()
-        self.gate = threading.Event()
-        self.roles: list[str] = []
-        self._lock = threading.Lock()
-
-    def complete(self, request: ChatRequest) -> ChatResponse:
-        with self._lock:
-            self.roles.append(request.role.value)
-            number = len(self.roles)
-        if number == self.hold:
-            self.waiting.set()
-            assert self.gate.wait(20), "the test never opened the gate"
-        return self.inner.complete(request)  # type: ignore[no-any-return]
 
 
 def serve(

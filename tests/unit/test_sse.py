@@ -56,7 +56,8 @@ def serve(job: StreamJob, *, leave_after: int | None) -> list[bytes]:
                 chunks.append(message["body"])
                 if leave_after is not None and len(chunks) >= leave_after:
                     gone.set()
-                    await asyncio.sleep(0.2)  # the client is gone while the server sends
+                    # The client is gone while the server sends: only the disconnect ends this.
+                    await asyncio.Event().wait()
 
         async def receive() -> Message:
             await gone.wait()
@@ -66,7 +67,7 @@ def serve(job: StreamJob, *, leave_after: int | None) -> list[bytes]:
         await job.response()(scope, receive, send)
         assert job.client_gone == (leave_after is not None)
 
-    asyncio.run(run())
+    asyncio.run(asyncio.wait_for(run(), timeout=10))
     return chunks
 
 
@@ -84,12 +85,26 @@ def test_a_frame_is_one_event_with_one_data_line() -> None:
 
 
 def test_progress_streams_live_and_quiet_stretches_get_keep_alive_comments() -> None:
+    kept_alive = threading.Event()
+
     def work(emit: Callable[[BaseModel], None], abandoned: Callable[[], bool]) -> list[BaseModel]:
         emit(ToolStartedFrame(call_id="c1", tool="search"))
-        time.sleep(0.35)  # the agent thinks; the stream must not go silent
+        # the agent thinks until the reader got a keep-alive: the stream must not go silent
+        assert kept_alive.wait(10), "no keep-alive while the work was quiet"
         return [DONE]
 
-    chunks = collect(work, keepalive_s=0.1)
+    job = StreamWorkers(1).reserve(resumable=True)
+    job.start(work)
+
+    async def run() -> list[bytes]:
+        chunks = []
+        async for chunk in job.frames(keepalive_s=0.01):
+            chunks.append(chunk)
+            if chunk == b": keep-alive\n\n":
+                kept_alive.set()
+        return chunks
+
+    chunks = asyncio.run(run())
     assert chunks[0].startswith(b"event: tool.started\n")
     assert b": keep-alive\n\n" in chunks[1:-1]
     assert chunks[-1].startswith(b"event: done\n")

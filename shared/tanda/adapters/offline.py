@@ -9,7 +9,8 @@ judge (``tanda.adapters.offline_judge``) supports a statement only when each of 
 aligns with one place of its cited passages that holds its content terms, its negations and other
 markers on the same words, no antonym, the same roles and its quantities (issue 17); the framing
 check treats framing with digits as checkable; the guard blocks answers carrying personal
-identifiers (a 16-digit NIK). Answers come from ``ChatRequest.items``.
+identifiers (a 16-digit NIK); at ingest, every sentence that states something is proposed as a
+claim (ASK-14). Answers come from ``ChatRequest.items``.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from tanda.extraction.text import sentence_spans
 from tanda.lang import DEFAULT_LANG, guess_lang
 from tanda.model_calls import ChatRequest, ChatResponse, ModelRole, ToolCall
 from tanda.retrieval.analysis import index_terms, query_terms
@@ -80,6 +82,27 @@ def units_of(key: str, text: str) -> list[Unit]:
     return [Unit(key, sentence) for sentence in sentences(text)]
 
 
+CLAIM_MIN_WORDS = 5
+_LETTERS = re.compile(r"[^\W\d_]")
+CLAIM_MAX_CHARS = 600
+
+
+def claim_sentences(text: str) -> list[str]:
+    """The sentences of a passage the offline model proposes as claims."""
+    out: list[str] = []
+    for start, end in sentence_spans(text):
+        sentence = text[start:end]
+        words = sentence.split()
+        if (
+            len(words) >= CLAIM_MIN_WORDS
+            and len(sentence) <= CLAIM_MAX_CHARS
+            and not sentence.rstrip().endswith(":")
+            and len(_LETTERS.findall(sentence)) >= len(sentence) // 2
+        ):
+            out.append(sentence)
+    return out
+
+
 def _evidence(identity: Iterable[str]) -> list[str]:
     """The identity lines that describe the source itself."""
     return [line for line in identity if not line.startswith(_PRODUCING_CALL)]
@@ -100,6 +123,7 @@ class OfflineModel:
             ModelRole.framing_check: self._framing,
             ModelRole.guard: self._guard,
             ModelRole.ask: self._ask,
+            ModelRole.extract_claims: self._extract_claims,
         }.get(request.role)
         if handler is None:
             return ChatResponse(content="{}")
@@ -233,6 +257,20 @@ class OfflineModel:
             if "id" in item
         ]
         return ChatResponse(content=json.dumps({"verdicts": verdicts}, ensure_ascii=False))
+
+    # --- claims at ingest ---------------------------------------------------------------------
+
+    def _extract_claims(self, request: ChatRequest) -> ChatResponse:
+        """Sentence claims (ASK-14): every sentence of a passage that states something — at
+        least five words, not a heading or a lead-in ending in ``:`` — is its own statement and
+        quote."""
+        claims = [
+            {"passage": item["key"], "statement": sentence, "quote": sentence}
+            for item in request.items or []
+            if "key" in item
+            for sentence in claim_sentences(str(item["text"]))
+        ]
+        return ChatResponse(content=json.dumps({"claims": claims}, ensure_ascii=False))
 
     # --- framing check and guard ------------------------------------------------------------------
 

@@ -22,8 +22,10 @@ from tanda.records.documents import (
     SearchHit,
     SearchQuery,
     SearchScope,
+    keeps_version,
     scope_key,
 )
+from tanda.records.structure import RecordQuery, StructureRecord
 from tanda.retrieval import opensearch_bodies as bodies
 from tanda.retrieval.fusion import FusionConfig, reciprocal_rank_fusion
 
@@ -33,6 +35,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 DEFAULT_PIPELINE = "tanda-hybrid"
+RECORDS_PER_BULK = 500
+"""Structure records per ``_bulk`` request: a large document's records go in several."""
 _UNKNOWN: Any = object()
 
 
@@ -48,7 +52,8 @@ def _utc_now() -> str:
 
 
 class OpenSearchIndex:
-    """Chunks of every tenant in one OpenSearch index (plus one record per document).
+    """Chunks of every tenant in one OpenSearch index (plus one record per document and one per
+    structure record, ASK-14).
 
     ``dimensions`` is the size of the index's ``knn_vector`` field; ``None`` means "ask the
     index" (read from its mapping the first time a vector is involved), so the same settings work
@@ -66,7 +71,7 @@ class OpenSearchIndex:
         candidates: int = 50,
         refresh: bool = True,
         auto_create: bool = True,
-        combination: bodies.CombinationMethod | None = None,
+        fusion_place: bodies.FusionPlace = "pipeline",
         clock: Callable[[], str] = _utc_now,
     ) -> None:
         if not index_name:
@@ -81,8 +86,9 @@ class OpenSearchIndex:
         # OpenSearch Serverless refuses the `refresh` parameter; it makes writes visible itself.
         self.refresh = refresh
         self.auto_create = auto_create
-        # None: RRF where the cluster accepts it, else min-max (decided when the pipeline is made).
-        self.combination = combination
+        # ASK-02: RRF on every deployment — in the search pipeline (OpenSearch 2.19+) or, where
+        # the cluster cannot run it (Serverless), here with the embedded index's fusion.
+        self.fusion_place = fusion_place
         self._ensured = False
         self._clock = clock
         self._dimensions: int | None = dimensions if dimensions is not None else _UNKNOWN
@@ -95,6 +101,8 @@ class OpenSearchIndex:
         ``aoss`` (credentials from the boto3 chain: Lambda role, env, profile)."""
         url = settings.index.removeprefix("opensearch:")
         serverless = settings.opensearch_service == "aoss"
+        # Serverless documents the normalization processor only, not the score ranker (RRF).
+        fusion_place = settings.opensearch_fusion or ("client" if serverless else "pipeline")
         client = build_client(
             url, service=settings.opensearch_service, region=settings.opensearch_region
         )
@@ -104,17 +112,19 @@ class OpenSearchIndex:
             dimensions=dimensions,
             fusion=FusionConfig(k=settings.rrf_k, weights=dict(settings.rrf_weights)),
             refresh=not serverless,
-            # Serverless documents the normalization processor only, not the score ranker (RRF).
-            combination="min_max" if serverless else None,
+            fusion_place=fusion_place,
         )
 
     # --- setup -----------------------------------------------------------------------------
 
     def ensure_index(self, dimensions: int | None = None) -> None:
         """Create the index (with a vector field of ``dimensions``, or of the size given to the
-        constructor) and the hybrid search pipeline if they are absent. An existing index is left
-        as it is. The pipeline uses RRF where the cluster knows it (2.19+), else min-max."""
-        from opensearchpy.exceptions import NotFoundError, RequestError
+        constructor) if it is absent; an existing index is left as it is, but for the fields
+        structure records need (issue 14), which are added to its mapping. With fusion in the
+        pipeline, make the RRF search pipeline what :func:`~tanda.retrieval.opensearch_bodies.
+        search_pipeline_body` builds: created when absent, replaced when it differs (a min-max
+        pipeline left by a cluster older than 2.19 is replaced once the cluster runs RRF)."""
+        from opensearchpy.exceptions import NotFoundError, OpenSearchException, RequestError
 
         if not self._call(self.client.indices.exists, index=self.index_name):
             if dimensions is None and self._dimensions is not _UNKNOWN:
@@ -122,24 +132,38 @@ class OpenSearchIndex:
             body = bodies.index_body(dimensions)
             self._call(self.client.indices.create, index=self.index_name, body=body)
             self._dimensions = dimensions
-        try:
-            self.client.search_pipeline.get(id=self.pipeline_name)
-            return
-        except NotFoundError:
-            pass
+        else:
+            self._call(
+                self.client.indices.put_mapping,
+                index=self.index_name,
+                body=bodies.structure_mapping_body(),
+            )
+        if self.fusion_place == "client":
+            return  # the arms are fused here; no pipeline is used
         weights = (self.fusion.weight("lexical"), self.fusion.weight("vector"))
-        min_max = bodies.search_pipeline_body("min_max", weights=weights)
-        if self.combination == "min_max":
-            self._call(self.client.search_pipeline.put, id=self.pipeline_name, body=min_max)
-            return
-        rrf = bodies.search_pipeline_body("rrf", rank_constant=self.fusion.k, weights=weights)
+        wanted = bodies.search_pipeline_body(rank_constant=self.fusion.k, weights=weights)
         try:
-            self.client.search_pipeline.put(id=self.pipeline_name, body=rrf)
-        except RequestError:
-            if self.combination == "rrf":
-                raise
-            log.warning("search pipeline: RRF not supported here; using min-max normalization")
-            self._call(self.client.search_pipeline.put, id=self.pipeline_name, body=min_max)
+            stored = self.client.search_pipeline.get(id=self.pipeline_name)
+        except NotFoundError:
+            stored = {}
+        except OpenSearchException as exc:  # the server's text stays in the log
+            log.warning("opensearch search_pipeline.get failed: %s", exc)
+            raise SearchIndexFailed() from exc
+        current = stored.get(self.pipeline_name, {}) if isinstance(stored, dict) else {}
+        if current.get("phase_results_processors") == wanted["phase_results_processors"]:
+            return
+        try:
+            self.client.search_pipeline.put(id=self.pipeline_name, body=wanted)
+        except RequestError as exc:
+            # Never a silent fall-back to min-max (ASK-02): say what to do instead.
+            log.warning("opensearch refused the RRF search pipeline: %s", exc)
+            raise SearchIndexFailed(
+                "The cluster refused the RRF search pipeline: it needs OpenSearch 2.19 (3.1 for "
+                "unequal TANDA_RRF_WEIGHTS). Upgrade it, or set TANDA_OPENSEARCH_FUSION=client."
+            ) from exc
+        except OpenSearchException as exc:
+            log.warning("opensearch search_pipeline.put failed: %s", exc)
+            raise SearchIndexFailed() from exc
 
     def _ensure_once(self, chunks: Sequence[Chunk]) -> None:
         # The first write of this instance creates what is missing, sized by the chunks' vectors.
@@ -166,15 +190,24 @@ class OpenSearchIndex:
 
     # --- SearchIndex -------------------------------------------------------------------------
 
-    def upsert_document(self, document: Document, chunks: Sequence[Chunk]) -> IngestOutcome:
-        """Same ``content_hash`` → unchanged, or rescoped (:meth:`rescope_document`) when the
-        batch or selections differ. Otherwise: index the new chunks, then delete the chunks the
-        new version no longer has, then write the document record. A failure at any step leaves
-        the previous version searchable, and the next ingest redoes the work. The first write
-        creates the index and pipeline if missing (``auto_create``)."""
+    def upsert_document(
+        self,
+        document: Document,
+        chunks: Sequence[Chunk],
+        records: Sequence[StructureRecord] = (),
+    ) -> IngestOutcome:
+        """The same version (:func:`keeps_version`) → unchanged, or rescoped
+        (:meth:`rescope_document`) when the batch or selections differ. Otherwise: index the new
+        chunks, then the structure records (under ids of the new content, so the old version's
+        stay whole), then delete what the new version no longer has, then write the document
+        record. A failure at any step leaves the previous version searchable, and the next ingest
+        redoes the work. The first write creates the index and pipeline if missing
+        (``auto_create``)."""
         self._ensure_once(chunks)
         state = self._document_state(document)
-        if state is not None and state.get("content_hash") == document.content_hash:
+        if state is not None and keeps_version(
+            str(state.get("content_hash")), state.get("structure_version"), document
+        ):
             return self._keep_content(document, state)
         indexed_at = self._clock()
         if chunks:
@@ -189,12 +222,33 @@ class OpenSearchIndex:
             )
             if response.get("errors"):
                 raise SearchIndexFailed("The search index refused some chunks of the document.")
+        for start in range(0, len(records), RECORDS_PER_BULK):
+            actions = bodies.structure_actions(
+                document, records[start : start + RECORDS_PER_BULK], indexed_at=indexed_at
+            )
+            response = self._call(
+                self.client.bulk, index=self.index_name, body=actions, **self._refresh_params()
+            )
+            if response.get("errors"):
+                raise SearchIndexFailed("The search index refused some records of the document.")
         if state is not None:
             self._call(
                 self.client.delete_by_query,
                 index=self.index_name,
                 body=bodies.replaced_chunks_body(
                     document.tenant_id, document.document_id, [c.chunk_id for c in chunks]
+                ),
+                conflicts="proceed",
+                **self._refresh_params(),
+            )
+            self._call(
+                self.client.delete_by_query,
+                index=self.index_name,
+                body=bodies.replaced_records_body(
+                    document.tenant_id,
+                    document.document_id,
+                    document.content_hash,
+                    [r.node_id for r in records],
                 ),
                 conflicts="proceed",
                 **self._refresh_params(),
@@ -218,7 +272,9 @@ class OpenSearchIndex:
         midway leaves the record on the old scope and the next ingest does it again. ``None``
         when the index does not hold that version."""
         state = self._document_state(document)
-        if state is None or state.get("content_hash") != document.content_hash:
+        if state is None or not keeps_version(
+            str(state.get("content_hash")), state.get("structure_version"), document
+        ):
             return None
         return self._keep_content(document, state)
 
@@ -232,7 +288,10 @@ class OpenSearchIndex:
                 raise ValueError(
                     f"query vector has {len(vector)} dimensions, the index {dimensions}"
                 )
-        body = bodies.search_body(query, candidates=max(self.candidates, query.top_k))
+        candidates = max(self.candidates, query.top_k)
+        if query.vector is not None and self.fusion_place == "client":
+            return self._search_fused_here(query, candidates)
+        body = bodies.search_body(query, candidates=candidates)
         params: dict[str, str] = {}
         if query.vector is not None:
             params["search_pipeline"] = self.pipeline_name
@@ -240,7 +299,7 @@ class OpenSearchIndex:
         raw_hits = response.get("hits", {}).get("hits", [])
         chunks = [bodies.chunk_from_source(hit) for hit in raw_hits]
         if query.vector is not None:
-            # The pipeline fused the arms server-side; per-arm ranks are not reported.
+            # The pipeline fused the arms with RRF server-side; per-arm ranks are not reported.
             return [
                 SearchHit(chunk=chunk, score=float(hit.get("_score") or 0.0))
                 for chunk, hit in zip(chunks, raw_hits, strict=True)
@@ -251,6 +310,37 @@ class OpenSearchIndex:
         return [
             SearchHit(chunk=by_id[f.id], score=f.score, lexical_rank=f.ranks["lexical"])
             for f in fused
+        ]
+
+    def _search_fused_here(self, query: SearchQuery, candidates: int) -> list[SearchHit]:
+        """Both arms in one ``_msearch``, fused with the same RRF as the embedded index (ASK-02),
+        so hits carry each arm's rank as they do there."""
+        lines = bodies.msearch_lines(
+            self.index_name, bodies.arm_search_bodies(query, candidates=candidates)
+        )
+        response = self._call(self.client.msearch, index=self.index_name, body=lines)
+        replies = response.get("responses")
+        if not isinstance(replies, list) or len(replies) != 2:
+            raise SearchIndexFailed()
+        if any("error" in reply for reply in replies):
+            log.warning("opensearch msearch: an arm failed")
+            raise SearchIndexFailed()
+        arms: dict[str, list[Chunk]] = {
+            arm: [bodies.chunk_from_source(hit) for hit in reply.get("hits", {}).get("hits", [])]
+            for arm, reply in zip(("lexical", "vector"), replies, strict=True)
+        }
+        by_id = {chunk.chunk_id: chunk for chunks in arms.values() for chunk in chunks}
+        fused = reciprocal_rank_fusion(
+            {arm: [c.chunk_id for c in chunks] for arm, chunks in arms.items()}, self.fusion
+        )
+        return [
+            SearchHit(
+                chunk=by_id[f.id],
+                score=f.score,
+                lexical_rank=f.ranks.get("lexical"),
+                vector_rank=f.ranks.get("vector"),
+            )
+            for f in fused[: query.top_k]
         ]
 
     def chunks(self, scope: SearchScope, chunk_ids: Sequence[str]) -> list[Chunk]:
@@ -273,6 +363,15 @@ class OpenSearchIndex:
                 lambda after: bodies.document_chunks_body(scope, document_id, after=after)
             )
         ]
+
+    def records(self, query: RecordQuery) -> list[StructureRecord]:
+        """The structure records ``query`` asks for, page by page in document order."""
+        found: list[StructureRecord] = []
+        for hit in self._pages(lambda after: bodies.records_body(query, after=after)):
+            found.append(bodies.record_from_source(hit))
+            if query.limit is not None and len(found) >= query.limit:
+                break
+        return found
 
     def documents(self, scope: SearchScope) -> list[Document]:
         return [
@@ -307,8 +406,18 @@ class OpenSearchIndex:
             )
         )
         chunk_ids = [str(hit["_source"]["chunk_id"]) for hit in pages]
+        node_pages = self._pages(
+            lambda after: bodies.node_ids_body(
+                document.tenant_id, document.document_id, document.content_hash, after=after
+            )
+        )
+        node_ids = [str(hit["_source"]["node_id"]) for hit in node_pages]
         for actions in (
             bodies.rescope_actions(document, chunk_ids),
+            *(
+                bodies.rescope_node_actions(document, node_ids[start : start + RECORDS_PER_BULK])
+                for start in range(0, len(node_ids), RECORDS_PER_BULK)
+            ),
             bodies.rescope_record_actions(document),
         ):
             if not actions:

@@ -3,6 +3,11 @@ can get every verdict, reason and fallback on demand (docs/scenarios.md).
 
 ``TANDA_MODEL=scripted:DIR`` loads ``DIR/*.json``; the request header ``X-Tanda-Scenario: NAME``
 picks one (``default`` otherwise). It answers from ``ChatRequest.items`` and never parses prompts.
+
+A scenario's ``latency_ms`` is spent through the model's ``sleep``: wall time unless one is handed
+in (``tanda serve``: a client developer sees the latency), a manual clock's ``advance`` in tests,
+so no test waits for a deadline (issue 12). A latency longer than the call's timeout spends the
+timeout, then times out, as a real call would.
 """
 
 from __future__ import annotations
@@ -88,6 +93,20 @@ class GuardScript(_Model):
     fail: Failure | None = None
 
 
+class ScriptedClaim(_Model):
+    quote: str = Field(description="Proposed for the passage that contains it (exactly).")
+    statement: str | None = Field(default=None, description="Defaults to the quote.")
+
+
+class ExtractClaimsScript(_Model):
+    """At ingest (ASK-14): each claim is proposed in the batch whose passage contains its quote,
+    for that passage; a quote no passage contains is proposed once, for the document's first
+    passage (``K0``), so the quote check can be seen dropping it."""
+
+    claims: list[ScriptedClaim] = Field(default_factory=list)
+    fail: Failure | None = None
+
+
 class AskScript(_Model):
     """The ``/v1/ask`` synthesis (docs/scenarios.md)."""
 
@@ -114,6 +133,7 @@ class Scenario(_Model):
     recheck: RecheckScript = RecheckScript()
     guard: GuardScript = GuardScript()
     ask: AskScript = AskScript()
+    extract_claims: ExtractClaimsScript = ExtractClaimsScript()
     latency_ms: dict[str, int] = Field(default_factory=dict, description="Per role, e.g. judge.")
 
 
@@ -121,20 +141,25 @@ class ScenarioNotFound(ModelError):
     outcome = "rejected"
 
 
+Sleep = Callable[[float], None]
+"""Spends a scripted latency (seconds)."""
+
+
+def wall_time(seconds: float) -> None:
+    """The default :data:`Sleep`: wall time. Looked up per call, so the tests can make a latency
+    that would be slept for real fail the test instead (tests/conftest.py)."""
+    time.sleep(seconds)
+
+
 class ScriptedModel:
     name = "scripted"
 
-    def __init__(
-        self,
-        scenarios: dict[str, Scenario],
-        *,
-        sleep: Callable[[float], None] = time.sleep,
-    ) -> None:
+    def __init__(self, scenarios: dict[str, Scenario], *, sleep: Sleep | None = None) -> None:
         self.scenarios = scenarios
         self._sleep = sleep
 
     @classmethod
-    def from_dir(cls, directory: str | Path) -> ScriptedModel:
+    def from_dir(cls, directory: str | Path, *, sleep: Sleep | None = None) -> ScriptedModel:
         folder = Path(directory)
         scenarios = {
             path.stem: Scenario.model_validate_json(path.read_text(encoding="utf-8"))
@@ -142,7 +167,7 @@ class ScriptedModel:
         }
         if not scenarios:
             raise ValueError(f"no scenario files (*.json) in {folder}")
-        return cls(scenarios)
+        return cls(scenarios, sleep=sleep)
 
     def scenario(self, name: str | None) -> Scenario:
         key = name or "default"
@@ -156,7 +181,7 @@ class ScriptedModel:
         scenario = self.scenario(request.scenario)
         latency = scenario.latency_ms.get(request.role.value, 0) / 1000
         if latency:
-            self._sleep(min(latency, request.timeout_s))
+            (self._sleep or wall_time)(min(latency, request.timeout_s))
             if latency > request.timeout_s:
                 raise ModelTimeout("scripted latency exceeds the call's timeout")
         handler = {
@@ -166,6 +191,7 @@ class ScriptedModel:
             ModelRole.recheck: self._recheck,
             ModelRole.guard: self._guard,
             ModelRole.ask: self._ask,
+            ModelRole.extract_claims: self._extract_claims,
         }.get(request.role)
         if handler is None:
             raise ScenarioNotFound(f"the scripted model has no script for role {request.role}")
@@ -309,3 +335,20 @@ class ScriptedModel:
             content=script.continuation,
             finish_reason="length" if script.continuation_truncated else "stop",
         )
+
+    def _extract_claims(self, scenario: Scenario, request: ChatRequest) -> ChatResponse:
+        script = scenario.extract_claims
+        failed = self._fail(script.fail)
+        if failed is not None:
+            return failed
+        passages = [(str(i["key"]), " ".join(str(i["text"]).split())) for i in request.items or []]
+        claims = []
+        for claim in script.claims:
+            quote = " ".join(claim.quote.split())
+            key = next((k for k, text in passages if quote and quote in text), None)
+            if key is None and any(k == "K0" for k, _ in passages):
+                key = "K0"  # nowhere: proposed once, where the quote check will drop it
+            if key is not None:
+                statement = claim.statement or claim.quote
+                claims.append({"passage": key, "statement": statement, "quote": claim.quote})
+        return self._json({"claims": claims})

@@ -17,6 +17,10 @@ Layout (see docs/retrieval.md):
   statistics (row count, document frequency, average length) are its tenant's (issue 11).
 - ``chunk_vec`` — sqlite-vec ``vec0`` (cosine) partitioned by tenant, created with the first
   embedding; its rowid is ``chunks.id``.
+- ``records`` — the document's structure records (ASK-14): one row per (tenant, node), the columns
+  reads filter on (kind, chunk, parent, scope, order) and the rest of the record as JSON (the
+  columns are not repeated in it: a rescope updates them alone). Written, replaced and rescoped
+  in the same transaction as the document's chunks.
 
 SQL text is assembled only from constant fragments and ``?`` placeholders (hence the
 ``noqa: S608``); every value is bound. Every read goes through :func:`scope_filter`, which puts
@@ -54,8 +58,10 @@ from tanda.records.documents import (
     SearchHit,
     SearchQuery,
     SearchScope,
+    keeps_version,
     scope_key,
 )
+from tanda.records.structure import STRUCTURE_RECORD, RecordQuery, StructureRecord
 from tanda.retrieval import analysis
 from tanda.retrieval.analysis import query_terms
 from tanda.retrieval.fusion import FusionConfig, reciprocal_rank_fusion
@@ -116,6 +122,23 @@ CREATE TABLE IF NOT EXISTS tenant_fts (
     generation INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS settings (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS records (
+    id INTEGER PRIMARY KEY,
+    tenant_id TEXT NOT NULL,
+    node_id TEXT NOT NULL,
+    document_id TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    ordinal INTEGER NOT NULL,
+    chunk_id TEXT NOT NULL,
+    parent_id TEXT,
+    batch_id TEXT,
+    selections TEXT NOT NULL,
+    body TEXT NOT NULL
+);
+CREATE UNIQUE INDEX IF NOT EXISTS records_node ON records (tenant_id, node_id);
+CREATE INDEX IF NOT EXISTS records_document ON records (tenant_id, document_id, ordinal);
+CREATE INDEX IF NOT EXISTS records_chunk ON records (chunk_id);
+CREATE INDEX IF NOT EXISTS records_parent ON records (parent_id) WHERE parent_id IS NOT NULL;
 """
 _SHARED_FTS: Final = "chunk_fts"
 """The one FTS5 table of every tenant in files written before issue 11 (migrated away)."""
@@ -150,6 +173,28 @@ def document_filter(scope: SearchScope, alias: str = "d") -> SqlFilter:
     clauses = [f"{alias}.tenant_id = ?"]
     params: list[Any] = [scope.tenant_id]
     clauses.extend(_narrowing(scope, alias, params))
+    return SqlFilter(" AND ".join(clauses), tuple(params))
+
+
+def record_filter(query: RecordQuery, alias: str = "r") -> SqlFilter:
+    """The record filter for ``query``: tenant and scope as for documents, then each narrowing
+    the query names (an empty tuple matches nothing)."""
+    clauses = [f"{alias}.tenant_id = ?"]
+    params: list[Any] = [query.scope.tenant_id]
+    clauses.extend(_narrowing(query.scope, alias, params))
+    for values, column in (
+        (query.kinds, "kind"),
+        (query.node_ids, "node_id"),
+        (query.chunk_ids, "chunk_id"),
+        (query.parent_ids, "parent_id"),
+    ):
+        if values is None:
+            continue
+        if not values:
+            clauses.append("0")
+            continue
+        clauses.append(f"{alias}.{column} IN ({', '.join('?' for _ in values)})")
+        params.extend(values)
     return SqlFilter(" AND ".join(clauses), tuple(params))
 
 
@@ -233,11 +278,17 @@ class SqliteSearchIndex(PooledConnections[apsw.Connection]):
 
     # -- writes ----------------------------------------------------------------------------
 
-    def upsert_document(self, document: Document, chunks: Sequence[Chunk]) -> IngestOutcome:
-        """One transaction: same hash → unchanged, or rescoped when the batch or selections
-        differ (the chunks given are not used: same content, same chunks); else old chunks
-        stale → new ones in → stale ones out → commit. Any failure rolls back, so the previous
-        version stays searchable."""
+    def upsert_document(
+        self,
+        document: Document,
+        chunks: Sequence[Chunk],
+        records: Sequence[StructureRecord] = (),
+    ) -> IngestOutcome:
+        """One transaction: same version (:func:`keeps_version`) → unchanged, or rescoped when the
+        batch or selections differ (the chunks and records given are not used); else old chunks
+        stale → new ones in → stale ones out → the document's records replaced → commit. Any
+        failure rolls back, so the previous version stays searchable and its records stay."""
+        _check_records(document, records)
         for chunk in chunks:
             if (chunk.tenant_id, chunk.document_id) != (document.tenant_id, document.document_id):
                 raise ValueError(
@@ -247,7 +298,9 @@ class SqliteSearchIndex(PooledConnections[apsw.Connection]):
         key = (document.tenant_id, document.document_id)
         with self._transaction() as conn:
             stored = _stored_document(conn, document)
-            if stored is not None and stored.content_hash == document.content_hash:
+            if stored is not None and keeps_version(
+                stored.content_hash, stored.structure_version, document
+            ):
                 return _keep_content(conn, document, stored)
             fts = _tenant_fts_table(conn, document.tenant_id)
             conn.execute("UPDATE chunks SET stale = 1 WHERE tenant_id = ? AND document_id = ?", key)
@@ -260,6 +313,12 @@ class SqliteSearchIndex(PooledConnections[apsw.Connection]):
                 conn.execute(f"DELETE FROM chunk_vec WHERE rowid IN ({stale})", key)  # noqa: S608
             conn.execute(
                 "DELETE FROM chunks WHERE tenant_id = ? AND document_id = ? AND stale = 1", key
+            )
+            conn.execute("DELETE FROM records WHERE tenant_id = ? AND document_id = ?", key)
+            conn.executemany(
+                "INSERT INTO records (tenant_id, node_id, document_id, kind, ordinal, chunk_id, "
+                "parent_id, batch_id, selections, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [_record_row(record) for record in records],
             )
             conn.execute(  # a new generation: the tenant's cached term statistics are out of date
                 "UPDATE tenant_fts SET generation = generation + 1 WHERE tenant_id = ?",
@@ -291,7 +350,9 @@ class SqliteSearchIndex(PooledConnections[apsw.Connection]):
         ``unchanged`` when it already has them); ``None`` when that version is not indexed."""
         with self._transaction() as conn:
             stored = _stored_document(conn, document)
-            if stored is None or stored.content_hash != document.content_hash:
+            if stored is None or not keeps_version(
+                stored.content_hash, stored.structure_version, document
+            ):
                 return None
             return _keep_content(conn, document, stored)
 
@@ -630,6 +691,18 @@ class SqliteSearchIndex(PooledConnections[apsw.Connection]):
         )
         return [_chunk(row) for row in rows]
 
+    def records(self, query: RecordQuery) -> list[StructureRecord]:
+        """The structure records ``query`` asks for, in document order (ASK-14)."""
+        where = record_filter(query)
+        limit = " LIMIT ?" if query.limit is not None else ""
+        params = (*where.params, query.limit) if query.limit is not None else where.params
+        rows = self._leased().execute(
+            f"SELECT {_RECORD_COLUMNS}, r.body FROM records r WHERE {where.sql} "  # noqa: S608
+            f"ORDER BY r.document_id, r.ordinal{limit}",
+            params,
+        )
+        return [_record(row) for row in rows]
+
     def documents(self, scope: SearchScope) -> list[Document]:
         where = document_filter(scope)
         rows = self._leased().execute(
@@ -726,18 +799,68 @@ class _StoredDocument:
     content_hash: str
     batch_id: str | None
     selections: tuple[str, ...]
+    structure_version: str | None
 
 
 def _stored_document(conn: apsw.Connection, document: Document) -> _StoredDocument | None:
     row = conn.execute(
-        "SELECT content_hash, batch_id, selections FROM documents "
-        "WHERE tenant_id = ? AND document_id = ?",
+        "SELECT content_hash, batch_id, selections, json_extract(body, '$.structure_version') "
+        "FROM documents WHERE tenant_id = ? AND document_id = ?",
         (document.tenant_id, document.document_id),
     ).fetchone()
     if row is None:
         return None
-    content_hash, batch_id, selections = row
-    return _StoredDocument(str(content_hash), batch_id, tuple(json.loads(selections)))
+    content_hash, batch_id, selections, structure_version = row
+    return _StoredDocument(
+        str(content_hash), batch_id, tuple(json.loads(selections)), structure_version
+    )
+
+
+def _check_records(document: Document, records: Sequence[StructureRecord]) -> None:
+    for record in records:
+        if (record.tenant_id, record.document_id) != (document.tenant_id, document.document_id):
+            raise ValueError(
+                f"record {record.node_id!r} belongs to {record.tenant_id}/{record.document_id}, "
+                f"not {document.tenant_id}/{document.document_id}"
+            )
+
+
+_RECORD_FIELDS: Final = (
+    "tenant_id",
+    "node_id",
+    "document_id",
+    "ordinal",
+    "chunk_id",
+    "parent_id",
+    "batch_id",
+    "selections",
+)
+_RECORD_COLUMNS: Final = ", ".join(f"r.{field}" for field in _RECORD_FIELDS)
+_IN_COLUMNS: Final = set(_RECORD_FIELDS)
+
+
+def _record_row(record: StructureRecord) -> tuple[Any, ...]:
+    return (
+        record.tenant_id,
+        record.node_id,
+        record.document_id,
+        record.kind,
+        record.ordinal,
+        record.chunk_id,
+        record.parent_id,
+        record.batch_id,
+        json.dumps(list(record.selections)),
+        record.model_dump_json(exclude=_IN_COLUMNS, exclude_none=True),
+    )
+
+
+def _record(row: Sequence[Any]) -> StructureRecord:
+    """A stored row back into its record: the body, and the fields kept in columns."""
+    *columns, body = row
+    fields: dict[str, Any] = json.loads(body)
+    fields.update(zip(_RECORD_FIELDS, columns, strict=True))
+    fields["selections"] = json.loads(fields["selections"])
+    return STRUCTURE_RECORD.validate_python(fields)
 
 
 def _keep_content(
@@ -763,9 +886,14 @@ def _keep_content(
         (document.batch_id, selections, *key),
     )
     conn.execute(
+        "UPDATE records SET batch_id = ?, selections = ? WHERE tenant_id = ? AND document_id = ?",
+        (document.batch_id, selections, *key),
+    )
+    stored_body = document.model_copy(update={"structure_version": stored.structure_version})
+    conn.execute(
         "UPDATE documents SET batch_id = ?, selections = ?, body = ? "
         "WHERE tenant_id = ? AND document_id = ?",
-        (document.batch_id, selections, document.model_dump_json(), *key),
+        (document.batch_id, selections, stored_body.model_dump_json(), *key),
     )
     return IngestOutcome(document_id=document.document_id, status="rescoped", chunks=live)
 

@@ -27,8 +27,8 @@ from tanda.contract.frames import ToolFinishedFrame, ToolStartedFrame
 from tanda.contract.response import ToolCallAudit
 from tanda.model_calls import ToolSpec
 from tanda.passages import Passage, passage_from_chunk
-from tanda.ports import Embedder, SearchIndex
-from tanda.records.documents import Chunk, Document, SearchQuery, SearchScope
+from tanda.ports import Embedder, Reranker, SearchIndex
+from tanda.records.documents import Chunk, Document, SearchHit, SearchQuery, SearchScope
 from tanda.retriever import retrieve
 
 TOOL_SPECS = [
@@ -103,6 +103,9 @@ class AgentTools:
     index: SearchIndex
     scope: SearchScope
     embedder: Embedder | None = None
+    reranker: Reranker | None = None
+    rerank_min_score: float = 0.0
+    """ASK-06: search results the reranker scores under this never reach the agent."""
     top_k: int = 6
     context_chars: int = 24000
     preferred_documents: Sequence[str] = ()
@@ -274,13 +277,20 @@ class AgentTools:
             if allowed:
                 narrowed = self.scope.model_copy(update={"document_ids": tuple(allowed)})
                 preferred = query.model_copy(update={"scope": narrowed})
-                chunks = [
-                    h.chunk for h in retrieve(self.index, preferred, embedder=self.embedder).hits
-                ]
+                chunks = [h.chunk for h in self._retrieve(preferred)]
         seen = {c.chunk_id for c in chunks}
-        rest = [h.chunk for h in retrieve(self.index, query, embedder=self.embedder).hits]
+        rest = [h.chunk for h in self._retrieve(query)]
         chunks += [c for c in rest if c.chunk_id not in seen]
         return chunks[: self.top_k]
+
+    def _retrieve(self, query: SearchQuery) -> list[SearchHit]:
+        return retrieve(
+            self.index,
+            query,
+            embedder=self.embedder,
+            reranker=self.reranker,
+            min_score=self.rerank_min_score,
+        ).hits
 
     def _list_sources(self, documents: Sequence[Document]) -> ToolOutcome:
         body = {"documents": [{"document_id": d.document_id, "title": d.title} for d in documents]}

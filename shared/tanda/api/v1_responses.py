@@ -31,6 +31,11 @@ V1_RESPONSES: dict[int | str, dict[str, Any]] = {
 V1_ASK_RESPONSES: dict[int | str, dict[str, Any]] = {
     **V1_RESPONSES,
     400: {"model": ErrorResponse, "description": "`unknown_scenario` (scripted model only)."},
+    502: {
+        "model": ErrorResponse,
+        "description": "`rerank_failed`: the reranker of the floor did not answer (ASK-06; it "
+        "fails closed); nothing was charged.",
+    },
     503: {
         "model": ErrorResponse,
         "description": "`rag_unavailable`: the synthesis model failed, refused the request or "

@@ -62,6 +62,12 @@ def _ingest(args: argparse.Namespace) -> int:
     return ingest_command(args)
 
 
+def _inspect(args: argparse.Namespace) -> int:
+    from tanda.cli.inspect import inspect_command
+
+    return inspect_command(args)
+
+
 def _search(args: argparse.Namespace) -> int:
     from tanda.cli.search import search_command
 
@@ -170,6 +176,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--batch", default=None, help="batch id (scope for /v1 search and ask)")
     p.add_argument("--selection", action="append", default=[], help="named selection (repeatable)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+    p = add("inspect", _inspect, "List a document's structure records (docs/evidence.md).")
+    p.add_argument("document_id", metavar="DOCUMENT_ID")
+    p.add_argument("--tenant", default="demo")
+    p.add_argument(
+        "--kind",
+        action="append",
+        choices=("entity", "table", "line_item", "line_item_summary", "claim", "rule"),
+        help="only records of this kind (repeatable)",
+    )
+    p.add_argument("--json", action="store_true", help="the document and records as JSON")
 
     p = add("search", _search, "Search the index and print ranked chunks.")
     p.add_argument("query")

@@ -7,7 +7,7 @@ import sys
 import time
 from pathlib import Path
 
-from tanda.service.ingest import IngestReport, ingest_paths
+from tanda.service.ingest import IngestReport, StructureLayers, ingest_paths
 
 
 def ingest_command(args: argparse.Namespace) -> int:
@@ -23,6 +23,7 @@ def ingest_command(args: argparse.Namespace) -> int:
 
     runtime = build_runtime()
     progress = not args.no_progress and sys.stderr.isatty()
+    layers = StructureLayers(model=runtime.model) if runtime.settings.structure_layers else None
     started = time.perf_counter()
     report = ingest_paths(
         runtime.search_index,
@@ -32,6 +33,7 @@ def ingest_command(args: argparse.Namespace) -> int:
         batch=args.batch,
         selections=tuple(args.selection or ()),
         progress=progress,
+        layers=layers,
     )
     elapsed = time.perf_counter() - started
     print_summary(report, elapsed_s=elapsed, lexical_only=runtime.embedder is None)

@@ -38,8 +38,17 @@ def search_command(args: argparse.Namespace) -> int:
     if args.json:
         print(response.model_dump_json(indent=2))
         return 0
+    retrieval = response.retrieval
     if not response.results:
-        print(f"No results in tenant {args.tenant!r}. Ingest documents with `tanda ingest PATH`.")
+        if retrieval.below_floor:
+            print(
+                f"No result at or above the reranker floor {retrieval.rerank_min_score:g} "
+                f"({retrieval.below_floor} under it; TANDA_RERANK_MIN_SCORE)."
+            )
+        else:
+            print(
+                f"No results in tenant {args.tenant!r}. Ingest documents with `tanda ingest PATH`."
+            )
         return 0
     for result in response.results:
         where = " · ".join(
@@ -51,7 +60,14 @@ def search_command(args: argparse.Namespace) -> int:
             )
             if part
         )
-        print(f"{result.rank:>2}. {where}  [{result.chunk_id}, score {result.score:.4f}]")
+        rerank = f", rerank {result.rerank_score:.2f}" if result.rerank_score is not None else ""
+        print(f"{result.rank:>2}. {where}  [{result.chunk_id}, score {result.score:.4f}{rerank}]")
         print(f"    {result.snippet.replace(chr(10), ' ')}")
-    print(f"({response.retrieval.mode} retrieval)")
+    floor = (
+        f", {retrieval.reranker} reranker floor {retrieval.rerank_min_score:g}: "
+        f"{retrieval.below_floor} under it"
+        if retrieval.reranked
+        else ""
+    )
+    print(f"({retrieval.mode} retrieval{floor})")
     return 0

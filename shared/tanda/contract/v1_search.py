@@ -80,6 +80,10 @@ class SearchResult(WireModel):
     document_id: str
     title: str
     score: float = Field(description="Fused reciprocal-rank score; comparable within one response.")
+    rerank_score: float | None = Field(
+        description="The reranker's score (0–1), at or above the floor; null when no reranker "
+        "is configured (ASK-06)."
+    )
     lexical_rank: int | None
     vector_rank: int | None
     page_no: int | None
@@ -95,7 +99,21 @@ class RetrievalInfo(WireModel):
         description="`lexical` when no embedder is configured (or it failed), else `hybrid`."
     )
     embedder: str = Field(description="The embedder used for the query, or `none`.")
-    reranked: bool = False
+    reranked: bool = Field(
+        default=False, description="Whether a reranker scored the hits (the floor applied)."
+    )
+    reranker: str = Field(
+        default="none", description="`lexical`, `tei`, `cohere`, `bedrock`, or `none`."
+    )
+    rerank_min_score: float | None = Field(
+        default=None,
+        description="The floor the results passed (ASK-06); null when no reranker ran.",
+    )
+    below_floor: int = Field(
+        default=0,
+        ge=0,
+        description="Hits the search found that scored under the floor and are not shown.",
+    )
 
 
 class V1SearchResponse(WireModel):

@@ -31,6 +31,7 @@ class ModelRole(StrEnum):
     guard = "guard"
     ask = "ask"
     xc_judge = "xc_judge"
+    extract_claims = "extract_claims"  # at ingest: statements with their verbatim quotes (ASK-14)
 
 
 class _Model(BaseModel):
@@ -155,3 +156,16 @@ class FramingCheckOutput(_Model):
 class GuardOutput(_Model):
     block: bool
     category: str | None = None
+
+
+class ProposedClaim(_Model):
+    passage: str = Field(description="The key of the passage the quote is from (`K3`).")
+    statement: str = Field(description="What the passage states, as one sentence.")
+    quote: str = Field(description="The passage's own words that state it, verbatim.")
+
+
+class ClaimsOutput(_Model):
+    """``extract_claims`` reply: claims proposed for a batch of passages. Only proposals: a
+    claim is kept only if its quote is the stored text of its passage (ASK-14)."""
+
+    claims: list[ProposedClaim]

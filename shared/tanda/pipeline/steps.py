@@ -55,7 +55,7 @@ from tanda.pipeline.states import (
     guard_reserve_s,
     step_timeouts,
 )
-from tanda.ports import Embedder, SearchIndex
+from tanda.ports import Embedder, Reranker, SearchIndex
 from tanda.records.documents import SearchScope
 from tanda.settings import Settings
 
@@ -83,11 +83,12 @@ class StepDeps:
 
 @dataclass(frozen=True)
 class AgentPorts:
-    """What only the agent step reads through: the search index and the embedder its tools use,
-    and where its tool frames go (``None``: nowhere)."""
+    """What only the agent step reads through: the search index, the embedder and the reranker
+    (ASK-06 floor) its tools use, and where its tool frames go (``None``: nowhere)."""
 
     index: SearchIndex
     embedder: Embedder | None = None
+    reranker: Reranker | None = None
     progress: ProgressSink | None = None
 
 
@@ -192,6 +193,8 @@ def agent_step(request: AnswerRequest, deps: StepDeps, ports: AgentPorts) -> Age
         ports.index,
         scope,
         embedder=ports.embedder,
+        reranker=ports.reranker,
+        rerank_min_score=settings.rerank_min_score,
         top_k=settings.search_top_k,
         context_chars=settings.agent_context_chars,
         preferred_documents=history.preferred_documents if history else (),

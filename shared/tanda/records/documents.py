@@ -52,6 +52,12 @@ class Document(_Model):
     lang: str | None = Field(default=None, description="`id`, `tr`, `en`, or unknown.")
     pages: int | None = None
     metadata: dict[str, str] = Field(default_factory=dict)
+    structure_version: str | None = Field(
+        default=None,
+        description="What built its structure records (`extraction/1`); `None`: none were built "
+        "(ingested without the layers, or before them). A re-ingest of the same content rebuilds "
+        "them when this differs from the current version (ASK-14).",
+    )
 
 
 class Chunk(_Model):
@@ -103,12 +109,25 @@ class SearchHit(_Model):
     score: float = Field(description="Fused score (RRF); higher is better.")
     lexical_rank: int | None = Field(default=None, description="1-based rank in the lexical arm.")
     vector_rank: int | None = Field(default=None, description="1-based rank in the vector arm.")
+    rerank_score: float | None = Field(
+        default=None, description="The reranker's score (0–1), when a reranker scored the hit."
+    )
 
 
 def scope_key(batch_id: str | None, selections: Iterable[str]) -> tuple[str | None, frozenset[str]]:
     """A document's scope, for comparing: its batch and the *set* of its selections (order and
     repeats of ``--selection`` do not make another scope)."""
     return batch_id, frozenset(selections)
+
+
+def keeps_version(stored_hash: str, stored_structure: str | None, document: Document) -> bool:
+    """Whether the index's version of a document (its content hash and the version of its
+    structure records) stays for ``document``: same content, and either the same structure
+    version or ``document`` brings no structure (ingested without the layers: what was built
+    stays). A structure built by another version, or none, is rebuilt (ASK-14)."""
+    if stored_hash != document.content_hash:
+        return False
+    return document.structure_version is None or stored_structure == document.structure_version
 
 
 class IngestOutcome(_Model):

@@ -4,12 +4,17 @@ Nothing here talks to a server: every function turns models into the JSON OpenSe
 the mapping, the analyzers, the hybrid query and the scope filter are tested without a network.
 ``tanda.adapters.opensearch_index`` sends them.
 
-One index holds two kinds of record, told apart by ``record``:
+One index holds several kinds of record, told apart by ``record``:
 
 - ``chunk`` — one per :class:`~tanda.records.documents.Chunk`: the searchable text, the identity the
   judge sees, and the document's ``content_hash`` (so a re-ingest can tell what changed);
 - ``document`` — one per :class:`~tanda.records.documents.Document`: what ``documents()`` lists.
-  Written last, so its ``content_hash`` names a version whose chunks are all in place.
+  Written last, so its ``content_hash`` names a version whose chunks are all in place;
+- ``entity``, ``table``, ``line_item``, ``line_item_summary``, ``claim``, ``rule`` — one per
+  structure record (ASK-14, :mod:`tanda.records.structure`): the record whole in ``node`` (stored,
+  not indexed), its evidence line in ``text`` (analyzed like a chunk's), and the fields reads
+  filter on. Their ids carry the content hash, so a replacing version never overwrites the
+  records of the version it replaces before it is complete.
 
 Every read goes through :func:`filter_clauses`, which always carries the tenant term and
 ``stale: false`` — no caller can forget the tenant filter.
@@ -33,10 +38,19 @@ from tanda.records.documents import (
     SearchQuery,
     SearchScope,
 )
+from tanda.records.structure import (
+    NODE_KINDS,
+    STRUCTURE_RECORD,
+    RecordQuery,
+    StructureRecord,
+)
 
 Body = dict[str, Any]
-Record = Literal["chunk", "document"]
-CombinationMethod = Literal["rrf", "min_max"]
+Record = Literal[
+    "chunk", "document", "entity", "table", "line_item", "line_item_summary", "claim", "rule"
+]
+FusionPlace = Literal["pipeline", "client"]
+"""Where the two arms of a hybrid search are fused (``TANDA_OPENSEARCH_FUSION``)."""
 KnnEngine = Literal["lucene", "faiss"]
 
 ANALYZED_LANGUAGES: tuple[str, ...] = ("id", "tr", "en")
@@ -116,6 +130,21 @@ def _text_with_languages() -> Body:
     }
 
 
+STRUCTURE_PROPERTIES: Body = {
+    # structure records only (ASK-14)
+    "node_id": _KEYWORD,
+    "parent_id": _KEYWORD,
+    "node": {"type": "object", "enabled": False},
+}
+
+
+def structure_mapping_body() -> Body:
+    """The fields structure records need, for ``PUT <index>/_mapping`` on an index created before
+    them (issue 14): adding fields is allowed on a live index; ``dynamic: strict`` would refuse
+    the records otherwise."""
+    return {"properties": {"structure_version": _KEYWORD, **STRUCTURE_PROPERTIES}}
+
+
 def index_body(dimensions: int | None, *, engine: KnnEngine = "lucene") -> Body:
     """Settings and mapping of the chunk index. ``dimensions`` adds the ``knn_vector`` field.
 
@@ -147,6 +176,8 @@ def index_body(dimensions: int | None, *, engine: KnnEngine = "lucene") -> Body:
         "pages": {"type": "integer"},
         "chunk_count": {"type": "integer"},
         "metadata": {"type": "object", "enabled": False},
+        "structure_version": _KEYWORD,
+        **STRUCTURE_PROPERTIES,
     }
     if dimensions is not None:
         properties[EMBEDDING_FIELD] = {
@@ -164,46 +195,30 @@ def index_body(dimensions: int | None, *, engine: KnnEngine = "lucene") -> Body:
 
 
 def search_pipeline_body(
-    method: CombinationMethod,
     *,
     rank_constant: int = DEFAULT_RANK_CONSTANT,
     weights: Sequence[float] = (1.0, 1.0),
 ) -> Body:
-    """The search pipeline that combines the hybrid query's two arms (lexical, vector — in the
-    order :func:`search_body` writes them).
+    """The search pipeline that fuses the hybrid query's two arms (lexical, vector — in the
+    order :func:`search_body` writes them) with reciprocal rank fusion (ASK-02).
 
-    ``rrf`` uses the ``score-ranker-processor`` (OpenSearch 2.19+): ranks only, so BM25 and
-    cosine scores never need a common scale. ``min_max`` is the fallback for older clusters: a
-    ``normalization-processor`` with min-max normalization and a weighted arithmetic mean.
-    Weights are sent only when they differ (RRF weights need OpenSearch 3.x).
+    The ``score-ranker-processor`` (OpenSearch 2.19+) uses ranks only, as the embedded index's
+    :func:`~tanda.retrieval.fusion.reciprocal_rank_fusion` does, so BM25 and cosine scores never
+    need a common scale. Weights are sent only when they differ: the processor takes them from
+    OpenSearch 3.1 on, and a 2.19 cluster refuses them (docs/opensearch.md).
     """
     if len(weights) != 2 or any(w < 0 for w in weights) or sum(weights) <= 0:
         raise ValueError("weights: two non-negative numbers (lexical, vector), not both zero")
-    total = float(sum(weights))
-    shares = [round(w / total, 6) for w in weights]
-    uniform = weights[0] == weights[1]
-    if method == "rrf":
-        if rank_constant < 1:
-            raise ValueError("rank_constant must be at least 1")
-        combination: Body = {"technique": "rrf", "rank_constant": rank_constant}
-        if not uniform:
-            combination["parameters"] = {"weights": shares}
-        processor: Body = {"score-ranker-processor": {"combination": combination}}
-        description = "tanda hybrid search: reciprocal rank fusion of lexical and vector arms"
-    elif method == "min_max":
-        processor = {
-            "normalization-processor": {
-                "normalization": {"technique": "min_max"},
-                "combination": {
-                    "technique": "arithmetic_mean",
-                    "parameters": {"weights": shares},
-                },
-            }
-        }
-        description = "tanda hybrid search: min-max normalized, weighted mean of both arms"
-    else:
-        raise ValueError(f"unknown combination method {method!r} (rrf | min_max)")
-    return {"description": description, "phase_results_processors": [processor]}
+    if rank_constant < 1:
+        raise ValueError("rank_constant must be at least 1")
+    combination: Body = {"technique": "rrf", "rank_constant": rank_constant}
+    if weights[0] != weights[1]:
+        total = float(sum(weights))
+        combination["parameters"] = {"weights": [round(w / total, 6) for w in weights]}
+    return {
+        "description": "tanda hybrid search: reciprocal rank fusion of lexical and vector arms",
+        "phase_results_processors": [{"score-ranker-processor": {"combination": combination}}],
+    }
 
 
 # --- scope filter (table-driven, as Haystack's OpenSearch filter translator) -------------------
@@ -227,10 +242,13 @@ _SCOPE_TABLE: tuple[tuple[str, str, Callable[[str, object], Body]], ...] = (
 )
 
 
-def filter_clauses(scope: SearchScope, *, record: Record = "chunk") -> list[Body]:
+def filter_clauses(
+    scope: SearchScope, *, record: Record | Sequence[Record] = "chunk"
+) -> list[Body]:
     """``scope`` as bool ``filter`` clauses: always the tenant, ``stale: false`` and the record
-    kind; then each narrowing the scope names."""
-    clauses = [_term("record", record), _term("stale", False)]
+    kind (or kinds); then each narrowing the scope names."""
+    kind = _term("record", record) if isinstance(record, str) else _terms("record", tuple(record))
+    clauses = [kind, _term("stale", False)]
     for attribute, field, build in _SCOPE_TABLE:
         value = getattr(scope, attribute)
         if value is not None:
@@ -238,7 +256,7 @@ def filter_clauses(scope: SearchScope, *, record: Record = "chunk") -> list[Body
     return clauses
 
 
-def scope_filter(scope: SearchScope, *, record: Record = "chunk") -> Body:
+def scope_filter(scope: SearchScope, *, record: Record | Sequence[Record] = "chunk") -> Body:
     return {"bool": {"filter": filter_clauses(scope, record=record)}}
 
 
@@ -309,6 +327,34 @@ def search_body(query: SearchQuery, *, candidates: int) -> Body:
     return {"size": query.top_k, "_source": _SOURCE_WITHOUT_EMBEDDING, "query": body_query}
 
 
+def arm_search_bodies(query: SearchQuery, *, candidates: int) -> list[Body]:
+    """The two arms of a hybrid search as separate ``_search`` bodies — lexical, then vector,
+    ``candidates`` hits each — for fusion in tanda (``TANDA_OPENSEARCH_FUSION=client``: where the
+    cluster cannot run the RRF search pipeline, e.g. Serverless). Each carries the scope filter,
+    as in :func:`search_body`."""
+    if query.vector is None:
+        raise ValueError("a hybrid search needs the query vector")
+    if candidates < query.top_k:
+        raise ValueError("candidates must be at least top_k")
+    return [
+        {"size": candidates, "_source": _SOURCE_WITHOUT_EMBEDDING, "query": lexical_query(query)},
+        {
+            "size": candidates,
+            "_source": _SOURCE_WITHOUT_EMBEDDING,
+            "query": vector_query(query.vector, query.scope, k=candidates),
+        },
+    ]
+
+
+def msearch_lines(index_name: str, searches: Sequence[Body]) -> list[Body]:
+    """``_msearch`` lines (header, body, header, body, …): every search against ``index_name``."""
+    lines: list[Body] = []
+    for search in searches:
+        lines.append({"index": index_name})
+        lines.append(search)
+    return lines
+
+
 def chunks_body(scope: SearchScope, chunk_ids: Sequence[str]) -> Body:
     """The named chunks inside ``scope``."""
     return {
@@ -353,7 +399,7 @@ def document_state_body(tenant_id: str, document_id: str) -> Body:
     scope = SearchScope(tenant_id=tenant_id, document_ids=(document_id,))
     return {
         "size": 1,
-        "_source": ["content_hash", "chunk_count", "batch_id", "selections"],
+        "_source": ["content_hash", "chunk_count", "batch_id", "selections", "structure_version"],
         "query": scope_filter(scope, record="document"),
     }
 
@@ -378,7 +424,7 @@ def chunk_ids_body(
 # --- writes ------------------------------------------------------------------------------------
 
 
-def _record_id(tenant_id: str, record: Record, key: str) -> str:
+def _record_id(tenant_id: str, record: str, key: str) -> str:
     # Ids of different tenants never collide, whatever characters their ids hold.
     raw = json.dumps([tenant_id, record, key], ensure_ascii=False).encode("utf-8")
     return hashlib.sha256(raw).hexdigest()
@@ -390,6 +436,11 @@ def chunk_record_id(tenant_id: str, chunk_id: str) -> str:
 
 def document_record_id(tenant_id: str, document_id: str) -> str:
     return _record_id(tenant_id, "document", document_id)
+
+
+def node_record_id(tenant_id: str, node_id: str, content_hash: str) -> str:
+    """A structure record's id: per tenant, node and version of its document's content."""
+    return _record_id(tenant_id, "node", f"{node_id}\x00{content_hash}")
 
 
 def _identity_source(identity: LegalIdentity) -> Body:
@@ -471,10 +522,53 @@ def document_source(document: Document, *, chunk_count: int, indexed_at: str | N
         "metadata": dict(document.metadata),
         "chunk_count": chunk_count,
         "stale": False,
+        "structure_version": document.structure_version,
     }
     if indexed_at is not None:
         source["indexed_at"] = indexed_at
     return source
+
+
+def record_source(
+    record: StructureRecord, *, content_hash: str, indexed_at: str | None = None
+) -> Body:
+    """The stored ``_source`` of one structure record (ASK-14)."""
+    source: Body = {
+        "record": record.kind,
+        "tenant_id": record.tenant_id,
+        "document_id": record.document_id,
+        "node_id": record.node_id,
+        "chunk_id": record.chunk_id,
+        "parent_id": record.parent_id,
+        "ordinal": record.ordinal,
+        "page_no": record.page_no,
+        "section": record.section,
+        TEXT_FIELD: record.text,
+        "batch_id": record.batch_id,
+        "selections": list(record.selections),
+        "stale": False,
+        "content_hash": content_hash,
+        "node": record.model_dump(mode="json"),
+    }
+    if indexed_at is not None:
+        source["indexed_at"] = indexed_at
+    return source
+
+
+def structure_actions(
+    document: Document, records: Sequence[StructureRecord], *, indexed_at: str | None = None
+) -> list[Body]:
+    """``_bulk`` lines indexing ``records`` of ``document`` under ids of its content version."""
+    lines: list[Body] = []
+    for record in records:
+        if record.document_id != document.document_id or record.tenant_id != document.tenant_id:
+            raise ValueError(f"record {record.node_id!r} does not belong to the document")
+        record_id = node_record_id(record.tenant_id, record.node_id, document.content_hash)
+        lines.append({"index": {"_id": record_id}})
+        lines.append(
+            record_source(record, content_hash=document.content_hash, indexed_at=indexed_at)
+        )
+    return lines
 
 
 def _scope_fields(document: Document) -> Body:
@@ -497,6 +591,104 @@ def rescope_record_actions(document: Document) -> list[Body]:
     record that shows the new scope names a version whose chunks all have it."""
     record_id = document_record_id(document.tenant_id, document.document_id)
     return [{"update": {"_id": record_id}}, {"doc": _scope_fields(document)}]
+
+
+def rescope_node_actions(document: Document, node_ids: Sequence[str]) -> list[Body]:
+    """``_bulk`` lines giving the named structure records of ``document`` (its current content
+    version) its ``batch_id`` and ``selections``; the copy inside ``node`` is not rewritten —
+    reads take the scope from these fields."""
+    lines: list[Body] = []
+    for node_id in node_ids:
+        record_id = node_record_id(document.tenant_id, node_id, document.content_hash)
+        lines.append({"update": {"_id": record_id}})
+        lines.append({"doc": _scope_fields(document)})
+    return lines
+
+
+def replaced_records_body(
+    tenant_id: str, document_id: str, content_hash: str, keep_node_ids: Sequence[str]
+) -> Body:
+    """``_delete_by_query`` body removing a document's structure records other than the ones
+    just written (``keep_node_ids`` of ``content_hash``): every record of another version, and
+    the ones this version no longer has."""
+    return {
+        "query": {
+            "bool": {
+                "filter": [
+                    _terms("record", NODE_KINDS),
+                    _term("tenant_id", tenant_id),
+                    _term("document_id", document_id),
+                ],
+                "must_not": [
+                    {
+                        "bool": {
+                            "filter": [
+                                _term("content_hash", content_hash),
+                                _terms("node_id", tuple(keep_node_ids)),
+                            ]
+                        }
+                    }
+                ],
+            }
+        }
+    }
+
+
+def node_ids_body(
+    tenant_id: str,
+    document_id: str,
+    content_hash: str,
+    *,
+    size: int = MAX_PAGE,
+    after: Sequence[Any] = (),
+) -> Body:
+    """One page of the node ids of a document's structure records of ``content_hash`` (for a
+    scope change), by node id; pass the last hit's ``sort`` as ``after``."""
+    scope = SearchScope(tenant_id=tenant_id, document_ids=(document_id,))
+    body: Body = {
+        "size": size,
+        "_source": ["node_id"],
+        "query": {
+            "bool": {
+                "filter": [
+                    *filter_clauses(scope, record=NODE_KINDS),
+                    _term("content_hash", content_hash),
+                ]
+            }
+        },
+        "sort": [{"node_id": "asc"}],
+    }
+    if after:
+        body["search_after"] = list(after)
+    return body
+
+
+_QUERY_NARROWING: tuple[tuple[str, str], ...] = (
+    ("node_ids", "node_id"),
+    ("chunk_ids", "chunk_id"),
+    ("parent_ids", "parent_id"),
+)
+
+
+def records_body(query: RecordQuery, *, size: int = MAX_PAGE, after: Sequence[Any] = ()) -> Body:
+    """One page of the structure records ``query`` asks for, in document order; pass the last
+    hit's ``sort`` as ``after``. Every narrowing is a filter clause beside the scope's."""
+    kinds = query.kinds if query.kinds is not None else NODE_KINDS
+    clauses = filter_clauses(query.scope, record=kinds)
+    for attribute, field in _QUERY_NARROWING:
+        values = getattr(query, attribute)
+        if values is not None:
+            clauses.append(_terms(field, tuple(values)))
+    if query.limit is not None:
+        size = min(size, query.limit)
+    body: Body = {
+        "size": size,
+        "query": {"bool": {"filter": clauses}},
+        "sort": [{"document_id": "asc"}, {"ordinal": "asc"}, {"node_id": "asc"}],
+    }
+    if after:
+        body["search_after"] = list(after)
+    return body
 
 
 def replaced_chunks_body(tenant_id: str, document_id: str, keep_chunk_ids: Sequence[str]) -> Body:
@@ -554,6 +746,16 @@ def chunk_from_source(hit: Mapping[str, Any]) -> Chunk:
     )
 
 
+def record_from_source(hit: Mapping[str, Any]) -> StructureRecord:
+    """A structure record back from its ``node``, with the scope of its top-level fields (a
+    rescope updates those only)."""
+    source = _source_of(hit)
+    node = dict(source["node"])
+    node["batch_id"] = source.get("batch_id")
+    node["selections"] = list(source.get("selections") or ())
+    return STRUCTURE_RECORD.validate_python(node)
+
+
 def document_from_source(hit: Mapping[str, Any]) -> Document:
     """A document record back into a :class:`Document`."""
     source = _source_of(hit)
@@ -569,6 +771,7 @@ def document_from_source(hit: Mapping[str, Any]) -> Document:
         lang=source.get("lang"),
         pages=source.get("pages"),
         metadata=dict(source.get("metadata") or {}),
+        structure_version=source.get("structure_version"),
     )
 
 
@@ -580,8 +783,7 @@ def committed_bodies() -> dict[str, Body]:
     return {
         "index.lexical.json": index_body(None),
         f"index.vector-{DEFAULT_DIMENSIONS}.json": index_body(DEFAULT_DIMENSIONS),
-        "search-pipeline.rrf.json": search_pipeline_body("rrf"),
-        "search-pipeline.min-max.json": search_pipeline_body("min_max"),
+        "search-pipeline.rrf.json": search_pipeline_body(),
     }
 
 

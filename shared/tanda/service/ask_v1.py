@@ -96,13 +96,20 @@ def sources_for_ask(runtime: Runtime, scope: SearchScope, body: V1AskRequest) ->
 
 
 def retrieve_for_ask(runtime: Runtime, scope: SearchScope, query: str, top_k: int) -> list[Chunk]:
-    """The same hybrid retrieval as ``/v1/search`` (ASK-02). The reranker floor (ASK-06) goes
-    here, in this one call, when the reranker lands: candidates under it never reach synthesis.
+    """The same hybrid retrieval as ``/v1/search`` (ASK-02) under the same reranker floor
+    (ASK-06): candidates under it never reach synthesis. A reranker outage fails closed with 502
+    ``rerank_failed`` before any model call, and nothing is charged.
 
     ``lang`` is left to detection: the request's ``lang`` is the answer's language, not the
     question's."""
     query_model = SearchQuery(text=query, scope=scope, top_k=top_k)
-    retrieved = retrieve(runtime.search_index, query_model, embedder=runtime.embedder)
+    retrieved = retrieve(
+        runtime.search_index,
+        query_model,
+        embedder=runtime.embedder,
+        reranker=runtime.reranker,
+        min_score=runtime.settings.rerank_min_score,
+    )
     return [hit.chunk for hit in retrieved.hits]
 
 

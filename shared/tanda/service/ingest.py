@@ -4,6 +4,12 @@ Callable from code and tests without argparse; ``tanda.cli.ingest`` is its CLI f
 One bad source is a line in the report, never the end of the batch: readers turn the failures
 they know (a corrupt PDF, a bad CSV or JSONL line) into a reason, and ``_contained`` turns any
 other exception of one source into a reason too, with its traceback in the log (issue 11).
+
+With :class:`StructureLayers`, each document also gets its structure records (ASK-14,
+``tanda.extraction``), written with its chunks: the model proposes claims in batches (a failed
+call proposes nothing; the document is indexed all the same) and ``build_structure`` does the
+rest without a model. A document whose layers cannot be built is indexed without them, and a
+later ingest tries again (its ``structure_version`` stays ``None``).
 """
 
 from __future__ import annotations
@@ -19,8 +25,12 @@ from typing import TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from tanda.extraction import build_structure, claim_batches, read_proposals
+from tanda.extraction.claims import ClaimProposal
+from tanda.model_calls import ChatModel, ModelError
 from tanda.ports import Embedder, SearchIndex
 from tanda.records.documents import Chunk, Document, IngestOutcome, SearchScope, scope_key
+from tanda.records.structure import STRUCTURE_VERSION, StructureRecord
 from tanda.retrieval.ingest.chunking import ChunkDraft, ChunkingConfig, chunk_blocks
 from tanda.retrieval.ingest.identity import (
     apply_metadata,
@@ -62,6 +72,47 @@ class SkippedSource(BaseModel):
     )
 
 
+class StructureCounts(BaseModel):
+    """The structure records an ingest wrote (ASK-14), by kind, and what fell out."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    entities: int = 0
+    tables: int = 0
+    line_items: int = 0
+    summaries: int = Field(default=0, description="KALEM ÖZETİ: one per item table.")
+    summaries_disagreeing: int = Field(
+        default=0, description="Item tables whose items do not sum to a stated total."
+    )
+    claims: int = 0
+    claims_dropped: int = Field(
+        default=0, description="Proposed claims whose quote is not the stored text."
+    )
+    claim_calls_failed: int = Field(default=0, description="extract_claims calls that failed.")
+    rules: int = 0
+    violations: int = Field(default=0, description="Rules evaluated IHLAL.")
+    failed: tuple[SkippedSource, ...] = Field(
+        default=(), description="Documents indexed without layers, and why."
+    )
+
+    def line(self) -> str:
+        dropped = f" ({self.claims_dropped} dropped: quote not in the text)" * bool(
+            self.claims_dropped
+        )
+        failed_calls = f", {self.claim_calls_failed} claim calls failed" * bool(
+            self.claim_calls_failed
+        )
+        disagree = f", {self.summaries_disagreeing} not summing up" * bool(
+            self.summaries_disagreeing
+        )
+        return (
+            f"structure: {self.entities} entities · {self.tables} tables · "
+            f"{self.line_items} line items ({self.summaries} summaries{disagree}) · "
+            f"{self.claims} claims{dropped}{failed_calls} · "
+            f"{self.rules} rules ({self.violations} IHLAL)"
+        )
+
+
 class IngestReport(BaseModel):
     """What one ingest did; ``summary_lines`` renders it for the terminal."""
 
@@ -78,6 +129,9 @@ class IngestReport(BaseModel):
     tables: int = Field(default=0, description="Tables read (CSV files).")
     outcomes: tuple[IngestOutcome, ...] = ()
     skipped: tuple[SkippedSource, ...] = ()
+    structure: StructureCounts | None = Field(
+        default=None, description="`None` when the structure layers were not built."
+    )
 
     @property
     def documents(self) -> int:
@@ -95,10 +149,53 @@ class IngestReport(BaseModel):
             f"documents: {self.documents} ({counts})",
             f"chunks: {self.chunks} · pages: {self.pages} · tables: {self.tables}",
         ]
+        if self.structure is not None and (self.added or self.replaced or self.structure.failed):
+            lines.append(self.structure.line())
+            lines.extend(f"  {s.source}: {s.reason}" for s in self.structure.failed)
         if self.skipped:
             lines.append(f"skipped: {len(self.skipped)}")
             lines.extend(f"  {s.source}: {s.reason}" for s in self.skipped)
         return lines
+
+
+@dataclass(frozen=True)
+class StructureLayers:
+    """Build each document's structure records at ingest (ASK-14); ``model`` proposes claims."""
+
+    model: ChatModel
+
+
+@dataclass
+class _StructureTally:
+    counts: dict[str, int]
+    failed: list[SkippedSource]
+
+    def add(self, records: Sequence[StructureRecord], dropped: int, calls_failed: int) -> None:
+        counts = self.counts
+        for record in records:
+            counts[record.kind] = counts.get(record.kind, 0) + 1
+            if record.kind == "rule" and record.evaluation == "IHLAL":
+                counts["violations"] = counts.get("violations", 0) + 1
+            if record.kind == "line_item_summary" and record.agrees is False:
+                counts["disagreeing"] = counts.get("disagreeing", 0) + 1
+        counts["dropped"] = counts.get("dropped", 0) + dropped
+        counts["calls_failed"] = counts.get("calls_failed", 0) + calls_failed
+
+    def report(self) -> StructureCounts:
+        c = self.counts
+        return StructureCounts(
+            entities=c.get("entity", 0),
+            tables=c.get("table", 0),
+            line_items=c.get("line_item", 0),
+            summaries=c.get("line_item_summary", 0),
+            summaries_disagreeing=c.get("disagreeing", 0),
+            claims=c.get("claim", 0),
+            claims_dropped=c.get("dropped", 0),
+            claim_calls_failed=c.get("calls_failed", 0),
+            rules=c.get("rule", 0),
+            violations=c.get("violations", 0),
+            failed=tuple(self.failed),
+        )
 
 
 @dataclass(frozen=True)
@@ -167,16 +264,19 @@ def ingest_paths(
     selections: Sequence[str] = (),
     progress: bool = False,
     chunking: ChunkingConfig | None = None,
+    layers: StructureLayers | None = None,
 ) -> IngestReport:
     """Ingest every supported file under ``paths`` into ``index`` for ``tenant``.
 
-    Re-ingesting an unchanged source (the index holds its content hash) parses nothing again:
-    ``unchanged`` when it is already in ``batch`` and ``selections``, else ``rescoped`` into
-    them. A changed source keeps its ``document_id`` and replaces its chunks (``upsert_document``
-    is atomic).
+    Re-ingesting an unchanged source (the index holds its content hash, and — with ``layers`` —
+    structure records of the current version) parses nothing again: ``unchanged`` when it is
+    already in ``batch`` and ``selections``, else ``rescoped`` into them. A changed source keeps
+    its ``document_id`` and replaces its chunks and records (``upsert_document`` is atomic).
     """
     files, skipped = discover([Path(p) for p in paths])
     tally = _Tally()
+    structure = _StructureTally({}, []) if layers is not None else None
+    wanted_version = STRUCTURE_VERSION if layers is not None else None
     outcomes: list[IngestOutcome] = []
     selection_tuple = tuple(selections)
     for source in _progress(files, enabled=progress):
@@ -202,7 +302,7 @@ def ingest_paths(
                 skipped.append(unit)
                 continue
             try:
-                kept = _kept_content(index, tenant, unit, batch, selection_tuple)
+                kept = _kept_content(index, tenant, unit, batch, selection_tuple, wanted_version)
             except Exception as exc:  # one failing document never aborts the batch
                 reason = f"index refused it ({type(exc).__name__}: {exc})"
                 skipped.append(SkippedSource(source=unit.label, reason=reason, failed=True))
@@ -218,10 +318,13 @@ def ingest_paths(
                 skipped.append(built)
                 continue
             parsed, document, chunks = built
+            records: list[StructureRecord] = []
+            if layers is not None and structure is not None:
+                document, records = _with_layers(layers, document, chunks, unit.label, structure)
             if embedder is not None:
                 chunks = embed_chunks(embedder, chunks)
             try:
-                outcome = index.upsert_document(document, chunks)
+                outcome = index.upsert_document(document, chunks, records)
             except Exception as exc:  # one failing document never aborts the batch
                 reason = f"index refused it ({type(exc).__name__}: {exc})"
                 skipped.append(SkippedSource(source=unit.label, reason=reason, failed=True))
@@ -247,7 +350,40 @@ def ingest_paths(
         tables=tally.tables,
         outcomes=tuple(outcomes),
         skipped=tuple(skipped),
+        structure=structure.report() if structure is not None else None,
     )
+
+
+def _with_layers(
+    layers: StructureLayers,
+    document: Document,
+    chunks: list[Chunk],
+    label: str,
+    tally: _StructureTally,
+) -> tuple[Document, list[StructureRecord]]:
+    """The document as versioned by its layers, and its records. Claims: one model call per
+    batch of passages; a failed call proposes nothing. Anything else that fails leaves the
+    document without layers (``structure_version`` ``None``: the next ingest builds them)."""
+    try:
+        proposals: list[ClaimProposal] = []
+        calls_failed = 0
+        for batch in claim_batches(document, chunks):
+            try:
+                response = layers.model.complete(batch.request)
+            except ModelError as exc:
+                logger.warning("ingest: extract_claims for %s failed: %s", label, exc)
+                calls_failed += 1
+                continue
+            proposals.extend(read_proposals(batch, response.content, layers.model.name))
+        versioned = document.model_copy(update={"structure_version": STRUCTURE_VERSION})
+        built = build_structure(versioned, chunks, proposals)
+    except Exception as exc:  # the layers of one document never cost its chunks
+        logger.exception("ingest: structure layers of %s failed", label)
+        reason = f"indexed without structure layers ({type(exc).__name__}: {one_line(exc)})"
+        tally.failed.append(SkippedSource(source=label, reason=reason, failed=True))
+        return document, []
+    tally.add(built.records, built.claims_dropped, calls_failed)
+    return versioned, built.records
 
 
 _Read = TypeVar("_Read")
@@ -405,16 +541,24 @@ def _read_sidecar(path: Path) -> dict[str, object] | SkippedSource:
 
 
 def _kept_content(
-    index: SearchIndex, tenant: str, unit: _Unit, batch: str | None, selections: tuple[str, ...]
+    index: SearchIndex,
+    tenant: str,
+    unit: _Unit,
+    batch: str | None,
+    selections: tuple[str, ...],
+    structure_version: str | None,
 ) -> IngestOutcome | None:
-    """When the index already holds this unit's content: ``unchanged`` if it is in the batch
-    and selections asked for, else moved into them (``rescoped``) — neither parsed, chunked
-    nor embedded again. ``None``: the content is new, parse and index it. Issue 11: a document
-    leaves or joins a selection without a content change too."""
+    """When the index already holds this unit's content (and, when ``structure_version`` is
+    asked for, structure records of that version): ``unchanged`` if it is in the batch and
+    selections asked for, else moved into them (``rescoped``) — neither parsed, chunked nor
+    embedded again. ``None``: the content (or its structure) is new, parse and index it. Issue
+    11: a document leaves or joins a selection without a content change too."""
     known = index.documents(SearchScope(tenant_id=tenant, document_ids=(unit.document_id,)))
     for document in known:
         if document.document_id != unit.document_id or document.content_hash != unit.digest:
             continue
+        if structure_version is not None and document.structure_version != structure_version:
+            continue  # ASK-14: built by another version of the layers, or by none
         if scope_key(document.batch_id, document.selections) == scope_key(batch, selections):
             return IngestOutcome(document_id=unit.document_id, status="unchanged", chunks=0)
         moved = document.model_copy(update={"batch_id": batch, "selections": selections})

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Protocol
 if TYPE_CHECKING:
     from tanda.model_calls import ChatModel
     from tanda.pipeline.runners import Runner
-    from tanda.ports import Embedder, SearchIndex, Store
+    from tanda.ports import Embedder, Reranker, SearchIndex, Store
     from tanda.settings import Settings
 
 
@@ -41,6 +41,11 @@ class Runtime(Protocol):
 
     @property
     def embedder(self) -> Embedder | None: ...
+
+    @property
+    def reranker(self) -> Reranker | None:
+        """The reranker of the floor (ASK-06); ``None`` when none is configured."""
+        ...
 
     @property
     def runner(self) -> Runner:

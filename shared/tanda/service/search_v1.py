@@ -41,7 +41,16 @@ def search_v1(
     )
     lang = body.lang.lower() if body.lang and body.lang.lower() in LANGS else None
     query = SearchQuery(text=body.query, scope=scope, top_k=body.top_k, lang=lang)
-    retrieved = retrieve(runtime.search_index, query, embedder=runtime.embedder)
+    reranker = runtime.reranker
+    min_score = runtime.settings.rerank_min_score
+    # ASK-06: the floor applies to /v1/search as to /v1/ask and the agent (docs/retrieval.md).
+    retrieved = retrieve(
+        runtime.search_index,
+        query,
+        embedder=runtime.embedder,
+        reranker=reranker,
+        min_score=min_score,
+    )
     results = [
         SearchResult(
             rank=rank,
@@ -49,6 +58,7 @@ def search_v1(
             document_id=hit.chunk.document_id,
             title=hit.chunk.title,
             score=hit.score,
+            rerank_score=hit.rerank_score,
             lexical_rank=hit.lexical_rank,
             vector_rank=hit.vector_rank,
             page_no=hit.chunk.page_no,
@@ -70,5 +80,8 @@ def search_v1(
             mode="hybrid" if hybrid else "lexical",
             embedder=runtime.settings.embedder.split(":", 1)[0] if hybrid else "none",
             reranked=retrieved.reranked,
+            reranker=reranker.name if reranker is not None else "none",
+            rerank_min_score=min_score if reranker is not None else None,
+            below_floor=retrieved.below_floor,
         ),
     )

@@ -123,3 +123,54 @@ def test_the_unreadable_call_is_the_last_one_when_none_returned_anything(
     index.fail = False
     tools.run("search", {"query": "anggaran"})
     assert unreadable_call(tools) is None
+
+
+# --- the reranker floor (ASK-06) ----------------------------------------------------------------
+
+WEAK_QUERY = "belanja pegawai kesehatan jalan tol"
+"""Five content terms: the 2022 chunk holds two (0.4), the 2023 chunk one (0.2)."""
+
+
+def test_a_search_result_under_the_reranker_floor_never_reaches_the_agent(
+    corpus: InMemorySearchIndex,
+) -> None:
+    from tanda.retrieval.rerank import LexicalReranker
+
+    # Given the lexical reranker with the floor at 0.34,
+    tools, _ = tools_over(corpus, reranker=LexicalReranker(), rerank_min_score=0.34)
+
+    # when the agent searches and the index finds both chunks,
+    outcome = tools.run("search", {"query": WEAK_QUERY}, "call_1")
+
+    # then only the one over the floor is shown and given a key; the other is not citable.
+    shown = json.loads(outcome.content)["passages"]
+    assert [p["text"][:15] for p in shown] == ["Belanja pegawai"]
+    assert [p.citation.chunk_id for p in tools.passages.values()] == ["acme:qanun-2023#1"]
+
+
+def test_with_the_floor_at_zero_the_agent_sees_every_search_result(
+    corpus: InMemorySearchIndex,
+) -> None:
+    from tanda.retrieval.rerank import LexicalReranker
+
+    tools, _ = tools_over(corpus, reranker=LexicalReranker(), rerank_min_score=0.0)
+    tools.run("search", {"query": WEAK_QUERY}, "call_1")
+    assert len(tools.passages) == 2
+
+
+def test_a_failing_reranker_is_the_error_status_and_shows_nothing(
+    corpus: InMemorySearchIndex,
+) -> None:
+    from tanda.adapters.rerankers import RerankFailed
+
+    class Down:
+        name = "down"
+        reorders = True
+
+        def score(self, query: str, passages: object) -> list[float]:
+            raise RerankFailed()
+
+    tools, frames = tools_over(corpus, reranker=Down(), rerank_min_score=0.34)
+    outcome = tools.run("search", {"query": "anggaran pendidikan"}, "call_1")
+    assert (outcome.status, tools.passages) == ("error", {})
+    assert finished(frames) == ["error"]

@@ -1,8 +1,15 @@
-"""Property tests: offsets are exact; claims + framing + layout cover the whole answer (V2-04)."""
+"""Property tests: offsets are exact; claims + framing + layout cover the whole answer (V2-04).
+
+How many generated cases each test runs is the hypothesis profile's (tests/conftest.py: fast for
+`make test`, thorough for `make test-deep`); the known edge cases are pinned with `@example` and
+run in every profile."""
 
 from __future__ import annotations
 
-from hypothesis import given, settings
+from collections.abc import Callable, Sequence
+from typing import TypeVar
+
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from tanda.annotate import (
@@ -72,7 +79,54 @@ def block(draw: st.DrawFn) -> list[Segment]:
 valid_segments = st.lists(block(), max_size=8).map(lambda blocks: [s for b in blocks for s in b])
 
 
-@settings(max_examples=400, deadline=None)
+def seg(text: str, layout: str = "paragraph", kind: str = "fact") -> Segment:
+    return Segment(text=text, kind=SegmentKind(kind), layout=Layout(layout))
+
+
+EDGE_CASES: list[list[Segment]] = [
+    [],  # the empty answer
+    # Astral emoji before and inside claims, across a heading, a list and a table: code-point and
+    # UTF-16 offsets differ from the first segment on (the emoji_before_claim scenario).
+    [
+        seg("🎓📈 Ringkasan anggaran Aceh", "heading", "framing"),
+        seg("Anggaran pendidikan 2023 adalah Rp 5 miliar."),
+        seg("Rinciannya 👇", "continue", "framing"),
+        seg("🏥 Anggaran kesehatan 2023 adalah Rp 3 miliar.", "list_item"),
+        seg("Naik 9 persen dari 2022 🚀.", "list_item"),
+        seg("Bidang | Anggaran 2023", "table_header", "framing"),
+        seg("Pendidikan 🎓 | Rp 5 miliar", "table_row"),
+    ],
+    # Right-to-left text, combining marks, a ZWJ sequence with a skin tone, Markdown emphasis.
+    [
+        seg("ميزانية التعليم ٢٠٢٣"),
+        seg("e\u0301 n\u0303 👩🏽‍💻 done", "continue"),
+        seg("**Penting:** anggaran _naik_ 🎉", "list_item"),
+    ],
+    # An opening continue; an escaped pipe and an astral digit in cells; a paragraph after a table.
+    [
+        seg("Awal tanpa paragraf.", "continue"),
+        seg("a | b", "table_header"),
+        seg(r"x \| y | 𝟐", "table_row"),
+        seg("Setelah tabel."),
+    ],
+]
+"""Known edge cases of offsets and layout (tests/unit/annotate/test_compose.py tests each)."""
+
+Test = TypeVar("Test", bound=Callable[..., None])
+
+
+def with_edge_cases(cases: Sequence[object]) -> Callable[[Test], Test]:
+    """Pin ``cases`` as explicit examples: they run in every profile, before generated ones."""
+
+    def pin(test: Test) -> Test:
+        for case in cases:
+            test = example(case)(test)
+        return test
+
+    return pin
+
+
+@with_edge_cases(EDGE_CASES)
 @given(valid_segments)
 def test_every_span_slices_back_to_its_text_in_code_points_and_utf16(
     segments: list[Segment],
@@ -84,7 +138,7 @@ def test_every_span_slices_back_to_its_text_in_code_points_and_utf16(
         assert utf16[2 * span.start_utf16 : 2 * span.end_utf16].decode("utf-16-le") == segment.text
 
 
-@settings(max_examples=400, deadline=None)
+@with_edge_cases(EDGE_CASES)
 @given(valid_segments)
 def test_spans_and_server_layout_partition_the_answer(segments: list[Segment]) -> None:
     composed = compose(segments)
@@ -106,7 +160,18 @@ outcome = st.one_of(
 )
 
 
-@settings(max_examples=300, deadline=None)
+ANY_OUTCOME = [
+    SegmentOutcome.framing(),
+    *(SegmentOutcome(v) for v in Verdict if v is not Verdict.unverified),
+    *(SegmentOutcome(Verdict.unverified, r) for r in UnverifiedReason),
+]
+
+
+def every_outcome_in_turn(segments: list[Segment]) -> tuple[list[Segment], list[SegmentOutcome]]:
+    return segments, [ANY_OUTCOME[i % len(ANY_OUTCOME)] for i in range(len(segments))]
+
+
+@with_edge_cases([every_outcome_in_turn(case) for case in EDGE_CASES])
 @given(
     valid_segments.flatmap(
         lambda s: st.tuples(st.just(s), st.lists(outcome, min_size=len(s), max_size=len(s)))
@@ -163,7 +228,15 @@ any_segments = st.lists(
 )
 
 
-@settings(max_examples=400, deadline=None)
+@with_edge_cases(
+    [
+        *EDGE_CASES,
+        [seg("1 | 2", "table_row")],  # a row without a header
+        [seg("a | b", "table_header"), seg("1 | 2 | 3", "table_row")],  # a cell too many
+        [seg("a | b", "table_header"), seg("lagi", "continue")],  # continue after a table
+        [seg("ok"), seg("two\nlines")],  # a line break inside a segment
+    ]
+)
 @given(any_segments)
 def test_arbitrary_segments_either_compose_exactly_or_are_rejected_with_a_reason(
     segments: list[Segment],

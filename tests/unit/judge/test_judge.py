@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Iterator, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import replace
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import pytest
 
@@ -573,12 +573,30 @@ class Held(VerdictModel):
         super().__init__(**tables)  # type: ignore[arg-type]
         self.role, self.hold_s, self.text = role, hold_s, text
         self.release = threading.Event()
+        self.holding: Future[None] = Future()
+        """Done once a call is being held."""
 
     def complete(self, request: ChatRequest) -> ChatResponse:
         texts = {i.get("text") for i in request.items or []}
         if request.role is self.role and (self.text is None or self.text in texts):
+            self.holding.set_result(None)
             self.release.wait(timeout=self.hold_s)
         return super().complete(request)
+
+
+class CallsBeforeChecks(ThreadPoolExecutor):
+    """A pool whose ``submit`` returns once the call has returned or is held by ``model``: when
+    the checks start waiting for their calls, every call that is not held is done, so a wait of a
+    few milliseconds tells the late call from the others, whatever the machine's load."""
+
+    def __init__(self, model: Held) -> None:
+        super().__init__(max_workers=4)
+        self.model = model
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+        future = super().submit(fn, *args, **kwargs)
+        wait([future, self.model.holding], return_when=FIRST_COMPLETED)
+        return future
 
 
 @pytest.mark.parametrize("late", [ModelRole.judge, ModelRole.recheck])
@@ -605,31 +623,33 @@ def test_a_call_still_out_at_the_checks_deadline_is_unverified_deadline(
     assert outcomes[0] == judged_outcome(Verdict.unverified, UnverifiedReason.deadline, ("P9",))
 
 
-def test_a_late_batch_does_not_stop_the_verdicts_of_the_batches_after_it(
-    executor: ThreadPoolExecutor,
-) -> None:
+def test_a_late_batch_does_not_stop_the_verdicts_of_the_batches_after_it() -> None:
+    # Given two batches, the first held past the checks' time (10 ms: the wait for calls is
+    # real, and the other call has returned before it starts)
     texts = ["Fakta A 2023.", "Fakta B 2023."]
     model = Held(ModelRole.judge, 30, text=texts[0], judge=dict.fromkeys(texts, "supported"))
     book = ledger(model)
-    try:
-        outcomes = judge(
-            book,
-            [item(0, texts[0]), item(1, texts[1])],
-            invalid_keys={},
-            # real seconds: the held call is waited for that long, the other one returns at once
-            until=book.budget.clock() + 1.0,
-            executor=executor,
-            batch_size=1,
-        )
-    finally:
-        model.release.set()
+    with CallsBeforeChecks(model) as executor:
+        try:
+            outcomes = judge(
+                book,
+                [item(0, texts[0]), item(1, texts[1])],
+                invalid_keys={},
+                until=book.budget.clock() + 0.01,
+                executor=executor,
+                batch_size=1,
+            )
+        finally:
+            model.release.set()
+    # then the late one is unverified(deadline) and the other keeps its verdict
     assert outcomes == {
         0: judged_outcome(Verdict.unverified, UnverifiedReason.deadline, ()),
         1: judged_outcome(Verdict.supported, None, ()),
     }
 
 
-def test_a_late_recheck_does_not_stop_the_rechecks_after_it(executor: ThreadPoolExecutor) -> None:
+def test_a_late_recheck_does_not_stop_the_rechecks_after_it() -> None:
+    # Given two re-checks, the first held past the checks' time (as above)
     texts = ["Fakta A 2023.", "Fakta B 2023."]
     model = Held(
         ModelRole.recheck,
@@ -639,17 +659,18 @@ def test_a_late_recheck_does_not_stop_the_rechecks_after_it(executor: ThreadPool
         recheck=dict.fromkeys(texts, "unsupported"),
     )
     book = ledger(model)
-    try:
-        outcomes = judge(
-            book,
-            [item(0, texts[0]), item(1, texts[1])],
-            invalid_keys={},
-            # real seconds: the held call is waited for that long, the other one returns at once
-            until=book.budget.clock() + 1.0,
-            executor=executor,
-        )
-    finally:
-        model.release.set()
+    with CallsBeforeChecks(model) as executor:
+        try:
+            outcomes = judge(
+                book,
+                [item(0, texts[0]), item(1, texts[1])],
+                invalid_keys={},
+                until=book.budget.clock() + 0.01,
+                executor=executor,
+            )
+        finally:
+            model.release.set()
+    # then the late one is unverified(deadline) and the other keeps its verdict
     assert outcomes == {
         0: judged_outcome(Verdict.unverified, UnverifiedReason.deadline, ()),
         1: judged_outcome(Verdict.unsupported, None, ()),

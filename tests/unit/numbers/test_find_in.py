@@ -245,10 +245,11 @@ PASSAGE = (UU_27_2022_PASAL_67 + " " + TATQA_KEMET + " " + NEWS_TURKISH)[:1000]
 
 
 def test_extracting_a_1000_character_passage_is_fast() -> None:
-    # Generous bound (the measured figure is ~0.3 ms); catches accidental quadratic work.
+    # Generous bound (the measured figure is ~0.3 ms); catches accidental quadratic work. The
+    # thread's CPU time, not wall time: other processes on the machine do not count (issue 12).
     extract_quantities(PASSAGE)
     runs = 50
-    started = time.perf_counter()
+    started = time.thread_time()
     for _ in range(runs):
         extract_quantities(PASSAGE)
-    assert (time.perf_counter() - started) / runs < 0.005
+    assert (time.thread_time() - started) / runs < 0.005

@@ -1,5 +1,6 @@
 """A small corpus in an in-memory index, the scripted model over tests/scenarios/, and the
-in-process runner over them."""
+in-process runner over them, on one manual clock with the pipeline: a scripted latency spends
+request time exactly and no wall time (issue 12)."""
 
 from __future__ import annotations
 
@@ -20,26 +21,27 @@ from tanda.pipeline.steps import AgentPorts, ProgressSink, StepDeps
 from tanda.records.conversations import MemoryItem, StoredMessage
 from tanda.settings import Settings
 from tests.corpus import QUESTION, add_qanun
-from tests.fakes import InMemorySearchIndex
+from tests.fakes import SCENARIOS, InMemorySearchIndex, ManualClock, scripted_model
 
-SCENARIOS = Path(__file__).parents[2] / "scenarios"
+__all__ = ["SCENARIOS"]
 
 
 @dataclass(frozen=True)
 class PipelineDeps:
-    """What one answer runs on — the index, the model, the settings, the clock — as the tests
-    vary them (``dataclasses.replace``), and the in-process runner over them."""
+    """What one answer runs on — the index, the model, the settings, the clock, the reranker — as
+    the tests vary them (``dataclasses.replace``), and the in-process runner over them."""
 
     index: Any
     model: Any
     settings: Settings
     clock: Callable[[], float] = time.time
+    reranker: Any = None
 
     def step_deps(self) -> StepDeps:
         return StepDeps(model=self.model, settings=self.settings, clock=self.clock)
 
     def agent_ports(self, progress: ProgressSink | None = None) -> AgentPorts:
-        return AgentPorts(index=self.index, progress=progress)
+        return AgentPorts(index=self.index, reranker=self.reranker, progress=progress)
 
     def runner(self) -> InProcessRunner:
         return InProcessRunner(self.step_deps(), self.agent_ports())
@@ -77,14 +79,30 @@ def index() -> InMemorySearchIndex:
 
 
 @pytest.fixture
-def model() -> ScriptedModel:
-    return ScriptedModel.from_dir(SCENARIOS)
+def clock() -> ManualClock:
+    return ManualClock()
 
 
 @pytest.fixture
-def deps(index: InMemorySearchIndex, model: ScriptedModel, tmp_path: Path) -> PipelineDeps:
-    settings = Settings(home=tmp_path, request_deadline_s=2.0, model_call_budget=12)
-    return PipelineDeps(index=index, model=model, settings=settings)
+def model(clock: ManualClock) -> ScriptedModel:
+    return scripted_model(clock=clock)
+
+
+@pytest.fixture
+def request_deadline_s() -> float:
+    return 2.0
+
+
+@pytest.fixture
+def deps(
+    index: InMemorySearchIndex,
+    model: ScriptedModel,
+    clock: ManualClock,
+    request_deadline_s: float,
+    tmp_path: Path,
+) -> PipelineDeps:
+    settings = Settings(home=tmp_path, request_deadline_s=request_deadline_s, model_call_budget=12)
+    return PipelineDeps(index=index, model=model, settings=settings, clock=clock)
 
 
 # --- conversation follow-ups ---------------------------------------------------------------------

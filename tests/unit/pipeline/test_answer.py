@@ -78,10 +78,15 @@ def test_no_usable_verdict_is_unparseable_and_other_segments_keep_theirs(
     ]
 
 
-def test_a_judge_slower_than_the_deadline_gives_deadline(deps: PipelineDeps) -> None:
-    fast = replace(deps, settings=deps.settings.model_copy(update={"request_deadline_s": 1.5}))
-    outcome = ask(fast, "judge_deadline")
+def test_a_judge_slower_than_the_deadline_gives_deadline(
+    deps: PipelineDeps, clock: ManualClock
+) -> None:
+    # Given a judge that needs 5 s of a 2 s request (on the manual clock: no wall time spent)
+    start = clock()
+    outcome = ask(deps, "judge_deadline")
+    # then its call is cut where the checks' time ends (the guard keeps 10 %): unverified(deadline)
     assert verdicts(outcome) == [("unverified", "deadline")]
+    assert clock() - start == pytest.approx(1.8)
 
 
 def test_a_budget_spent_before_the_recheck_leaves_that_claim_unverified_budget(
@@ -754,3 +759,29 @@ def test_evidence_too_large_ends_a_v1_turn_before_the_gate(deps: PipelineDeps) -
     # (the route answers it with 413, V2-18: tanda.service.answer_v1)
     outcome = deps.answer(QUESTION, scenario="context_budget", mode="v1-gate")
     assert outcome.fallback == "context_budget_exhausted" and outcome.gate is None
+
+
+# --- the reranker floor in the agent's search (ASK-06) ------------------------------------------
+
+
+@pytest.mark.parametrize(("floor", "shown"), [(0.34, ["acme:qanun-2023#1"]), (0.0, 2)])
+def test_the_answer_sees_only_the_search_results_over_the_reranker_floor(
+    deps: PipelineDeps, floor: float, shown: list[str] | int
+) -> None:
+    from tanda.adapters.scripted import ScriptedModel, ScriptedToolCall
+    from tanda.retrieval.rerank import LexicalReranker
+
+    # Given the agent searching five terms of which the 2022 chunk holds two and the 2023 chunk
+    # one, with the lexical reranker and a floor,
+    default = ScriptedModel.from_dir(SCENARIOS).scenarios["default"]
+    agent = default.agent.model_copy(  # type: ignore[union-attr]
+        update={"tool_calls": [ScriptedToolCall(query="belanja pegawai kesehatan jalan tol")]}
+    )
+    model = ScriptedModel({"default": default.model_copy(update={"agent": agent})})
+    settings = deps.settings.model_copy(update={"rerank_min_score": floor})
+    deps = replace(deps, model=model, settings=settings, reranker=LexicalReranker())
+
+    # when it answers, then the passages it was shown are those over the floor.
+    outcome = ask(deps, "default")
+    chunk_ids = [p.citation.chunk_id for p in outcome.passages.values()]
+    assert chunk_ids == shown if isinstance(shown, list) else len(chunk_ids) == shown

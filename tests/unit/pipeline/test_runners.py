@@ -5,6 +5,8 @@ execution's output and failures back as the in-process outcome and errors."""
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import replace
 from typing import Any
 
@@ -15,9 +17,11 @@ from tanda.errors import TurnAbandoned, UpstreamFailed
 from tanda.guard.policy_guard import GuardUnavailable
 from tanda.model_calls import ChatRequest, ChatResponse
 from tanda.pipeline.runners import in_process
+from tanda.pipeline.runners.in_process import InProcessRunner
 from tanda.pipeline.runners.stepfunctions import ExecutionFailed, execution_output, failure_for
 from tanda.pipeline.steps import NothingReadable
 from tests.corpus import QUESTION
+from tests.fakes import ManualClock
 from tests.unit.pipeline.conftest import PipelineDeps
 
 
@@ -53,38 +57,58 @@ def test_a_framing_check_that_raises_is_unavailable(
 
 
 class HeldFraming:
-    """The scripted model, its framing-check call held until released (a call that ignores
-    its timeout)."""
+    """The scripted model, its framing-check call held until released (a call that ignores its
+    timeout) after spending ``spend`` seconds of the manual clock."""
 
     name = "held"
 
-    def __init__(self, inner: Any) -> None:
-        self.inner = inner
+    def __init__(self, inner: Any, clock: ManualClock, spend: float) -> None:
+        self.inner, self.clock, self.spend = inner, clock, spend
+        self.holding: Future[None] = Future()
         self.release = threading.Event()
         self.returned = threading.Event()
 
     def complete(self, request: ChatRequest) -> ChatResponse:
         if request.role == "framing_check":
+            self.clock.advance(self.spend)
+            self.holding.set_result(None)
             self.release.wait(30)
             self.returned.set()
         return self.inner.complete(request)  # type: ignore[no-any-return]
 
 
+class CallsBeforeWait(ThreadPoolExecutor):
+    """A pool whose ``submit`` returns once the step has returned or its call is held: when the
+    runner starts waiting for the checks, the held call has spent the request's time, whatever
+    the machine's load (no test waits for a deadline, issue 12)."""
+
+    def __init__(self, model: HeldFraming) -> None:
+        super().__init__(max_workers=4)
+        self.model = model
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+        future = super().submit(fn, *args, **kwargs)
+        wait([future, self.model.holding], return_when=FIRST_COMPLETED)
+        return future
+
+
 def test_a_check_that_never_returns_cannot_hold_the_answer_past_its_deadline(
-    deps: PipelineDeps,
+    deps: PipelineDeps, clock: ManualClock
 ) -> None:
-    # Given a 1 s request whose framing check ignores its deadline and never returns on its own
-    held = HeldFraming(deps.model)
-    settings = deps.settings.model_copy(update={"request_deadline_s": 1.0})
+    # Given a request whose framing check spends all of its time, then ignores its deadline and
+    # never returns on its own
+    held = HeldFraming(deps.model, clock, spend=deps.settings.request_deadline_s)
+    deps = replace(deps, model=held)
     try:
-        # when it is answered, then the runner stops waiting at the deadline and the guard,
-        # with no time left, fails closed: nothing unguarded is published (V2-13)
-        with pytest.raises(GuardUnavailable):
-            replace(deps, model=held, settings=settings).answer(
-                QUESTION, scenario="framing_checkable"
-            )
-        # while the framing check's call is still held: the answer did not wait for it
-        assert not held.returned.is_set()
+        with CallsBeforeWait(held) as pool:
+            runner = InProcessRunner(deps.step_deps(), deps.agent_ports(), executor=pool)
+            # when it is answered, then the runner stops waiting at the deadline and the guard,
+            # with no time left, fails closed: nothing unguarded is published (V2-13)
+            with pytest.raises(GuardUnavailable):
+                runner.run(deps.request(QUESTION, scenario="framing_checkable"))
+            # while the framing check's call is still held: the answer did not wait for it
+            assert not held.returned.is_set()
+            held.release.set()
     finally:
         held.release.set()
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -25,12 +24,9 @@ from tests.unit.pipeline.conftest import PipelineDeps
 
 SNAPSHOTS = Path(__file__).parents[2] / "snapshots"
 SCENARIOS = sorted(p.stem for p in (Path(__file__).parents[2] / "scenarios").glob("*.json"))
-DEADLINES = {"judge_deadline": 1.5}  # room for the agent on a loaded machine
 
 
 def body_for(deps: PipelineDeps, scenario: str) -> dict[str, Any]:
-    seconds = DEADLINES.get(scenario, deps.settings.request_deadline_s)
-    deps = replace(deps, settings=deps.settings.model_copy(update={"request_deadline_s": seconds}))
     request = QueryV2Request(query=QUESTION, include_grounding=True)
     try:
         outcome = deps.answer(request, scenario=scenario)

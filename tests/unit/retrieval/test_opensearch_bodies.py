@@ -167,46 +167,37 @@ def test_structure_fields_are_typed() -> None:
 
 
 def test_rrf_uses_the_score_ranker_with_the_rank_constant() -> None:
-    body = bodies.search_pipeline_body("rrf", rank_constant=20)
+    body = bodies.search_pipeline_body(rank_constant=20)
     assert body["phase_results_processors"] == [
         {"score-ranker-processor": {"combination": {"technique": "rrf", "rank_constant": 20}}}
     ]
 
 
 def test_rrf_sends_weights_only_when_the_arms_differ() -> None:
-    body = bodies.search_pipeline_body("rrf", weights=(3.0, 1.0))
+    body = bodies.search_pipeline_body(weights=(3.0, 1.0))
     combination = body["phase_results_processors"][0]["score-ranker-processor"]["combination"]
     assert combination["parameters"] == {"weights": [0.75, 0.25]}
 
 
-def test_min_max_normalizes_then_takes_the_weighted_mean() -> None:
-    body = bodies.search_pipeline_body("min_max", weights=(1.0, 3.0))
-    assert body["phase_results_processors"] == [
-        {
-            "normalization-processor": {
-                "normalization": {"technique": "min_max"},
-                "combination": {
-                    "technique": "arithmetic_mean",
-                    "parameters": {"weights": [0.25, 0.75]},
-                },
-            }
-        }
-    ]
+def test_the_pipeline_is_rrf_whatever_the_weights_never_min_max() -> None:
+    # ASK-02: no normalization-processor (min-max) pipeline is ever built.
+    for weights in ((1.0, 1.0), (1.0, 3.0), (0.0, 1.0)):
+        (processor,) = bodies.search_pipeline_body(weights=weights)["phase_results_processors"]
+        assert list(processor) == ["score-ranker-processor"]
 
 
 @pytest.mark.parametrize(
-    ("method", "options"),
+    "options",
     [
-        ("rrf", {"rank_constant": 0}),
-        ("rrf", {"weights": (1.0,)}),
-        ("min_max", {"weights": (0.0, 0.0)}),
-        ("min_max", {"weights": (-1.0, 2.0)}),
-        ("borda", {}),
+        {"rank_constant": 0},
+        {"weights": (1.0,)},
+        {"weights": (0.0, 0.0)},
+        {"weights": (-1.0, 2.0)},
     ],
 )
-def test_bad_pipeline_settings_are_refused(method: Any, options: dict[str, Any]) -> None:
+def test_bad_pipeline_settings_are_refused(options: dict[str, Any]) -> None:
     with pytest.raises(ValueError):
-        bodies.search_pipeline_body(method, **options)
+        bodies.search_pipeline_body(**options)
 
 
 # --- filter_clauses --------------------------------------------------------------------------
@@ -327,6 +318,29 @@ def test_with_a_vector_the_search_is_hybrid_and_each_arm_is_filtered() -> None:
 def test_fewer_candidates_than_top_k_are_refused() -> None:
     with pytest.raises(ValueError, match="candidates"):
         bodies.search_body(_query(top_k=10), candidates=5)
+    with pytest.raises(ValueError, match="candidates"):
+        bodies.arm_search_bodies(_query(top_k=10, vector=(1.0, 0.0)), candidates=5)
+
+
+def test_fused_here_each_arm_is_its_own_filtered_search_of_the_candidates() -> None:
+    # TANDA_OPENSEARCH_FUSION=client: the same two arms as the hybrid query, searched apart.
+    scope = SearchScope(tenant_id="t1", batch_id="b1")
+    query = _query(scope=scope, vector=(0.5, 0.5), top_k=3, lang="id")
+    lexical, vector = bodies.arm_search_bodies(query, candidates=40)
+    hybrid = bodies.search_body(query, candidates=40)["query"]["hybrid"]["queries"]
+    assert [lexical["query"], vector["query"]] == hybrid
+    assert lexical["size"] == vector["size"] == 40
+    assert lexical["_source"] == vector["_source"] == {"excludes": ["embedding"]}
+
+
+def test_fusing_here_needs_the_query_vector() -> None:
+    with pytest.raises(ValueError, match="vector"):
+        bodies.arm_search_bodies(_query(), candidates=10)
+
+
+def test_msearch_lines_put_each_search_under_a_header_naming_the_index() -> None:
+    lines = bodies.msearch_lines("idx", [{"size": 1}, {"size": 2}])
+    assert lines == [{"index": "idx"}, {"size": 1}, {"index": "idx"}, {"size": 2}]
 
 
 def test_named_chunks_are_fetched_inside_the_scope() -> None:
@@ -360,7 +374,13 @@ def test_documents_are_listed_from_document_records_by_id() -> None:
 
 def test_a_document_state_is_its_record_in_its_tenant() -> None:
     body = bodies.document_state_body("t1", "d1")
-    assert body["_source"] == ["content_hash", "chunk_count", "batch_id", "selections"]
+    assert body["_source"] == [
+        "content_hash",
+        "chunk_count",
+        "batch_id",
+        "selections",
+        "structure_version",
+    ]
     assert body["query"]["bool"]["filter"] == [
         {"term": {"record": "document"}},
         NOT_STALE,

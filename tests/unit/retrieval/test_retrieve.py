@@ -39,8 +39,13 @@ class FixedEmbedder:
 
 
 class LengthReranker:
+    """Scores a passage by its length in hundreds of characters (a long passage scores high)."""
+
+    name = "length"
+    reorders = True
+
     def score(self, query: str, passages: Sequence[str]) -> list[float]:
-        return [float(len(p)) for p in passages]
+        return [min(1.0, len(p) / 100) for p in passages]
 
 
 QUERY = SearchQuery(text="anggaran", scope=SearchScope(tenant_id="t"))
@@ -72,9 +77,17 @@ def test_an_embedder_outage_degrades_to_lexical_instead_of_failing() -> None:
 
 
 def test_reranker_reorders_and_the_floor_drops_weak_candidates() -> None:
-    result = retrieve(RecordingIndex(HITS), QUERY, reranker=LengthReranker(), min_score=10)  # type: ignore[arg-type]
+    # "T\npendek" scores 0.08, "T\njauh lebih panjang" 0.2: a floor of 0.1 drops the first.
+    result = retrieve(RecordingIndex(HITS), QUERY, reranker=LengthReranker(), min_score=0.1)  # type: ignore[arg-type]
     assert [h.chunk.chunk_id for h in result.hits] == ["c2"]
-    assert result.reranked
+    assert result.hits[0].rerank_score == pytest.approx(0.2)
+    assert (result.reranked, result.below_floor) == (True, 1)
+
+
+def test_without_a_reranker_there_is_no_floor_and_no_rerank_score() -> None:
+    result = retrieve(RecordingIndex(HITS), QUERY, min_score=0.9)  # type: ignore[arg-type]
+    assert result.hits == HITS
+    assert (result.reranked, result.below_floor) == (False, 0)
 
 
 def test_v1_search_rejects_document_and_batch_together_and_top_k_above_20() -> None:

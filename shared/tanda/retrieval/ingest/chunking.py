@@ -56,7 +56,9 @@ def chunk_blocks(blocks: Iterable[Block], config: ChunkingConfig | None = None) 
 
 
 def render_row(cells: Sequence[str]) -> str:
-    return CELL_SEPARATOR.join(cells)
+    """Cells joined by `` | ``; a ``|`` inside a cell is written ``\\|`` so every row splits back
+    into the cells it had (ASK-14: tables are read back cell by cell from their chunks)."""
+    return CELL_SEPARATOR.join(cell.replace("|", "\\|") for cell in cells)
 
 
 def chunk_table(table: TableBlock, config: ChunkingConfig) -> list[ChunkDraft]:

@@ -204,7 +204,20 @@ def read_markdown(data: bytes, *, name: str) -> ParsedDocument | Skipped:
             blocks.append(TextBlock(section(), tuple(paragraphs)))
             paragraphs = []
 
-    for raw in text.splitlines():
+    lines_of = text.splitlines()
+    skip_to = 0
+    for number, raw in enumerate(lines_of):
+        if number < skip_to:
+            continue
+        if not in_fence and raw.lstrip().startswith("|"):
+            table = _markdown_table(lines_of, number)
+            if table is not None:
+                # ASK-14: a Markdown table is a table (chunked by whole rows under its header,
+                # read cell by cell by the structure layers), not a paragraph of pipes.
+                header, rows, skip_to = table
+                flush_block()
+                blocks.append(TableBlock(section=section(), header=header, rows=rows))
+                continue
         if _FENCE_RE.match(raw.strip()):
             if in_fence:
                 lines.append(raw)
@@ -243,6 +256,38 @@ def read_markdown(data: bytes, *, name: str) -> ParsedDocument | Skipped:
 
 
 _EMPHASIS_RE = re.compile(r"^\s*(\*\*|__)(.+?)\1\s*$")
+_TABLE_RULE_RE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?\s*$")
+_PIPE_RE = re.compile(r"(?<!\\)\|")
+
+
+def _table_cells(line: str) -> tuple[str, ...]:
+    """``| a | b \\| c |`` → ``("a", "b | c")``: outer pipes dropped, escaped pipes kept."""
+    stripped = line.strip()
+    if stripped.startswith("|"):
+        stripped = stripped[1:]
+    if stripped.endswith("|") and not stripped.endswith("\\|"):
+        stripped = stripped[:-1]
+    return tuple(cell.strip().replace("\\|", "|") for cell in _PIPE_RE.split(stripped))
+
+
+def _markdown_table(
+    lines: list[str], start: int
+) -> tuple[tuple[str, ...], tuple[tuple[str, ...], ...], int] | None:
+    """A GitHub table at ``lines[start]`` (header, rule, rows): its header, rows and the first
+    line after it; ``None`` when these lines are not one."""
+    if start + 1 >= len(lines) or not _TABLE_RULE_RE.match(lines[start + 1]):
+        return None
+    header = _table_cells(lines[start])
+    end = start + 2
+    rows: list[tuple[str, ...]] = []
+    while end < len(lines) and lines[end].lstrip().startswith("|"):
+        cells = _table_cells(lines[end])
+        if any(cells):
+            rows.append(cells)
+        end += 1
+    if not rows:
+        return None
+    return header, tuple(rows), end
 
 
 def _without_markup(line: str) -> str:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from tanda.retrieval.ingest.chunking import ChunkingConfig, chunk_blocks, split_paragraph
@@ -15,7 +15,6 @@ _words = st.lists(
 )
 
 
-@settings(max_examples=60, deadline=None)
 @given(words=_words, target=st.integers(min_value=100, max_value=600))
 def test_given_any_text_when_split_then_no_word_is_cut(words: list[str], target: int) -> None:
     text = " ".join(words)

@@ -1,5 +1,6 @@
-"""ingest_paths end to end against the in-memory index: batches survive bad files, re-ingest is
-idempotent, a changed file replaces its chunks under the same document id."""
+"""ingest_paths end to end over folders on disk (a statute PDF and a budget CSV of the shared
+data among them) into the in-memory index: batches survive bad files, re-ingest is idempotent, a
+changed file replaces its chunks under the same document id."""
 
 from __future__ import annotations
 
@@ -12,13 +13,17 @@ from pypdf import PdfWriter
 
 from tanda.records.documents import SearchScope
 from tanda.service.ingest import ingest_paths
+from tests.corpus import shared_data
 from tests.fakes import HashEmbedder, InMemorySearchIndex
+
+pytestmark = pytest.mark.integration
 
 SCOPE = SearchScope(tenant_id="t1")
 
 
 @pytest.fixture
-def folder(tmp_path: Path, corpus: Path) -> Path:
+def folder(tmp_path: Path) -> Path:
+    corpus = shared_data("corpus")
     root = tmp_path / "docs"
     (root / "apbd" / "2023").mkdir(parents=True)
     shutil.copy(corpus / "id_laws" / "perpres-83-2025.pdf", root / "perpres-83-2025.pdf")

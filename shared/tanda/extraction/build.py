@@ -1,0 +1,69 @@
+"""One document → its structure records (ASK-14): tables, line items and their summaries, entities,
+claims that pass the quote check, and rules evaluated against the document's own facts.
+
+Pure: the document and its stored chunks in, records out (the model's claim proposals come in as
+data; the ingest use case asks the model). Records are numbered in document order: by chunk, then
+position in it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from tanda.extraction.claims import ClaimProposal, claim_drafts
+from tanda.extraction.drafts import DocumentContext, Draft, Fact, Numbering
+from tanda.extraction.entities import prose_entities
+from tanda.extraction.items import table_layers
+from tanda.extraction.rules import find_rules, rule_drafts
+from tanda.extraction.tables import read_tables
+from tanda.numbers import extract_quantities
+from tanda.records.documents import Chunk, Document
+from tanda.records.structure import StructureRecord
+
+_YEAR = re.compile(r"^(?:19|20)\d{2}$")
+
+
+@dataclass(frozen=True, slots=True)
+class StructureBuild:
+    records: list[StructureRecord]
+    claims_proposed: int
+    claims_dropped: int  # proposals whose quote is not the stored text at any span
+
+
+def build_structure(
+    document: Document, chunks: Sequence[Chunk], proposals: Sequence[ClaimProposal] = ()
+) -> StructureBuild:
+    """Every record of ``document`` from its ``chunks`` (in any order) and the claim proposals
+    a model made for them."""
+    period = document.identity.period
+    ctx = DocumentContext(
+        document,
+        lang=document.lang,
+        period=int(period) if period and _YEAR.match(period) else None,
+    )
+    numbering = Numbering()
+    ordered = sorted(chunks, key=lambda c: c.ordinal)
+    tables = table_layers(ctx, read_tables(ordered), numbering)
+    drafts: list[Draft] = list(tables.drafts)
+    facts: list[Fact] = list(tables.facts)
+    found = []
+    seen: set[tuple[str, str]] = set()
+    for chunk in ordered:
+        if chunk.kind != "text":
+            continue
+        quantities = extract_quantities(chunk.text, chunk.lang or document.lang)
+        prose = prose_entities(ctx, chunk, quantities, numbering, seen)
+        drafts.extend(prose.drafts)
+        facts.extend(prose.facts)
+        found.extend(find_rules(ctx, chunk, quantities))
+    claims = claim_drafts(ctx, proposals, numbering)
+    drafts.extend(claims.drafts)
+    by_id = {chunk.chunk_id: chunk for chunk in ordered}
+    drafts.extend(rule_drafts(ctx, found, facts, tables.summaries, numbering, by_id))
+    drafts.sort(key=lambda d: d.order)
+    records: list[StructureRecord] = [
+        draft.record_class(**draft.fields, ordinal=ordinal) for ordinal, draft in enumerate(drafts)
+    ]
+    return StructureBuild(records, len(proposals), claims.dropped)
