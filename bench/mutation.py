@@ -45,7 +45,11 @@ TARGETS: dict[str, list[str]] = {
     # verdict, and back in answer order (tanda.pipeline.routing).
     "routing": ["tanda.pipeline.routing.*"],
 }
-STATUS = {0: "survived", 1: "killed", 3: "killed", 36: "timeout", 37: "killed"}
+# mutmut's exit codes (mutmut.stats.status_by_exit_code): a mutant stopped by its CPU-time limit
+# ends with SIGXCPU (-24, 24, 152) or 255 — a timeout, as 36 is.
+STATUS = {0: "survived", 1: "killed", 3: "killed", 37: "killed"} | dict.fromkeys(
+    (36, -24, 24, 152, 255), "timeout"
+)
 
 
 @dataclass(frozen=True)
