@@ -52,6 +52,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/retrieval.py
 	$(BIN)/python bench/judge.py
 	$(BIN)/python bench/tatqa_numbers.py
+	$(BIN)/python bench/proof.py
 
 ## openapi: regenerate docs/openapi.json from the contract models
 openapi: $(STAMP)

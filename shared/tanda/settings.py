@@ -179,6 +179,12 @@ class Settings(BaseSettings):
         description="Output budget of one /v1/ask synthesis call for a question that asks for a "
         "list of every item (ASK-10).",
     )
+    ask_evidence: bool = Field(
+        default=True,
+        description="`/v1/ask` shows evidence items from the structure records of the documents "
+        "it retrieved (entities, tables, claims, rules, line items; ASK-08, docs/evidence.md) "
+        "beside the passages. `false`: passages only, exactly as without the layers.",
+    )
     ask_price: Decimal = Field(
         default=Decimal("0.20"),
         ge=0,

@@ -19,7 +19,8 @@ from fastapi.responses import StreamingResponse
 
 from tanda.api.app import create_app
 from tanda.auth.api_keys import hash_api_key
-from tanda.wiring import Runtime
+from tanda.service.ingest import StructureLayers, ingest_paths
+from tanda.wiring import Runtime, build_model
 from tests.corpus import add_qanun
 from tests.fakes import scripted_model
 from tests.integration.credentials import API_KEY, V1_KEY, settings_for, sign
@@ -42,6 +43,14 @@ E2E_SCENARIOS = HERE / "scenarios"
 ASK_SCENARIOS = SCENARIOS / "ask"
 LIVE_V1_KEY = "dip_live_e2e-key"
 BROKE_V1_KEY = "dip_live_e2e-broke-key"
+EVIDENCE_V1_KEY = "dip_live_e2e-evidence-key"
+"""Tenant ``evidence``: one invoice ingested with the structure layers (ASK-08)."""
+INVOICE = (
+    "# Faktur 12\n\nPembayaran dilakukan paling lambat 14 hari setelah tanggal faktur. "
+    "Jangka waktu pembayaran 30 hari.\n\n"
+    "| No | Uraian | Jumlah (Rp) |\n|---|---|---:|\n| 1 | Kertas A4 | 500.000 |\n"
+    "| 2 | Tinta | 300.000 |\n| | Total | 800.000 |\n"
+)
 """A live key of a tenant whose balance is spent: its asks are 402 (ASK-12)."""
 ARTIFACTS = HERE / "artifacts"
 
@@ -165,6 +174,7 @@ class Served:
         self.v1_key = V1_KEY
         self.live_v1_key = LIVE_V1_KEY
         self.broke_v1_key = BROKE_V1_KEY
+        self.evidence_v1_key = EVIDENCE_V1_KEY
 
     def token(self) -> str:
         return sign(self.key)
@@ -195,12 +205,18 @@ def served() -> Iterator[Served]:
             hash_api_key(V1_KEY): "acme",
             hash_api_key(LIVE_V1_KEY): "acme",
             hash_api_key(BROKE_V1_KEY): "broke",
+            hash_api_key(EVIDENCE_V1_KEY): "evidence",
         },
     )
     runtime = Runtime(settings=settings)
     runtime.__dict__["model"] = scripted_model(scenarios)  # latencies on a manual clock
     add_qanun(runtime.search_index, "acme")
     add_qanun(runtime.search_index, "broke")
+    invoice = home / "evidence-docs" / "faktur.md"
+    invoice.parent.mkdir()
+    invoice.write_text(INVOICE, encoding="utf-8")
+    layers = StructureLayers(build_model("offline"))
+    ingest_paths(runtime.search_index, None, [invoice.parent], tenant="evidence", layers=layers)
     opening = settings.initial_credits
     runtime.store.charge("broke", "ask", opening, opening=opening)
     app = create_app(runtime)  # every route `tanda serve` mounts, the web client included

@@ -92,6 +92,39 @@ def test_a_chip_opens_its_cited_source_by_keyboard(page: Page, served: Served) -
     expect(dialog).to_be_hidden()
 
 
+def test_an_evidence_items_chip_opens_it_whole_with_its_layer_and_quote(
+    page: Page, served: Served, screenshot: Any
+) -> None:
+    """ASK-08: a cited rule (reported by the server though not asked) opens whole."""
+    question = "Siapa penerbit Faktur 12?"
+    response = httpx.post(
+        f"{served.base_url}/v1/ask",
+        json={"query": question},
+        headers={
+            "Authorization": f"Bearer {served.evidence_v1_key}",
+            "X-Tanda-Scenario": "ask_evidence",
+        },
+        timeout=30,
+    )
+    body = response.json()
+    rule = next(c for c in body["citations"] if c.get("record_kind") == "rule")
+    open_ask_mode(page, served, key=served.evidence_v1_key, scenario="ask_evidence")
+    turn = ask(page, question)
+    assert turn.locator("[data-ask-answer]").text_content() == body["answer"]
+    expect(turn.locator(f'.sources li[data-source-no="{rule["source_no"]}"]')).to_contain_text(
+        "rule · "
+    )
+    turn.locator(f'[data-ask-answer] button[data-source-no="{rule["source_no"]}"]').click()
+    expect(page.locator("#passage-dialog")).to_be_visible()
+    assert page.locator("#passage-text").text_content() == rule["text"]  # whole, not 200 chars
+    identity = page.locator("#passage-identity").text_content() or ""
+    assert "Lapisanrule" in identity and f"Simpul{rule['node_id']}" in identity
+    assert f"Kutipan{rule['quote']}" in identity
+    expect(page.locator("#passage-proof")).to_contain_text("bukan verifikasi")
+    screenshot(page, "ask_evidence")
+    page.keyboard.press("Escape")
+
+
 def test_a_truncated_answer_keeps_its_warning_in_view(
     page: Page, served: Served, screenshot: Any
 ) -> None:

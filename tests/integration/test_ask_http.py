@@ -172,7 +172,14 @@ def test_an_answer_lists_only_the_sources_it_cites(base_url: str, runtime: Runti
         "snippet": None,
         "kind": "passage",
     }
-    assert body["evidence_trail"] is None and body["proof"] is None
+    assert body["evidence_trail"] is None
+    # ASK-11: both values the answer states are read verbatim in the source it cites.
+    proof = body["proof"]
+    assert (proof["verdict"], proof["weakest_link"], proof["holes"]) == ("verified", "exact", [])
+    assert [(s["kind"], s["value"], s["source_no"]) for s in proof["steps"]] == [
+        ("observed", "2023", 1),
+        ("observed", "Rp 5 miliar", 1),
+    ]
     assert body["truncated"] is False and body["lang"] == "tr"
     assert body["usage"] == {
         "credits_charged": "0.20",
@@ -182,6 +189,36 @@ def test_an_answer_lists_only_the_sources_it_cites(base_url: str, runtime: Runti
         "invalid_citations": 0,
         "output_budget_tokens": 512,
     }
+
+
+def test_a_wrong_sum_in_the_answer_is_refuted_by_its_proof_chain(base_url: str) -> None:
+    # ASK-11: the operation the answer shows is recomputed; the right value is in `recomputed`.
+    body = ask(base_url, scenario="proof_refuted").json()
+    proof = body["proof"]
+    (step,) = [s for s in proof["steps"] if s["kind"] == "computed"]
+    assert step | {"start": 0, "end": 0} == {
+        "no": 4,
+        "kind": "computed",
+        "ground": "refuted",
+        "expression": "Rp 5 miliar + Rp 3 miliar = Rp 9 miliar",
+        "inputs": ["Rp 5 miliar", "Rp 3 miliar"],
+        "result": "Rp 9 miliar",
+        "terms": 2,
+        "recomputed": "8",
+        "arithmetic_ok": False,
+        "inputs_grounded": True,
+        "source_nos": [1],
+        "engine": "deterministic",
+        "start": 0,
+        "end": 0,
+    }
+    assert body["answer"][step["start"] : step["end"]] == step["expression"]
+    assert (proof["verdict"], proof["stats"]["computed_refuted"]) == ("broken", 1)
+
+
+def test_an_answer_stating_no_value_has_proof_null(base_url: str) -> None:
+    body = ask(base_url, scenario="not_found").json()
+    assert body["proof"] is None
 
 
 def test_a_snippet_is_the_first_200_code_points_and_the_reference_comes_from_metadata(

@@ -17,6 +17,7 @@ from tanda.cli import main
 from tanda.service.ingest import SUPPORTED_SUFFIXES
 from tanda.settings import load_settings
 from tests.corpus import shared_data
+from tests.unit.invoices.samples import cii
 from tests.unit.retrieval.ingest.sample_sources import STATUTE_TEXT, text_pdf, write_good_sources
 
 pytestmark = pytest.mark.integration
@@ -160,6 +161,7 @@ _GOOD_SAMPLES = {
     ".jsonl": b'{"document_id": "x", "text": "Isi.", "metadata": {"year": 2020}}\n',
     ".txt": STATUTE_TEXT.encode(),
     ".md": b"# Judul\n\n```\nkode\n```\n\n- butir\n",
+    ".xml": cii(),  # an invoice (issue 18)
 }
 _SAMPLE_OF = {".text": ".txt", ".markdown": ".md"}
 

@@ -92,6 +92,20 @@ def test_an_admin_run_answers_with_v2_fields_and_publishes_nothing(
     assert b"conversation_id" not in db
 
 
+def test_a_run_with_include_proof_carries_the_proof_chain_as_query_v2_does(
+    base_url: str, signing_key: ed25519.Ed25519PrivateKey
+) -> None:
+    # ASK-11: the playground takes the /query/v2 body, include_proof included.
+    response = play(base_url, admin_headers(signing_key, "proof_refuted"), include_proof=True)
+    assert response.status_code == 200, response.text
+    body = response.json()
+    assert [c["verdict"] for c in body["claims"]] == ["supported", "supported", "unsupported"]
+    assert body["proof"]["verdict"] == "broken"
+    asked_nothing = play(base_url, admin_headers(signing_key, "policy_blocked"), include_proof=True)
+    assert asked_nothing.json()["proof"] is None
+    assert "proof" not in play(base_url, admin_headers(signing_key, "proof_refuted")).json()
+
+
 def test_a_partner_token_is_403_not_admin(
     base_url: str, signing_key: ed25519.Ed25519PrivateKey
 ) -> None:

@@ -509,7 +509,7 @@ def answer(base_url: str, key: ed25519.Ed25519PrivateKey, route: str, scenario: 
     user = {**partner_headers(key), "X-Tanda-Scenario": scenario}
     admin = {**user, "X-API-Key": API_KEY, "Authorization": f"Bearer {sign(key, ADMIN)}"}
     path, headers, body = {
-        "query_v2": ("/query/v2", user, opt_ins),
+        "query_v2": ("/query/v2", user, {**opt_ins, "include_proof": True}),
         "query_v2_stream": ("/query/v2/stream", user, {}),
         "query_v1": ("/query", user, opt_ins),
         "query_v1_stream": ("/query/stream", user, {}),

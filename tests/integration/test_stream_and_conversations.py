@@ -447,3 +447,21 @@ def test_only_a_re_asked_follow_ups_forced_tool_round_cut_at_the_limit_is_agent_
     assert post_json(base_url, signing_key, "agent_output_limit").json()["fallback_reason"] == (
         "unparseable_completion"
     )
+
+
+def test_include_proof_adds_the_chain_to_the_json_answer_and_the_stream_ignores_it(
+    base_url: str, signing_key: ed25519.Ed25519PrivateKey
+) -> None:
+    # ASK-11 on /query/v2: the JSON answer carries the proof and the refuted claim is not
+    # supported; the stream has no frame for the proof and withholds nothing.
+    body = post_json(base_url, signing_key, "proof_refuted", include_proof=True).json()
+    assert [c["verdict"] for c in body["claims"]] == ["supported", "supported", "unsupported"]
+    refuted = [s for s in body["proof"]["steps"] if s["ground"] == "refuted"]
+    assert [(s["expression"], s["recomputed"]) for s in refuted] == [
+        ("Rp 5 miliar − Rp 3 miliar = Rp 3 miliar", "2")
+    ]
+    assert "proof" not in post_json(base_url, signing_key, "proof_refuted").json()
+    frames = stream(base_url, signing_key, "proof_refuted", include_proof=True)
+    annotations = next(data for name, data in frames if name == "annotations")
+    assert [c["verdict"] for c in annotations["claims"]] == ["supported"] * 3
+    assert all("proof" not in data for _, data in frames)

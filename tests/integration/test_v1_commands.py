@@ -4,6 +4,7 @@ files under TANDA_HOME (ASK-07, ASK-12)."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -43,6 +44,26 @@ def test_ask_v1_prints_the_answer_its_sources_and_usage(
     assert "Anggaran pendidikan 2023 adalah Rp 5 miliar. [S1]" in out
     assert "  [S1] qanun-2023 · hlm. 1 · BAB II > Pasal 5" in out
     assert "lang: tr" in out and "credits charged: 0.00" in out
+
+
+def test_ask_v1_names_the_layer_of_a_cited_evidence_item(
+    home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """ASK-08: an evidence item's source line says which structure layer it comes from."""
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "faktur.md").write_text(
+        "# Faktur 12\n\nPembayaran dilakukan paling lambat 14 hari setelah tanggal faktur. "
+        "Jangka waktu pembayaran 30 hari.\n",
+        encoding="utf-8",
+    )
+    assert main(["ingest", str(docs), "--tenant", "t1", "--no-progress"]) == 0
+    capsys.readouterr()
+    assert main(["ask", "--v1", "Berapa jangka waktu pembayaran faktur?", "--tenant", "t1"]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"  \[S\d+\] rule · doc_\w+ · Faktur 12\n", out)
+    assert re.search(r"  \[S\d+\] entity · doc_\w+ · Faktur 12\n", out)
+    assert "DURATION: Jangka waktu pembayaran = 30 hari" in out
 
 
 def test_ask_v1_json_is_the_routes_response_and_the_operator_is_metered_only(

@@ -33,7 +33,7 @@ KERNEL = [
     "passages",
     "credits",
 ]
-DOMAIN = ["annotate", "retrieval", "extraction"]
+DOMAIN = ["annotate", "retrieval", "extraction", "proof", "invoices"]  # invoices sits below
 STAGES = ["agent", "judge", "guard", "conversations", "auth", "retriever", "ask"]
 
 # Rank of every package (or module) directly under tanda/: an import may go to the same rank or

@@ -13,6 +13,7 @@ timeout, then times out, as a real call would.
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -107,11 +108,30 @@ class ExtractClaimsScript(_Model):
     fail: Failure | None = None
 
 
+_KIND_MARKER = re.compile(r"\[S:([a-z_]+)(?::(\d+))?\]")
+
+
+def _cite_by_kind(text: str, sources: list[dict[str, Any]]) -> str:
+    """``[S:entity]`` → ``[S<n>]`` of the first entity shown, ``[S:rule:2]`` of the second rule
+    (ASK-08: a script cannot know how many passages come before the evidence items); ``[S0]``
+    (an invalid marker) when no such source was shown."""
+
+    def number(m: re.Match[str]) -> str:
+        of_kind = [s for s in sources if s.get("kind", "passage") == m.group(1)]
+        nth = int(m.group(2) or 1)
+        return f"[S{of_kind[nth - 1]['source_no']}]" if 0 < nth <= len(of_kind) else "[S0]"
+
+    return _KIND_MARKER.sub(number, text)
+
+
 class AskScript(_Model):
     """The ``/v1/ask`` synthesis (docs/scenarios.md)."""
 
     answer: str = Field(
-        default="Kaynağa göre cevap budur [S1].", description="The reply, `[S#]` markers included."
+        default="Kaynağa göre cevap budur [S1].",
+        description="The reply, `[S#]` markers included. `[S:<kind>]` / `[S:<kind>:<n>]` stands "
+        "for the first / n-th source of that kind shown (`passage`, `entity`, `rule` …); "
+        "`[S0]` when none was.",
     )
     truncate: bool = Field(default=False, description="The reply stops at the output limit.")
     continuation: str | None = Field(
@@ -325,14 +345,16 @@ class ScriptedModel:
         if script.fail == "invalid":
             return ChatResponse(content="")
         continuing = any("answer_so_far" in item for item in request.items or [])
+        sources = [s for item in request.items or [] for s in item.get("sources", [])]
         if not continuing:
             return ChatResponse(
-                content=script.answer, finish_reason="length" if script.truncate else "stop"
+                content=_cite_by_kind(script.answer, sources),
+                finish_reason="length" if script.truncate else "stop",
             )
         if script.continuation is None:
             return ChatResponse(content="", finish_reason="length")
         return ChatResponse(
-            content=script.continuation,
+            content=_cite_by_kind(script.continuation, sources),
             finish_reason="length" if script.continuation_truncated else "stop",
         )
 

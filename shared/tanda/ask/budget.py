@@ -29,6 +29,11 @@ def asks_for_a_list(question: str) -> bool:
     return _LISTING.search(question.replace("İ", "i")) is not None
 
 
+def without_listing_words(question: str) -> str:
+    """``question`` without the words that ask for a list: what it is a list *of*."""
+    return _LISTING.sub(" ", question.replace("İ", "i"))
+
+
 def output_budget(question: str, *, narrow_tokens: int, list_tokens: int) -> int:
     """The ``max_tokens`` of this question's synthesis call (and of its one continuation)."""
     return list_tokens if asks_for_a_list(question) else narrow_tokens

@@ -31,6 +31,14 @@ TRUNCATION_WARNING: dict[AskLang, str] = {
 }
 """Appended to a truncated answer (ASK-10), so that even a client ignoring ``truncated`` sees it."""
 
+RULE_VIOLATION: dict[AskLang, str] = {
+    "tr": "⚠ Belgenin koyduğu bir şart ihlal ediliyor (kural motorunun sonucu):",
+    "id": "⚠ Syarat yang ditetapkan dokumen dilanggar (hasil mesin aturan):",
+    "en": "⚠ A condition the document sets is violated (the rule engine's result):",
+}
+"""Leads the server's own sentence that reports a violated rule shown as evidence, asked or not
+(ASK-08); the engine's result follows verbatim, with its ``[S#]``."""
+
 LANGUAGE_NAMES: dict[AskLang, str] = {
     "tr": "Turkish (Türkçe)",
     "id": "Indonesian (Bahasa Indonesia)",

@@ -10,10 +10,16 @@ ASK-10).
   (or the continuation failed) → ``truncated`` and a visible warning in the answer's language
   appended (ASK-10).
 - ``[S#]`` markers naming no shown source are removed and counted (ASK-05).
+- Evidence items among the sources (ASK-08) add a paragraph on them to the system prompt
+  (``prompts/ask_evidence.md``), and every violated rule shown is reported in the answer, asked
+  or not: a sentence of the server's own, in the answer's language, quoting the rule engine's
+  result with its ``[S#]`` — the model never evaluates a rule. Without evidence items the call
+  and the answer are exactly what they were before the evidence layers.
 """
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -22,7 +28,8 @@ from typing import Any
 from tanda.ask.budget import output_budget
 from tanda.ask.citations import drop_cut_marker, resolve_markers
 from tanda.ask.context import AskSource, context_blocks, source_items
-from tanda.ask.lang import LANGUAGE_NAMES, NOT_FOUND_ANSWER, TRUNCATION_WARNING
+from tanda.ask.evidence import VIOLATED
+from tanda.ask.lang import LANGUAGE_NAMES, NOT_FOUND_ANSWER, RULE_VIOLATION, TRUNCATION_WARNING
 from tanda.contract.response import ModelCallRecord
 from tanda.contract.v1_ask import AskLang
 from tanda.errors import RagUnavailable
@@ -36,6 +43,7 @@ from tanda.model_calls import (
 )
 from tanda.model_calls.budget import ModelLedger, RequestBudget
 from tanda.prompts import prompt
+from tanda.records.structure import RuleRecord
 
 TEMPERATURE = 0.1
 MAX_CALLS = 2
@@ -90,10 +98,11 @@ class AskSynthesis:
             RequestBudget.starting_now(self._deadline_s, MAX_CALLS, clock=self._clock),
             scenario=self._scenario,
         )
+        system = prompt("ask").replace("{language}", LANGUAGE_NAMES[lang])
+        if any(source.record is not None for source in sources):
+            system = f"{system}\n\n{prompt('ask_evidence')}"
         messages = [
-            ChatMessage(
-                role="system", content=prompt("ask").replace("{language}", LANGUAGE_NAMES[lang])
-            ),
+            ChatMessage(role="system", content=system),
             ChatMessage(
                 role="user",
                 content=f"{context_blocks(sources)}\n\n===\n\n{question}",
@@ -126,11 +135,16 @@ class AskSynthesis:
             answer = drop_cut_marker(answer)
         resolved = resolve_markers(answer.strip(), len(sources))
         text = resolved.text
+        cited = set(resolved.cited)
+        violations = violation_notes(sources, lang, text)
+        if violations:
+            text = "\n\n".join([text, *(note for _, note in violations)])
+            cited.update(source_no for source_no, _ in violations)
         if cut:
             text = f"{text}\n\n{TRUNCATION_WARNING[lang]}"
         return AskOutcome(
             answer=text,
-            cited=resolved.cited,
+            cited=tuple(sorted(cited)),
             invalid_citations=resolved.invalid,
             truncated=cut,
             model_calls=len(ledger.records),
@@ -163,3 +177,23 @@ class AskSynthesis:
         if response.tool_calls or not (continuing or (response.content or "").strip()):
             raise RagUnavailable()  # no usable text: nothing to publish, nothing to charge
         return response
+
+
+def violation_notes(
+    sources: Sequence[AskSource], lang: AskLang, answer: str
+) -> list[tuple[int, str]]:
+    """ASK-08: one sentence per violated rule shown, in source order — the server's lead-in in
+    the answer's language, then the rule engine's result verbatim and the rule's ``[S#]`` —
+    unless ``answer`` already quotes that result verbatim, citing it."""
+    return [
+        (source.source_no, f"{RULE_VIOLATION[lang]} {source.record.text} [S{source.source_no}]")
+        for source in sources
+        if isinstance(source.record, RuleRecord)
+        and source.record.evaluation == VIOLATED
+        and not _quoted(answer, source.record.text, source.source_no)
+    ]
+
+
+def _quoted(answer: str, result: str, source_no: int) -> bool:
+    """``answer`` states the engine's ``result`` verbatim and cites its source right after."""
+    return re.search(rf"{re.escape(result)}\s*\[S{source_no}\]", answer) is not None

@@ -92,6 +92,12 @@ def _eval_numbers(args: argparse.Namespace) -> int:
     return eval_numbers_command(args)
 
 
+def _eval_proof(args: argparse.Namespace) -> int:
+    from tanda.cli.evaluate import eval_proof_command
+
+    return eval_proof_command(args)
+
+
 def _openapi(args: argparse.Namespace) -> int:
     from tanda.cli.openapi import write_openapi
 
@@ -222,6 +228,12 @@ def build_parser() -> argparse.ArgumentParser:
     en.add_argument("path", help="TAT-QA JSON file (e.g. tatqa_dev.json)")
     en.add_argument("--misses", type=_positive, default=50, help="misses listed (default 50)")
     en.set_defaults(handler=_eval_numbers)
+    ep = eval_sub.add_parser(
+        "proof", help="the proof chain on TAT-QA's arithmetic questions (ASK-11)"
+    )
+    ep.add_argument("path", help="TAT-QA JSON file (e.g. tatqa_dev.json)")
+    ep.add_argument("--misses", type=int, default=50, help="misses listed per kind (default 50)")
+    ep.set_defaults(handler=_eval_proof)
 
     p = add("openapi", _openapi, "Write the OpenAPI document generated from the contract models.")
     p.add_argument(

@@ -17,7 +17,8 @@ RESET = "\x1b[0m"
 
 def render_v1_answer(response: V1AskResponse, *, color: bool = False) -> str:
     """The answer as written (its ``[S#]`` markers, a truncation warning included), then each
-    cited source with its place and snippet."""
+    cited source with its place and snippet; an evidence item's place starts with its structure
+    layer (``entity``, ``rule`` …, ASK-08)."""
     import re
 
     def paint(style: str, text: str) -> str:
@@ -29,6 +30,7 @@ def render_v1_answer(response: V1AskResponse, *, color: bool = False) -> str:
         where = " · ".join(
             part
             for part in (
+                citation.record_kind,
                 citation.document_id,
                 f"hlm. {citation.page_no}" if citation.page_no is not None else None,
                 citation.section,

@@ -1,6 +1,7 @@
-"""``tanda eval retrieval|judge|numbers`` (issues 3 and 17): the use cases are
-:mod:`tanda.service.retrieval_eval`, :mod:`tanda.service.judge_eval` and
-:mod:`tanda.service.numbers_eval`; the scratch index and the model come from the one factory."""
+"""``tanda eval retrieval|judge|numbers|proof`` (issues 3, 17 and 14): the use cases are
+:mod:`tanda.service.retrieval_eval`, :mod:`tanda.service.judge_eval`,
+:mod:`tanda.service.numbers_eval` and :mod:`tanda.service.proof_eval`; the scratch index and the
+model come from the one factory."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from tanda.model_calls import ChatModel
 from tanda.service.judge_eval import JudgeBudget, run_set, set_report, verdict_key
 from tanda.service.judge_sets import JudgeSetError, load_judge_set, set_files
 from tanda.service.numbers_eval import numbers_report
+from tanda.service.proof_eval import evaluate_proofs, load_tatqa
 from tanda.service.retrieval_eval import beir_documents, evaluate_index, load_beir
 from tanda.settings import Settings, load_settings
 from tanda.wiring import build_runtime, scratch_search_index
@@ -97,4 +99,16 @@ def eval_numbers_command(args: argparse.Namespace) -> int:
         print(f"tanda eval numbers: cannot read {path}: {error}", file=sys.stderr)
         return 2
     print(json.dumps(report, ensure_ascii=False))
+    return 0
+
+
+def eval_proof_command(args: argparse.Namespace) -> int:
+    """``tanda eval proof PATH [--misses N]``: prints one JSON object with the figures."""
+    path = Path(args.path)
+    try:
+        questions = load_tatqa(path)
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        print(f"tanda eval proof: cannot read TAT-QA file {path}: {error}", file=sys.stderr)
+        return 2
+    print(json.dumps(evaluate_proofs(questions).as_json(misses=max(0, args.misses))))
     return 0

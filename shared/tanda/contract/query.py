@@ -67,6 +67,11 @@ class QueryV2Request(RequestBody):
         default=False,
         description="JSON only: add `used_docs`, `tool_call_audit` and `model_call_log`.",
     )
+    include_proof: bool = Field(
+        default=False,
+        description="JSON only: add `proof`, the answer's proof chain (ASK-11). A segment that "
+        "states a computation the chain refutes is then never `supported`. The stream ignores it.",
+    )
     offer_artifacts: Annotated[Literal[False], BeforeValidator(_a_boolean)] = Field(
         default=False, description="Only `false`: /query/v2 never makes files."
     )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import ConfigDict, Field
+from pydantic import ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
 
 from tanda.contract.common import (
     Citation,
@@ -19,6 +19,7 @@ from tanda.contract.common import (
     WireModel,
     omitted_when_none,
 )
+from tanda.contract.proof import Proof
 
 
 class ClaimCitation(WireModel):
@@ -166,6 +167,21 @@ class AnnotatedFields(WireModel):
     model_call_log: list[ModelCallRecord] | None = omitted_when_none(
         "Opt-in (`include_provenance`): every model call with role, latency and outcome."
     )
+    proof: Proof | None = Field(
+        default=None,
+        description="Opt-in (`include_proof`): the answer's proof chain (ASK-11); `null` when "
+        "the answer states no value, shows no operation and relies on no rule. Absent when not "
+        "asked for.",
+    )
+
+    # No return annotation on purpose: pydantic would take it for the response's schema.
+    @model_serializer(mode="wrap")
+    def _proof_only_when_asked(self, handler: SerializerFunctionWrapHandler):  # type: ignore[no-untyped-def]
+        # `proof: null` (asked, nothing to prove) differs from no `proof` (not asked).
+        data: dict[str, Any] = handler(self)
+        if "proof" not in self.model_fields_set:
+            data.pop("proof", None)
+        return data
 
     model_config = ConfigDict(extra="forbid", populate_by_name=True, serialize_by_alias=True)
 

@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import Field
 
-from tanda.contract.common import WireModel
+from tanda.contract.common import WireModel, omitted_when_none
+from tanda.contract.proof import Proof
 from tanda.contract.request_body import VisibleText
 from tanda.contract.v1_search import V1ScopedRequest
 
 AskLang = Literal["tr", "id", "en"]
 CitationKind = Literal["passage", "entity", "table", "claim"]
+RecordKind = Literal["entity", "table", "line_item", "line_item_summary", "claim", "rule"]
 
 
 class V1AskRequest(V1ScopedRequest):
@@ -40,19 +42,38 @@ class AskCitation(WireModel):
     chunk_id: str
     snippet: str = Field(description="The first 200 code points of the cited text, verbatim.")
     kind: CitationKind = Field(
-        description="`passage` for a chunk; `entity`, `table`, `claim` for evidence items "
-        "(ASK-08, not yet produced)."
+        description="`passage` for a chunk; for an evidence item (ASK-08) `entity`, `table` (a "
+        "table, one of its line items or its KALEM ÖZETİ) or `claim` (a claim, or a rule the "
+        "document imposes)."
+    )
+    node_id: str | None = omitted_when_none(
+        "Evidence items only: the structure record's id (`<document_id>:e3`; docs/evidence.md)."
+    )
+    record_kind: RecordKind | None = omitted_when_none(
+        "Evidence items only: the structure record's kind (`line_item`, `rule` …)."
+    )
+    text: str | None = omitted_when_none(
+        "Evidence items only: the item as the model was shown it, whole and verbatim (`AMOUNT: "
+        "denda paling banyak = Rp1.000.000.000,00`; a table's Markdown; a rule's evaluation and "
+        "condition)."
+    )
+    quote: str | None = omitted_when_none(
+        "Evidence items only: the document's stored text the record was read from, verbatim "
+        "(`chunk_id`'s text at the record's span)."
     )
 
 
 class EvidenceTrail(WireModel):
-    """ASK-08: what kinds of sources the answer cites. Not built yet: ``evidence_trail`` is null."""
+    """ASK-08: what kinds of sources the answer cites, when evidence items were shown."""
 
-    identity: bool
-    passages: int = Field(ge=0)
-    entities: int = Field(ge=0)
-    tables: int = Field(ge=0)
-    claims: int = Field(ge=0)
+    identity: bool = Field(
+        description="A document the answer cites has a structural representation (structure "
+        "records built at ingest)."
+    )
+    passages: int = Field(ge=0, description="Cited sources of kind `passage`.")
+    entities: int = Field(ge=0, description="Cited sources of kind `entity`.")
+    tables: int = Field(ge=0, description="Cited sources of kind `table`.")
+    claims: int = Field(ge=0, description="Cited sources of kind `claim`.")
 
 
 class AskUsage(WireModel):
@@ -64,7 +85,9 @@ class AskUsage(WireModel):
     model_calls: int = Field(
         ge=0, description="Synthesis calls: 0 without sources, 2 with a continuation."
     )
-    sources_shown: int = Field(ge=0, description="Sources `[S1]…` the model was shown.")
+    sources_shown: int = Field(
+        ge=0, description="Sources `[S1]…` the model was shown: passages and evidence items."
+    )
     invalid_citations: int = Field(
         ge=0,
         description="`[S#]` markers naming no shown source: removed from `answer`, never listed "
@@ -86,13 +109,18 @@ class V1AskResponse(WireModel):
         "honest not-found answer."
     )
     evidence_trail: EvidenceTrail | None = Field(
-        default=None, description="ASK-08 evidence layers: null until they are built."
+        default=None,
+        description="ASK-08: the cited sources counted by kind; null when no evidence item was "
+        "shown (the answer is then exactly what it was without the evidence layers).",
     )
     truncated: bool = Field(
         description="The answer hit its output budget even after one continuation (ASK-10)."
     )
-    proof: dict[str, Any] | None = Field(
-        default=None, description="ASK-11 proof chain: null until it is built."
+    proof: Proof | None = Field(
+        default=None,
+        description="ASK-11: the answer's proof chain — the values it states found in the "
+        "sources, the operations it shows recomputed; null when it states no value and shows "
+        "no operation (docs/evidence.md).",
     )
     lang: AskLang = Field(description="The language the answer was written in (ASK-07).")
     usage: AskUsage

@@ -72,6 +72,13 @@ class Identity(WireModel):
     section: str | None = None
     dataset: str | None = None
     period: str | None = None
+    document_type: str | None = Field(
+        default=None, description="Invoices: `Invoice (380)`, `Credit note (381)`, `e-Fatura (…)`."
+    )
+    issue_date: str | None = Field(default=None, description="Invoices: the issue date (ISO).")
+    seller: str | None = Field(default=None, description="Invoices: the seller and its tax ids.")
+    buyer: str | None = Field(default=None, description="Invoices: the buyer and its tax ids.")
+    currency: str | None = Field(default=None, description="Invoices: the document currency.")
 
 
 class SearchResult(WireModel):

@@ -15,9 +15,11 @@ from dataclasses import dataclass
 from tanda.extraction.claims import ClaimProposal, claim_drafts
 from tanda.extraction.drafts import DocumentContext, Draft, Fact, Numbering
 from tanda.extraction.entities import prose_entities
+from tanda.extraction.invoices import invoice_layers
 from tanda.extraction.items import table_layers
 from tanda.extraction.rules import find_rules, rule_drafts
 from tanda.extraction.tables import read_tables
+from tanda.invoices import Invoice
 from tanda.numbers import extract_quantities
 from tanda.records.documents import Chunk, Document
 from tanda.records.structure import StructureRecord
@@ -33,10 +35,15 @@ class StructureBuild:
 
 
 def build_structure(
-    document: Document, chunks: Sequence[Chunk], proposals: Sequence[ClaimProposal] = ()
+    document: Document,
+    chunks: Sequence[Chunk],
+    proposals: Sequence[ClaimProposal] = (),
+    invoice: Invoice | None = None,
 ) -> StructureBuild:
     """Every record of ``document`` from its ``chunks`` (in any order) and the claim proposals
-    a model made for them."""
+    a model made for them. An invoice read from XML (issue 18) brings its exact values: its
+    entities, line items, KALEM ÖZETİ and rules come from it instead of being read back from the
+    rendered text (claims stay the model's)."""
     period = document.identity.period
     ctx = DocumentContext(
         document,
@@ -45,6 +52,10 @@ def build_structure(
     )
     numbering = Numbering()
     ordered = sorted(chunks, key=lambda c: c.ordinal)
+    if invoice is not None:
+        invoice_drafts = invoice_layers(ctx, invoice, ordered, numbering)
+        proposed = claim_drafts(ctx, proposals, numbering)
+        return _numbered([*invoice_drafts, *proposed.drafts], len(proposals), proposed.dropped)
     tables = table_layers(ctx, read_tables(ordered), numbering)
     drafts: list[Draft] = list(tables.drafts)
     facts: list[Fact] = list(tables.facts)
@@ -62,8 +73,12 @@ def build_structure(
     drafts.extend(claims.drafts)
     by_id = {chunk.chunk_id: chunk for chunk in ordered}
     drafts.extend(rule_drafts(ctx, found, facts, tables.summaries, numbering, by_id))
+    return _numbered(drafts, len(proposals), claims.dropped)
+
+
+def _numbered(drafts: list[Draft], proposed: int, dropped: int) -> StructureBuild:
     drafts.sort(key=lambda d: d.order)
     records: list[StructureRecord] = [
         draft.record_class(**draft.fields, ordinal=ordinal) for ordinal, draft in enumerate(drafts)
     ]
-    return StructureBuild(records, len(proposals), claims.dropped)
+    return StructureBuild(records, proposed, dropped)

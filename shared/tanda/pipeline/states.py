@@ -21,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from tanda.annotate.aggregate import Annotation, SegmentOutcome
 from tanda.contract.common import Citation, FallbackReason, StageStatus
+from tanda.contract.proof import Proof
 from tanda.contract.query import QueryV2Request
 from tanda.contract.query_v1 import ClaimMapEntry
 from tanda.contract.response import ModelCallRecord, ToolCallAudit
@@ -161,6 +162,7 @@ class AnswerOutcome(_State):
     gate: GateOutcome | None = Field(
         default=None, description="v1-gate only, when the answer reached the gate."
     )
+    proof: Proof | None = Field(default=None, description="Built on request (ASK-11).")
 
     @property
     def fallback_used(self) -> bool:
@@ -245,6 +247,9 @@ class ChecksWork(_State):
     )
     framing_calls: int = Field(ge=0, description="The framing check's allotment (0 or 1).")
     judge_batches: list[JudgeBatchInput] = Field(default_factory=list)
+    include_proof: bool = Field(
+        default=False, description="The body asked for the proof chain (ASK-11)."
+    )
 
 
 class AgentOutput(_State):

@@ -38,6 +38,7 @@ from tanda.judge.strict_judge import Judge
 from tanda.model_calls import ChatModel
 from tanda.model_calls.budget import ModelLedger, RequestBudget
 from tanda.pipeline.notices import INSUFFICIENT_GROUNDING_NOTICE, NOTICES
+from tanda.pipeline.proof import prove_answer
 from tanda.pipeline.routing import collect_outcomes, route_segments
 from tanda.pipeline.states import (
     AgentOutput,
@@ -269,6 +270,7 @@ def agent_step(request: AnswerRequest, deps: StepDeps, ports: AgentPorts) -> Age
         framing_items=routing.framing,
         framing_calls=framing_calls,
         judge_batches=batches,
+        include_proof=body.include_proof,
     )
     return AgentOutput(work=work)
 
@@ -330,6 +332,9 @@ def guard_step(state: GuardInput, deps: StepDeps) -> AnswerOutcome:
     ]
     citations = {key: p.citation for key, p in work.passages.items()}
     composed = compose(work.segments)
+    proof = None
+    if work.include_proof:  # ASK-11: only withholds — a refuted computation is not supported
+        proof, ordered = prove_answer(composed, work.segments, ordered, work.passages)
     checked = aggregate(composed, work.segments, ordered, citations, framing_check=framing_status)
     ledger = ledger_for(deps, deadline=work.deadline_at, calls=GUARD_CALLS, scenario=work.scenario)
     if work.mode == "v1-gate":
@@ -357,6 +362,7 @@ def guard_step(state: GuardInput, deps: StepDeps) -> AnswerOutcome:
         segments=work.segments,
         outcomes=ordered,
         citations=cited_citations(checked),
+        proof=proof,
         **common,
     )
 

@@ -22,7 +22,10 @@ class _Model(BaseModel):
 
 
 class LegalIdentity(_Model):
-    """The identity the judge must see beside a passage (V2-07). Empty fields are unknown."""
+    """The identity the judge must see beside a passage (V2-07). Empty fields are unknown.
+
+    A regulation fills the legal fields; a table its dataset and period; a commercial document
+    (an invoice, issue 18) its type, ``number``, ``year`` and the invoice fields below."""
 
     legal_reference: str | None = Field(
         default=None, description="E.g. `Undang-Undang Republik Indonesia Nomor 27 Tahun 2022`."
@@ -38,6 +41,13 @@ class LegalIdentity(_Model):
     )
     dataset: str | None = Field(default=None, description="For tables/portal data: dataset name.")
     period: str | None = Field(default=None, description="For tables/portal data: e.g. `2023`.")
+    document_type: str | None = Field(
+        default=None, description="Commercial documents: e.g. `Invoice`, `Credit note`, `e-Fatura`."
+    )
+    issue_date: str | None = Field(default=None, description="Invoices: the issue date, ISO.")
+    seller: str | None = Field(default=None, description="Invoices: the seller and its tax ids.")
+    buyer: str | None = Field(default=None, description="Invoices: the buyer and its tax ids.")
+    currency: str | None = Field(default=None, description="Invoices: the document currency.")
 
 
 class Document(_Model):

@@ -47,7 +47,11 @@ EntityType = Literal[
 ValueKind = Literal["amount", "percent", "count", "year", "date", "time", "ordinal"]
 CellType = Literal["text", "amount", "percent", "count", "year", "date", "empty"]
 ItemRole = Literal["item", "subtotal", "total"]
-RuleType = Literal["deadline", "cap", "floor", "items_sum_to_total"]
+RuleType = Literal[
+    "deadline", "cap", "floor", "items_sum_to_total", "invoice_total", "date_order", "tax_rate"
+]
+"""``invoice_total``, ``date_order``, ``tax_rate``: an invoice's own arithmetic (EN 16931 BR-CO
+rules, the due date, each tax subtotal; issue 18, docs/invoices.md)."""
 Evaluation = Literal["IHLAL", "sağlandı", "DEĞERLENDİRİLEMEDİ"]
 
 STRUCTURE_VERSION: Final = "extraction/1"
@@ -208,6 +212,9 @@ class RuleFact(_Model):
 class RuleRecord(_Node):
     kind: Literal["rule"] = "rule"
     rule_type: RuleType
+    rule_id: str | None = Field(
+        default=None, description="A named rule's id: `BR-CO-10`, `DUE-DATE` (invoices)."
+    )
     subject: str = Field(description="What the condition is about.")
     condition: str = Field(description="The condition in short: `≤ 14 d`, `items = total`.")
     limit: NormalValue | None = None

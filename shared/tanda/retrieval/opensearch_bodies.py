@@ -117,6 +117,11 @@ _IDENTITY_PROPERTIES: Body = {
     "section": _LONG_KEYWORD,
     "dataset": _LONG_KEYWORD,
     "period": _KEYWORD,
+    "document_type": _KEYWORD,
+    "issue_date": _KEYWORD,
+    "seller": _LONG_KEYWORD,
+    "buyer": _LONG_KEYWORD,
+    "currency": _KEYWORD,
 }
 
 

@@ -162,7 +162,7 @@ def to_response(
     annotation = outcome.annotation
     grounding = annotation.grounding
     cited_docs = {c.document_id for c in outcome.citations}
-    return QueryV2Response(
+    response = QueryV2Response(
         answer=outcome.answer,
         conversation_id=conversation_id,
         message_id=message_id,
@@ -193,6 +193,10 @@ def to_response(
         tool_call_audit=outcome.tool_audit if body.include_provenance else None,
         model_call_log=outcome.model_calls if body.include_provenance else None,
     )
+    if body.include_proof:
+        # Set even when null: asked and nothing to prove is `proof: null`, not asked is absent.
+        response = response.model_copy(update={"proof": outcome.proof})
+    return response
 
 
 def used_docs(outcome: AnswerOutcome, cited: set[str | None]) -> list[UsedDoc]:

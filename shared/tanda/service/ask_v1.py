@@ -3,22 +3,40 @@
 throttle and balance (429, 402) → the answer's language (ASK-07) → sources: the named pages of
 the one document in scope (ASK-09), else :func:`retrieve_for_ask` → the synthesis stage (no
 source: the fixed answer without a model call, ASK-03; a failed synthesis: 503, nothing charged)
-→ the charge (ASK-12) → only the cited sources as citations (ASK-05).
+→ the charge (ASK-12) → only the cited sources as citations (ASK-05) → the proof chain
+(ASK-11).
+
+Beside the passages, the evidence items of the documents they come from (ASK-08,
+:func:`tanda.ask.evidence.pick_evidence`; ``TANDA_ASK_EVIDENCE``) are numbered on into the same
+``[S#]`` list; when any was shown, ``evidence_trail`` counts the cited sources by kind, and the
+proof chain reads values in them too and carries the cited rules' results as its rule steps.
+None shown → the response is exactly what it was without the layers.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import TYPE_CHECKING
 
 from tanda.ask.context import AskSource, number_sources
+from tanda.ask.evidence import CITATION_KIND, PROOF_LAYER, pick_evidence
 from tanda.ask.lang import resolve_lang
 from tanda.ask.pages import requested_pages
 from tanda.ask.run import AskOutcome, AskSynthesis
-from tanda.contract.v1_ask import AskCitation, AskLang, AskUsage, V1AskRequest, V1AskResponse
+from tanda.contract.proof import Proof
+from tanda.contract.v1_ask import (
+    AskCitation,
+    AskLang,
+    AskUsage,
+    EvidenceTrail,
+    V1AskRequest,
+    V1AskResponse,
+)
 from tanda.lang import normalize_lang
-from tanda.records.documents import Chunk, SearchQuery, SearchScope
+from tanda.proof import ProofSource, RuleResult, build_proof
+from tanda.records.documents import Chunk, Document, SearchQuery, SearchScope
+from tanda.records.structure import RuleRecord
 from tanda.retriever import retrieve
 from tanda.service.metering import admit_v1_call, settle_v1_call
 
@@ -47,8 +65,15 @@ def ask_v1(
         document_ids=(body.document_id,) if body.document_id else None,
         batch_id=body.batch_id,
     )
-    sources = number_sources(sources_for_ask(runtime, scope, body))
     settings = runtime.settings
+    pages = requested_pages(body.query) if body.document_id is not None else None
+    passages = sources_for_ask(runtime, scope, body, pages)
+    evidence = (
+        pick_evidence(runtime.search_index, scope, body.query, passages, pages=pages)
+        if settings.ask_evidence
+        else []
+    )
+    sources = number_sources(passages, evidence)
     outcome = AskSynthesis(
         runtime.ask_model,
         narrow_tokens=settings.ask_output_tokens,
@@ -59,11 +84,14 @@ def ask_v1(
     # ASK-12: charged only now, on success (the no-source answer is one); a 402 here withholds
     # the answer of a call whose balance concurrent calls spent.
     charged = settle_v1_call(runtime, principal, "ask")
+    cited, documents = cited_sources(runtime, scope, sources, outcome)
     return V1AskResponse(
         query=body.query,
         answer=outcome.answer,
-        citations=cited_sources(runtime, scope, sources, outcome),
+        citations=cited,
+        evidence_trail=evidence_trail(cited, documents) if evidence else None,
         truncated=outcome.truncated,
+        proof=answer_proof(outcome.answer, sources, lang, outcome.cited),
         lang=lang,
         usage=AskUsage(
             credits_charged=charged,
@@ -76,6 +104,35 @@ def ask_v1(
     )
 
 
+def answer_proof(
+    answer: str, sources: Sequence[AskSource], lang: AskLang, cited: Collection[int]
+) -> Proof | None:
+    """ASK-11: the answer's proof chain over the sources it was shown, ``[S#]`` for ``[S#]``;
+    ``null`` when it states no value and shows no operation (the no-source answer among them).
+    An evidence item is a source of its layer, read as the model was shown it; each rule the
+    answer cites (the violations the server reported among them, ASK-08) is a rule step carrying
+    the rule engine's result."""
+    return build_proof(
+        answer,
+        [
+            ProofSource(
+                s.source_no,
+                s.text,
+                page_no=s.page_no,
+                layer=PROOF_LAYER[s.kind] if s.kind is not None else "passage",
+                lang=s.chunk.lang,
+            )
+            for s in sources
+        ],
+        rules=[
+            RuleResult.of(s.record, s.source_no)
+            for s in sources
+            if isinstance(s.record, RuleRecord) and s.source_no in cited
+        ],
+        lang=lang,
+    )
+
+
 def answer_lang(runtime: Runtime, tenant_id: str, requested: str | None) -> AskLang:
     """ASK-07: the request's ``lang`` > the tenant's stored default > ``tr``. The Store is read
     only when the request does not settle it."""
@@ -84,10 +141,11 @@ def answer_lang(runtime: Runtime, tenant_id: str, requested: str | None) -> AskL
     return resolve_lang(None, runtime.store.tenant_profile(tenant_id).lang)
 
 
-def sources_for_ask(runtime: Runtime, scope: SearchScope, body: V1AskRequest) -> list[Chunk]:
-    """ASK-09: a question naming pages of the one document in scope gets exactly those pages'
+def sources_for_ask(
+    runtime: Runtime, scope: SearchScope, body: V1AskRequest, pages: tuple[int, ...] | None
+) -> list[Chunk]:
+    """ASK-09: a question naming ``pages`` of the one document in scope gets exactly those pages'
     text, in page order; any other question gets the hybrid search's hits."""
-    pages = requested_pages(body.query)
     if pages is not None and body.document_id is not None:
         wanted = set(pages)
         chunks = runtime.search_index.document_chunks(scope, body.document_id)
@@ -115,12 +173,14 @@ def retrieve_for_ask(runtime: Runtime, scope: SearchScope, query: str, top_k: in
 
 def cited_sources(
     runtime: Runtime, scope: SearchScope, sources: Sequence[AskSource], outcome: AskOutcome
-) -> list[AskCitation]:
-    """ASK-05: one citation per source the answer cites, by ``source_no``; none otherwise."""
+) -> tuple[list[AskCitation], list[Document]]:
+    """ASK-05: one citation per source the answer cites, by ``source_no``; none otherwise. An
+    evidence item's citation keeps its text and the document's quote verbatim (ASK-08). Returned
+    with the cited documents."""
     by_no = {source.source_no: source for source in sources}
     cited = [by_no[no] for no in outcome.cited]
     if not cited:
-        return []
+        return [], []
     documents = runtime.search_index.documents(
         scope.model_copy(
             update={
@@ -131,16 +191,43 @@ def cited_sources(
         )
     )
     references = {d.document_id: d.metadata.get(EXTERNAL_REF_KEY) for d in documents}
-    return [
-        AskCitation(
+    citations = []
+    for source in cited:
+        citation = AskCitation(
             source_no=source.source_no,
             document_id=source.chunk.document_id,
             external_item_ref=references.get(source.chunk.document_id),
-            page_no=source.chunk.page_no,
-            section=source.chunk.section,
+            page_no=source.page_no,
+            section=source.section,
             chunk_id=source.chunk.chunk_id,
-            snippet=source.chunk.text[:SNIPPET_CHARS],
+            snippet=source.text[:SNIPPET_CHARS],
             kind="passage",
         )
-        for source in cited
-    ]
+        record = source.record
+        if record is not None:
+            citation = citation.model_copy(
+                update={
+                    "kind": CITATION_KIND[record.kind],
+                    "node_id": record.node_id,
+                    "record_kind": record.kind,
+                    "text": source.text,
+                    "quote": record.quote,
+                }
+            )
+        citations.append(citation)
+    return citations, documents
+
+
+def evidence_trail(
+    citations: Sequence[AskCitation], documents: Sequence[Document]
+) -> EvidenceTrail:
+    """ASK-08: the cited sources by kind, and whether a cited document has a structural
+    representation (``identity``)."""
+    kinds = [citation.kind for citation in citations]
+    return EvidenceTrail(
+        identity=any(d.structure_version is not None for d in documents),
+        passages=kinds.count("passage"),
+        entities=kinds.count("entity"),
+        tables=kinds.count("table"),
+        claims=kinds.count("claim"),
+    )

@@ -27,6 +27,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from tanda.extraction import build_structure, claim_batches, read_proposals
 from tanda.extraction.claims import ClaimProposal
+from tanda.invoices import Invoice
 from tanda.model_calls import ChatModel, ModelError
 from tanda.ports import Embedder, SearchIndex
 from tanda.records.documents import Chunk, Document, IngestOutcome, SearchScope, scope_key
@@ -49,6 +50,7 @@ from tanda.retrieval.ingest.readers import (
     read_markdown,
     read_pdf,
     read_text,
+    read_xml,
 )
 
 logger = logging.getLogger(__name__)
@@ -57,7 +59,9 @@ SIDECAR_SUFFIX = ".meta.json"
 EMBED_BATCH = 64
 _TEXT_SUFFIXES = {".txt", ".text"}
 _MARKDOWN_SUFFIXES = {".md", ".markdown"}
-SUPPORTED_SUFFIXES = frozenset({".pdf", ".csv", ".jsonl", *_TEXT_SUFFIXES, *_MARKDOWN_SUFFIXES})
+SUPPORTED_SUFFIXES = frozenset(
+    {".pdf", ".csv", ".jsonl", ".xml", *_TEXT_SUFFIXES, *_MARKDOWN_SUFFIXES}
+)
 NOTHING_TO_INDEX = "nothing to index (no text)"
 
 
@@ -320,7 +324,9 @@ def ingest_paths(
             parsed, document, chunks = built
             records: list[StructureRecord] = []
             if layers is not None and structure is not None:
-                document, records = _with_layers(layers, document, chunks, unit.label, structure)
+                document, records = _with_layers(
+                    layers, document, chunks, unit.label, structure, parsed.invoice
+                )
             if embedder is not None:
                 chunks = embed_chunks(embedder, chunks)
             try:
@@ -360,6 +366,7 @@ def _with_layers(
     chunks: list[Chunk],
     label: str,
     tally: _StructureTally,
+    invoice: Invoice | None = None,
 ) -> tuple[Document, list[StructureRecord]]:
     """The document as versioned by its layers, and its records. Claims: one model call per
     batch of passages; a failed call proposes nothing. Anything else that fails leaves the
@@ -376,7 +383,7 @@ def _with_layers(
                 continue
             proposals.extend(read_proposals(batch, response.content, layers.model.name))
         versioned = document.model_copy(update={"structure_version": STRUCTURE_VERSION})
-        built = build_structure(versioned, chunks, proposals)
+        built = build_structure(versioned, chunks, proposals, invoice)
     except Exception as exc:  # the layers of one document never cost its chunks
         logger.exception("ingest: structure layers of %s failed", label)
         reason = f"indexed without structure layers ({type(exc).__name__}: {one_line(exc)})"
@@ -411,7 +418,7 @@ def _document_of(
 ) -> tuple[ParsedDocument, Document, list[Chunk]] | SkippedSource:
     parsed = unit.parse()
     if isinstance(parsed, Skipped):
-        return SkippedSource(source=unit.label, reason=parsed.reason, failed=True)
+        return SkippedSource(source=unit.label, reason=parsed.reason, failed=parsed.failed)
     document, chunks = build_document(
         parsed,
         tenant=tenant,
@@ -522,6 +529,8 @@ def _read_file(source: SourceFile, data: bytes, suffix: str) -> ParsedDocument |
         return read_csv(data, path=PurePosixPath(source.key))
     if suffix in _MARKDOWN_SUFFIXES:
         return read_markdown(data, name=source.path.name)
+    if suffix == ".xml":
+        return read_xml(data)
     return read_text(data, name=source.path.name)
 
 

@@ -816,6 +816,7 @@
 
   function sourcePlace(citation) {
     return [
+      citation.record_kind, // an evidence item's structure layer (ASK-08)
       citation.document_id,
       citation.page_no !== null && citation.page_no !== undefined ? `hlm. ${citation.page_no}` : null,
       citation.section,
@@ -836,8 +837,13 @@
 
   function openSource(citation) {
     $("passage-title").textContent = `Sumber S${citation.source_no} — ${citation.document_id}`;
-    $("passage-proof").textContent = "Sumber yang dirujuk jawaban /v1/ask, dengan cuplikan " +
-      "200 karakter pertamanya. Jawaban ini tidak diperiksa juri: ini bukan verifikasi.";
+    // ASK-08: an evidence item is shown whole, as the model saw it, with the document's quote.
+    const evidence = typeof citation.text === "string";
+    $("passage-proof").textContent = (evidence
+      ? "Butir bukti dari struktur dokumen yang dirujuk jawaban /v1/ask, utuh, dengan kutipan " +
+        "dokumennya."
+      : "Sumber yang dirujuk jawaban /v1/ask, dengan cuplikan 200 karakter pertamanya.") +
+      " Jawaban ini tidak diperiksa juri: ini bukan verifikasi.";
     $("passage-proof").dataset.proof = "source";
     const identity = $("passage-identity");
     identity.replaceChildren();
@@ -848,11 +854,15 @@
       ["Bagian", citation.section],
       ["Potongan", citation.chunk_id],
       ["Jenis", citation.kind],
+      ["Lapisan", citation.record_kind],
+      ["Simpul", citation.node_id],
+      ["Kutipan", citation.quote],
     ]) {
       if (value === null || value === undefined || value === "") continue;
       identity.append(el("dt", { text: label }), el("dd", { text: String(value) }));
     }
-    $("passage-text").textContent = typeof citation.snippet === "string" ? citation.snippet : "";
+    const shown = evidence ? citation.text : citation.snippet;
+    $("passage-text").textContent = typeof shown === "string" ? shown : "";
     $("passage-dialog").dataset.key = `S${citation.source_no}`;
     $("passage-dialog").showModal();
     $("passage-close").focus();

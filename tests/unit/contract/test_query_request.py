@@ -12,6 +12,7 @@ def test_minimal_body_is_the_seed_curl_example() -> None:
     body = QueryV2Request.model_validate({"query": "Berapa anggaran pendidikan Aceh tahun 2023?"})
     assert body.offer_artifacts is False
     assert body.include_grounding is False and body.include_provenance is False
+    assert body.include_proof is False
 
 
 def test_every_documented_field_is_accepted() -> None:
@@ -25,6 +26,7 @@ def test_every_documented_field_is_accepted() -> None:
             "mcp_servers": ["bps"],
             "include_grounding": True,
             "include_provenance": True,
+            "include_proof": True,
             "offer_artifacts": False,
             "accept_annotations": True,
         }

@@ -57,6 +57,12 @@ def test_a_boolean_field_takes_only_true_or_false(
     assert [(e["loc"], e["type"]) for e in errors] == [((field,), "bool_type")]
 
 
+@pytest.mark.parametrize("value", ["yes", "true", 1, 0, None])
+def test_include_proof_takes_only_true_or_false(value: object) -> None:
+    errors = errors_of(QueryV2Request, {"query": "q", "include_proof": value})
+    assert [(e["loc"], e["type"]) for e in errors] == [(("include_proof",), "bool_type")]
+
+
 @pytest.mark.parametrize("value", [0, 0.0, "false", None])
 def test_offer_artifacts_false_is_the_boolean_false_only(value: object) -> None:
     errors = errors_of(QueryV2Request, {"query": "q", "offer_artifacts": value})

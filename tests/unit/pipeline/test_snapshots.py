@@ -24,10 +24,11 @@ from tests.unit.pipeline.conftest import PipelineDeps
 
 SNAPSHOTS = Path(__file__).parents[2] / "snapshots"
 SCENARIOS = sorted(p.stem for p in (Path(__file__).parents[2] / "scenarios").glob("*.json"))
+OPT_INS: dict[str, dict[str, Any]] = {"proof_refuted": {"include_proof": True}}  # ASK-11
 
 
 def body_for(deps: PipelineDeps, scenario: str) -> dict[str, Any]:
-    request = QueryV2Request(query=QUESTION, include_grounding=True)
+    request = QueryV2Request(query=QUESTION, include_grounding=True, **OPT_INS.get(scenario, {}))
     try:
         outcome = deps.answer(request, scenario=scenario)
     except TandaError as error:

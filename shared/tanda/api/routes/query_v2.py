@@ -94,6 +94,9 @@ def query_v2_stream(
 ) -> StreamingResponse:
     runtime = current_runtime(request)
     scenario = scenario_for(runtime, x_tanda_scenario)
+    # ASK-11's proof chain is JSON only: the stream has no frame for it, so it is not built (and
+    # withholds nothing) here.
+    body = body.model_copy(update={"include_proof": False})
     # A free worker (503), then ownership (404/409), are settled before the stream starts.
     return stream_answer(
         request,

@@ -271,6 +271,11 @@ _IDENTITY_FIELDS = (
     "section",
     "dataset",
     "period",
+    "document_type",
+    "issue_date",
+    "seller",
+    "buyer",
+    "currency",
 )
 
 
@@ -288,7 +293,8 @@ def apply_metadata(
     identity: LegalIdentity, title: str | None, lang: str | None, metadata: Mapping[str, object]
 ) -> MetadataOverrides:
     """Metadata wins over what was read from the document: identity fields
-    (``legal_reference, regulation_type, number, year, publisher, section, dataset, period``),
+    (``legal_reference, regulation_type, number, year, publisher, section, dataset, period``, and
+    for invoices ``document_type, issue_date, seller, buyer, currency``),
     ``title`` and ``lang``; every other key is kept as document metadata (as text)."""
     updates: dict[str, object] = {}
     rest: dict[str, str] = {}

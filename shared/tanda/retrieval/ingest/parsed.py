@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from tanda.invoices import Invoice
 from tanda.records.documents import LegalIdentity
 
 
@@ -43,10 +44,15 @@ class ParsedDocument:
     lang: str | None = None
     pages: int | None = None
     metadata: dict[str, str] = field(default_factory=dict)
+    invoice: Invoice | None = None
+    """An invoice read from XML (issue 18): what its structure records are built from."""
 
 
 @dataclass(frozen=True)
 class Skipped:
-    """A source that yields no document, and why (one line, shown in the ingest summary)."""
+    """A source that yields no document, and why (one line, shown in the ingest summary).
+    ``failed``: it could not be read; ``False`` when it was read and is not a document to index
+    (XML that is not an invoice)."""
 
     reason: str
+    failed: bool = True

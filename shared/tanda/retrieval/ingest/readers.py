@@ -15,6 +15,15 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import PurePath
 
+from tanda.invoices import (
+    Invoice,
+    NotAnInvoice,
+    TablePart,
+    invoice_identity,
+    read_invoice,
+    render_invoice,
+)
+from tanda.invoices.xml import NOT_AN_INVOICE_PREFIX
 from tanda.lang import guess_lang
 from tanda.records.documents import LegalIdentity
 from tanda.retrieval.ingest.identity import approved_by, extract_legal_identity
@@ -350,6 +359,50 @@ def table_identity(path: PurePath) -> tuple[str, str | None]:
         label = kind.upper() if len(kind) <= 5 else kind.replace("_", " ").title()
         return f"{label} {name}", period
     return name, period
+
+
+# --- XML invoices (issue 18) --------------------------------------------------------------------
+
+
+def read_xml(data: bytes) -> ParsedDocument | Skipped:
+    """An electronic invoice (UBL 2.1 Invoice / CreditNote, UBL-TR e-Fatura, CII) as its readable
+    rendering — header, line table, tax breakdown, totals, payment, notes — with the identity the
+    judge sees (V2-07). Other XML is skipped with its reason (not a failure); malformed XML or XML
+    declaring a DTD or entities is refused (a failure), nothing read from disk or network."""
+    invoice = read_invoice(data)
+    if isinstance(invoice, NotAnInvoice):
+        return Skipped(invoice.reason, failed=not invoice.reason.startswith(NOT_AN_INVOICE_PREFIX))
+    rendering = render_invoice(invoice)
+    blocks: list[Block] = []
+    for part in rendering.parts:
+        if isinstance(part, TablePart):
+            blocks.append(TableBlock(section=part.section, header=part.header, rows=part.rows))
+        else:
+            paragraphs = tuple(Paragraph(line) for line in part.lines if line.strip())
+            blocks.append(TextBlock(part.section, paragraphs))
+    notes = " ".join((*invoice.notes, *(line.name or "" for line in invoice.lines[:50])))
+    return ParsedDocument(
+        title=rendering.title,
+        blocks=tuple(blocks),
+        identity=invoice_identity(invoice),
+        lang=rendering.lang or document_lang(notes),
+        metadata=_invoice_metadata(invoice),
+        invoice=invoice,
+    )
+
+
+def _invoice_metadata(invoice: Invoice) -> dict[str, str]:
+    syntax = {"UBL": "UBL 2.1", "CII": "UN/CEFACT CII"}[invoice.syntax]
+    if invoice.is_ubl_tr:
+        syntax = "UBL-TR"
+    metadata = {"format": syntax, "lines": str(len(invoice.lines))}
+    if invoice.customization_id:
+        metadata["customization_id"] = invoice.customization_id
+    if invoice.profile_id:
+        metadata["profile_id"] = invoice.profile_id
+    if invoice.order_reference:
+        metadata["order_reference"] = invoice.order_reference
+    return metadata
 
 
 # --- JSONL and BEIR ------------------------------------------------------------------------------

@@ -1,0 +1,245 @@
+"""The proof chain of one answer (ASK-11): steps, weakest link, holes, stats, ``null``."""
+
+from __future__ import annotations
+
+from tanda.contract.proof import ComputedStep, ObservedStep, Proof, RuleStep
+from tanda.proof import ProofSource, RuleResult, Statement, build_proof, statements_from_markers
+from tanda.records.structure import RuleFact, RuleRecord, Span
+
+GOODS = ProofSource(1, "MAL BEDELİ: toplam = 40.470,00 TL", page_no=2, layer="entity")
+VAT = ProofSource(2, "KDV tutarı 2.100,00 TL olarak hesaplanmıştır.", page_no=2)
+SOURCES = [GOODS, VAT]
+SEED_ANSWER = (
+    "Mal bedeli 40.470,00 TL [S1], KDV 2.100,00 TL [S2]; toplam 40.470,00 + 2.100,00 = "
+    "42.570,00 TL [S1][S2]."
+)
+
+
+def build(answer: str, sources: list[ProofSource] = SOURCES, **kwargs: object) -> Proof:
+    proof = build_proof(answer, sources, **kwargs)  # type: ignore[arg-type]
+    assert proof is not None
+    return proof
+
+
+def computed(proof: Proof) -> list[ComputedStep]:
+    return [s for s in proof.steps if isinstance(s, ComputedStep)]
+
+
+def test_the_seed_example_two_observed_values_and_their_sum_is_verified() -> None:
+    proof = build(SEED_ANSWER)
+    assert (proof.verdict, proof.weakest_link, proof.holes) == ("verified", "exact", [])
+    assert proof.stats.model_dump() == {
+        "total": 3,
+        "observed": 2,
+        "computed": 1,
+        "rule": 0,
+        "computed_refuted": 0,
+        "holes": 0,
+    }
+    first, second, total = proof.steps
+    assert isinstance(first, ObservedStep) and isinstance(second, ObservedStep)
+    assert (first.no, first.ground, first.source_no, first.page_no, first.layer) == (
+        1,
+        "exact",
+        1,
+        2,
+        "entity",
+    )
+    assert SEED_ANSWER[first.start : first.end] == first.value == "40.470,00 TL"
+    assert (second.source_no, second.layer) == (2, "passage")
+    assert isinstance(total, ComputedStep)
+    assert total.model_dump(exclude={"start", "end"}) == {
+        "no": 3,
+        "kind": "computed",
+        "ground": "exact",
+        "expression": "40.470,00 + 2.100,00 = 42.570,00 TL",
+        "inputs": ["40.470,00", "2.100,00"],
+        "result": "42.570,00 TL",
+        "terms": 2,
+        "recomputed": "42570.00",
+        "arithmetic_ok": True,
+        "inputs_grounded": True,
+        "source_nos": [1, 2],
+        "engine": "deterministic",
+    }
+    assert SEED_ANSWER[total.start : total.end] == total.expression
+
+
+def test_a_wrong_result_is_refuted_with_the_right_value_and_breaks_the_chain() -> None:
+    proof = build("Toplam 40.470,00 + 2.100,00 = 42.670,00 TL [S1][S2].")
+    (step,) = computed(proof)
+    assert (step.ground, step.arithmetic_ok, step.recomputed) == ("refuted", False, "42570.00")
+    assert step.inputs_grounded  # the inputs are right; the sum is not
+    assert (proof.verdict, proof.weakest_link, proof.stats.computed_refuted) == (
+        "broken",
+        "refuted",
+        1,
+    )
+
+
+def test_a_value_in_no_source_is_a_hole_and_the_chain_is_partial() -> None:
+    answer = "Mal bedeli 40.470,00 TL [S1]; indirim 999,00 TL [S1]."
+    proof = build(answer)
+    assert [(h.value, answer[h.start : h.end]) for h in proof.holes] == [("999,00 TL", "999,00 TL")]
+    assert (proof.verdict, proof.weakest_link, proof.stats.holes) == ("partial", "unverified", 1)
+
+
+def test_an_input_found_nowhere_leaves_the_computation_ungrounded_not_refuted() -> None:
+    proof = build("Toplam 40.470,00 + 1.000,00 = 41.470,00 TL [S1].")
+    (step,) = computed(proof)
+    assert (step.ground, step.arithmetic_ok, step.inputs_grounded) == ("unverified", True, False)
+    assert step.source_nos == [1]
+    assert proof.verdict == "partial"
+
+
+def test_a_value_cited_to_the_wrong_source_is_relocated() -> None:
+    proof = build("KDV 2.100,00 TL [S1].")
+    (step,) = proof.steps
+    assert (step.ground, step.source_no) == ("relocated", 2)
+    assert (proof.verdict, proof.weakest_link) == ("partial", "relocated")
+
+
+def test_a_result_stated_without_its_operation_makes_no_computed_step() -> None:
+    proof = build("Toplam tutar 42.570,00 TL'dir [S1][S2].")
+    assert proof.stats.computed == 0
+    assert [h.value for h in proof.holes] == ["42.570,00 TL"]
+
+
+def test_nothing_to_prove_is_null_even_with_citations() -> None:
+    assert build_proof("Fatura ödeme koşulları belgede yazılıdır [S1].", SOURCES) is None
+    assert build_proof("", SOURCES) is None
+
+
+def test_a_value_written_twice_is_one_observed_step_with_its_best_ground() -> None:
+    proof = build("Mal bedeli 40.470,00 TL. Yani 40.470,00 TL [S1].")
+    (step,) = proof.steps
+    assert (step.ground, step.source_no, step.start) == ("exact", 1, 30)
+
+
+def test_rule_steps_carry_the_engine_s_result_and_an_unevaluable_rule_is_a_weak_link() -> None:
+    met = RuleResult(
+        statement="Ödeme 14 gün içinde yapılır",
+        quote="en geç 14 gün içinde",
+        outcome="sağlandı",
+        source_no=2,
+        page_no=1,
+    )
+    open_ = RuleResult(
+        statement="Toplam tutar 50.000 TL'yi aşamaz",
+        quote="toplam 50.000 TL'yi aşamaz",
+        outcome="DEĞERLENDİRİLEMEDİ",
+        detail="toplam tutar belgede yok",
+    )
+    proof = build("Şart belgede yazılıdır [S2].", rules=[met])
+    (step,) = proof.steps
+    assert isinstance(step, RuleStep)
+    assert (step.ground, step.outcome, step.engine, proof.verdict) == (
+        "exact",
+        "sağlandı",
+        "deterministic",
+        "verified",
+    )
+    both = build("Şart belgede yazılıdır [S2].", rules=[met, open_])
+    assert (both.stats.rule, both.verdict, both.weakest_link) == (2, "partial", "unverified")
+
+
+def test_steps_are_numbered_in_the_order_the_answer_states_them_rules_last() -> None:
+    rule = RuleResult(statement="s", quote="q", outcome="IHLAL", detail="50.500 > 50.000")
+    proof = build("42.570,00 TL = 40.470,00 + 2.100,00 [S1][S2].", rules=[rule])
+    assert [(s.no, s.kind) for s in proof.steps] == [
+        (1, "computed"),
+        (2, "observed"),
+        (3, "observed"),
+        (4, "rule"),
+    ]
+
+
+def test_the_chain_is_deterministic() -> None:
+    assert build(SEED_ANSWER) == build(SEED_ANSWER)
+
+
+def test_statements_are_sentences_with_the_markers_after_their_end() -> None:
+    answer = "Mal bedeli 40.470,00 TL. [S1] KDV ise Rp. 2.100,00 [S2]. Bitti."
+    statements = statements_from_markers(answer)
+    assert [(answer[s.start : s.end], s.cites) for s in statements] == [
+        ("Mal bedeli 40.470,00 TL. [S1]", (1,)),
+        ("KDV ise Rp. 2.100,00 [S2].", (2,)),
+        ("Bitti.", ()),
+    ]
+
+
+def test_given_statements_say_what_each_stretch_cites() -> None:
+    answer = "Anggaran Rp 5 miliar. Pajak Rp 2.100,00."
+    sources = [ProofSource(3, "Anggaran pendidikan Rp 5 miliar.")]
+    proof = build(answer, sources, statements=[Statement(0, 21, (3,)), Statement(22, 40, ())])
+    assert [(s.ground, s.source_no) for s in proof.steps] == [("exact", 3), ("unverified", None)]
+
+
+def test_an_answer_of_numbers_only_is_read_in_its_sources_language() -> None:
+    # "Rp5.000 M" is Rp 5,000 miliar in Indonesian, Rp 5 million in English.
+    text = "Pagu anggaran tahun ini sebesar Rp5.000 M dan realisasi Rp 4.874,35 M."
+    sources = [ProofSource(1, text)]
+    proof = build("Sisa: Rp5.000 M − Rp 4.874,35 M = Rp 125,65 M [S1].", sources)
+    (step,) = computed(proof)
+    assert (step.ground, step.recomputed) == ("exact", "125.65")
+
+
+def test_an_english_answer_copying_an_indonesian_table_s_numbers_reads_them_as_the_table_does() -> (
+    None
+):
+    # "1.500" is 1.5 in English, 1,500 in Indonesian: the numbers are the document's.
+    sources = [ProofSource(1, "Pagu anggaran sebesar Rp 1.500 M dan tambahan Rp 500 M.", lang="id")]
+    right = build("The total is Rp 1.500 M + Rp 500 M = Rp 2.000 M [S1].", sources, lang="en")
+    assert (right.verdict, [s.ground for s in right.steps]) == ("verified", ["exact"] * 3)
+    wrong = build("The total is Rp 1.500 M + Rp 500 M = Rp 2.100 M [S1].", sources, lang="en")
+    (step,) = computed(wrong)
+    assert (step.ground, step.recomputed, step.inputs_grounded) == ("refuted", "2000", True)
+    stated = build("The ceiling is Rp 1.500 M [S1].", sources, lang="en")
+    assert [s.ground for s in stated.steps] == ["exact"]
+
+
+def test_numbers_are_read_another_way_only_as_some_source_writes_them() -> None:
+    sources = [
+        ProofSource(1, "The ceiling is $1.500 million and the top-up $500 million.", lang="en")
+    ]
+    proof = build("Total: $1.500 million + $500 million = $2.000 million [S1].", sources, lang="en")
+    (step,) = computed(proof)
+    assert (step.ground, step.recomputed) == ("refuted", "501.500")
+
+
+def test_a_stored_rule_record_becomes_a_rule_step_with_the_engine_s_facts() -> None:
+    quote = "Pembayaran dilakukan paling lambat 14 hari setelah faktur diterima"
+    violated = RuleRecord(
+        node_id="inv-7:r1",
+        document_id="inv-7",
+        tenant_id="acme",
+        ordinal=4,
+        page_no=2,
+        chunk_id="inv-7#0",
+        span=Span(start=0, end=len(quote)),
+        quote=quote,
+        text="KURAL (deadline): Pembayaran ≤ 14 hari → IHLAL: Jangka waktu pembayaran = 30 hari",
+        rule_type="deadline",
+        subject="Pembayaran",
+        condition="≤ 14 d",
+        evaluation="IHLAL",
+        violations=(
+            RuleFact(node_id="inv-7:e9", text="Jangka waktu pembayaran = 30 hari", value="30 d"),
+        ),
+    )
+    unevaluable = violated.model_copy(
+        update={"evaluation": "DEĞERLENDİRİLEMEDİ", "violations": (), "reason": "no fact"}
+    )
+    result = RuleResult.of(violated, source_no=3)
+    assert result == RuleResult(
+        statement="Pembayaran ≤ 14 d",
+        quote=quote,
+        outcome="IHLAL",
+        detail="Jangka waktu pembayaran = 30 hari",
+        source_no=3,
+        page_no=2,
+    )
+    assert RuleResult.of(unevaluable).detail == "no fact"
+    proof = build("Pembayaran melewati batas [S3].", [], rules=[result])
+    (step,) = proof.steps
+    assert (step.kind, step.ground, step.outcome, step.source_no) == ("rule", "exact", "IHLAL", 3)

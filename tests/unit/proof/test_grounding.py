@@ -1,0 +1,107 @@
+"""Where a value the answer states is written in its sources (ASK-11 ``observed`` grounds)."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from hypothesis import example, given
+from hypothesis import strategies as st
+
+from tanda.numbers import Quantity, compare, extract_quantities
+from tanda.proof import ProofSource
+from tanda.proof.grounding import _as_written, _deduction, ground, source_quantities
+
+APBA = ProofSource(
+    1, "Belanja pegawai tahun 2022 mencapai Rp 871.667.219.294 dan pagu Rp5.000 M.", page_no=4
+)
+INVOICE = ProofSource(2, "Mal bedeli: 40.470,00 TL. Düzenlenme tarihi 18 Aralık 2023.")
+TABLE = ProofSource(3, "Allowance for doubtful accounts | (16) | (15)", layer="table", lang="en")
+
+
+def q(text: str, lang: str | None = None) -> Quantity:
+    (found,) = extract_quantities(text, lang)
+    return found
+
+
+def test_the_same_digits_in_a_cited_source_are_exact() -> None:
+    found = ground(q("40.470,00", "tr"), {2}, [APBA, INVOICE])
+    assert (found.ground, found.source, found.source_value) == ("exact", INVOICE, "40.470,00 TL")
+
+
+def test_the_same_value_written_otherwise_is_tolerant() -> None:
+    found = ground(q("Rp871,67 miliar", "id"), {1}, [APBA])
+    assert (found.ground, found.source_value) == ("tolerant", "Rp 871.667.219.294")
+
+
+def test_a_value_found_only_in_a_source_the_statement_does_not_cite_is_relocated() -> None:
+    found = ground(q("40.470,00 TL", "tr"), {1}, [APBA, INVOICE])
+    assert (found.ground, found.source) == ("relocated", INVOICE)
+
+
+def test_a_value_found_nowhere_is_unverified() -> None:
+    found = ground(q("Rp 9 miliar", "id"), {1, 2}, [APBA, INVOICE])
+    assert (found.ground, found.source) == ("unverified", None)
+
+
+def test_another_scale_is_not_the_same_value() -> None:
+    assert ground(q("Rp 871 juta", "id"), {1}, [APBA]).ground == "unverified"
+
+
+def test_a_year_stated_inside_a_date_is_found() -> None:
+    assert ground(q("2023"), {2}, [INVOICE]).ground == "tolerant"
+
+
+def test_a_deduction_in_brackets_is_found_by_its_amount() -> None:
+    # (16) in an English table is −16; "an allowance of 16" states its amount.
+    assert ground(q("16", "en"), {3}, [TABLE]).ground == "tolerant"
+    assert ground(q("-16", "en"), {3}, [TABLE]).ground == "exact"
+
+
+def test_an_operand_may_be_the_bare_number_a_source_writes_with_currency_and_scale() -> None:
+    bare = q("5.000", "id")
+    assert ground(bare, {1}, [APBA], operand=True).ground == "tolerant"
+    # Stated as a value of its own, 5.000 is not Rp 5.000 miliar.
+    assert ground(bare, {1}, [APBA]).ground == "unverified"
+
+
+SCALES = ["", " M", " miliar", " juta", " ribu", "%", " persen"]
+CURRENCIES = ["", "Rp ", "Rp"]
+
+
+def surface(number: Decimal, decimals: int, scale: str, currency: str, bracket: bool) -> str:
+    text = f"{number:,.{decimals}f}".replace(",", "_").replace(".", ",").replace("_", ".")
+    text = f"({text})" if bracket else text
+    return f"{currency}{text}{scale}" if scale not in ("%", " persen") else f"{text}{scale}"
+
+
+numbers = st.decimals(min_value=0, max_value=10**7, places=2, allow_nan=False, allow_infinity=False)
+surfaces = st.builds(
+    surface,
+    numbers,
+    st.integers(0, 2),
+    st.sampled_from(SCALES),
+    st.sampled_from(CURRENCIES),
+    st.booleans(),
+)
+
+
+@given(source=st.lists(surfaces, min_size=1, max_size=12), asked=st.lists(surfaces, max_size=4))
+# A window's upper end once stopped short of a later position with the same value.
+@example(source=["0", "0", "10.423,55", "10.423,6"], asked=[])
+def test_the_index_never_hides_a_quantity_compare_would_call_equal(
+    source: list[str], asked: list[str]
+) -> None:
+    # The windows only spare calls to compare: every source quantity that is equal to the value
+    # (as written, as a deduction's amount, or as the bare number an operand copies) is a
+    # candidate.
+    text = "Tabel anggaran dan realisasi: " + " | ".join(source)
+    index = source_quantities(text, "id")
+    for value in [*source, *asked]:
+        for q in extract_quantities(value, "id"):
+            near = set(index.near(q, q.tolerance, operand=True))
+            for position, s in enumerate(index.quantities):
+                readings = [s, _as_written(s)]
+                if (amount := _deduction(s)) is not None:
+                    readings.append(amount)
+                if any(compare(q, r).equal for r in readings):
+                    assert position in near, (q.surface, s.surface)

@@ -1,0 +1,250 @@
+"""Operations an answer shows, recomputed with ``decimal`` (ASK-11 ``computed``)."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from tanda.numbers import extract_quantities
+from tanda.proof import ShownOperation, shown_operations
+
+
+def operations(text: str, lang: str | None = None) -> list[ShownOperation]:
+    return shown_operations(text, extract_quantities(text, lang))
+
+
+def one(text: str, lang: str | None = None) -> ShownOperation:
+    found = operations(text, lang)
+    assert len(found) == 1, found
+    return found[0]
+
+
+def inputs(op: ShownOperation) -> list[str]:
+    return [o.quantity.surface for o in op.inputs]
+
+
+@pytest.mark.parametrize(
+    ("text", "lang", "recomputed"),
+    [
+        ("40.470,00 + 2.100,00 = 42.570,00", "tr", "42570.00"),
+        ("Rp 40.470,00 + Rp 2.100,00 = Rp 42.570,00", "id", "42570.00"),
+        ("$1,452.4 + $44.1 = $1,496.5", "en", "1496.5"),
+        ("10 + 20 - 5 + 1 = 26", None, "26"),
+        ("100 - 30 - 20 = 50", None, "50"),
+        ("2,5 juta + 500 ribu = 3 juta", "id", "3"),
+        ("Rp5.000 M − Rp 4.874,35 M = Rp 125,65 M", "id", "125.65"),
+        ("3 x 4 = 12", None, "12"),
+        ("6 × 7 = 42", None, "42"),
+        ("84 ÷ 2 = 42", None, "42"),
+        ("1,686,902*7.00 = 11,808,314", "en", "11808314"),
+    ],
+)
+def test_a_right_result_is_arithmetic_ok(text: str, lang: str | None, recomputed: str) -> None:
+    op = one(text, lang)
+    assert op.arithmetic_ok
+    assert f"{op.recomputed:f}" == recomputed
+
+
+def test_a_wrong_result_is_not_ok_and_recomputed_holds_the_right_value() -> None:
+    op = one("40.470,00 + 2.100,00 = 42.670,00", "tr")
+    assert not op.arithmetic_ok
+    assert op.recomputed == Decimal("42570.00")
+
+
+def test_a_chain_applies_left_to_right() -> None:
+    # 10 − 4 − 3 is 3 (left to right), not 9 (10 − (4 − 3)).
+    assert one("10 - 4 - 3 = 3").arithmetic_ok
+    assert not one("10 - 4 - 3 = 9").arithmetic_ok
+    # 100 / 4 / 5 is 5, not 125.
+    assert one("100 / 4 / 5 = 5").arithmetic_ok
+
+
+def test_multiplication_and_division_bind_before_addition_and_brackets_first() -> None:
+    assert one("2 + 3 × 4 = 14").arithmetic_ok
+    assert one("(2 + 3) × 4 = 20").arithmetic_ok
+    assert not one("(2 + 3) × 4 = 14").arithmetic_ok
+    assert one("[(166+178)/2] - [(57+44)/2] = 121.5", "en").arithmetic_ok
+
+
+@pytest.mark.parametrize(
+    ("text", "ok"),
+    [
+        ("10 / 3 = 3.33", True),
+        ("10 / 3 = 3.3", True),
+        ("10 / 3 = 3", True),
+        ("10 / 3 = 3.34", False),
+        ("10 / 3 = 3.4", False),
+    ],
+)
+def test_a_result_is_right_at_the_precision_it_states(text: str, ok: bool) -> None:
+    assert one(text, "en").arithmetic_ok is ok
+
+
+def test_an_inexact_result_is_recomputed_two_digits_past_the_stated_ones() -> None:
+    assert one("10 / 3 = 3.33", "en").recomputed == Decimal("3.3333")
+
+
+@pytest.mark.parametrize(
+    ("text", "recomputed"),
+    [
+        ("(44.1-56.7)/56.7 = -22.22%", "-22.2222"),
+        ("(53.7 − 65.6) / 65.6 × 100 = −18.14%", "-18.1402"),
+        ("100 × (53.7 − 65.6) / 65.6 = −18.14%", "-18.1402"),
+        ("126 / 67 - 1 = 88.06%", "88.0597"),
+        ("34% + 11% = 45%", "45"),
+        ("15% × 200 = 30", "30"),
+        ("(2.7%+2.0%+1.0%)/3 = 1.9%", "1.9"),
+        ("4.874,35 / 5.000 = 97,49%", "97.4870"),
+    ],
+)
+def test_percents_are_fractions_and_a_percent_result_reads_in_points(
+    text: str, recomputed: str
+) -> None:
+    op = one(text)
+    assert op.arithmetic_ok
+    assert op.recomputed == Decimal(recomputed)
+
+
+def test_adding_or_averaging_numbers_into_a_percent_reads_them_as_percent_points() -> None:
+    # TAT-QA writes the cells of a percent column bare: 40.0 − 38.1 is 1.9 points.
+    assert one("40.0-38.1 = 1.9%", "en").arithmetic_ok
+    assert one("(15.2 + 17.1)/2 = 16.15%", "en").arithmetic_ok
+    # A ratio of bare numbers is a fraction: 3,313 / 39,784 is 8.33 %, never 0.08 %.
+    ratio = one("3,313/39,784 = 0.08%", "en")
+    assert not ratio.arithmetic_ok
+    assert ratio.recomputed == Decimal("8.3275")
+
+
+def test_a_scale_word_on_the_result_only_is_the_scale_of_the_whole_chain() -> None:
+    op = one("44.1 - 56.7 = -12.6 million", "en")
+    assert op.arithmetic_ok
+    assert op.recomputed == Decimal("-12.6")
+    assert op.chain_factor == Decimal(1_000_000)
+    # The operands read at that scale, to be found where a source writes "$44.1 million".
+    assert {o.quantity.implied_factor for o in op.inputs} == {Decimal(1_000_000)}
+
+
+def test_a_scale_word_on_the_operands_only_is_the_scale_of_the_result() -> None:
+    assert one("5 miliar + 2 miliar = 7", "id").arithmetic_ok
+
+
+def test_values_with_their_scales_are_computed_as_values() -> None:
+    assert one("$1.2 million + 300,000 = $1.5 million", "en").arithmetic_ok
+
+
+def test_a_wrong_scaled_result_is_recomputed_in_the_result_s_own_terms() -> None:
+    op = one("44.1 - 56.7 = -126 million", "en")
+    assert not op.arithmetic_ok
+    assert op.recomputed == Decimal("-12.6")
+
+
+def test_the_result_may_come_first() -> None:
+    op = one("Toplam 42.570,00 TL = 40.470,00 + 2.100,00", "tr")
+    assert op.arithmetic_ok
+    assert op.result.surface == "42.570,00 TL"
+    assert inputs(op) == ["40.470,00", "2.100,00"]
+
+
+def test_a_result_without_its_operation_or_an_operation_without_result_is_no_step() -> None:
+    assert operations("Toplam tutar 42.570,00 TL'dir.", "tr") == []
+    assert operations("Toplam 40.470,00 + 2.100,00 TL.", "tr") == []
+    assert operations("KDV = 2.100,00 TL", "tr") == []
+    assert operations("5 + 3 = 7 + 1") == []
+
+
+def test_citation_markers_and_brackets_of_prose_do_not_break_an_operation() -> None:
+    op = one("Toplam 40.470,00 [S1] + 2.100,00 [S2] = 42.570,00 TL [S1][S2].", "tr")
+    assert op.arithmetic_ok
+    assert one("Total (40.470,00 + 2.100,00 = 42.570,00 TL).", "tr").arithmetic_ok
+
+
+def test_a_minus_the_number_took_as_its_sign_is_the_operator_before_it() -> None:
+    op = one("5 -3 = 2")
+    assert op.arithmetic_ok
+    assert inputs(op) == ["5", "3"]  # the operand is 3, not -3
+    bracketed = one("(458,202+1,158,000)-2,016,666 = -400,464", "en")
+    assert bracketed.arithmetic_ok
+    assert inputs(bracketed)[-1] == "2,016,666"
+
+
+def test_a_minus_opening_the_line_negates_the_bracket_but_a_dash_after_words_does_not() -> None:
+    assert one("- (197 + 101 + 206) / 3 = -168 thousand", "en").arithmetic_ok
+    assert one("-(9 + 12) / 2 = -10.5 million", "en").arithmetic_ok
+    assert one("Selisih: -(9 + 12) = -21", "id").arithmetic_ok
+    # After a word a dash may be prose or a minus: no step rather than a guess (never −8).
+    assert operations("Anggaran tambahan – (5 + 3) = 8", "id") == []
+
+
+def test_signed_operands_keep_their_sign() -> None:
+    assert one("-1.9-(-2.2) = 0.3", "en").arithmetic_ok
+    assert one("0 - (-42,271) = 42,271 thousand", "en").arithmetic_ok
+    assert one("$5,121 +$(-5,946) + $17,592 = 16,767 thousand", "en").arithmetic_ok
+
+
+def test_a_range_s_low_end_is_its_own_number_in_an_operation() -> None:
+    # "1-15%" reads as a range (1 % to 15 %) in prose; in an operation 1 is 1.
+    op = one("(1-15%)*(2.2/15%) = 12.47 billion", "en")
+    assert op.arithmetic_ok
+
+
+def test_an_operation_cut_by_words_is_not_checked_in_part() -> None:
+    # Checking "5 = 7" or "5 + 3 = 8" out of these would judge what the answer did not write.
+    assert operations("x + 5 = 7") == []
+    assert operations("Gaji Rp 5.000.000/bulan × 12 = Rp 60.000.000/tahun.", "id") == []
+    assert operations("40 + 2 = 42 + 3 + 5", "id") == []
+
+
+def test_division_by_zero_makes_no_step() -> None:
+    assert operations("10 / 0 = 5") == []
+
+
+def test_a_colon_is_no_division_and_references_are_no_operands() -> None:
+    assert operations("Tahun 2019 : 44,1 - 4,1 = 40", "id")[0].inputs[0].quantity.surface == "44,1"
+    assert operations("Pasal 5 + 3 = 8", "id") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "constants"),
+    [
+        ("(1,095 + 1,048) / 2 = 1,071.5", ["2"]),  # the n of a mean of n terms
+        ("(53.7 − 65.6) / 65.6 × 100 = −18.14%", ["100"]),  # a percent
+        ("126 / 67 - 1 = 88.06%", ["1"]),  # a growth rate
+        ("0 - (-42,271) = 42,271", ["0"]),
+        ("1/91.60 = 0.01", ["1"]),  # a reciprocal
+        ("(2.5+2.4+3.2)/(2019-2017+1) = 2.7%", ["1"]),  # a count of years
+        ("(4,143+7,111+3,686)/5 = 2,988", []),  # 5 is not the count of the 3 terms
+    ],
+)
+def test_numbers_the_operation_brings_are_constants_not_inputs(
+    text: str, constants: list[str]
+) -> None:
+    op = one(text, "en")
+    assert [o.quantity.surface for o in op.operands if o.constant] == constants
+
+
+def test_the_span_runs_from_the_first_bracket_to_the_result() -> None:
+    text = "Jadi (5 + 3) / 2 = 4 orang."
+    op = one(text, "id")
+    assert text[op.span[0] : op.span[1]] == "(5 + 3) / 2 = 4 orang"
+
+
+def test_words_may_label_the_terms_of_one_operation() -> None:
+    text = "PAD 6.592,42 M + TKDD 2.575,68 M + Pendapatan Lainnya 1.555,72 M = 10.723,82 M."
+    op = one(text, "id")
+    assert op.arithmetic_ok
+    assert inputs(op) == ["6.592,42 M", "2.575,68 M", "1.555,72 M"]
+    assert one("6.592,42 M (PAD) + 2.575,68 M (TKDD) = 9.168,10 M", "id").arithmetic_ok
+    assert one("10 M − realisasi 4 M = sisa 6 M", "id").arithmetic_ok
+
+
+def test_words_with_a_division_or_without_one_operator_are_prose() -> None:
+    assert operations("Gaji Rp 5.000.000/bulan × 12 = Rp 60.000.000", "id") == []
+    assert operations("anggaran 10 M dikurangi realisasi 4 M = 6 M", "id") == []
+    assert operations("Tahun 2022 sebesar 5 M + tambahan tahun 2023 3 M = 8 M", "id") == []
+
+
+def test_a_percent_added_to_an_amount_is_a_percent_of_it() -> None:
+    assert one("Harga Rp 100.000 + PPN 11% = Rp 111.000", "id").arithmetic_ok
+    assert one("5 M − 10% = 4,5 M", "id").arithmetic_ok
+    assert one("34% + 11% = 45%").arithmetic_ok  # percents add as percents
