@@ -13,9 +13,8 @@ before the judge starts, not by the judge.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import Executor, Future, ThreadPoolExecutor, wait
+from concurrent.futures import Executor, Future, wait
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -29,22 +28,14 @@ from tanda.model_calls import ChatMessage, ChatRequest, JudgeOutput, ModelRole
 from tanda.model_calls.budget import BudgetSpent, DeadlinePassed, ModelLedger
 from tanda.passages import Passage
 from tanda.prompts import prompt
+from tanda.threads import SharedPool
 
 JUDGE_SCHEMA = JudgeOutput.model_json_schema()
 CALL_WORKERS = 32
 """Threads shared by every judge in the process for its model calls (batch calls and re-checks):
 a judge waits for them at most until its deadline, and never creates threads of its own."""
 
-_pool: ThreadPoolExecutor | None = None
-_pool_lock = threading.Lock()
-
-
-def _call_pool() -> ThreadPoolExecutor:
-    global _pool
-    with _pool_lock:
-        if _pool is None:
-            _pool = ThreadPoolExecutor(max_workers=CALL_WORKERS, thread_name_prefix="tanda-judge")
-        return _pool
+_call_pool = SharedPool(CALL_WORKERS, "tanda-judge").get
 
 
 @dataclass(frozen=True)

@@ -16,9 +16,8 @@ guard, with no time left, fails closed.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
-from concurrent.futures import Executor, Future, ThreadPoolExecutor, wait
+from concurrent.futures import Executor, Future, wait
 from dataclasses import replace
 from typing import Any
 
@@ -43,22 +42,14 @@ from tanda.pipeline.steps import (
     guard_step,
     judge_batch_step,
 )
+from tanda.threads import SharedPool
 
 CHECK_WORKERS = 32
 """Threads shared by every in-process answer for its judge batches and framing checks: a burst of
 answers queues here instead of starting threads of its own (each step still stops at its
 deadline, so a batch that waited too long is ``unverified(deadline)``)."""
 
-_pool: ThreadPoolExecutor | None = None
-_pool_lock = threading.Lock()
-
-
-def _check_pool() -> ThreadPoolExecutor:
-    global _pool
-    with _pool_lock:
-        if _pool is None:
-            _pool = ThreadPoolExecutor(max_workers=CHECK_WORKERS, thread_name_prefix="tanda-check")
-        return _pool
+_check_pool = SharedPool(CHECK_WORKERS, "tanda-check").get
 
 
 class AbandonableModel:
