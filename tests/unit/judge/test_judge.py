@@ -793,3 +793,43 @@ def test_a_framing_check_without_a_call_in_its_allotment_is_unavailable() -> Non
         StageStatus.unavailable,
     )
     assert model.requests == []
+
+
+# --- the component's config ----------------------------------------------------------------------
+
+
+def test_the_judge_batches_as_the_setting_does_by_default() -> None:
+    from tanda.settings import Settings
+
+    # TANDA_JUDGE_BATCH_SIZE's default is the component's own (docs/pipeline.md)
+    assert Judge().batch_size == Settings.model_fields["judge_batch_size"].default == 6
+
+
+def test_a_batch_size_under_one_is_refused_with_the_value_it_was_given() -> None:
+    with pytest.raises(ValueError, match=r"^batch_size must be at least 1, not 0$"):
+        Judge(batch_size=0)
+
+
+def test_a_judge_given_an_executor_makes_its_calls_there() -> None:
+    # Given a judge handed a pool of its own (not the process's shared one)
+    class Counting(ThreadPoolExecutor):
+        submitted = 0
+
+        def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+            Counting.submitted += 1
+            return super().submit(fn, *args, **kwargs)
+
+    model = VerdictModel(judge={MATCHING: "supported"})
+    book = ledger(model)
+    cited = [item(0, MATCHING)]
+    with Counting(max_workers=2) as pool:
+        outcomes = Judge(executor=pool).run(
+            book,
+            [c.item for c in cited],
+            passages_of(cited),
+            invalid_keys={},
+            until=book.budget.deadline,
+        )
+    # then its one batch call ran on that pool
+    assert outcomes[0].verdict is Verdict.supported
+    assert Counting.submitted == 1

@@ -254,6 +254,17 @@ def test_a_failed_framing_check_leaves_every_examined_segment_an_uncited_claim()
     assert ordered == [SegmentOutcome.framing(), SegmentOutcome(Verdict.uncited)]
 
 
+def test_with_no_framing_to_examine_the_framing_check_is_skipped_whatever_its_step_said() -> None:
+    # Given an answer with no uncited framing, whose framing step the runner read as failed or
+    # late (the in-process runner's and the state machine's fallback: unavailable),
+    unavailable = states.FramingOutput(checkable=None, status=StageStatus.unavailable)
+    final = {0: SegmentOutcome(Verdict.uncited)}
+    # then the report says skipped: there was nothing for it to examine (V2-06)
+    ordered, status = collect_outcomes(1, final, [], [], [], unavailable)
+    assert ordered == [SegmentOutcome(Verdict.uncited)]
+    assert status is StageStatus.skipped
+
+
 def test_an_answer_with_no_segment_of_a_kind_keeps_its_routing_empty(deps: PipelineDeps) -> None:
     request = deps.request(QueryV2Request(query=QUESTION), scenario="uncited_and_invalid")
     output = steps.agent_step(request, deps.step_deps(), deps.agent_ports())
