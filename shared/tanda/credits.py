@@ -32,8 +32,11 @@ class Usage(_Model):
     metered: int = Field(
         default=0, ge=0, description="Calls with a `dip_test_` key: recorded, never charged."
     )
+    refunded: int = Field(
+        default=0, ge=0, description="Charged calls given back: cross-check jobs that failed."
+    )
     credits: Decimal = Field(
-        default=Decimal("0.00"), description="Credits charged for them in all."
+        default=Decimal("0.00"), description="Credits charged for them in all, refunds deducted."
     )
 
 

@@ -27,6 +27,7 @@ from tanda.records.documents import (
     SearchQuery,
     SearchScope,
 )
+from tanda.records.jobs import CrossCheckJob, JobPage
 from tanda.records.structure import RecordQuery, StructureRecord
 
 if TYPE_CHECKING:
@@ -120,8 +121,8 @@ class ConversationMissing(LookupError):
 
 
 class Store(Protocol):
-    """Conversations, messages, memory, receipts, rate limits, and each tenant's credit ledger
-    and profile.
+    """Conversations, messages, memory, receipts, rate limits, each tenant's credit ledger and
+    profile, and cross-check jobs.
 
     A conversation, its messages and a memory item are addressed by their
     :class:`~tanda.records.conversations.ConversationOwner` (issuer, tenant, subject): a read or
@@ -210,6 +211,42 @@ class Store(Protocol):
         ...
 
     def put_tenant_profile(self, profile: TenantProfile) -> None: ...
+
+    # --- cross-check jobs (XC-1, XC-2; tanda.records.jobs) -------------------------------------
+
+    def create_job(self, job: CrossCheckJob, *, opening: Decimal) -> bool:
+        """ONE atomic write: store the new ``job`` and, when it is ``queued``, pay for it: a
+        ``test_key`` job counts one metered ``cross_check`` call; any other takes
+        ``job.charged`` from the tenant's balance only if the balance covers it, counting one
+        charged call. ``False`` (nothing written) when it does not cover it. A job stored
+        already ``failed`` (a scheduled run that could not start) pays nothing. Raises
+        ``ValueError`` when the id exists."""
+        ...
+
+    def job(self, tenant_id: str, job_id: str) -> CrossCheckJob | None:
+        """The tenant's job; ``None`` for an unknown id or another tenant's job."""
+        ...
+
+    def replace_job(self, job: CrossCheckJob, *, refund: bool = False) -> bool:
+        """ONE conditional write: ``job`` replaces the stored job of its tenant and id if that
+        one is still at ``job.version - 1`` (see ``CrossCheckJob.next``). With ``refund``, the
+        job's ``charged`` credits go back to the tenant's balance in the same write, counted as
+        one refunded ``cross_check`` call (a failed job, XC-2). ``False`` (nothing written) when
+        another write came first."""
+        ...
+
+    def jobs(
+        self, tenant_id: str, *, scheduled: bool | None, limit: int, after: str | None = None
+    ) -> JobPage:
+        """The tenant's jobs, newest first, at most ``limit``, after the job id ``after``;
+        ``scheduled``: only those a schedule started (``True``), only the others (``False``)
+        or all (``None``)."""
+        ...
+
+    def open_jobs(self, *, limit: int) -> list[CrossCheckJob]:
+        """Queued and running jobs of every tenant, oldest first (what a worker pool picks up
+        and resumes)."""
+        ...
 
 
 class Progress(Protocol):

@@ -214,6 +214,68 @@ class Settings(BaseSettings):
         "Store, so it holds across processes and Lambda instances.",
     )
 
+    # --- /v1/cross-check jobs (docs/cross-check.md) ---------------------------------------------
+    cross_check_state_machine_arn: str | None = Field(
+        default=None,
+        description="The STANDARD state machine that runs cross-check jobs when "
+        "`TANDA_RUNNER=stepfunctions` (XC-5); in-process, `tanda serve` runs them itself.",
+    )
+    xc_workers: int = Field(
+        default=2,
+        ge=1,
+        le=64,
+        description="Cross-check jobs `tanda serve` runs at once (its embedded worker pool); more "
+        "wait queued in the Store.",
+    )
+    xc_lease_s: float = Field(
+        default=30.0,
+        gt=0,
+        description="How long a running job's worker may go without renewing its lease (it "
+        "renews it three times in that time). A job whose lease ran out — its process died — is "
+        "resumed by the next worker pool that sees it.",
+    )
+    xc_max_attempts: int = Field(
+        default=2,
+        ge=1,
+        le=10,
+        description="Runs a job may start (a restart resumes it); one interrupted after this "
+        "many fails with `interrupted` and is refunded, never left `running`.",
+    )
+    xc_claim_budget: int = Field(
+        default=2000,
+        ge=2,
+        description="Claims that take part in one job, shared out fairly between its documents "
+        "(XC-6): each document brings its most important claims, a short one leaves its share "
+        "to the others.",
+    )
+    xc_neighbours: int = Field(
+        default=3,
+        ge=1,
+        le=20,
+        description="Most similar claims of the other documents each claim is paired with "
+        "(the similarity channel, XC-4).",
+    )
+    xc_max_candidates: int = Field(
+        default=400,
+        ge=1,
+        description="Candidate pairs one job judges at most, highest priority first; the rest "
+        "are counted in `stats.candidates_capped` (XC-6).",
+    )
+    xc_judge_concurrency: int = Field(
+        default=4,
+        ge=1,
+        le=64,
+        description="Judge batches one job runs at once, in-process and as the state machine's "
+        "Map `MaxConcurrency`: so many `xc_judge` model calls at a time.",
+    )
+    xc_batch_size: int = Field(
+        default=8,
+        ge=1,
+        le=200,
+        description="Candidate pairs per judge batch, judged one after another: one Map "
+        "iteration (one Lambda) on AWS; `TANDA_XC_JUDGE_CONCURRENCY` batches run at once.",
+    )
+
     # --- auth (docs/auth.md) -------------------------------------------------------------------
     # Secrets are never configured here, only their SHA-256 hashes; keys written by
     # `tanda keys create` to `<home>/keys.json` are trusted in addition to these.

@@ -23,7 +23,9 @@ from tanda.settings import Settings, load_settings
 if TYPE_CHECKING:
     from tanda.auth import Authenticator
     from tanda.model_calls import ChatModel
+    from tanda.pipeline.cross_check import CrossCheckPorts
     from tanda.pipeline.runners import Runner
+    from tanda.pipeline.runners.cross_check import JobLauncher
     from tanda.pipeline.steps import AgentPorts, StepDeps
     from tanda.ports import Embedder, Progress, Reranker, SearchIndex, Store
     from tanda.retrieval.fusion import FusionConfig
@@ -142,6 +144,44 @@ class Runtime:
             reranker=self.reranker,
             progress=sink,
         )
+
+    def cross_check_ports(self) -> CrossCheckPorts:
+        """What the cross-check job steps read and write through (XC-2)."""
+        from tanda.pipeline.cross_check import CrossCheckPorts
+
+        return CrossCheckPorts(
+            store=self.store,
+            index=self.search_index,
+            model=self.model,
+            embedder=self.embedder,
+            settings=self.settings,
+        )
+
+    @cached_property
+    def cross_check_jobs(self) -> JobLauncher:
+        """What runs cross-check jobs (DESIGN §4): the STANDARD state machine when
+        ``TANDA_RUNNER=stepfunctions``, else this process's worker pool — started here, so
+        that jobs a previous process left open are resumed (``tanda serve`` builds it when it
+        starts)."""
+        settings = self.settings
+        if settings.runner == "stepfunctions":
+            import boto3
+
+            from tanda.pipeline.runners.cross_check import StepFunctionsJobs
+
+            return StepFunctionsJobs(
+                boto3.client("stepfunctions"), settings.cross_check_state_machine_arn or ""
+            )
+        from tanda.pipeline.runners.cross_check import CrossCheckWorkers
+
+        workers = CrossCheckWorkers(
+            self.cross_check_ports(),
+            workers=settings.xc_workers,
+            lease_s=settings.xc_lease_s,
+            max_attempts=settings.xc_max_attempts,
+        )
+        workers.start()
+        return workers
 
     @property
     def scripted(self) -> bool:

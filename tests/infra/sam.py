@@ -177,6 +177,7 @@ ROUTE_EVENTS: dict[str, list[tuple[str, int]]] = {
     "PlaygroundFunction": [("playground_post", 401)],
     "V1SearchFunction": [("v1_search_post", 401)],
     "V1AskFunction": [("v1_ask_post", 401)],
+    "V1CrossCheckFunction": [("v1_cross_check_post", 401), ("v1_cross_check_get", 401)],
 }
 STREAM_REQUESTS = {
     "QueryV2StreamFunction": ("/query/v2/stream", {"query": "Berapa anggaran?"}),
@@ -230,6 +231,9 @@ RESOLVED = {
     "TANDA_OPENSEARCH_REGION": REGION,
     "TANDA_QUERY_STATE_MACHINE_ARN": (
         f"arn:aws:states:{REGION}:123456789012:stateMachine:tanda-smoke-query"
+    ),
+    "TANDA_CROSS_CHECK_STATE_MACHINE_ARN": (
+        f"arn:aws:states:{REGION}:123456789012:stateMachine:tanda-smoke-cross-check"
     ),
     "TANDA_API_KEY_HASHES": hashlib.sha256(b"smoke-unused-key").hexdigest(),
     "TANDA_V1_API_KEY_HASHES": json.dumps({hashlib.sha256(b"smoke-v1").hexdigest(): "t"}),

@@ -37,6 +37,9 @@ EXPECTED_ROUTES = {
     ("/playground", "post"): "PlaygroundFunction",
     ("/v1/search", "post"): "V1SearchFunction",
     ("/v1/ask", "post"): "V1AskFunction",
+    ("/v1/cross-check", "post"): "V1CrossCheckFunction",
+    ("/v1/cross-check", "get"): "V1CrossCheckFunction",
+    ("/v1/cross-check/{job_id}", "get"): "V1CrossCheckFunction",
 }
 STREAM_ROUTES = {
     "/query/v2/stream": "QueryV2StreamFunction",

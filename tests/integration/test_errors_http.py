@@ -38,6 +38,14 @@ def failing_router() -> APIRouter:
     def boom() -> None:
         raise RuntimeError("secret internals /etc/passwd")
 
+    @router.post("/t/both")
+    def post_both() -> None:
+        return None
+
+    @router.get("/t/both")
+    def get_both() -> None:
+        return None
+
     @router.get("/t/domain/{name}")
     def domain(name: str) -> None:
         raise getattr(errors, name)()
@@ -123,6 +131,17 @@ def test_given_a_wrong_method_then_405_in_the_error_shape(base_url: str) -> None
     response = httpx.delete(f"{base_url}/t/boom")
     assert response.status_code == 405
     assert error_of(response).error.code == "method_not_allowed"
+
+
+def test_given_a_path_two_routes_serve_then_the_405_allows_the_methods_of_both(
+    base_url: str,
+) -> None:
+    # POST and GET /v1/cross-check are two routes; Starlette's 405 names the first one's only,
+    # and the OpenAPI fuzzer holds `Allow` to the document (issue 15).
+    response = httpx.request("OPTIONS", f"{base_url}/t/both")
+    assert response.status_code == 405
+    assert error_of(response).error.code == "method_not_allowed"
+    assert response.headers["allow"] == "GET, POST"
 
 
 def test_given_the_default_app_then_healthz_openapi_and_docs_are_served(

@@ -48,6 +48,9 @@ def base_url(serve_app: ServeApp, tmp_path: Path, signing_key: ed25519.Ed25519Pr
     )
     runtime = Runtime(settings=settings)
     add_qanun(runtime.search_index, "acme")
+    # The documents of POST /v1/cross-check's example: the fuzzer reaches a queued job, and
+    # through the 202's link the job it polls (issue 15).
+    add_qanun(runtime.search_index, "acme", doc_id="qanun-2024")
     return serve_app(create_app(runtime))
 
 

@@ -78,7 +78,12 @@ def test_ask_v1_json_is_the_routes_response_and_the_operator_is_metered_only(
     assert main(["credits", "show", "--tenant", "t1", "--json"]) == 0
     account = json.loads(capsys.readouterr().out)
     assert account["balance"] == "10.00"
-    assert account["usage"]["ask"] == {"charged": 0, "metered": 1, "credits": "0.00"}
+    assert account["usage"]["ask"] == {
+        "charged": 0,
+        "metered": 1,
+        "refunded": 0,
+        "credits": "0.00",
+    }
 
 
 def test_ask_v1_refuses_a_bad_body_as_a_usage_error(

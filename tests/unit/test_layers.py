@@ -35,7 +35,7 @@ KERNEL = [
     "threads",
 ]
 DOMAIN = ["annotate", "retrieval", "extraction", "proof", "invoices"]  # invoices sits below
-STAGES = ["agent", "judge", "guard", "conversations", "auth", "retriever", "ask"]
+STAGES = ["agent", "judge", "guard", "conversations", "auth", "retriever", "ask", "crosscheck"]
 
 # Rank of every package (or module) directly under tanda/: an import may go to the same rank or
 # a lower one. Adapters sit beside the stages (they may import the kernel and the pure domain);

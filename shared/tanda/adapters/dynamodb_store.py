@@ -15,6 +15,9 @@ Two tables, whose key schemas are declared in ``template.yaml`` (a test compares
   rate-limit window    ``RATE#<key>``                          ``W#<window number>``
   credit ledger        ``TENANT#<tenant>``                     ``CREDITS``
   tenant profile       ``TENANT#<tenant>``                     ``PROFILE``
+  cross-check job      ``XC#<tenant>``                         ``JOB#<job id>``
+  … its further pages  ``XC#<tenant>``                         ``JOB#<job id>#P#<n>``
+  open job (pointer)   ``XCOPEN``                              ``<created_at>#<tenant>#<job id>``
   ===================  ======================================  ===============================
 
   The owner digest is the SHA-256 of ``[issuer, subject]`` as JSON (:func:`owner_key`): no
@@ -36,6 +39,14 @@ A tenant's credit ledger is one item: ``balance`` and, per usage kind, ``<kind>_
 conditional ``UpdateItem`` that takes the amount and counts the call only while the balance covers
 it (ASK-12); an item without ``balance`` reads as the opening balance, which the first write sets.
 
+A cross-check job (XC-2) is its JSON, zlib-compressed, in ``body`` — split over page items when
+it is larger than :data:`JOB_PAGE_BYTES`, since an item holds at most 400 KB and a job holds its
+findings. Every write of a job is one transaction: the job item on the condition that its
+``version`` is the one the writer read, its pages, the pointer that lists it among the open jobs
+while it is queued or running, and the ledger: creating a job charges (or meters) it, and a failed
+job's refund is part of the write that fails it, so a job is charged once and refunded at most
+once.
+
 DynamoDB deletes expired items lazily (up to days later), so every read of an item with
 ``expires_at`` filters on it as well.
 """
@@ -45,6 +56,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import zlib
 from collections.abc import Sequence
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
@@ -69,6 +81,7 @@ from tanda.records.conversations import (
     Route,
     StoredMessage,
 )
+from tanda.records.jobs import CrossCheckJob, JobPage
 
 if TYPE_CHECKING:
     from tanda.settings import Settings
@@ -87,6 +100,12 @@ TENANT_PREFIX = "TENANT#"
 CREDITS_SK = "CREDITS"
 PROFILE_SK = "PROFILE"
 BALANCE = "balance"
+JOB_PK_PREFIX = "XC#"
+JOB_SK_PREFIX = "JOB#"
+OPEN_JOBS_PK = "XCOPEN"
+JOB_PAGE_BYTES = 350_000
+"""A job's compressed body is split into items of at most this many bytes (400 KB per item)."""
+JOB_USAGE: UsageKind = "cross_check"
 
 
 class DynamoTables(BaseSettings):
@@ -404,32 +423,50 @@ class DynamoStore:
         ).get("Item")
         return _account(tenant_id, item or {}, opening)
 
+    def _charge_update(
+        self, tenant_id: str, kind: UsageKind, amount: Decimal, opening: Decimal
+    ) -> dict[str, Any]:
+        """The conditional charge as one ``UpdateItem`` request (ASK-12): it takes the amount and
+        counts the call only while the balance covers it."""
+        covers = "#balance >= :amount"
+        if opening >= amount:
+            covers = f"attribute_not_exists(#balance) OR {covers}"
+        return {
+            "TableName": self.table,
+            "Key": self._tenant_key(tenant_id, CREDITS_SK),
+            "UpdateExpression": "SET #balance = if_not_exists(#balance, :opening) - :amount "
+            "ADD #charged :one, #credits :amount",
+            "ConditionExpression": covers,
+            "ExpressionAttributeNames": {
+                "#balance": BALANCE,
+                "#charged": f"{kind}_charged",
+                "#credits": f"{kind}_credits",
+            },
+            "ExpressionAttributeValues": {
+                ":opening": _decimal(opening),
+                ":amount": _decimal(amount),
+                ":one": _n(1),
+            },
+        }
+
+    def _meter_update(self, tenant_id: str, kind: UsageKind, opening: Decimal) -> dict[str, Any]:
+        return {
+            "TableName": self.table,
+            "Key": self._tenant_key(tenant_id, CREDITS_SK),
+            "UpdateExpression": "SET #balance = if_not_exists(#balance, :opening) "
+            "ADD #metered :one",
+            "ExpressionAttributeNames": {"#balance": BALANCE, "#metered": f"{kind}_metered"},
+            "ExpressionAttributeValues": {":opening": _decimal(opening), ":one": _n(1)},
+        }
+
     def charge(
         self, tenant_id: str, kind: UsageKind, amount: Decimal, *, opening: Decimal
     ) -> Decimal | None:
         # ASK-12: the check and the charge are ONE conditional write; DynamoDB serialises writes
         # to the item, so concurrent charges can never take the balance below zero.
-        covers = "#balance >= :amount"
-        if opening >= amount:
-            covers = f"attribute_not_exists(#balance) OR {covers}"
         try:
             updated = self.client.update_item(
-                TableName=self.table,
-                Key=self._tenant_key(tenant_id, CREDITS_SK),
-                UpdateExpression="SET #balance = if_not_exists(#balance, :opening) - :amount "
-                "ADD #charged :one, #credits :amount",
-                ConditionExpression=covers,
-                ExpressionAttributeNames={
-                    "#balance": BALANCE,
-                    "#charged": f"{kind}_charged",
-                    "#credits": f"{kind}_credits",
-                },
-                ExpressionAttributeValues={
-                    ":opening": _decimal(opening),
-                    ":amount": _decimal(amount),
-                    ":one": _n(1),
-                },
-                ReturnValues="UPDATED_NEW",
+                **self._charge_update(tenant_id, kind, amount, opening), ReturnValues="UPDATED_NEW"
             )
         except Exception as error:
             if _error_code(error) != "ConditionalCheckFailedException":
@@ -438,13 +475,7 @@ class DynamoStore:
         return as_credits(Decimal(updated["Attributes"][BALANCE]["N"]))
 
     def meter(self, tenant_id: str, kind: UsageKind, *, opening: Decimal) -> None:
-        self.client.update_item(
-            TableName=self.table,
-            Key=self._tenant_key(tenant_id, CREDITS_SK),
-            UpdateExpression="SET #balance = if_not_exists(#balance, :opening) ADD #metered :one",
-            ExpressionAttributeNames={"#balance": BALANCE, "#metered": f"{kind}_metered"},
-            ExpressionAttributeValues={":opening": _decimal(opening), ":one": _n(1)},
-        )
+        self.client.update_item(**self._meter_update(tenant_id, kind, opening))
 
     def grant_credits(self, tenant_id: str, amount: Decimal, *, opening: Decimal) -> CreditAccount:
         if amount <= 0:
@@ -479,6 +510,190 @@ class DynamoStore:
             },
         )
 
+    # --- cross-check jobs (XC-1, XC-2) -----------------------------------------------------------
+
+    def _job_key(self, tenant_id: str, job_id: str, page: int = 0) -> dict[str, dict[str, str]]:
+        sk = f"{JOB_SK_PREFIX}{job_id}" + (f"#P#{page}" if page else "")
+        return {"PK": _s(f"{JOB_PK_PREFIX}{tenant_id}"), "SK": _s(sk)}
+
+    def _open_key(self, job: CrossCheckJob) -> dict[str, dict[str, str]]:
+        # Sorted by creation: open_jobs reads them oldest first.
+        sk = f"{job.created_at:020.6f}#{job.tenant_id}#{job.job_id}"
+        return {"PK": _s(OPEN_JOBS_PK), "SK": _s(sk)}
+
+    def _job_writes(self, job: CrossCheckJob, condition: dict[str, Any]) -> list[dict[str, Any]]:
+        """The job item (with ``condition``) and its further pages, as transaction items."""
+        pages = _job_pages(job)
+        item = {
+            **self._job_key(job.tenant_id, job.job_id),
+            "status": _s(job.status),
+            "version": _n(job.version),
+            "scheduled": {"BOOL": job.schedule is not None},
+            "created_at": _n(job.created_at),
+            "pages": _n(len(pages)),
+            "body": {"B": pages[0]},
+        }
+        writes: list[dict[str, Any]] = [
+            {"Put": {"TableName": self.table, "Item": item, **condition}}
+        ]
+        for number, page in enumerate(pages[1:], start=1):
+            key = self._job_key(job.tenant_id, job.job_id, number)
+            writes.append({"Put": {"TableName": self.table, "Item": {**key, "body": {"B": page}}}})
+        return writes
+
+    def create_job(self, job: CrossCheckJob, *, opening: Decimal) -> bool:
+        # XC-2: the charge (or the metered count), the job and its pointer are one transaction;
+        # a job stored already failed never ran and pays nothing.
+        payments: list[dict[str, Any]] = []
+        if job.status == "queued":
+            if job.test_key:
+                payment = self._meter_update(job.tenant_id, JOB_USAGE, opening)
+            else:
+                payment = self._charge_update(job.tenant_id, JOB_USAGE, job.charged, opening)
+            payments.append({"Update": payment})
+        writes = [
+            *payments,
+            *self._job_writes(job, {"ConditionExpression": "attribute_not_exists(PK)"}),
+        ]
+        if not job.finished:
+            writes.append({"Put": {"TableName": self.table, "Item": self._open_key(job)}})
+        try:
+            self.client.transact_write_items(TransactItems=writes)
+        except Exception as error:
+            if _error_code(error) != "TransactionCanceledException":
+                raise
+            reasons = getattr(error, "response", {}).get("CancellationReasons") or []
+            codes = [reason.get("Code") for reason in reasons]
+            if payments and codes[:1] == ["ConditionalCheckFailed"]:
+                return False
+            if "ConditionalCheckFailed" in codes:
+                raise ValueError(f"job {job.job_id} exists") from error
+            raise
+        return True
+
+    def job(self, tenant_id: str, job_id: str) -> CrossCheckJob | None:
+        found = self.client.get_item(
+            TableName=self.table, Key=self._job_key(tenant_id, job_id), ConsistentRead=True
+        ).get("Item")
+        if found is None:
+            return None
+        return self._read_job(tenant_id, job_id, found)
+
+    def _read_job(self, tenant_id: str, job_id: str, item: dict[str, Any]) -> CrossCheckJob:
+        pages = [bytes(item["body"]["B"])]
+        for number in range(1, int(item["pages"]["N"])):
+            page = self.client.get_item(
+                TableName=self.table,
+                Key=self._job_key(tenant_id, job_id, number),
+                ConsistentRead=True,
+            )["Item"]
+            pages.append(bytes(page["body"]["B"]))
+        return CrossCheckJob.model_validate_json(zlib.decompress(b"".join(pages)))
+
+    def replace_job(self, job: CrossCheckJob, *, refund: bool = False) -> bool:
+        stored = self.client.get_item(
+            TableName=self.table,
+            Key=self._job_key(job.tenant_id, job.job_id),
+            ConsistentRead=True,
+            ProjectionExpression="pages",
+        ).get("Item")
+        if stored is None:
+            return False
+        writes = self._job_writes(
+            job,
+            {
+                "ConditionExpression": "version = :read",
+                "ExpressionAttributeValues": {":read": _n(job.version - 1)},
+            },
+        )
+        for stale in range(len(writes), int(stored["pages"]["N"])):
+            key = self._job_key(job.tenant_id, job.job_id, stale)
+            writes.append({"Delete": {"TableName": self.table, "Key": key}})
+        if job.finished:
+            writes.append({"Delete": {"TableName": self.table, "Key": self._open_key(job)}})
+        if refund:
+            # XC-2: a failed job's charge goes back in the write that fails it.
+            writes.append(
+                {
+                    "Update": {
+                        "TableName": self.table,
+                        "Key": self._tenant_key(job.tenant_id, CREDITS_SK),
+                        "UpdateExpression": "ADD #balance :amount, #refunded :one, #credits :minus",
+                        "ExpressionAttributeNames": {
+                            "#balance": BALANCE,
+                            "#refunded": f"{JOB_USAGE}_refunded",
+                            "#credits": f"{JOB_USAGE}_credits",
+                        },
+                        "ExpressionAttributeValues": {
+                            ":amount": _decimal(job.charged),
+                            ":minus": _decimal(-job.charged),
+                            ":one": _n(1),
+                        },
+                    }
+                }
+            )
+        try:
+            self.client.transact_write_items(TransactItems=writes)
+        except Exception as error:
+            if _error_code(error) != "TransactionCanceledException":
+                raise
+            reasons = getattr(error, "response", {}).get("CancellationReasons") or [{}]
+            if reasons[0].get("Code") == "ConditionalCheckFailed":
+                return False
+            raise
+        return True
+
+    def jobs(
+        self, tenant_id: str, *, scheduled: bool | None, limit: int, after: str | None = None
+    ) -> JobPage:
+        query: dict[str, Any] = {
+            "TableName": self.table,
+            "KeyConditionExpression": "PK = :pk AND begins_with(SK, :prefix)",
+            # Page items of a job have no status.
+            "FilterExpression": "attribute_exists(#status)",
+            "ExpressionAttributeNames": {"#status": "status"},
+            "ExpressionAttributeValues": {
+                ":pk": _s(f"{JOB_PK_PREFIX}{tenant_id}"),
+                ":prefix": _s(JOB_SK_PREFIX),
+            },
+            "ScanIndexForward": False,  # ids grow with their creation time: newest first
+            "ConsistentRead": True,
+        }
+        if scheduled is not None:
+            query["FilterExpression"] += " AND #scheduled = :scheduled"
+            query["ExpressionAttributeNames"]["#scheduled"] = "scheduled"
+            query["ExpressionAttributeValues"][":scheduled"] = {"BOOL": scheduled}
+        if after is not None:
+            query["ExclusiveStartKey"] = self._job_key(tenant_id, after)
+        found: list[CrossCheckJob] = []
+        while len(found) <= limit:
+            page = self.client.query(**query)
+            for item in page["Items"]:
+                job_id = item["SK"]["S"].removeprefix(JOB_SK_PREFIX)
+                found.append(self._read_job(tenant_id, job_id, item))
+            if "LastEvaluatedKey" not in page:
+                break
+            query["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+        listed = tuple(found[:limit])
+        more = len(found) > limit and bool(listed)
+        return JobPage(jobs=listed, next_after=listed[-1].job_id if more else None)
+
+    def open_jobs(self, *, limit: int) -> list[CrossCheckJob]:
+        pointers = self.client.query(
+            TableName=self.table,
+            KeyConditionExpression="PK = :pk",
+            ExpressionAttributeValues={":pk": _s(OPEN_JOBS_PK)},
+            ConsistentRead=True,
+            Limit=max(1, limit),
+        )["Items"]
+        found: list[CrossCheckJob] = []
+        for pointer in pointers:
+            _, tenant_id, job_id = pointer["SK"]["S"].split("#", 2)
+            job = self.job(tenant_id, job_id)
+            if job is not None and not job.finished:
+                found.append(job)
+        return found
+
 
 def _decimal(value: Decimal) -> dict[str, str]:
     return {"N": format(value, "f")}
@@ -491,14 +706,15 @@ def _account(tenant_id: str, item: dict[str, Any], opening: Decimal) -> CreditAc
 
     usage: dict[UsageKind, Usage] = {}
     for kind in USAGE_KINDS:
-        charged, metered, credits = (
-            number(f"{kind}_{part}") for part in ("charged", "metered", "credits")
+        charged, metered, refunded, credits = (
+            number(f"{kind}_{part}") for part in ("charged", "metered", "refunded", "credits")
         )
         if charged is None and metered is None:
             continue
         usage[kind] = Usage(
             charged=int(charged or 0),
             metered=int(metered or 0),
+            refunded=int(refunded or 0),
             credits=as_credits(credits or Decimal(0)),
         )
     balance = number(BALANCE)
@@ -512,3 +728,9 @@ def _account(tenant_id: str, item: dict[str, Any], opening: Decimal) -> CreditAc
 def _conversation(item: dict[str, Any]) -> Conversation:
     route = item.get("route", {}).get("S")  # the attribute, not the body, holds the claim
     return Conversation.model_validate_json(item["body"]["S"]).model_copy(update={"route": route})
+
+
+def _job_pages(job: CrossCheckJob) -> list[bytes]:
+    """The job's JSON, compressed, in pages of at most :data:`JOB_PAGE_BYTES`."""
+    body = zlib.compress(job.model_dump_json().encode(), level=6)
+    return [body[i : i + JOB_PAGE_BYTES] for i in range(0, len(body), JOB_PAGE_BYTES)] or [b""]

@@ -10,7 +10,8 @@ aligns with one place of its cited passages that holds its content terms, its ne
 markers on the same words, no antonym, the same roles and its quantities (issue 17); the framing
 check treats framing with digits as checkable; the guard blocks answers carrying personal
 identifiers (a 16-digit NIK); at ingest, every sentence that states something is proposed as a
-claim (ASK-14). Answers come from ``ChatRequest.items``.
+claim (ASK-14); the cross-check judge compares two claims' numbers
+(``tanda.adapters.offline_xc_judge``). Answers come from ``ChatRequest.items``.
 """
 
 from __future__ import annotations
@@ -123,6 +124,7 @@ class OfflineModel:
             ModelRole.framing_check: self._framing,
             ModelRole.guard: self._guard,
             ModelRole.ask: self._ask,
+            ModelRole.xc_judge: self._xc_judge,
             ModelRole.extract_claims: self._extract_claims,
         }.get(request.role)
         if handler is None:
@@ -257,6 +259,30 @@ class OfflineModel:
             if "id" in item
         ]
         return ChatResponse(content=json.dumps({"verdicts": verdicts}, ensure_ascii=False))
+
+    # --- cross-check (XC-4) ---------------------------------------------------------------------
+
+    def _xc_judge(self, request: ChatRequest) -> ChatResponse:
+        """Two claims of two documents: the deterministic judge of
+        :mod:`tanda.adapters.offline_xc_judge`, naming both by their ids."""
+        from tanda.adapters.offline_xc_judge import judge_pair
+
+        item = (request.items or [{}])[0]
+        a, b = item.get("a", {}), item.get("b", {})
+        verdict, explanation = judge_pair(
+            str(a.get("statement", "")), str(b.get("statement", "")), str(item.get("lang", "en"))
+        )
+        return ChatResponse(
+            content=json.dumps(
+                {
+                    "verdict": verdict,
+                    "explanation": explanation,
+                    "a": a.get("id"),
+                    "b": b.get("id"),
+                },
+                ensure_ascii=False,
+            )
+        )
 
     # --- claims at ingest ---------------------------------------------------------------------
 

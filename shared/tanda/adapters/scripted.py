@@ -145,6 +145,24 @@ class AskScript(_Model):
     fail: Literal["timeout", "http_500", "http_400", "invalid"] | None = None
 
 
+class XcJudgeScript(_Model):
+    """The cross-check judge (docs/scenarios.md): a pair gets the verdict of the first list
+    (``contradiction``, then ``support``, then ``none``) holding a substring of either
+    statement, else ``default``; ``unknown_ids`` pairs are answered naming a claim the judge
+    was not shown (dropped and counted, XC-3)."""
+
+    default: Literal["contradiction", "support", "none"] = "none"
+    contradiction: list[str] = Field(default_factory=list)
+    support: list[str] = Field(default_factory=list)
+    none: list[str] = Field(default_factory=list)
+    unknown_ids: list[str] = Field(default_factory=list)
+    explanation: str = Field(
+        default="Scripted {verdict} ({lang}).",
+        description="`{verdict}` and `{lang}` are filled in.",
+    )
+    fail: Failure | None = None
+
+
 class Scenario(_Model):
     description: str | None = None
     agent: AgentScript = AgentScript()
@@ -153,6 +171,7 @@ class Scenario(_Model):
     recheck: RecheckScript = RecheckScript()
     guard: GuardScript = GuardScript()
     ask: AskScript = AskScript()
+    xc_judge: XcJudgeScript = XcJudgeScript()
     extract_claims: ExtractClaimsScript = ExtractClaimsScript()
     latency_ms: dict[str, int] = Field(default_factory=dict, description="Per role, e.g. judge.")
 
@@ -211,6 +230,7 @@ class ScriptedModel:
             ModelRole.recheck: self._recheck,
             ModelRole.guard: self._guard,
             ModelRole.ask: self._ask,
+            ModelRole.xc_judge: self._xc_judge,
             ModelRole.extract_claims: self._extract_claims,
         }.get(request.role)
         if handler is None:
@@ -356,6 +376,31 @@ class ScriptedModel:
         return ChatResponse(
             content=_cite_by_kind(script.continuation, sources),
             finish_reason="length" if script.continuation_truncated else "stop",
+        )
+
+    def _xc_judge(self, scenario: Scenario, request: ChatRequest) -> ChatResponse:
+        script = scenario.xc_judge
+        failed = self._fail(script.fail)
+        if failed is not None:
+            return failed
+        item = (request.items or [{}])[0]
+        a, b = item.get("a", {}), item.get("b", {})
+        statements = (str(a.get("statement", "")), str(b.get("statement", "")))
+
+        def named(substrings: list[str]) -> bool:
+            return any(s in statement for s in substrings for statement in statements)
+
+        verdict = script.default
+        for candidate in ("contradiction", "support", "none"):
+            if named(getattr(script, candidate)):
+                verdict = candidate
+                break
+        other = b.get("id")
+        if named(script.unknown_ids):
+            other = f"{other}-unknown"
+        explanation = script.explanation.format(verdict=verdict, lang=item.get("lang"))
+        return self._json(
+            {"verdict": verdict, "explanation": explanation, "a": a.get("id"), "b": other}
         )
 
     def _extract_claims(self, scenario: Scenario, request: ChatRequest) -> ChatResponse:

@@ -45,6 +45,7 @@ from tanda.records.conversations import (
     Route,
     StoredMessage,
 )
+from tanda.records.jobs import CrossCheckJob, JobPage
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS conversations (
@@ -101,8 +102,21 @@ CREATE TABLE IF NOT EXISTS tenant_profiles (
     tenant_id TEXT PRIMARY KEY,
     body TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS cross_check_jobs (
+    tenant_id TEXT NOT NULL,
+    job_id TEXT NOT NULL,
+    status TEXT NOT NULL,
+    scheduled INTEGER NOT NULL,
+    version INTEGER NOT NULL,
+    created_at REAL NOT NULL,
+    body TEXT NOT NULL,
+    PRIMARY KEY (tenant_id, job_id)
+);
+CREATE INDEX IF NOT EXISTS cross_check_jobs_open ON cross_check_jobs (status, created_at, job_id);
 """
+OPEN_STATUSES = ("queued", "running")
 _T = TypeVar("_T")
+JOB_USAGE: UsageKind = "cross_check"
 OWNED = "tenant_id = ? AND conversation_id = ? AND issuer = ? AND subject = ?"
 """A conversation of one owner (issue 11); bind :func:`_owned`. NULL never equals, so rows
 written before the owner columns existed match no one."""
@@ -124,6 +138,13 @@ def _add_owner_columns(db: sqlite3.Connection) -> None:
             db.execute(f"ALTER TABLE conversations ADD COLUMN {column} TEXT")
 
 
+def _add_refund_column(db: sqlite3.Connection) -> None:
+    """A ledger from before cross-check jobs (issue 15) counts no refunds yet."""
+    columns = {row[1] for row in db.execute("PRAGMA table_info(credit_usage)")}
+    if "refunded" not in columns:
+        db.execute("ALTER TABLE credit_usage ADD COLUMN refunded INTEGER NOT NULL DEFAULT 0")
+
+
 @leased_per_call("_connections")
 class SqliteStore(PooledConnections[sqlite3.Connection]):
     """``Store`` over one SQLite file (WAL). Each public call leases a pooled connection (issue
@@ -137,6 +158,7 @@ class SqliteStore(PooledConnections[sqlite3.Connection]):
         with self._write, self._connections.lease() as db:
             db.executescript(SCHEMA)
             _add_owner_columns(db)
+            _add_refund_column(db)
 
     # --- connections -----------------------------------------------------------------------------
 
@@ -323,9 +345,11 @@ class SqliteStore(PooledConnections[sqlite3.Connection]):
             "SELECT balance_units FROM credit_accounts WHERE tenant_id = ?", (tenant_id,)
         ).fetchone()
         usage = {
-            kind: Usage(charged=charged, metered=metered, credits=from_units(units))
-            for kind, charged, metered, units in db.execute(
-                "SELECT kind, charged, metered, credit_units FROM credit_usage "
+            kind: Usage(
+                charged=charged, metered=metered, refunded=refunded, credits=from_units(units)
+            )
+            for kind, charged, metered, refunded, units in db.execute(
+                "SELECT kind, charged, metered, refunded, credit_units FROM credit_usage "
                 "WHERE tenant_id = ? ORDER BY kind",
                 (tenant_id,),
             )
@@ -340,6 +364,34 @@ class SqliteStore(PooledConnections[sqlite3.Connection]):
             (tenant_id, to_units(opening)),
         )
 
+    @staticmethod
+    def _charge(db: sqlite3.Connection, tenant_id: str, kind: UsageKind, units: int) -> int | None:
+        """The conditional charge (ASK-12: the check and the charge are ONE UPDATE) and its
+        usage count; the balance after it, or ``None`` when the balance does not cover it."""
+        row = db.execute(
+            "UPDATE credit_accounts SET balance_units = balance_units - ? "
+            "WHERE tenant_id = ? AND balance_units >= ? RETURNING balance_units",
+            (units, tenant_id, units),
+        ).fetchone()
+        if row is None:
+            return None
+        db.execute(
+            "INSERT INTO credit_usage (tenant_id, kind, charged, credit_units) "
+            "VALUES (?, ?, 1, ?) ON CONFLICT (tenant_id, kind) DO UPDATE SET "
+            "charged = charged + 1, credit_units = credit_units + excluded.credit_units",
+            (tenant_id, kind, units),
+        )
+        balance: int = row[0]
+        return balance
+
+    @staticmethod
+    def _meter(db: sqlite3.Connection, tenant_id: str, kind: UsageKind) -> None:
+        db.execute(
+            "INSERT INTO credit_usage (tenant_id, kind, metered) VALUES (?, ?, 1) "
+            "ON CONFLICT (tenant_id, kind) DO UPDATE SET metered = metered + 1",
+            (tenant_id, kind),
+        )
+
     def charge(
         self, tenant_id: str, kind: UsageKind, amount: Decimal, *, opening: Decimal
     ) -> Decimal | None:
@@ -347,32 +399,15 @@ class SqliteStore(PooledConnections[sqlite3.Connection]):
 
         def write(db: sqlite3.Connection) -> Decimal | None:
             self._open_account(db, tenant_id, opening)
-            # ASK-12: the check and the charge are this one conditional UPDATE.
-            row = db.execute(
-                "UPDATE credit_accounts SET balance_units = balance_units - ? "
-                "WHERE tenant_id = ? AND balance_units >= ? RETURNING balance_units",
-                (units, tenant_id, units),
-            ).fetchone()
-            if row is None:
-                return None
-            db.execute(
-                "INSERT INTO credit_usage (tenant_id, kind, charged, credit_units) "
-                "VALUES (?, ?, 1, ?) ON CONFLICT (tenant_id, kind) DO UPDATE SET "
-                "charged = charged + 1, credit_units = credit_units + excluded.credit_units",
-                (tenant_id, kind, units),
-            )
-            return from_units(row[0])
+            balance = self._charge(db, tenant_id, kind, units)
+            return None if balance is None else from_units(balance)
 
         return self._in_transaction(write)
 
     def meter(self, tenant_id: str, kind: UsageKind, *, opening: Decimal) -> None:
         def write(db: sqlite3.Connection) -> None:
             self._open_account(db, tenant_id, opening)
-            db.execute(
-                "INSERT INTO credit_usage (tenant_id, kind, metered) VALUES (?, ?, 1) "
-                "ON CONFLICT (tenant_id, kind) DO UPDATE SET metered = metered + 1",
-                (tenant_id, kind),
-            )
+            self._meter(db, tenant_id, kind)
 
         self._in_transaction(write)
 
@@ -407,3 +442,110 @@ class SqliteStore(PooledConnections[sqlite3.Connection]):
                 "INSERT OR REPLACE INTO tenant_profiles (tenant_id, body) VALUES (?, ?)",
                 (profile.tenant_id, profile.model_dump_json()),
             )
+
+    # --- cross-check jobs (XC-1, XC-2) -----------------------------------------------------------
+
+    def create_job(self, job: CrossCheckJob, *, opening: Decimal) -> bool:
+        units = to_units(job.charged)
+
+        def write(db: sqlite3.Connection) -> bool:
+            self._open_account(db, job.tenant_id, opening)
+            # XC-2: the charge and the job commit together, or neither does.
+            if job.status != "queued":
+                pass  # stored already failed: it never ran, it pays nothing
+            elif job.test_key:
+                self._meter(db, job.tenant_id, JOB_USAGE)
+            elif self._charge(db, job.tenant_id, JOB_USAGE, units) is None:
+                return False
+            try:
+                db.execute(
+                    "INSERT INTO cross_check_jobs (tenant_id, job_id, status, scheduled, version, "
+                    "created_at, body) VALUES (?,?,?,?,?,?,?)",
+                    (
+                        job.tenant_id,
+                        job.job_id,
+                        job.status,
+                        int(job.schedule is not None),
+                        job.version,
+                        job.created_at,
+                        job.model_dump_json(),
+                    ),
+                )
+            except sqlite3.IntegrityError as error:
+                raise ValueError(f"job {job.job_id} exists") from error
+            return True
+
+        return self._in_transaction(write)
+
+    def job(self, tenant_id: str, job_id: str) -> CrossCheckJob | None:
+        row = (
+            self._leased()
+            .execute(
+                "SELECT body FROM cross_check_jobs WHERE tenant_id = ? AND job_id = ?",
+                (tenant_id, job_id),
+            )
+            .fetchone()
+        )
+        return None if row is None else CrossCheckJob.model_validate_json(row[0])
+
+    def replace_job(self, job: CrossCheckJob, *, refund: bool = False) -> bool:
+        units = to_units(job.charged)
+
+        def write(db: sqlite3.Connection) -> bool:
+            cursor = db.execute(
+                "UPDATE cross_check_jobs SET status = ?, version = ?, body = ? "
+                "WHERE tenant_id = ? AND job_id = ? AND version = ?",
+                (
+                    job.status,
+                    job.version,
+                    job.model_dump_json(),
+                    job.tenant_id,
+                    job.job_id,
+                    job.version - 1,
+                ),
+            )
+            if cursor.rowcount == 0:
+                return False
+            if refund:
+                db.execute(
+                    "UPDATE credit_accounts SET balance_units = balance_units + ? "
+                    "WHERE tenant_id = ?",
+                    (units, job.tenant_id),
+                )
+                db.execute(
+                    "UPDATE credit_usage SET refunded = refunded + 1, "
+                    "credit_units = credit_units - ? WHERE tenant_id = ? AND kind = ?",
+                    (units, job.tenant_id, JOB_USAGE),
+                )
+            return True
+
+        return self._in_transaction(write)
+
+    def jobs(
+        self, tenant_id: str, *, scheduled: bool | None, limit: int, after: str | None = None
+    ) -> JobPage:
+        where = ["tenant_id = ?"]
+        params: list[object] = [tenant_id]
+        if scheduled is not None:
+            where.append("scheduled = ?")
+            params.append(int(scheduled))
+        if after is not None:
+            where.append("job_id < ?")  # ids grow with their creation time
+            params.append(after)
+        rows = self._leased().execute(
+            f"SELECT body FROM cross_check_jobs WHERE {' AND '.join(where)} "  # noqa: S608
+            "ORDER BY job_id DESC LIMIT ?",
+            (*params, limit + 1),
+        )
+        found = [CrossCheckJob.model_validate_json(row[0]) for row in rows]
+        page = tuple(found[:limit])
+        more = len(found) > limit and bool(page)
+        return JobPage(jobs=page, next_after=page[-1].job_id if more else None)
+
+    def open_jobs(self, *, limit: int) -> list[CrossCheckJob]:
+        rows = self._leased().execute(
+            "SELECT body FROM cross_check_jobs WHERE status IN (?, ?) "
+            "ORDER BY created_at, job_id LIMIT ?",
+            (*OPEN_STATUSES, limit),
+        )
+        return [CrossCheckJob.model_validate_json(row[0]) for row in rows]

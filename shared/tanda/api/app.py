@@ -48,10 +48,11 @@ def create_app(
         routers = all_routers()
     for router in routers:
         app.include_router(router)
+    served = [route for router in routers for route in router.routes]
+    # What a 405's `Allow` is read from (tanda.api.errors): the app's own routes and these.
+    app.state.served_routes = served
     app.add_middleware(
-        BodyGate,
-        max_body_bytes=_max_body_bytes,
-        json_routes=json_body_routes([route for router in routers for route in router.routes]),
+        BodyGate, max_body_bytes=_max_body_bytes, json_routes=json_body_routes(served)
     )
     return app
 

@@ -12,6 +12,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match
 
 from tanda import errors
 from tanda.contract.errors import ErrorDetail, ErrorResponse, FieldError
@@ -119,10 +120,26 @@ async def _on_validation_error(request: Request, exc: Exception) -> JSONResponse
     return _response(422, "validation_error", VALIDATION_MESSAGE, fields=fields)
 
 
+def _allowed_methods(request: Request) -> str | None:
+    """Every method some route serves at the request's path. Starlette's 405 names the methods
+    of the first route whose path matched only, and one path may be served by several routes
+    (``POST`` and ``GET /v1/cross-check``): ``Allow`` must list them all (RFC 9110 §15.5.6)."""
+    methods: set[str] = set()
+    routes = [*request.app.router.routes, *getattr(request.app.state, "served_routes", ())]
+    for route in routes:
+        served = getattr(route, "methods", None)
+        if served and route.matches(request.scope)[0] != Match.NONE:
+            methods |= served
+    return ", ".join(sorted(methods)) or None
+
+
 async def _on_http_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, StarletteHTTPException)
     code, message = _http_code(exc.status_code)
     headers = dict(exc.headers) if exc.headers else None
+    allowed = _allowed_methods(request) if exc.status_code == 405 else None
+    if allowed is not None:
+        headers = {**(headers or {}), "Allow": allowed}
     if exc.status_code >= 500:
         return _response(exc.status_code, "internal_error", INTERNAL_ERROR_MESSAGE)
     return _response(exc.status_code, code, message, headers=headers)

@@ -24,6 +24,9 @@ def run_server(host: str | None = None, port: int | None = None) -> int:
         from tanda.auth import NOT_CONFIGURED_MESSAGE
 
         print(f"tanda: {NOT_CONFIGURED_MESSAGE}", file=sys.stderr)
+    # XC-2: the cross-check worker pool starts with the server, resuming (or failing) the jobs
+    # an earlier process left queued or running.
+    runtime.cross_check_jobs  # noqa: B018
     uvicorn.run(
         create_app(runtime),
         host=host if host is not None else settings.host,

@@ -92,6 +92,12 @@ def _eval_numbers(args: argparse.Namespace) -> int:
     return eval_numbers_command(args)
 
 
+def _cross_check(args: argparse.Namespace) -> int:
+    from tanda.cli.cross_check import cross_check_command
+
+    return cross_check_command(args)
+
+
 def _eval_proof(args: argparse.Namespace) -> int:
     from tanda.cli.evaluate import eval_proof_command
 
@@ -234,6 +240,20 @@ def build_parser() -> argparse.ArgumentParser:
     ep.add_argument("path", help="TAT-QA JSON file (e.g. tatqa_dev.json)")
     ep.add_argument("--misses", type=int, default=50, help="misses listed per kind (default 50)")
     ep.set_defaults(handler=_eval_proof)
+
+    p = add(
+        "cross-check",
+        _cross_check,
+        "Cross-check documents for contradictions and support (a /v1/cross-check job).",
+    )
+    p.add_argument("document_ids", nargs="*", metavar="DOC_ID", help="two or more document ids")
+    p.add_argument("--tenant", default="demo", help="tenant the documents belong to")
+    p.add_argument("--lang", default=None, help="language of the explanations (tr, id, en)")
+    p.add_argument("--job", default=None, metavar="XC_ID", help="show an existing job instead")
+    p.add_argument(
+        "--wait", action="store_true", help="run the job here (embedded) or wait until it ends"
+    )
+    p.add_argument("--json", action="store_true", help="print the job as GET returns it")
 
     p = add("openapi", _openapi, "Write the OpenAPI document generated from the contract models.")
     p.add_argument(

@@ -24,7 +24,7 @@ def render_account(account: CreditAccount) -> str:
         usage = account.usage_of(kind)
         lines.append(
             f"  {kind:<12} charged {usage.charged} ({usage.credits} credits) · "
-            f"metered (test keys) {usage.metered}"
+            f"metered (test keys) {usage.metered} · refunded {usage.refunded}"
         )
     return "\n".join(lines)
 

@@ -158,6 +158,16 @@ class GuardOutput(_Model):
     category: str | None = None
 
 
+class XcJudgeOutput(_Model):
+    """``xc_judge`` reply (XC-3): one verdict on the two claims it was shown, naming them by
+    id. Only the ids are used: statements and quotes come from the server's records."""
+
+    verdict: Literal["contradiction", "support", "none"]
+    explanation: str = ""
+    a: str = Field(description="The node id of one claim of the pair.")
+    b: str = Field(description="The node id of the other.")
+
+
 class ProposedClaim(_Model):
     passage: str = Field(description="The key of the passage the quote is from (`K3`).")
     statement: str = Field(description="What the passage states, as one sentence.")

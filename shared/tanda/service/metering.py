@@ -3,7 +3,9 @@ work, and one conditional charge after success.
 
 A route calls :func:`admit_v1_call` before it does anything and :func:`settle_v1_call` once it
 has its answer — never after a failure, so a 503 is never charged. ``/v1/ask`` and
-``/v1/search`` do; ``/v1/cross-check`` will (XC-2: charged as one ask, on POST).
+``/v1/search`` do; ``/v1/cross-check`` admits the same way and is charged in the write that
+creates its job (XC-2: charged as one ask, on POST; refunded if the job fails —
+``tanda.service.cross_check``).
 
 - **Throttle** (ASK-13): ``TANDA_V1_RATE_PER_MINUTE`` requests per tenant per one-minute window,
   counted in the Store (``Store.hit``), so every process and Lambda instance sees one count; over

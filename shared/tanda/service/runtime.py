@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Protocol
 if TYPE_CHECKING:
     from tanda.model_calls import ChatModel
     from tanda.pipeline.runners import Runner
+    from tanda.pipeline.runners.cross_check import JobLauncher
     from tanda.ports import Embedder, Reranker, SearchIndex, Store
     from tanda.settings import Settings
 
@@ -50,4 +51,9 @@ class Runtime(Protocol):
     @property
     def runner(self) -> Runner:
         """What every answering route answers through (DESIGN §4)."""
+        ...
+
+    @property
+    def cross_check_jobs(self) -> JobLauncher:
+        """What runs cross-check jobs: the worker pool in-process, the state machine on AWS."""
         ...

@@ -61,6 +61,7 @@ def test_every_route_with_a_body_documents_what_the_body_gate_answers() -> None:
         "/playground",
         "/v1/search",
         "/v1/ask",
+        "/v1/cross-check",
     }
     for _, path, operation in with_body:
         for status in ("400", "413", "415", "422"):
@@ -152,3 +153,16 @@ def test_questions_publish_the_visible_character_pattern() -> None:
         ("V1AskRequest", "query"),
     ]:
         assert schemas[model]["properties"][field]["pattern"] == VISIBLE_TEXT_PATTERN
+
+
+def test_the_cross_check_202_links_to_the_operation_that_polls_its_job() -> None:
+    # Clients and the fuzzer follow it from POST /v1/cross-check to GET …/{job_id} (issue 15).
+    document = served_document()
+    accepted = document["paths"]["/v1/cross-check"]["post"]["responses"]["202"]
+    link = accepted["links"]["GetCrossCheckJob"]
+    poll = document["paths"]["/v1/cross-check/{job_id}"]["get"]
+    assert link["operationId"] == poll["operationId"]
+    assert link["parameters"] == {"job_id": "$response.body#/id"}
+    assert accepted["content"]["application/json"]["schema"] == {
+        "$ref": "#/components/schemas/V1CrossCheckAccepted"
+    }

@@ -15,6 +15,7 @@ ROUTE_MODULES: tuple[str, ...] = (
     "playground",
     "v1_search",
     "v1_ask",
+    "v1_cross_check",
     "web",
 )
 """Route modules under ``tanda.api.routes``; each exposes ``router``. Add new routes here."""

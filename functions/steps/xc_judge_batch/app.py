@@ -1,0 +1,38 @@
+"""Step Functions task ``xc_judge_batch`` (infra/statemachines/cross_check.asl.json): judge one
+batch of candidate pairs, each alone (XC-4; a Map iteration).
+
+Wiring only: the state is validated into its pydantic model, handed to its step
+``tanda.pipeline.cross_check.judge_cross_check_batch`` with the ports of a runtime
+built on the first invocation (never at import: SnapStart, ``tanda.snapstart``), and returned as
+JSON.
+"""
+
+from functools import cache
+from typing import Any
+
+from tanda import snapstart
+from tanda.observability import instrumented
+from tanda.pipeline import cross_check
+from tanda.wiring import build_runtime
+
+
+@cache
+def ports() -> cross_check.CrossCheckPorts:
+    return build_runtime().cross_check_ports()
+
+
+@instrumented("xc_judge_batch", kind="step")
+def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
+    return cross_check.judge_cross_check_batch(
+        ports(), cross_check.XcBatch.model_validate(event)
+    ).model_dump(mode="json")
+
+
+snapstart.register(
+    prime_modules=(
+        *snapstart.AWS_ADAPTERS,
+        "tanda.pipeline.cross_check",
+        "tanda.crosscheck.judge",
+        "tanda.crosscheck.reader",
+    )
+)

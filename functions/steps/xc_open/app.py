@@ -1,0 +1,37 @@
+"""Step Functions task ``xc_open`` (infra/statemachines/cross_check.asl.json): the schedule's
+document set becomes a stored job (XC-5).
+
+Wiring only: the state is validated into its pydantic model, handed to its step
+``tanda.pipeline.cross_check.open_scheduled_job`` with the ports of a runtime
+built on the first invocation (never at import: SnapStart, ``tanda.snapstart``), and returned as
+JSON.
+"""
+
+from functools import cache
+from typing import Any
+
+from tanda import snapstart
+from tanda.observability import instrumented
+from tanda.pipeline import cross_check
+from tanda.wiring import build_runtime
+
+
+@cache
+def ports() -> cross_check.CrossCheckPorts:
+    return build_runtime().cross_check_ports()
+
+
+@instrumented("xc_open", kind="step")
+def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
+    return cross_check.open_scheduled_job(
+        ports(), cross_check.XcScheduleInput.model_validate(event).schedule
+    ).model_dump(mode="json")
+
+
+snapstart.register(
+    prime_modules=(
+        *snapstart.AWS_ADAPTERS,
+        "tanda.pipeline.cross_check",
+        "tanda.adapters.dynamodb_store",
+    )
+)

@@ -1,0 +1,39 @@
+"""Step Functions task ``xc_prepare`` (infra/statemachines/cross_check.asl.json): start the job,
+select its claims, generate the candidate pairs (XC-4, XC-6).
+
+Wiring only: the state is validated into its pydantic model, handed to its step
+``tanda.pipeline.cross_check.prepare_cross_check`` with the ports of a runtime
+built on the first invocation (never at import: SnapStart, ``tanda.snapstart``), and returned as
+JSON.
+"""
+
+from functools import cache
+from typing import Any
+
+from tanda import snapstart
+from tanda.observability import instrumented
+from tanda.pipeline import cross_check
+from tanda.wiring import build_runtime
+
+
+@cache
+def ports() -> cross_check.CrossCheckPorts:
+    return build_runtime().cross_check_ports()
+
+
+@instrumented("xc_prepare", kind="step")
+def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
+    return cross_check.prepare_cross_check(
+        ports(), cross_check.XcJobInput.model_validate(event).job
+    ).model_dump(mode="json")
+
+
+snapstart.register(
+    prime_modules=(
+        *snapstart.AWS_ADAPTERS,
+        "tanda.pipeline.cross_check",
+        "tanda.crosscheck",
+        "tanda.crosscheck.candidates",
+        "tanda.crosscheck.reader",
+    )
+)
