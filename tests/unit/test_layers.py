@@ -32,6 +32,7 @@ KERNEL = [
     "model_calls",
     "passages",
     "credits",
+    "threads",
 ]
 DOMAIN = ["annotate", "retrieval", "extraction", "proof", "invoices"]  # invoices sits below
 STAGES = ["agent", "judge", "guard", "conversations", "auth", "retriever", "ask", "crosscheck"]
