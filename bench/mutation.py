@@ -41,11 +41,15 @@ TARGETS: dict[str, list[str]] = {
     "annotate": ["tanda.annotate.*"],
     "judge": ["tanda.judge.*"],
     "guard": ["tanda.guard.*"],
-    # The in-process runner's verdict routing: each segment → judge, framing check or a final
-    # verdict, and back in answer order.
-    "routing": ["tanda.pipeline.answer_v2.x_check_segments__*"],
+    # The verdict routing both runners share: each segment → judge, framing check or a final
+    # verdict, and back in answer order (tanda.pipeline.routing).
+    "routing": ["tanda.pipeline.routing.*"],
 }
-STATUS = {0: "survived", 1: "killed", 3: "killed", 36: "timeout", 37: "killed"}
+# mutmut's exit codes (mutmut.stats.status_by_exit_code): a mutant stopped by its CPU-time limit
+# ends with SIGXCPU (-24, 24, 152) or 255 — a timeout, as 36 is.
+STATUS = {0: "survived", 1: "killed", 3: "killed", 37: "killed"} | dict.fromkeys(
+    (36, -24, 24, 152, 255), "timeout"
+)
 
 
 @dataclass(frozen=True)
@@ -55,7 +59,8 @@ class Mutant:
 
     @property
     def function(self) -> str:
-        """``tanda.judge.run.x_judge_claims__mutmut_3`` → ``tanda.judge.run.judge_claims``;
+        """``tanda.pipeline.routing.x_route_segments__mutmut_3`` →
+        ``tanda.pipeline.routing.route_segments``;
         methods ``…xǁClassǁmethod__mutmut_1`` → ``….Class.method``."""
         base = self.name.partition("__mutmut_")[0]
         module, _, mangled = base.rpartition(".")

@@ -6,7 +6,7 @@ Run from the repository root: ``.venv/bin/python bench/pipeline.py`` → prints 
 (1) Server-side overhead of one answer at zero model latency, retrieval included: a real SQLite
     index file in a temp dir (300 tydiqa_id passages as filler plus one APBD document with two
     chunks the answer cites), a 20-fact answer (one search tool call, paragraphs, a list and a
-    table, citing P1/P2). p50/p95 over ``RUNS`` answers of ``tanda.pipeline.answer_v2``, of the
+    table, citing P1/P2). p50/p95 over ``RUNS`` answers on the in-process runner, of the
     service layer plus the response's JSON (``tanda.service.answer_v2`` + ``model_dump_json``), and
     through the HTTP app: uvicorn on loopback in a thread, ``httpx.Client``, the real API key +
     EdDSA JWT authentication, a new connection per request (keep-alive on this uvicorn/h11 stalls
@@ -54,9 +54,11 @@ from tanda.auth import Principal  # noqa: E402
 from tanda.contract import QueryV2Request  # noqa: E402
 from tanda.contract.common import Layout, SegmentKind  # noqa: E402
 from tanda.contract.segments import Segment  # noqa: E402
-from tanda.model_calls import ChatRequest, ChatResponse  # noqa: E402
+from tanda.model_calls import ChatModel, ChatRequest, ChatResponse  # noqa: E402
 from tanda.numbers import find_in  # noqa: E402
-from tanda.pipeline.answer_v2 import AnswerDeps, AnswerOutcome, answer_v2  # noqa: E402
+from tanda.pipeline.runners.in_process import InProcessRunner  # noqa: E402
+from tanda.pipeline.states import AnswerOutcome, AnswerRequest  # noqa: E402
+from tanda.pipeline.steps import AgentPorts, StepDeps  # noqa: E402
 from tanda.records.documents import Chunk, Document, LegalIdentity  # noqa: E402
 from tanda.service import answer_v2 as service  # noqa: E402
 from tanda.service.retrieval_eval import load_beir  # noqa: E402
@@ -294,6 +296,20 @@ class TimedModel:
                 self.calls.append((request.role.value, started, ended))
 
 
+def in_process(index: SqliteSearchIndex, model: ChatModel, settings: Settings) -> InProcessRunner:
+    return InProcessRunner(StepDeps(model=model, settings=settings), AgentPorts(index=index))
+
+
+def answer_v2(
+    runner: InProcessRunner, settings: Settings, body: QueryV2Request, *, scenario: str
+) -> AnswerOutcome:
+    """One /query/v2 turn on the in-process runner, as the use case hands it over."""
+    request = AnswerRequest.starting(
+        TENANT, body, settings, started_at=time.time(), scenario=scenario
+    )
+    return runner.run(request)
+
+
 def key_mapping(index: SqliteSearchIndex, settings: Settings) -> dict[str, str]:
     """Which citation key each target chunk gets: one answer with no fact, passages read back."""
     probe = Scenario.model_validate(
@@ -304,8 +320,8 @@ def key_mapping(index: SqliteSearchIndex, settings: Settings) -> dict[str, str]:
             }
         }
     )
-    deps = AnswerDeps(index=index, model=ScriptedModel({"probe": probe}), settings=settings)
-    outcome = answer_v2(deps, TENANT, QueryV2Request(query=QUESTION), scenario="probe")
+    runner = in_process(index, ScriptedModel({"probe": probe}), settings)
+    outcome = answer_v2(runner, settings, QueryV2Request(query=QUESTION), scenario="probe")
     by_chunk = {p.citation.chunk_id: key for key, p in outcome.passages.items()}
     a, b = (f"{TARGET_DOC}#{i}" for i in range(2))
     assert a in by_chunk and b in by_chunk, f"search did not show both target chunks: {by_chunk}"
@@ -377,15 +393,15 @@ def overhead(tmp: Path, index: SqliteSearchIndex, keys: dict[str, str]) -> dict[
     scripted = scenario(segments)
     settings = Settings(home=tmp)  # defaults: 60 s, 24 calls, batches of 6
     model = ScriptedModel({"bench": scripted})
-    deps = AnswerDeps(index=index, model=model, settings=settings)
+    runner = in_process(index, model, settings)
     body = QueryV2Request(query=QUESTION)
 
-    outcome = answer_v2(deps, TENANT, body, scenario="bench")
+    outcome = answer_v2(runner, settings, body, scenario="bench")
     check_all_supported(outcome, OVERHEAD_SEGMENTS)
     calls = call_counts(outcome)
-    pipeline = timed_runs(lambda: answer_v2(deps, TENANT, body, scenario="bench"))
+    pipeline = timed_runs(lambda: answer_v2(runner, settings, body, scenario="bench"))
 
-    # What the deterministic numbers check alone costs (judge/run.py calls it per supported
+    # What the deterministic numbers check alone costs (judge/strict_judge.py calls it per supported
     # segment with the joined text of its cited passages), to attribute the pipeline's time.
     checked = [
         (s.text, "\n".join(outcome.passages[k].text for k in s.cites)) for s in segments if s.cites
@@ -453,7 +469,7 @@ def overhead(tmp: Path, index: SqliteSearchIndex, keys: dict[str, str]) -> dict[
             "minimum": minimum_calls(segments, settings.judge_batch_size),
         },
         "how": {
-            "pipeline": "tanda.pipeline.answer_v2.answer_v2 in-process",
+            "pipeline": "one /query/v2 turn on tanda.pipeline.runners.in_process.InProcessRunner",
             "numbers_check_only": "tanda.numbers.find_in for the 20 cited segments, as the "
             "judge step calls it (part of pipeline)",
             "service_and_json": "tanda.service.answer_v2.answer_v2 + QueryV2Response."
@@ -486,13 +502,13 @@ def judge_run(
     segments = build_segments(cited, keys["A"], keys["B"])
     settings = Settings(home=tmp, request_deadline_s=60, model_call_budget=40)
     model = TimedModel(ScriptedModel({"bench": scenario(segments, JUDGE_LATENCY_MS)}))
-    deps = AnswerDeps(index=index, model=model, settings=settings)
+    runner = in_process(index, model, settings)
     body = QueryV2Request(query=QUESTION)
     runs = []
     for _ in range(JUDGE_REPEATS):
         model.calls.clear()
         started = time.perf_counter()
-        outcome = answer_v2(deps, TENANT, body, scenario="bench")
+        outcome = answer_v2(runner, settings, body, scenario="bench")
         total = time.perf_counter() - started
         check_all_supported(outcome, cited)
         checks = [c for c in model.calls if c[0] in CHECK_ROLES]

@@ -296,7 +296,7 @@ SCENARIOS = Path(__file__).parent / "scenarios"
 
 def scripted_model(directory: Path = SCENARIOS, clock: ManualClock | None = None) -> ScriptedModel:
     """The scripted model over ``directory`` (tests/scenarios), spending its latencies on
-    ``clock``. Hand the same clock to the pipeline (``AnswerDeps(clock=…)``, a step's ``clock=``)
+    ``clock``. Hand the same clock to the pipeline (``StepDeps(clock=…)``)
     and a latency spends request time exactly; with a clock of its own (the default, and what a
     server in a test gets: its pipeline keeps the wall clock), a latency costs no time and only
     matters against the call's timeout — a longer one times out at once, as it would have after

@@ -1,5 +1,6 @@
 """Passages: what the agent is shown under a citation key, and the judge sees again with the same
-document identity (V2-07, V2-11)."""
+document identity (V2-07, V2-11). A passage crosses Lambda boundaries as it is (the pipeline's
+states hold it directly), so it never carries its chunk's embedding."""
 
 from __future__ import annotations
 
@@ -59,6 +60,9 @@ class Passage:
 
 
 def passage_from_chunk(key: str, chunk: Chunk, producing_call: str | None = None) -> Passage:
+    if chunk.embedding is not None:
+        # Nothing downstream reads it, and it would fill a state (256 KB) with numbers.
+        chunk = chunk.model_copy(update={"embedding": None})
     citation = Citation(
         citation_key=key,
         chunk_id=chunk.chunk_id,

@@ -55,6 +55,15 @@ ROUTE_FIRST_REQUEST: tuple[str, ...] = (
     "tanda.auth.local",
 )
 
+# What a state machine task (functions/steps/*) imports on its first invocation beyond its entry
+# module: the steps import every stage at import; the progress publisher (agent step of a stream)
+# and the quantities the judge's numbers check reads are imported when first used.
+PIPELINE_STEPS: tuple[str, ...] = (
+    "tanda.pipeline.steps",
+    "tanda.pipeline.progress",
+    "tanda.numbers",
+)
+
 # The Lambda Web Adapter's hook paths (AWS_LWA_SNAPSTART_*_PATH in template.yaml); the adapter
 # answers 403 to these paths when they come from outside.
 LWA_BEFORE_CHECKPOINT_PATH = "/_snapstart/before-checkpoint"

@@ -10,9 +10,10 @@ Protocol this class satisfies structurally.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterator
+import time
+from collections.abc import Callable, Collection, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -23,8 +24,9 @@ if TYPE_CHECKING:
     from tanda.auth import Authenticator
     from tanda.model_calls import ChatModel
     from tanda.pipeline.cross_check import CrossCheckPorts
+    from tanda.pipeline.runners import Runner
     from tanda.pipeline.runners.cross_check import JobLauncher
-    from tanda.pipeline.runners.stepfunctions import StepFunctionsRunner
+    from tanda.pipeline.steps import AgentPorts, StepDeps
     from tanda.ports import Embedder, Progress, Reranker, SearchIndex, Store
     from tanda.retrieval.fusion import FusionConfig
 
@@ -32,6 +34,8 @@ if TYPE_CHECKING:
 @dataclass
 class Runtime:
     settings: Settings
+    clock: Callable[[], float] = field(default=time.time)
+    """Epoch seconds: when a turn starts, and what every step measures its deadline on."""
 
     @cached_property
     def authenticator(self) -> Authenticator:
@@ -56,7 +60,8 @@ class Runtime:
     def progress(self) -> Progress:
         """Progress events of answers run on the state machine: DynamoDB beside a DynamoDB store
         (the agent step and the stream function are different Lambdas), else one process's
-        memory. The in-process runner needs neither: it hands its callback to the agent."""
+        memory. The in-process runner needs neither: it hands the stream's callback to the
+        agent step."""
         if self.settings.store == "dynamodb":
             from tanda.adapters.dynamodb_progress import DynamoProgress
 
@@ -100,17 +105,45 @@ class Runtime:
         return build_model(spec)
 
     @cached_property
-    def runner(self) -> StepFunctionsRunner | None:
-        """The Step Functions runner when ``TANDA_RUNNER=stepfunctions``; ``None`` in-process."""
+    def runner(self) -> Runner:
+        """The one runner of this process (DESIGN §4): in-process (``TANDA_RUNNER=inprocess``)
+        or the query state machine (``stepfunctions``)."""
         if self.settings.runner == "inprocess":
-            return None
+            from tanda.pipeline.runners.in_process import InProcessRunner
+
+            return InProcessRunner(self.step_deps(), self.agent_ports())
         if self.settings.runner == "stepfunctions":
             from tanda.pipeline.runners.stepfunctions import StepFunctionsRunner
 
-            return StepFunctionsRunner.from_settings(
-                self.settings, client=_stepfunctions_client(self.settings)
+            return StepFunctionsRunner(
+                _stepfunctions_client(self.settings),
+                self.settings.query_state_machine_arn or "",
+                self.progress,
             )
         raise ValueError(f"TANDA_RUNNER: unknown runner {self.settings.runner!r}")
+
+    def step_deps(self) -> StepDeps:
+        """What every step takes: the model, the settings, the clock."""
+        from tanda.pipeline.steps import StepDeps
+
+        return StepDeps(model=self.model, settings=self.settings, clock=self.clock)
+
+    def agent_ports(self, progress_id: str | None = None) -> AgentPorts:
+        """What the agent step reads through; with a ``progress_id`` (a stream answered on the
+        state machine) its tool frames are published to ``progress`` under that id."""
+        from tanda.pipeline.steps import AgentPorts
+
+        sink = None
+        if progress_id is not None:
+            from tanda.pipeline.progress import publisher
+
+            sink = publisher(self.progress, progress_id)
+        return AgentPorts(
+            index=self.search_index,
+            embedder=self.embedder,
+            reranker=self.reranker,
+            progress=sink,
+        )
 
     def cross_check_ports(self) -> CrossCheckPorts:
         """What the cross-check job steps read and write through (XC-2)."""

@@ -197,20 +197,24 @@ def future(seconds: float) -> float:
 STEP_EVENTS: dict[str, dict[str, Any]] = {
     "JudgeBatchStepFunction": {
         "batch_index": 0,
-        "indexes": [],
         "items": [],
         "passages": {},
         "deadline_at": "future:30",
-        "judge_until": "future:20",
+        "checks_until": "future:20",
         "calls": 0,
         "timeout_s": 20,
     },
     "FramingCheckStepFunction": {
-        "question": "Berapa anggaran yang ditetapkan?",
-        "items": [],
-        "deadline_at": "future:30",
-        "judge_until": "future:20",
-        "timeout_s": 20,
+        "work": {
+            "mode": "annotate-v2",
+            "question": "Berapa anggaran yang ditetapkan?",
+            "deadline_at": "future:30",
+            "checks_until": "future:20",
+            "timeouts": {"agent_s": 1, "checks_s": 20, "guard_s": 3},
+            "segments": [],
+            "passages": {},
+            "framing_calls": 0,
+        }
     },
 }
 
@@ -320,9 +324,12 @@ def probe(
 
 
 def in_future(state: dict[str, Any]) -> dict[str, Any]:
+    """``state`` with every ``"future:SECONDS"`` (nested ones too) made that far from now."""
     return {
         key: future(float(value.removeprefix("future:")))
         if isinstance(value, str) and value.startswith("future:")
+        else in_future(value)
+        if isinstance(value, dict)
         else value
         for key, value in state.items()
     }

@@ -369,8 +369,8 @@ def test_given_an_ingested_qanun_when_a_claim_cites_it_then_the_judge_sees_its_i
     from tanda.adapters.scripted import AgentScript, Scenario, ScriptedModel, ScriptedToolCall
     from tanda.adapters.sqlite_index import SqliteSearchIndex
     from tanda.contract import QueryV2Request, Segment
-    from tanda.pipeline.answer_v2 import AnswerDeps, answer_v2
     from tanda.settings import Settings
+    from tests.unit.pipeline.conftest import PipelineDeps
 
     claim = Segment(text="Pendidikan diselenggarakan secara demokratis.", kind="fact", cites=["P1"])
     scenario = Scenario(
@@ -390,16 +390,14 @@ def test_given_an_ingested_qanun_when_a_claim_cites_it_then_the_judge_sees_its_i
             return model.complete(request)
 
     index = SqliteSearchIndex(home / "index.sqlite")
-    deps = AnswerDeps(
-        index=index,
-        model=JudgeSpy(),
-        settings=Settings(home=tmp_path, model_call_budget=12),  # type: ignore[arg-type]
+    deps = PipelineDeps(
+        index=index, model=JudgeSpy(), settings=Settings(home=tmp_path, model_call_budget=12)
     )
 
     # When a claim citing it is judged
     try:
-        outcome = answer_v2(
-            deps, "t1", QueryV2Request(query="Bagaimana pendidikan?"), scenario="qanun"
+        outcome = deps.answer(
+            QueryV2Request(query="Bagaimana pendidikan?"), tenant_id="t1", scenario="qanun"
         )
     finally:
         index.close()

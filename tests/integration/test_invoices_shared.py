@@ -16,12 +16,22 @@ from defusedxml.ElementTree import fromstring
 
 from tanda.adapters.offline import OfflineModel
 from tanda.adapters.sqlite_index import SqliteSearchIndex
-from tanda.invoices import Invoice, NotAnInvoice, evaluate_rules, line_summary, read_invoice
+from tanda.invoices import (
+    Invoice,
+    NotAnInvoice,
+    TextPart,
+    evaluate_rules,
+    line_summary,
+    read_invoice,
+    render_invoice,
+)
+from tanda.invoices.render import total_lines
 from tanda.invoices.xml import CII_NS
 from tanda.records.documents import SearchQuery, SearchScope
-from tanda.records.structure import RecordQuery
+from tanda.records.structure import ClaimRecord, RecordQuery, TableRecord
 from tanda.service.ingest import StructureLayers, ingest_paths
 from tests.corpus import SHARED_DATA, shared_data
+from tests.unit.invoices.samples import ubl_tr
 
 pytestmark = pytest.mark.integration
 
@@ -305,6 +315,16 @@ def test_every_example_ingests_with_line_items_entities_and_rules(
     (summary,) = [r for r in records if r.kind == "line_item_summary"]
     assert summary.item_count == len(invoice.lines)
     assert summary.agrees is True
+    # The line table is a table record, the one its line items and KALEM ÖZETİ belong to (ASK-08
+    # finds an item table by it), its cells typed, its amounts exact.
+    (table,) = [r for r in records if isinstance(r, TableRecord)]
+    assert {r.parent_id for r in [*items, summary]} == {table.node_id}
+    assert len(table.rows) == len(invoice.lines) and table.caption.endswith(" > Lines")
+    net = [c.role for c in table.columns].index("amount")
+    assert [v[net] for v in table.values] == [
+        line.net_amount.value if line.net_amount else None for line in invoice.lines
+    ]
+    assert table.quote.startswith(" | ".join(table.header))
     assert summary.text.startswith(f"KALEM ÖZETİ: {len(invoice.lines)} kalem")
     entities = [r for r in records if r.kind == "entity"]
     assert {"PARTY", "DATE", "AMOUNT", "REFERENCE"} <= {e.entity_type for e in entities}
@@ -312,6 +332,23 @@ def test_every_example_ingests_with_line_items_entities_and_rules(
     broken = [(r.rule_id, r.evaluation) for r in rules if r.evaluation != "sağlandı"]
     assert broken == ([("DUE-DATE", "IHLAL")] if name in DUE_BEFORE_ISSUE else [])
     assert len(rules) == len(evaluate_rules(invoice))
+    # Every totals line is a claim the invoice states, quoted whole (XC-3: what a cross-check
+    # compares); the notes' claims are the model's.
+    stated = [r for r in records if isinstance(r, ClaimRecord) and r.proposed_by == "invoice"]
+    assert set(total_lines(invoice)) <= {c.statement for c in stated}
+    assert all(c.quote == c.statement and ": " in c.statement for c in stated)
+    assert not [
+        c for c in stated if c.section and c.section.endswith((" > Notes", " > Attachments"))
+    ]
+    proposed = [r for r in records if isinstance(r, ClaimRecord) and r.proposed_by != "invoice"]
+    assert (
+        not [  # a proposal inside a statement of the invoice is not a second claim
+            (p.statement, c.statement)
+            for p in proposed
+            for c in stated
+            if p.chunk_id == c.chunk_id and c.span.start <= p.span.start <= p.span.end <= c.span.end
+        ]
+    )
     for record in records:  # every record is anchored in the stored text
         assert record.quote and record.span.end > record.span.start
 
@@ -333,3 +370,51 @@ def test_an_altered_copy_is_ingested_with_the_violated_rule_named(tmp_path: Path
     (summary,) = [r for r in records if r.kind == "line_item_summary"]
     assert summary.agrees is False
     assert summary.text.endswith("kalemlerin toplamı=230.60; UYUŞMUYOR")
+
+
+def test_a_ubl_tr_invoice_states_its_labelled_lines_as_claims(tmp_path: Path) -> None:
+    path = tmp_path / "efatura.xml"
+    path.write_bytes(ubl_tr())
+
+    records = _records(tmp_path, path)
+
+    stated = [r.statement for r in records if isinstance(r, ClaimRecord)]
+    invoice_claims = [
+        r.statement for r in records if isinstance(r, ClaimRecord) and r.proposed_by == "invoice"
+    ]
+    # A party's statement keeps its ids, tax office and address; each header fact is one claim.
+    assert invoice_claims[:8] == [
+        "Fatura tipi: TEVKIFAT",
+        "Senaryo: TICARIFATURA",
+        "Düzenleme tarihi: 2024-05-02",
+        "Son ödeme tarihi: 2024-06-01",
+        "Para birimi: TRY",
+        "Satıcı: Anadolu Yazılım A.Ş. · VKN 1234567890 · MERSISNO 0123456789000015 · "
+        "vergi dairesi: Çankaya · Atatürk Bulvarı No:1, Ankara, Türkiye",
+        "Alıcı: Ayşe Yılmaz · TCKN 12345678901 · vergi dairesi: Kadıköy · İstanbul, Türkiye",
+        "Sipariş no: SIP-2024-77",
+    ]
+    assert {"Tevkifat tutarı: 100.00 TRY", "Ödenecek tutar: 1100.00 TRY"} <= set(invoice_claims)
+    # The notes ("Yalnız: Bin Yüz Türk Lirası…") are prose: the model's to propose, not a label.
+    assert not [s for s in invoice_claims if s.startswith("Yalnız")]
+    assert len(stated) >= len(invoice_claims)
+
+
+@pytest.mark.parametrize("number", ["2", "4"])
+def test_one_invoice_in_ubl_and_in_cii_states_its_parties_alike(number: str) -> None:
+    # CII writes a party's ids in another order than UBL; the rendering orders them by kind (tax,
+    # legal, other) so that a cross-check finds the same statement in both (XC-4).
+    ubl, cii = (
+        _example(f"ubl/ubl-tc434-example{number}.xml"),
+        _example(f"cii/CII_example{number}.xml"),
+    )
+    for party in ("Seller", "Buyer"):
+        (in_ubl,) = [s for s in _header_lines(ubl) if s.startswith(f"{party}: ")]
+        (in_cii,) = [s for s in _header_lines(cii) if s.startswith(f"{party}: ")]
+        assert in_ubl == in_cii
+
+
+def _header_lines(invoice: Invoice) -> tuple[str, ...]:
+    header = render_invoice(invoice).parts[0]
+    assert isinstance(header, TextPart)
+    return header.lines

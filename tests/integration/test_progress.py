@@ -9,7 +9,6 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -22,13 +21,13 @@ from tanda.adapters.dynamodb_progress import (
     progress_pk,
 )
 from tanda.adapters.memory_progress import MemoryProgress
+from tanda.agent.tool_loop import AgentUnavailable
 from tanda.contract import QueryV2Request
 from tanda.contract.common import FallbackReason, WireModel
 from tanda.contract.frames import ToolFinishedFrame, ToolStartedFrame
-from tanda.pipeline import steps
-from tanda.pipeline.runners.stepfunctions import ExecutionFailed, StepFunctionsRunner
+from tanda.pipeline.runners.stepfunctions import StepFunctionsRunner
+from tanda.pipeline.states import AnswerOutcome, AnswerRequest
 from tanda.ports import Progress
-from tanda.service.answer_v2 import run_answer
 from tanda.settings import Settings
 
 REPO = Path(__file__).resolve().parents[2]
@@ -204,12 +203,16 @@ def test_an_event_item_has_its_ttl_and_expired_events_are_not_read(dynamo_client
 # --- the runner forwards frames while the execution runs --------------------------------------
 
 
-def settings() -> Settings:
-    return Settings(request_deadline_s=20.0, runner="stepfunctions")
+ARN = "arn:aws:states:us-east-1:1:stateMachine:q"
+RECORDED_OUTPUT = AnswerOutcome.refusal(FallbackReason.source_scope_empty).model_dump_json()
+"""A SUCCEEDED execution's output (the ``Finished`` state's AnswerOutcome)."""
 
 
-RECORDED_OUTPUT = steps.refusal_state(FallbackReason.source_scope_empty).model_dump_json()
-"""A SUCCEEDED execution's output (the ``Finished`` state's AnswerState)."""
+def request(query: str = "q", trace_id: str | None = None) -> AnswerRequest:
+    settings = Settings(request_deadline_s=20.0, runner="stepfunctions")
+    return AnswerRequest.starting(
+        "acme", QueryV2Request(query=query), settings, started_at=time.time(), trace_id=trace_id
+    )
 
 
 class FakeStepFunctions:
@@ -251,17 +254,10 @@ def test_the_runner_forwards_progress_frames_in_order_before_it_returns(
     # Given an execution whose agent step publishes four frames, two of them while it runs,
     received: list[WireModel] = []
     client = FakeStepFunctions(channel, received)
-    runner = StepFunctionsRunner(client, "arn:aws:states:us-east-1:1:stateMachine:q", settings())
+    runner = StepFunctionsRunner(client, ARN, channel, poll_s=0.02)
 
     # when the runner answers with a progress callback,
-    outcome = runner.answer(
-        "acme",
-        QueryV2Request(query="Welche Frist gilt?"),
-        trace_id="trace-1",
-        progress=received.append,
-        channel=channel,
-        poll_s=0.02,
-    )
+    outcome = runner.run(request("Welche Frist gilt?", "trace-1"), progress=received.append)
 
     # then the first frames arrived while the execution still ran, and by the time it returns
     # the callback has every frame, in publish order; the outcome is the recorded output's.
@@ -277,8 +273,8 @@ def test_without_a_progress_callback_the_execution_carries_no_progress_id() -> N
     client.start_sync_execution = lambda **request: (  # type: ignore[method-assign]
         client.requests.append(request) or {"status": "SUCCEEDED", "output": RECORDED_OUTPUT}
     )
-    runner = StepFunctionsRunner(client, "arn:aws:states:us-east-1:1:stateMachine:q", settings())
-    runner.answer("acme", QueryV2Request(query="q"))
+    runner = StepFunctionsRunner(client, ARN, MemoryProgress())
+    runner.run(request(trace_id="trace-0"))
     assert json.loads(client.requests[0]["input"])["progress_id"] is None
 
 
@@ -293,32 +289,9 @@ def test_a_failed_execution_still_delivers_its_frames_then_raises() -> None:
             channel.publish(progress_id, frames_of("search", 1)[0])
             return {"status": "FAILED", "error": "UpstreamFailed"}
 
-    runner = StepFunctionsRunner(Failing(), "arn:aws:states:::stateMachine:q", settings())
+    runner = StepFunctionsRunner(Failing(), ARN, channel)
 
     # when the runner answers, then the frame was forwarded and the failure is raised.
-    with pytest.raises(ExecutionFailed):
-        runner.answer("acme", QueryV2Request(query="q"), progress=received.append, channel=channel)
+    with pytest.raises(AgentUnavailable):
+        runner.run(request(), progress=received.append)
     assert received == frames_of("search", 1)[:1]
-
-
-def test_run_answer_streams_a_first_turn_through_the_runner() -> None:
-    # Given a runtime whose runner is the Step Functions one, with its progress channel,
-    channel = MemoryProgress()
-    received: list[WireModel] = []
-    client = FakeStepFunctions(channel, received)
-    runner = StepFunctionsRunner(client, "arn:aws:states:::stateMachine:q", settings())
-    runtime = SimpleNamespace(runner=runner, progress=channel, settings=settings())
-
-    # when the stream route's use case runs a first turn with a progress callback,
-    outcome = run_answer(
-        runtime,  # type: ignore[arg-type]
-        "acme",
-        QueryV2Request(query="q"),
-        progress=received.append,
-        trace_id="trace-2",
-    )
-
-    # then it ran on the state machine and the callback got the agent step's frames.
-    assert len(client.requests) == 1
-    assert received == frames_of("search", 1) + frames_of("read_document", 2)
-    assert outcome.fallback is FallbackReason.source_scope_empty

@@ -117,8 +117,10 @@ def test_bursts_of_concurrent_calls_keep_a_few_idle_connections_and_files_do_not
     threads = 24
     for _ in range(10):
         all_at_once(call, threads=threads)
-    # Connections beyond the idle few are closed when they come back.
-    assert target.idle_connections == target.max_idle_connections
+    # Connections beyond the idle few are closed when they come back. (How many were open at once
+    # depends on the scheduler: on a loaded machine a burst's calls may barely overlap, so fewer
+    # than the idle few may have been needed — never more kept.)
+    assert 1 <= target.idle_connections <= target.max_idle_connections
     # At most one burst's worth of descriptors: the database and WAL files of each connection open
     # at the peak, and the shared -shm. (In WAL mode SQLite may keep a closed connection's database
     # descriptor while other connections hold their shared lock, and hands it to the next one.)

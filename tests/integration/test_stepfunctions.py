@@ -10,27 +10,39 @@ Two ways to run the tasks:
 * the real handlers (``functions/steps/*/app.py``, loaded in-process and called by a patched
   ``LambdaSimpleBackend.invoke``; an exception becomes a Lambda function error whose
   ``errorType`` is the exception's name, as the Python runtime reports it) - which makes the
-  Catch and timeout paths executable: a judge batch that raises ends as
-  ``unverified(judge_unavailable)``, an agent past its ``TimeoutSecondsPath`` as the
-  ``model_timeout`` refusal, and so on (moto enforces a state's timeout by waiting for it).
+  Catch and timeout paths executable, and lets every answering route run on the machine: the
+  Step Functions runner must give the same body as the in-process runner, for every scenario on
+  every route (/query/v2 and its stream, /query and its stream, /playground).
 """
 
 from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
+import uuid
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
+from cryptography.hazmat.primitives.asymmetric import ed25519
+from httpx_sse import connect_sse
 
+from tanda.settings import Settings
+from tanda.wiring import Runtime
+from tests.corpus import QUESTION
 from tests.unit.pipeline.conftest import clock, deps, index, model
+
+from .credentials import ADMIN, API_KEY, partner_headers, settings_for, sign
 
 __all__ = ["clock", "deps", "index", "model"]  # the pipeline tests' corpus and scripted model
 
 REPO = Path(__file__).resolve().parents[2]
 ASL = REPO / "infra" / "statemachines" / "query.asl.json"
+SCENARIOS = REPO / "tests" / "scenarios"
 REGION = "us-east-1"
 STEPS = {
     "AgentStepArn": "agent",
@@ -40,8 +52,8 @@ STEPS = {
 }
 
 
-@pytest.fixture
-def aws(monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, Any]]:
+@contextmanager
+def mocked_aws(monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, Any]]:
     import boto3
     from moto import mock_aws
 
@@ -60,6 +72,12 @@ def aws(monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, Any]]:
             "sfn": boto3.client("stepfunctions", region_name=REGION),
             "role": role,
         }
+
+
+@pytest.fixture
+def aws(monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, Any]]:
+    with mocked_aws(monkeypatch) as clients:
+        yield clients
 
 
 def deploy(aws: dict[str, Any], missing: set[str] = frozenset()) -> str:  # type: ignore[assignment]
@@ -87,29 +105,42 @@ def deploy(aws: dict[str, Any], missing: set[str] = frozenset()) -> str:  # type
     return arn
 
 
-def run(aws: dict[str, Any], machine: str, state: dict[str, Any]) -> dict[str, Any]:
+def run(
+    aws: dict[str, Any], machine: str, state: dict[str, Any], name: str | None = None
+) -> dict[str, Any]:
     sfn = aws["sfn"]
-    started = sfn.start_execution(stateMachineArn=machine, input=json.dumps(state))
+    started = sfn.start_execution(
+        stateMachineArn=machine, input=json.dumps(state), name=name or uuid.uuid4().hex
+    )
     deadline = time.monotonic() + 30
     while True:
         described: dict[str, Any] = sfn.describe_execution(executionArn=started["executionArn"])
         if described["status"] != "RUNNING" or time.monotonic() > deadline:
             return described
-        time.sleep(0.05)
+        time.sleep(0.02)
+
+
+class SyncClient:
+    """``StartSyncExecution`` on moto's interpreter: start, then wait for the end."""
+
+    def __init__(self, aws: dict[str, Any]) -> None:
+        self.aws = aws
+
+    def start_sync_execution(self, **request: Any) -> dict[str, Any]:
+        state = json.loads(request["input"])
+        return run(self.aws, request["stateMachineArn"], state, request.get("name"))
 
 
 def checks_work(batches: int) -> dict[str, Any]:
     """An agent result with ``batches`` judge batches and a framing check to run."""
+    timeouts = {"agent_s": 5, "checks_s": 5, "guard_s": 2}
     return {
         "done": None,
-        "timeouts": {"agent_s": 5, "checks_s": 5, "guard_s": 2},
+        "timeouts": timeouts,
         "work": {
-            "judge_batches": [
-                {"batch_index": b, "indexes": [b * 2, b * 2 + 1], "timeout_s": 5}
-                for b in range(batches)
-            ],
-            "framing": {"question": "q", "items": [], "timeout_s": 5},
-            "timeouts": {"agent_s": 5, "checks_s": 5, "guard_s": 2},
+            "question": "q",
+            "judge_batches": [{"batch_index": b, "timeout_s": 5} for b in range(batches)],
+            "timeouts": timeouts,
         },
     }
 
@@ -139,7 +170,7 @@ def test_work_fans_out_to_every_batch_and_the_framing_check_then_the_guard(
     guard_input = json.loads(execution["output"])
     batches, framing = guard_input["checks"]
     assert [b["batch_index"] for b in batches] == [0, 1, 2]
-    assert framing["work"]["framing"]["question"] == "q"  # the framing task gets the state
+    assert framing["work"]["question"] == "q"  # the framing task gets the whole state
     assert guard_input["work"]["judge_batches"] == checks_work(3)["work"]["judge_batches"]
 
 
@@ -167,25 +198,32 @@ def load_handler(step: str, runtime: Any, monkeypatch: pytest.MonkeyPatch) -> An
     return module.handler
 
 
-@pytest.fixture
-def real_steps(
-    aws: dict[str, Any], deps: Any, monkeypatch: pytest.MonkeyPatch
-) -> Iterator[dict[str, Any]]:
-    """moto's Lambda invokes the real step handlers over the test corpus and scripted model."""
-    from types import SimpleNamespace
-
-    from moto.awslambda_simple.models import LambdaSimpleBackend
-
+def step_runtime(
+    settings: Settings,
+    index: Any,
+    model: Any,
+    reranker: Any = None,
+    clock: Callable[[], float] = time.time,
+) -> Runtime:
+    """The runtime a step Lambda builds, on the given adapters (its Progress port in memory) and
+    ``clock`` (the pipeline tests' manual clock: their scripted latencies spend it)."""
     from tanda.adapters.memory_progress import MemoryProgress
 
-    runtime = SimpleNamespace(
-        search_index=deps.index,
-        model=deps.model,
-        settings=deps.settings,
+    runtime = Runtime(settings=settings, clock=clock)
+    runtime.__dict__.update(
+        search_index=index,
+        model=model,
         embedder=None,
-        reranker=deps.reranker,
+        reranker=reranker,
         progress=MemoryProgress(),
     )
+    return runtime
+
+
+def serve_steps(runtime: Runtime, monkeypatch: pytest.MonkeyPatch) -> None:
+    """moto's Lambda invokes the real step handlers, on ``runtime``."""
+    from moto.awslambda_simple.models import LambdaSimpleBackend
+
     handlers = {step: load_handler(step, runtime, monkeypatch) for step in STEPS.values()}
 
     def invoke(
@@ -207,38 +245,36 @@ def real_steps(
         return json.dumps(result).encode()
 
     monkeypatch.setattr(LambdaSimpleBackend, "invoke", invoke)
+
+
+@pytest.fixture
+def real_steps(
+    aws: dict[str, Any], deps: Any, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[dict[str, Any]]:
+    """moto's Lambda invokes the real step handlers over the test corpus and scripted model."""
+    runtime = step_runtime(deps.settings, deps.index, deps.model, deps.reranker, deps.clock)
+    serve_steps(runtime, monkeypatch)
     yield {"runtime": runtime, "machine": deploy(aws)}
 
 
 def first_turn(deps: Any, scenario: str = "default") -> dict[str, Any]:
-    from tanda.contract import QueryV2Request
-    from tanda.pipeline import steps
-    from tests.corpus import QUESTION
-
-    state = steps.query_input(
-        "acme",
-        QueryV2Request(query=QUESTION),
-        deps.settings,
-        started_at=time.time(),
-        scenario=scenario,
-    )
-    loaded: dict[str, Any] = json.loads(state.model_dump_json())
+    loaded: dict[str, Any] = json.loads(deps.request(QUESTION, scenario=scenario).model_dump_json())
     return loaded
 
 
-def test_real_handlers_answer_on_the_machine_like_the_chained_steps(
+def test_real_handlers_answer_on_the_machine(
     aws: dict[str, Any], real_steps: dict[str, Any], deps: Any
 ) -> None:
     # Given the real handlers behind the machine, when a first turn runs,
-    from tanda.pipeline import steps
+    from tanda.pipeline.runners.stepfunctions import execution_output
 
     execution = run(aws, real_steps["machine"], first_turn(deps))
 
     # then it succeeds with a judged, guarded answer.
     assert execution["status"] == "SUCCEEDED", execution
-    answer = steps.execution_output(execution["output"])
+    answer = execution_output(execution["output"])
     assert answer.fallback is None
-    assert answer.claims and all(c.verdict is not None for c in answer.claims)
+    assert answer.annotation.claims and all(c.verdict for c in answer.annotation.claims)
 
 
 @pytest.mark.parametrize(("fault", "status"), [("fail", "error"), ("hang", "timeout")])
@@ -246,8 +282,8 @@ def test_a_failed_or_late_search_ends_the_execution_as_the_404_with_its_status(
     aws: dict[str, Any], real_steps: dict[str, Any], deps: Any, fault: str, status: str
 ) -> None:
     # Given the agent step's index failing (or hanging past a 50 ms tool deadline),
-    from tanda.pipeline import steps
-    from tanda.pipeline.answer_v2 import NothingReadable
+    from tanda.pipeline.runners.stepfunctions import execution_output
+    from tanda.pipeline.steps import NothingReadable
     from tests.fakes import FaultySearchIndex
 
     index = FaultySearchIndex(deps.index, **{fault: True})
@@ -263,7 +299,7 @@ def test_a_failed_or_late_search_ends_the_execution_as_the_404_with_its_status(
     # tool and its status (V2-19), as the in-process runner does.
     assert execution["status"] == "SUCCEEDED", execution
     with pytest.raises(NothingReadable) as raised:
-        steps.execution_output(execution["output"])
+        execution_output(execution["output"])
     assert (raised.value.tool, raised.value.tool_status) == ("search", status)
 
 
@@ -272,6 +308,7 @@ def test_a_judge_batch_that_raises_ends_as_unverified_judge_unavailable(
 ) -> None:
     # Given a judge batch task that fails (the Lambda raises),
     from tanda.pipeline import steps
+    from tanda.pipeline.runners.stepfunctions import execution_output
 
     def crash(*args: Any, **kwargs: Any) -> Any:
         raise RuntimeError("judge crashed")
@@ -282,14 +319,14 @@ def test_a_judge_batch_that_raises_ends_as_unverified_judge_unavailable(
     # the answer with every judged segment unverified(judge_unavailable) (V2-10).
     execution = run(aws, real_steps["machine"], first_turn(deps))
     assert execution["status"] == "SUCCEEDED", execution
-    answer = steps.execution_output(execution["output"])
+    answer = execution_output(execution["output"])
     assert answer.fallback is None
     judged = [o for o in answer.outcomes if o.unverified_reason is not None]
     assert judged, answer.outcomes
     assert {(o.verdict, o.unverified_reason) for o in judged} == {
         ("unverified", "judge_unavailable")
     }
-    assert {c.verdict for c in answer.claims} <= {"unverified", "uncited"}
+    assert {c.verdict for c in answer.annotation.claims} <= {"unverified", "uncited"}
 
 
 def test_an_agent_past_its_timeout_ends_as_the_model_timeout_refusal(
@@ -299,6 +336,7 @@ def test_an_agent_past_its_timeout_ends_as_the_model_timeout_refusal(
     import threading
 
     from tanda.pipeline import steps
+    from tanda.pipeline.runners.stepfunctions import execution_output
 
     released = threading.Event()
 
@@ -316,7 +354,7 @@ def test_an_agent_past_its_timeout_ends_as_the_model_timeout_refusal(
     finally:
         released.set()
     assert execution["status"] == "SUCCEEDED", execution
-    assert steps.execution_output(execution["output"]).fallback == "model_timeout"
+    assert execution_output(execution["output"]).fallback == "model_timeout"
 
 
 @pytest.mark.parametrize(
@@ -338,10 +376,11 @@ def test_a_failing_step_fails_the_execution_with_the_error_the_runner_maps(
     expected: str,
 ) -> None:
     # Given a step whose handler raises,
-    from tanda.guard.run import GuardUnavailable
+    from tanda.agent.tool_loop import AgentUnavailable
+    from tanda.guard.policy_guard import GuardUnavailable
     from tanda.pipeline import steps
-    from tanda.pipeline.answer_v2 import NothingReadable
     from tanda.pipeline.runners.stepfunctions import failure_for
+    from tanda.pipeline.steps import NothingReadable
 
     raised = {
         "NothingReadable": NothingReadable,
@@ -360,7 +399,14 @@ def test_a_failing_step_fails_the_execution_with_the_error_the_runner_maps(
     assert execution["status"] == "FAILED", execution
     assert execution.get("error") == expected
     mapped = failure_for(execution.get("error"))
-    assert type(mapped).__name__ == {"UpstreamFailed": "ExecutionFailed"}.get(expected, expected)
+    assert (
+        type(mapped)
+        is {
+            "UpstreamFailed": AgentUnavailable,
+            "NothingReadable": NothingReadable,
+            "GuardUnavailable": GuardUnavailable,
+        }[expected]
+    )
 
 
 def test_a_follow_up_answers_on_the_machine_like_the_in_process_runner(
@@ -368,41 +414,150 @@ def test_a_follow_up_answers_on_the_machine_like_the_in_process_runner(
 ) -> None:
     # Given a conversation follow-up (history with a verified earlier answer and a memory) and
     # a scenario citing the conversation,
-    from tanda.contract import QueryV2Request
-    from tanda.pipeline.answer_v2 import answer_v2
     from tanda.pipeline.runners.stepfunctions import StepFunctionsRunner
-    from tests.corpus import QUESTION, add_qanun
-    from tests.unit.test_steps import FOLLOW_UP, follow_up_history
+    from tests.unit.pipeline.conftest import follow_up_history, with_follow_ups
 
-    deps.model.scenarios["follow_up"] = FOLLOW_UP
-    add_qanun(deps.index, "acme", doc_id="earlier-doc", texts=["Laporan pendidikan daerah."])
-
-    class SyncClient:
-        """StartSyncExecution on moto's interpreter: start, then wait for the end."""
-
-        def start_sync_execution(self, **request: Any) -> dict[str, Any]:
-            return run(aws, request["stateMachineArn"], json.loads(request["input"]))
-
-    runner = StepFunctionsRunner(SyncClient(), real_steps["machine"], deps.settings)
-    body = QueryV2Request(query=QUESTION)
+    with_follow_ups(deps.model, deps.index)
+    channel = real_steps["runtime"].progress
+    runner = StepFunctionsRunner(SyncClient(aws), real_steps["machine"], channel)
 
     # when the runner answers it on the machine with its history, and in-process,
-    on_machine = runner.answer(
-        "acme", body, scenario="follow_up", history=follow_up_history("several_documents")
-    )
-    local = answer_v2(
-        deps, "acme", body, scenario="follow_up", history=follow_up_history("several_documents")
-    )
+    def turn() -> Any:
+        history = follow_up_history("several_documents")
+        return deps.request(QUESTION, scenario="follow_up", history=history)
 
-    # then both see the conversation the same way (C2 alone: from_conversation).
+    on_machine = runner.run(turn())
+    local = deps.runner().run(turn())
+
+    # then both answer the same (wall times aside), C2 alone from_conversation.
     def seen(outcome: Any) -> Any:
         return (
-            outcome.answer,
-            [(c.text, c.verdict) for c in outcome.annotation.claims],
-            list(outcome.passages),
+            outcome.model_dump(exclude={"model_calls", "tool_audit"}),
+            [(c.role, c.outcome) for c in outcome.model_calls],
+            [(a.tool, a.arguments, a.status, a.result_count) for a in outcome.tool_audit],
         )
 
     assert seen(on_machine) == seen(local)
-    assert ("Anggaran pendidikan 2023 adalah Rp 5 miliar.", "from_conversation") in seen(
-        on_machine
-    )[1]
+    claims = [(c.text, c.verdict) for c in on_machine.annotation.claims]
+    assert ("Anggaran pendidikan 2023 adalah Rp 5 miliar.", "from_conversation") in claims
+
+
+# --- every answering route: the same body on the state machine as in-process --------------------
+
+ROUTES = ("query_v2", "query_v2_stream", "query_v1", "query_v1_stream", "playground")
+SCENARIO_NAMES = sorted(p.stem for p in SCENARIOS.glob("*.json"))
+EDITORIAL = "Jawab dengan jelas dan ringkas dalam Bahasa Indonesia."
+
+
+@dataclass(frozen=True)
+class Deployments:
+    """The same app twice over the same corpus and scripted model: answering in-process, and on
+    the state machine (moto, the real step handlers)."""
+
+    in_process: str
+    state_machine: str
+    key: ed25519.Ed25519PrivateKey
+
+
+@pytest.fixture(scope="module")
+def deployments(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Deployments]:
+    from tanda.api.app import create_app
+    from tanda.pipeline.runners.stepfunctions import StepFunctionsRunner
+    from tests.corpus import add_qanun
+    from tests.fakes import InMemorySearchIndex, scripted_model
+    from tests.servers import serving
+
+    key = ed25519.Ed25519PrivateKey.generate()
+    index = InMemorySearchIndex()
+    add_qanun(index, "acme")
+    model = scripted_model()  # its latencies on a clock of its own: they cost no wall time
+
+    def settings() -> Settings:
+        # The pipeline tests' deadline and budget: judge_deadline's 5 s judge times out at once.
+        return settings_for(
+            tmp_path_factory.mktemp("home"),
+            key,
+            model=f"scripted:{SCENARIOS}",
+            request_deadline_s=2.0,
+            model_call_budget=12,
+            admin_rate_per_minute=10_000,
+            admin_rate_burst=10_000,
+        )
+
+    def runtime(**adapters: Any) -> Runtime:
+        built = Runtime(settings=settings())
+        built.__dict__.update(search_index=index, model=model, embedder=None, **adapters)
+        return built
+
+    with (
+        pytest.MonkeyPatch.context() as monkeypatch,
+        mocked_aws(monkeypatch) as clients,
+    ):
+        steps_runtime = step_runtime(settings(), index, model)
+        serve_steps(steps_runtime, monkeypatch)
+        runner = StepFunctionsRunner(SyncClient(clients), deploy(clients), steps_runtime.progress)
+        with (
+            serving(create_app(runtime())) as in_process,
+            serving(create_app(runtime(runner=runner))) as state_machine,
+        ):
+            yield Deployments(in_process, state_machine, key)
+
+
+def answer(base_url: str, key: ed25519.Ed25519PrivateKey, route: str, scenario: str) -> Any:
+    """The route's response to the question under ``scenario``, its ids and timings replaced."""
+    opt_ins = {"include_grounding": True, "include_provenance": True}
+    user = {**partner_headers(key), "X-Tanda-Scenario": scenario}
+    admin = {**user, "X-API-Key": API_KEY, "Authorization": f"Bearer {sign(key, ADMIN)}"}
+    path, headers, body = {
+        "query_v2": ("/query/v2", user, {**opt_ins, "include_proof": True}),
+        "query_v2_stream": ("/query/v2/stream", user, {}),
+        "query_v1": ("/query", user, opt_ins),
+        "query_v1_stream": ("/query/stream", user, {}),
+        "playground": ("/playground", admin, {"editorial_prompt": EDITORIAL, **opt_ins}),
+    }[route]
+    payload = {"query": QUESTION, **body}
+    with httpx.Client(base_url=base_url, headers=headers, timeout=60) as client:
+        if not route.endswith("_stream"):
+            response = client.post(path, json=payload)
+            return {"status": response.status_code, "body": without_ids(response.json())}
+        with connect_sse(client, "POST", path, json=payload) as source:
+            status = source.response.status_code
+            frames = [(e.event, without_ids(json.loads(e.data))) for e in source.iter_sse()]
+        return {"status": status, "frames": frames}
+
+
+IDS = ("conversation_id", "message_id", "trace_id", "playground_run_id")
+
+
+def without_ids(data: dict[str, Any]) -> dict[str, Any]:
+    """``data`` with its per-request ids and wall times out of the way. Model calls are compared
+    by role and outcome, those still out at the deadline left out: a call cut off by the deadline
+    is logged when its thread gives up, which may be after the answer was returned (either
+    runner)."""
+    kept = {k: ("…" if k in IDS and v else v) for k, v in data.items() if k != "latency_ms"}
+    calls = kept.pop("model_call_log", None)
+    if calls is not None:
+        kept["model_calls"] = [
+            (c["role"], c["outcome"]) for c in calls if c["outcome"] != "deadline"
+        ]
+    for audit in kept.get("tool_call_audit") or []:
+        audit.pop("latency_ms")
+    return kept
+
+
+@pytest.mark.parametrize("route", ROUTES)
+@pytest.mark.parametrize("scenario", SCENARIO_NAMES)
+def test_the_state_machine_answers_every_route_with_the_in_process_body(
+    deployments: Deployments, scenario: str, route: str
+) -> None:
+    # Given the same app, corpus and scripted model, answering in-process and on the machine,
+    # when the route answers the scenario on each (at once),
+    from concurrent.futures import ThreadPoolExecutor
+
+    urls = (deployments.in_process, deployments.state_machine)
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        bodies = list(pool.map(lambda url: answer(url, deployments.key, route, scenario), urls))
+
+    # then the bodies (or frames) are the same.
+    in_process, state_machine = bodies
+    assert state_machine == in_process

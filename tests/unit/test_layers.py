@@ -32,6 +32,7 @@ KERNEL = [
     "model_calls",
     "passages",
     "credits",
+    "threads",
 ]
 DOMAIN = [
     "annotate",

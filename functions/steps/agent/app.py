@@ -12,7 +12,7 @@ from typing import Any
 
 from tanda import snapstart
 from tanda.observability import instrumented
-from tanda.pipeline import steps
+from tanda.pipeline import states, steps
 from tanda.wiring import Runtime, build_runtime
 
 
@@ -23,28 +23,12 @@ def runtime() -> Runtime:
 
 @instrumented("agent", kind="step")
 def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
+    request = states.AnswerRequest.model_validate(event)
     adapters = runtime()
-    state = steps.QueryInput.model_validate(event)
     output = steps.agent_step(
-        state,
-        index=adapters.search_index,
-        model=adapters.model,
-        settings=adapters.settings,
-        embedder=adapters.embedder,
-        reranker=adapters.reranker,
-        progress=adapters.progress if state.progress_id else None,
+        request, adapters.step_deps(), adapters.agent_ports(request.progress_id)
     )
     return output.model_dump(mode="json")
 
 
-snapstart.register(
-    prime_modules=(
-        *snapstart.AWS_ADAPTERS,
-        "tanda.agent.run",
-        "tanda.agent.tools",
-        "tanda.annotate.aggregate",
-        "tanda.judge.reader_context",
-        "tanda.pipeline.answer_v2",
-        "tanda.pipeline.progress",
-    )
-)
+snapstart.register(prime_modules=(*snapstart.AWS_ADAPTERS, *snapstart.PIPELINE_STEPS))

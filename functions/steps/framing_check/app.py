@@ -1,4 +1,5 @@
-"""Step Functions task ``framing_check`` (infra/statemachines/query.asl.json).
+"""Step Functions task ``framing_check`` (infra/statemachines/query.asl.json), beside the judge
+batches.
 
 Wiring only: the state is validated into its pydantic model, handed to
 ``tanda.pipeline.steps.framing_check_step`` with the adapters of a runtime built on the first
@@ -12,7 +13,7 @@ from typing import Any
 
 from tanda import snapstart
 from tanda.observability import instrumented
-from tanda.pipeline import steps
+from tanda.pipeline import states, steps
 from tanda.wiring import Runtime, build_runtime
 
 
@@ -23,13 +24,8 @@ def runtime() -> Runtime:
 
 @instrumented("framing_check", kind="step")
 def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
-    # The task receives the whole state (no InputPath: moto's interpreter resolves the state's
-    # TimeoutSecondsPath inconsistently against an InputPath-narrowed input).
-    framing = event["work"]["framing"] if "work" in event else event
-    output = steps.framing_check_step(
-        steps.FramingInput.model_validate(framing), model=runtime().model
-    )
-    return output.model_dump(mode="json")
+    state = states.ChecksState.model_validate(event)
+    return steps.framing_check_step(state, runtime().step_deps()).model_dump(mode="json")
 
 
-snapstart.register(prime_modules=(*snapstart.AWS_ADAPTERS, "tanda.judge.run"))
+snapstart.register(prime_modules=(*snapstart.AWS_ADAPTERS, *snapstart.PIPELINE_STEPS))

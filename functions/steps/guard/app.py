@@ -1,4 +1,5 @@
-"""Step Functions task ``guard`` (infra/statemachines/query.asl.json).
+"""Step Functions task ``guard`` (infra/statemachines/query.asl.json): aggregate, the v1 gate
+when the turn is a v1 one, the policy guard; its output is the answer.
 
 Wiring only: the state is validated into its pydantic model, handed to
 ``tanda.pipeline.steps.guard_step`` with the adapters of a runtime built on the first invocation
@@ -12,7 +13,7 @@ from typing import Any
 
 from tanda import snapstart
 from tanda.observability import instrumented
-from tanda.pipeline import steps
+from tanda.pipeline import states, steps
 from tanda.wiring import Runtime, build_runtime
 
 
@@ -23,16 +24,8 @@ def runtime() -> Runtime:
 
 @instrumented("guard", kind="step")
 def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
-    output = steps.guard_step(steps.GuardInput.model_validate(event), model=runtime().model)
-    return output.model_dump(mode="json")
+    state = states.GuardInput.model_validate(event)
+    return steps.guard_step(state, runtime().step_deps()).model_dump(mode="json")
 
 
-snapstart.register(
-    prime_modules=(
-        *snapstart.AWS_ADAPTERS,
-        "tanda.guard.run",
-        "tanda.annotate.aggregate",
-        "tanda.annotate.compose",
-        "tanda.pipeline.notices",
-    )
-)
+snapstart.register(prime_modules=(*snapstart.AWS_ADAPTERS, *snapstart.PIPELINE_STEPS))

@@ -1,4 +1,4 @@
-"""Step Functions task ``judge_batch`` (infra/statemachines/query.asl.json).
+"""Step Functions task ``judge_batch`` (infra/statemachines/query.asl.json), one Map iteration.
 
 Wiring only: the state is validated into its pydantic model, handed to
 ``tanda.pipeline.steps.judge_batch_step`` with the adapters of a runtime built on the first
@@ -12,7 +12,7 @@ from typing import Any
 
 from tanda import snapstart
 from tanda.observability import instrumented
-from tanda.pipeline import steps
+from tanda.pipeline import states, steps
 from tanda.wiring import Runtime, build_runtime
 
 
@@ -23,17 +23,8 @@ def runtime() -> Runtime:
 
 @instrumented("judge_batch", kind="step")
 def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
-    output = steps.judge_batch_step(
-        steps.JudgeBatchInput.model_validate(event), model=runtime().model
-    )
-    return output.model_dump(mode="json")
+    batch = states.JudgeBatchInput.model_validate(event)
+    return steps.judge_batch_step(batch, runtime().step_deps()).model_dump(mode="json")
 
 
-snapstart.register(
-    prime_modules=(
-        *snapstart.AWS_ADAPTERS,
-        "tanda.judge.run",
-        "tanda.judge.reader_context",
-        "tanda.annotate.aggregate",
-    )
-)
+snapstart.register(prime_modules=(*snapstart.AWS_ADAPTERS, *snapstart.PIPELINE_STEPS))

@@ -13,10 +13,9 @@ from __future__ import annotations
 
 import json
 import logging
-import threading
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field
 from functools import partial
@@ -30,6 +29,7 @@ from tanda.passages import Passage, passage_from_chunk
 from tanda.ports import Embedder, Reranker, SearchIndex
 from tanda.records.documents import Chunk, Document, SearchHit, SearchQuery, SearchScope
 from tanda.retriever import retrieve
+from tanda.threads import SharedPool
 
 TOOL_SPECS = [
     ToolSpec(
@@ -68,16 +68,7 @@ TOOL_WORKERS = 16
 connections they open are reused rather than opened per request."""
 
 _T = TypeVar("_T")
-_pool: ThreadPoolExecutor | None = None
-_pool_lock = threading.Lock()
-
-
-def _tool_pool() -> ThreadPoolExecutor:
-    global _pool
-    with _pool_lock:
-        if _pool is None:
-            _pool = ThreadPoolExecutor(max_workers=TOOL_WORKERS, thread_name_prefix="tanda-tool")
-        return _pool
+_tool_pool = SharedPool(TOOL_WORKERS, "tanda-tool").get
 
 
 class ContextFull(Exception):

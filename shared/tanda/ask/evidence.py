@@ -1,7 +1,9 @@
 """ASK-08: the evidence items ``/v1/ask`` shows beside its passages, picked without a model.
 
 The documents the retrieved passages come from (the *target documents*, in the passages' rank
-order) may have structure records built at ingest (ASK-14, docs/evidence.md). From them a small
+order), then the documents the request names (``document_id``) — its subject even when none of
+their passages shares the question's words, as a Turkish question about an English invoice —
+may have structure records built at ingest (ASK-14, docs/evidence.md). From them a small
 set is picked for the question, deterministically — the same question, scope and index always
 give the same items in the same order — and numbered into the same ``[S#]`` list after the
 passages:
@@ -22,9 +24,11 @@ passages:
 - **line items** on top of the quota, when the question asks for items, amounts or a breakdown
   (:func:`asks_for_items`): the item tables of the target documents whose caption, header or
   rows the rest of the question names (a question asking for items and nothing else takes every
-  one), at most two, each with its KALEM ÖZETİ (the true item count and whether the items sum to
-  the stated totals, computed at ingest — so "how many items" is answered right however few are
-  shown) and its rows, at most 40 rows in all (rows whose description the question names first).
+  one; of a document the request names, words it holds nowhere — not in the passages shown, not
+  in its records — name nothing and are left out), at most two, each with its KALEM ÖZETİ (the
+  true item count and whether the items sum to the stated totals, computed at ingest — so "how
+  many items" is answered right however few are shown) and its rows, at most 40 rows in all
+  (rows whose description the question names first).
 
 Shown in this order: entities, tables, claims, rules (violated first), then each item table's
 KALEM ÖZETİ followed by its rows. Within a kind the best match comes first, then what was read
@@ -202,7 +206,11 @@ def pick_evidence(
 ) -> list[EvidenceItem]:
     """The evidence items for ``question`` from the documents of ``passages`` inside ``scope``
     (only of ``pages`` when the question named them, ASK-09), in the order they are shown."""
-    documents = tuple(dict.fromkeys(chunk.document_id for chunk in passages))
+    # ASK-08: the documents the request names are the question's subject even when none of their
+    # passages shares its words (a Turkish question about an English invoice).
+    documents = tuple(
+        dict.fromkeys([*(chunk.document_id for chunk in passages), *(scope.document_ids or ())])
+    )
     if not documents:
         return []
     rank = {document_id: position for position, document_id in enumerate(documents)}
@@ -299,11 +307,17 @@ def pick_evidence(
         # ASK-08: an item table is shown when the question names something of it (its caption,
         # header, rows) or asks for items and nothing else ("list every item").
         of_what = _Terms(_without_item_words(question), terms.lang)
+        subject = of_what.question
+        if scope.document_ids:
+            # Of the documents the request names, words they hold nowhere (in the passages shown
+            # or the records read) cannot tell their tables apart: "Faturadaki kalemleri
+            # listele" asked of an English invoice asks for its items and nothing else.
+            subject &= _held_terms(of_what, passages, records)
         item_tables = {
             t.node_id
             for t in records
             if isinstance(t, TableRecord)
-            and (not of_what.question or of_what.question_share(t.caption, *t.header, t.quote) > 0)
+            and (not subject or subject & of_what.of(t.caption, *t.header, t.quote))
         }
         summaries = sorted(
             (
@@ -321,6 +335,27 @@ def pick_evidence(
         for chunk in index.chunks(in_scope, list(dict.fromkeys(r.chunk_id for r in shown)))
     }
     return [EvidenceItem(r, chunks[r.chunk_id]) for r in shown if r.chunk_id in chunks]
+
+
+def _held_terms(
+    terms: _Terms, passages: Sequence[Chunk], records: Sequence[StructureRecord]
+) -> frozenset[str]:
+    """The terms of what the target documents were seen to hold: the passages retrieved and the
+    records read (an entity's name and value, a table's caption, header and cells, a rule's
+    subject and quote, a KALEM ÖZETİ)."""
+    held: set[str] = set()
+    for chunk in passages:
+        held |= terms.of(chunk.text)
+    for record in records:
+        if isinstance(record, EntityRecord):
+            held |= terms.of(record.name, record.value)
+        elif isinstance(record, TableRecord):
+            held |= terms.of(record.caption, *record.header, record.quote)
+        elif isinstance(record, RuleRecord):
+            held |= terms.of(record.subject, record.quote)
+        else:
+            held |= terms.of(record.text)
+    return frozenset(held)
 
 
 def _item_tables(

@@ -55,6 +55,84 @@ MEMORY_NOTE = "Dari percakapan sebelumnya (terverifikasi):"
 MAX_MEMORIES = 5
 
 
+class TurnHistory:
+    """What the next turn sees of its conversation (V2-22), as a component: ``run`` builds the
+    :class:`History` of a turn from the conversation's stored messages (oldest first), the
+    documents the turn selected and the owner's memories of other conversations.
+
+    ``max_chars``: the characters of earlier questions and shown answers the model history may
+    hold (newest turns first; ``truncated`` when one did not fit)."""
+
+    def __init__(self, *, max_chars: int = 6000) -> None:
+        if max_chars < 0:
+            raise ValueError(f"max_chars must not be negative, not {max_chars}")
+        self.max_chars = max_chars
+
+    def run(
+        self,
+        messages: Sequence[StoredMessage],
+        *,
+        selected_documents: Sequence[str] | None = None,
+        memories: Sequence[MemoryItem] = (),
+    ) -> History:
+        max_chars = self.max_chars
+        history = History()
+        turns: list[tuple[str, str]] = []
+        used = 0
+        for message in reversed(messages):  # newest first, until the budget is spent
+            answer = verified_text(message)
+            shown = answer if answer is not None else f"{NOTHING_VERIFIED_NOTE}\n{message.answer}"
+            cost = len(message.question) + len(shown)
+            if used + cost > max_chars:
+                history.truncated = True
+                break
+            used += cost
+            turns.append((message.question, shown))
+        turns.reverse()
+        history.exchanges_in_view = len(turns)
+        for question, shown in turns:
+            history.messages.append(ChatMessage(role="user", content=question))
+            history.messages.append(ChatMessage(role="assistant", content=shown))
+        # Conversation passages: what the user said, and what earlier answers verified.
+        in_view = messages[len(messages) - len(turns) :] if turns else []
+        for message in in_view:
+            for text in (message.question, verified_text(message)):
+                if text:
+                    key = f"C{len(history.passages) + 1}"
+                    history.passages.append(
+                        Passage(
+                            key=key,
+                            kind="conversation",
+                            text=text,
+                            citation=Citation(citation_key=key, source="conversation"),
+                            identity=LegalIdentity(),
+                        )
+                    )
+        # Long-term memory: the user's verified statements from other conversations.
+        for item in list(memories)[:MAX_MEMORIES]:
+            key = f"C{len(history.passages) + 1}"
+            history.passages.append(
+                Passage(
+                    key=key,
+                    kind="conversation",
+                    text=f"{MEMORY_NOTE} {item.text}",
+                    citation=Citation(citation_key=key, source="memory"),
+                    identity=LegalIdentity(),
+                )
+            )
+        documents: list[str] = []
+        for message in reversed(messages):
+            for document_id in message.cited_documents:
+                if document_id not in documents:
+                    documents.append(document_id)
+        history.preferred_documents = documents[:MAX_PREFERRED_DOCUMENTS]
+        if selected_documents is not None and len(selected_documents) == 1:
+            history.read_whole = selected_documents[0]
+        elif len(documents) == 1:
+            history.read_whole = documents[0]
+        return history
+
+
 def build_history(
     messages: Sequence[StoredMessage],
     *,
@@ -62,58 +140,7 @@ def build_history(
     selected_documents: Sequence[str] | None = None,
     memories: Sequence[MemoryItem] = (),
 ) -> History:
-    history = History()
-    turns: list[tuple[str, str]] = []
-    used = 0
-    for message in reversed(messages):  # newest first, until the budget is spent
-        answer = verified_text(message)
-        shown = answer if answer is not None else f"{NOTHING_VERIFIED_NOTE}\n{message.answer}"
-        cost = len(message.question) + len(shown)
-        if used + cost > max_chars:
-            history.truncated = True
-            break
-        used += cost
-        turns.append((message.question, shown))
-    turns.reverse()
-    history.exchanges_in_view = len(turns)
-    for question, shown in turns:
-        history.messages.append(ChatMessage(role="user", content=question))
-        history.messages.append(ChatMessage(role="assistant", content=shown))
-    # Conversation passages: what the user said, and what earlier answers verified.
-    in_view = messages[len(messages) - len(turns) :] if turns else []
-    for message in in_view:
-        for text in (message.question, verified_text(message)):
-            if text:
-                key = f"C{len(history.passages) + 1}"
-                history.passages.append(
-                    Passage(
-                        key=key,
-                        kind="conversation",
-                        text=text,
-                        citation=Citation(citation_key=key, source="conversation"),
-                        identity=LegalIdentity(),
-                    )
-                )
-    # Long-term memory: the user's verified statements from other conversations.
-    for item in list(memories)[:MAX_MEMORIES]:
-        key = f"C{len(history.passages) + 1}"
-        history.passages.append(
-            Passage(
-                key=key,
-                kind="conversation",
-                text=f"{MEMORY_NOTE} {item.text}",
-                citation=Citation(citation_key=key, source="memory"),
-                identity=LegalIdentity(),
-            )
-        )
-    documents: list[str] = []
-    for message in reversed(messages):
-        for document_id in message.cited_documents:
-            if document_id not in documents:
-                documents.append(document_id)
-    history.preferred_documents = documents[:MAX_PREFERRED_DOCUMENTS]
-    if selected_documents is not None and len(selected_documents) == 1:
-        history.read_whole = selected_documents[0]
-    elif len(documents) == 1:
-        history.read_whole = documents[0]
-    return history
+    """:meth:`TurnHistory.run` with the default budget (or ``max_chars``)."""
+    return TurnHistory(max_chars=max_chars).run(
+        messages, selected_documents=selected_documents, memories=memories
+    )

@@ -22,7 +22,7 @@ from tanda.extraction.tables import read_tables
 from tanda.invoices import Invoice
 from tanda.numbers import extract_quantities
 from tanda.records.documents import Chunk, Document
-from tanda.records.structure import StructureRecord
+from tanda.records.structure import ClaimRecord, StructureRecord
 
 _YEAR = re.compile(r"^(?:19|20)\d{2}$")
 
@@ -55,7 +55,22 @@ def build_structure(
     if invoice is not None:
         invoice_drafts = invoice_layers(ctx, invoice, ordered, numbering)
         proposed = claim_drafts(ctx, proposals, numbering)
-        return _numbered([*invoice_drafts, *proposed.drafts], len(proposals), proposed.dropped)
+        # A proposal inside a statement the invoice makes itself (`Seller: Bluem BV · VAT …`)
+        # says nothing more: one claim, not two a cross-check would pair with each other.
+        stated: dict[str, list[tuple[int, int]]] = {}
+        for d in invoice_drafts:
+            if d.record_class is ClaimRecord:
+                span = d.fields["span"]
+                stated.setdefault(d.fields["chunk_id"], []).append((span["start"], span["end"]))
+        kept = [
+            d
+            for d in proposed.drafts
+            if not any(
+                start <= d.fields["span"]["start"] and d.fields["span"]["end"] <= end
+                for start, end in stated.get(d.fields["chunk_id"], ())
+            )
+        ]
+        return _numbered([*invoice_drafts, *kept], len(proposals), proposed.dropped)
     tables = table_layers(ctx, read_tables(ordered), numbering)
     drafts: list[Draft] = list(tables.drafts)
     facts: list[Fact] = list(tables.facts)

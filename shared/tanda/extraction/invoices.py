@@ -8,7 +8,11 @@ renders it (``quote == chunk.text[span]``).
   fiyat=9.95, tutar=19.90`` with its allowances and charges and its VAT;
 - the KALEM ÖZETİ — the true line count, the stated line total (BT-106), the sum of the lines,
   whether they agree;
-- rules — :func:`tanda.invoices.evaluate_rules`, one record each, its ``rule_id`` named.
+- rules — :func:`tanda.invoices.evaluate_rules`, one record each, its ``rule_id`` named;
+- claims — every ``Label: value`` statement the rendering writes outside its tables, notes and
+  attachments (``Amount due: 851.78 NOK``, ``Order reference: 123``, ``Seller: Bluem BV · VAT
+  NL809163160B01 · …``): what the invoice states, for a cross-check to compare with another
+  document (XC-3). The notes are prose; their claims are the model's, as for any document.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from decimal import Decimal
 from typing import Any, Final
 
 from tanda.extraction.drafts import DocumentContext, Draft, Numbering
+from tanda.extraction.tables import markdown_table
 from tanda.extraction.text import folded_name, line_spans
 from tanda.invoices import Invoice, RuleCheck, evaluate_rules, line_summary
 from tanda.invoices.model import Amount, InvoiceLine, percent_text
@@ -27,16 +32,22 @@ from tanda.invoices.render import (
     invoice_heading,
     item_text,
     labels_for,
+    line_table,
     line_tax_text,
     price_text,
     total_amounts,
 )
 from tanda.records.documents import Chunk
 from tanda.records.structure import (
+    CellType,
+    ClaimRecord,
+    ColumnRole,
     EntityRecord,
     LineItemRecord,
     LineItemSummaryRecord,
     RuleRecord,
+    TableColumn,
+    TableRecord,
     TotalCheck,
 )
 
@@ -95,17 +106,83 @@ def invoice_layers(
     drafts: list[Draft] = []
     totals_at: dict[str, tuple[str, tuple[Chunk, int, int]]] = {}
     drafts.extend(_entities(ctx, invoice, lines, numbering, totals_at))
-    summary_id = ctx.node_id("t1-s")
     table = f"{heading} > {labels['lines']}"
+    table_record = _table(ctx, invoice, lines, table)
+    table_id = None
+    if table_record is not None:
+        drafts.append(table_record)
+        table_id = ctx.node_id("t1")
     for row_no, line in enumerate(invoice.lines, start=1):
         anchor = lines.row(table, row_no)
         if anchor is not None:
-            drafts.append(_line_item(ctx, line, row_no, anchor, summary_id))
-    summary = _summary(ctx, invoice, lines, table, totals_at)
+            drafts.append(_line_item(ctx, line, row_no, anchor, table_id))
+    summary = _summary(ctx, invoice, lines, table, totals_at, table_id)
     if summary is not None:
         drafts.append(summary)
     drafts.extend(_rules(ctx, invoice, lines, numbering, totals_at))
+    drafts.extend(_label_claims(ctx, invoice, chunks, numbering))
     return drafts
+
+
+# --- claims ----
+
+LABEL_CLAIMS_BY: Final = "invoice"
+"""``proposed_by`` of the claims the invoice reader states (no model proposed them)."""
+_SEPARATOR: Final = " · "
+
+
+def _label_claims(
+    ctx: DocumentContext, invoice: Invoice, chunks: Sequence[Chunk], numbering: Numbering
+) -> Iterator[Draft]:
+    """One claim per ``Label: value`` statement of the rendering's text lines, with the unlabelled
+    pieces after it on its line (a party's ids and address). A label is one the renderer writes,
+    so a colon inside a value (``Processor: Intel``) starts nothing."""
+    labels = labels_for(invoice)
+    heading = invoice_heading(invoice)
+    prose = {f"{heading} > {labels['notes']}", f"{heading} > {labels['attachments']}"}
+    # A party's tax office is a piece of its party's statement, not a statement of its own.
+    inner = {labels["tax_office"]}
+    starts = tuple(
+        sorted({f"{label}: " for label in labels.values() if label not in inner}, key=len)
+    )
+    for chunk in sorted(chunks, key=lambda c: c.ordinal):
+        if chunk.kind == "table" or chunk.section in prose:
+            continue
+        for start, end in line_spans(chunk.text):
+            for first, last in _labelled(chunk.text, start, end, starts):
+                statement = chunk.text[first:last]
+                yield ctx.draft(
+                    ClaimRecord,
+                    numbering.next("c"),
+                    chunk,
+                    (first, last),
+                    text=statement,
+                    statement=statement,
+                    proposed_by=LABEL_CLAIMS_BY,
+                )
+
+
+def _labelled(
+    text: str, start: int, end: int, starts: tuple[str, ...]
+) -> Iterator[tuple[int, int]]:
+    """The spans of the line ``[start, end)`` that each begin with a label: its pieces split at
+    `` · ``, an unlabelled piece belonging to the labelled one before it."""
+    pieces: list[tuple[int, int]] = []
+    at = start
+    while (cut := text.find(_SEPARATOR, at, end)) >= 0:
+        pieces.append((at, cut))
+        at = cut + len(_SEPARATOR)
+    pieces.append((at, end))
+    current: tuple[int, int] | None = None
+    for first, last in pieces:
+        if text.startswith(starts, first, last):
+            if current is not None:
+                yield current
+            current = (first, last)
+        elif current is not None:
+            current = (current[0], last)
+    if current is not None:
+        yield current
 
 
 # --- entities ----
@@ -236,12 +313,89 @@ def kalem_text(line: InvoiceLine) -> str:
     return "KALEM: " + ", ".join(parts)
 
 
+_COLUMNS: Final[dict[str, tuple[CellType, ColumnRole]]] = {
+    "line_no": ("text", "number"),
+    "item": ("text", "description"),
+    "quantity": ("count", "quantity"),
+    "unit": ("text", "other"),
+    "unit_price": ("amount", "unit_price"),
+    "line_allowances": ("text", "other"),
+    "net_amount": ("amount", "amount"),
+    "vat": ("text", "other"),
+}
+"""What each column of the rendered line table is (``render._line_table``'s order)."""
+
+
+def _table(ctx: DocumentContext, invoice: Invoice, lines: _Lines, table: str) -> Draft | None:
+    """The line table as a table record (ASK-08: the table its line items and KALEM ÖZETİ belong
+    to, as for any item table), with each cell's type and the exact values of the model, anchored
+    on its header and the rows of its first chunk."""
+    first_row = lines.row(table, 1)
+    if first_row is None:
+        return None
+    chunk, start, end = first_row
+    header_start = chunk.text.rfind("\n", 0, max(start - 1, 0)) + 1 if start else 0
+    for row_no in range(2, len(invoice.lines) + 1):
+        row = lines.row(table, row_no)
+        if row is None or row[0].chunk_id != chunk.chunk_id:
+            break
+        end = row[2]
+    part = line_table(invoice)
+    keys = ["line_no", "item", "quantity", "unit", "unit_price"]
+    if len(part.header) == len(keys) + 3:
+        keys.append("line_allowances")
+    keys += ["net_amount", "vat"]
+    columns = tuple(
+        TableColumn(name=name, type=_COLUMNS[key][0], role=_COLUMNS[key][1])
+        for name, key in zip(part.header, keys, strict=True)
+    )
+    values = [
+        {
+            "quantity": line.quantity,
+            "unit_price": line.price,
+            "net_amount": line.net_amount,
+        }
+        for line in invoice.lines
+    ]
+    return ctx.draft(
+        TableRecord,
+        "t1",
+        chunk,
+        (header_start, end),
+        text=f"{table}\n\n{markdown_table(part.header, part.rows)}",
+        caption=table,
+        header=part.header,
+        columns=columns,
+        rows=part.rows,
+        cell_types=tuple(
+            tuple(
+                _COLUMNS[key][0] if cell else "empty" for key, cell in zip(keys, cells, strict=True)
+            )
+            for cells in part.rows
+        ),
+        values=tuple(
+            tuple(
+                amount.value if (amount := row_values.get(key)) is not None else None
+                for key in keys
+            )
+            for row_values in values
+        ),
+        chunk_ids=tuple(
+            dict.fromkeys(
+                anchor[0].chunk_id
+                for row_no in range(1, len(invoice.lines) + 1)
+                if (anchor := lines.row(table, row_no)) is not None
+            )
+        ),
+    )
+
+
 def _line_item(
     ctx: DocumentContext,
     line: InvoiceLine,
     row_no: int,
     anchor: tuple[Chunk, int, int],
-    summary_id: str,
+    table_id: str | None,
 ) -> Draft:
     chunk, start, end = anchor
     others = []
@@ -269,7 +423,7 @@ def _line_item(
         chunk,
         (start, end),
         text=kalem_text(line),
-        parent_id=summary_id,
+        parent_id=table_id,
         row_no=row_no,
         item_no=line.line_id,
         description=item_text(line),
@@ -286,6 +440,7 @@ def _summary(
     lines: _Lines,
     table: str,
     totals_at: dict[str, tuple[str, tuple[Chunk, int, int]]],
+    table_id: str | None,
 ) -> Draft | None:
     first_row = lines.row(table, 1)
     if first_row is None:
@@ -328,6 +483,7 @@ def _summary(
         chunk,
         header,
         text=text,
+        parent_id=table_id,
         item_count=summary.line_count,
         row_count=summary.line_count,
         stated_total=stated.surface if stated is not None else None,
@@ -374,7 +530,9 @@ def _rules(
             text=rule_text(check),
             rule_type=_RULE_TYPES[check.kind],
             rule_id=check.rule_id,
-            subject=f"{check.title}" + (f" ({check.subject})" if check.subject else ""),
+            # What the rule is about, then what it requires: the proof chain's rule step says
+            # "BR-CO-17 (VAT S 21%) Tax amount = taxable amount × rate" (ASK-11).
+            subject=check.rule_id + (f" ({check.subject})" if check.subject else ""),
             condition=check.title,
             evaluation=check.evaluation,
             violations=_facts(check, fact_id, chunk, start, end, "IHLAL"),

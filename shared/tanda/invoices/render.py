@@ -220,9 +220,10 @@ def render_invoice(invoice: Invoice) -> Rendering:
     )
 
 
-def line_cells(invoice: Invoice) -> list[tuple[str, ...]]:
-    """The cells of the line table, row by row, as rendered."""
-    return list(_line_table(invoice, labels_for(invoice), "").rows)
+def line_table(invoice: Invoice) -> TablePart:
+    """The line table as rendered: its section, header and cells."""
+    labels = labels_for(invoice)
+    return _line_table(invoice, labels, f"{invoice_heading(invoice)} > {labels['lines']}")
 
 
 def _header(invoice: Invoice, labels: dict[str, str]) -> Iterator[str]:
@@ -260,11 +261,17 @@ def _period(period: tuple[str | None, str | None] | None) -> str | None:
     return f"{period[0] or '?'} – {period[1] or '?'}"
 
 
+_ID_ORDER: Final = {"tax": 0, "legal": 1, "party": 2}
+
+
 def party_text(party: Party, labels: dict[str, str]) -> str:
     """``De Koksmaat · VAT NL8200.98.395.B.01 · 57151520 · Postbus 7l, 1950 AB Velsen-Noord,
     NL``: the name, every id, the tax office and the address."""
     pieces = [party.name or "?"]
-    pieces.extend(party_id.label() for party_id in party.ids)
+    # Tax ids, then legal ids, then other ids, whatever order the syntax wrote them in: one
+    # invoice in UBL and in CII states its parties alike (a cross-check compares them, XC-4).
+    ids = sorted(party.ids, key=lambda party_id: _ID_ORDER[party_id.kind])
+    pieces.extend(party_id.label() for party_id in ids)
     if party.tax_office:
         pieces.append(f"{labels['tax_office']}: {party.tax_office}")
     address = party.address()

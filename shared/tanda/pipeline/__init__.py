@@ -1,1 +1,3 @@
-"""The steps of a request and the runner that chains them under one deadline."""
+"""The pipeline of one answer (DESIGN §2 layer 4, §3, §4): the typed states (``states``), the
+steps (``steps``, with the verdict routing in ``routing``) and the runners that chain them under
+one deadline (``runners``)."""

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import math
 import secrets
+import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -193,10 +194,27 @@ def job_error(name: str | None) -> JobError:
     return JobError(code=code, message=message)
 
 
+_last_id_lock = threading.Lock()
+_last_id: tuple[int, int] = (0, 0)
+
+
 def new_job_id(now: float) -> str:
     """``xc_`` + the creation time in milliseconds (hex, fixed width) + 64 random bits: ids
-    sort by creation, which the Store's listing relies on."""
-    return f"{JOB_ID_PREFIX}{int(now * 1000):012x}{secrets.token_hex(8)}"
+    sort by creation, which the Store's listing relies on (newest first, paged by id).
+
+    Two jobs one process opens within the same millisecond (a schedule's burst, a retrying
+    client) would otherwise sort by their random bits; like a monotonic ULID, a later id of the
+    same millisecond is the earlier one's random part plus one, so it sorts after it."""
+    global _last_id
+    millis = int(now * 1000)
+    with _last_id_lock:
+        last_millis, last_random = _last_id
+        if millis <= last_millis and last_random < 2**64 - 1:
+            millis, random_part = last_millis, last_random + 1
+        else:
+            random_part = secrets.randbits(63)  # leaves room to count up within a millisecond
+        _last_id = (millis, random_part)
+    return f"{JOB_ID_PREFIX}{millis:012x}{random_part:016x}"
 
 
 # --- writing a job --------------------------------------------------------------------------------

@@ -1,5 +1,5 @@
-"""Fixed notice texts published with a refusal (V2-17, V2-18, V2-20). System copy, never a
-model's or a server's message."""
+"""Fixed notice texts published with a refusal (V2-17, V2-18, V2-20; CV-2 for the v1 gate).
+System copy, never a model's or a server's message."""
 
 from __future__ import annotations
 
@@ -51,6 +51,13 @@ NOTICES: dict[FallbackReason, str] = {
         "dapat dijawab dari dokumen."
     ),
 }
+
+
+INSUFFICIENT_GROUNDING_NOTICE = (
+    "Terlalu sedikit kalimat jawaban yang dapat dikonfirmasi oleh dokumen, sehingga jawaban tidak "
+    "diterbitkan."
+)
+"""CV-2: the v1 gate withheld too many sentences to publish the rest."""
 
 
 def refusal_for(reason: FallbackReason) -> tuple[str, Annotation]:

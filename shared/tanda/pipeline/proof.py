@@ -1,6 +1,6 @@
 """The proof chain of a ``/query/v2`` answer, on request (``include_proof``; ASK-11, issue 14).
 
-Both orchestrations call :func:`prove_answer` after the checks and before aggregation: the chain
+The guard step calls :func:`prove_answer` after the checks and before aggregation: the chain
 is built over the composed answer, each segment citing its passages (``P3`` is source 3), and a
 segment that states a refuted computation loses ``supported`` (:func:`withhold_refuted`).
 """

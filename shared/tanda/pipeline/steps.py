@@ -1,777 +1,451 @@
-"""The ``/query/v2`` pipeline cut into Step Functions tasks (DESIGN §4): the same stage functions
-as :func:`tanda.pipeline.answer_v2.answer_v2`, with pydantic models at every boundary so the state
-crosses Lambda invocations as JSON.
+"""The steps of one answer (DESIGN §3, §4) — the only implementation of each, chained by both
+runners (``tanda.pipeline.runners``) over the states of ``tanda.pipeline.states``::
 
-``infra/statemachines/query.asl.json`` chains them::
+    agent_step ─┬─ done (a refusal) ──────────────────────────────────────────► the outcome
+                ├─ nothing_readable (V2-19: a 404 with the tool's status) ─────────► NothingReadable
+                └─ work ─► [ judge_batch_step per batch ∥ framing_check_step ] ─► guard_step
 
-    Agent ─┬─ done (a refusal) ───────────────────────────────────────► Finished
-           ├─ nothing_readable (V2-19: a 404 with the tool's status) ──────► NothingReadableEnd
-           └─ work ─► Checks: Parallel[ Map(JudgeBatch), FramingCheck ] ─► Guard
-
-Differences from the in-process runner, by necessity:
-
-* Time is wall-clock epoch seconds (``time.time``): a monotonic clock does not survive a Lambda
-  boundary. ``deadline_at`` travels in the state; every step enforces it itself, and each state's
-  ``TimeoutSecondsPath`` enforces it from outside.
-* The model-call budget cannot be one shared counter across parallel Lambdas, so the agent step
-  splits what it left into fixed allotments: one call kept for the guard, one for the framing
-  check, the rest shared equally by the judge batches (a batch may not borrow another's).
-* A state the Catch fallbacks build (``JudgeBatchLate``, ``FramingUnavailable``, ``AgentTimedOut``)
-  has no model-call records of the step that failed.
-
-* Live progress: with a ``progress_id`` in the input, the agent step publishes its tool frames to
-  the ``Progress`` adapter (DynamoDB in Lambda) for the stream route to poll.
-* Conversation follow-ups: the input carries what :func:`~tanda.conversations.history.
-  build_history` let the next turn see (``HistoryState``: chat messages, ``C`` passages,
-  preferred documents, the document read whole), and the agent step rebuilds the ``History``
-  that :func:`~tanda.pipeline.answer_v2.run_agent_phase` takes. It is bounded by the history's
-  character budget (6,000) plus ≤ 5 memories, well inside the 256 KB state limit.
-
-Cold start (issue 7): at import only pydantic and the states' field types (``tanda.contract``,
-``tanda.records.documents``); each step imports its stages when it runs, and the states build
-their validators on first use (``defer_build``), so a step builds only the states it touches.
-No web framework.
+Every step takes its state and its dependencies (ports, settings, clock) and returns its state,
+and enforces the request deadline itself: its model calls go through a ``ModelLedger`` whose
+deadline is the request's and whose calls are the step's allotment. The model-call budget is one
+split, the same on both runners (docs/pipeline.md "Budgets"): the agent stops with
+``max(3, share × budget)`` calls left; what it left goes one call to the guard, one to the
+framing check (if there is framing to examine), the rest in equal shares to the judge batches
+(the remainder to the first). A check never borrows another's calls.
 """
 
 from __future__ import annotations
 
-import math
 import time
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Literal
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
-from pydantic import BaseModel, ConfigDict, Field
-
-# The field types of the states, and nothing else, at import (cold start: issue 7). The stages
-# (annotate, judge, guard, agent) and the budget/ledger are imported by the step that runs them.
-from tanda.contract.common import (
-    Citation,
-    FallbackReason,
-    StageStatus,
-    UnverifiedReason,
-    Verdict,
-)
-from tanda.contract.proof import Proof
+from tanda.agent.tool_loop import Agent, AgentInstructions
+from tanda.agent.tools import AgentTools, unreadable_call
+from tanda.annotate.aggregate import Annotation, SegmentOutcome, aggregate, refusal_annotation
+from tanda.annotate.compose import Span, compose
+from tanda.annotate.gate import compose_kept, gate
+from tanda.contract.common import Citation, FallbackReason, StageStatus, WireModel
 from tanda.contract.query import QueryV2Request
-from tanda.contract.response import (
-    Claim,
-    Faithfulness,
-    FramingSpan,
-    ModelCallRecord,
-    ToolCallAudit,
-)
+from tanda.contract.query_v1 import ClaimMapEntry
+from tanda.contract.response import ModelCallRecord
 from tanda.contract.segments import Segment
-from tanda.records.documents import Chunk, LegalIdentity
-
-if TYPE_CHECKING:
-    from tanda.annotate.aggregate import Annotation, SegmentOutcome
-    from tanda.conversations.history import History
-    from tanda.model_calls import ChatModel
-    from tanda.passages import Passage
-    from tanda.pipeline.answer_v2 import AnswerOutcome
-    from tanda.ports import Embedder, Progress, Reranker, SearchIndex
-    from tanda.settings import Settings
+from tanda.errors import NotFound
+from tanda.guard.policy_guard import PolicyGuard
+from tanda.judge.framing_check import FramingCheck
+from tanda.judge.strict_judge import Judge
+from tanda.model_calls import ChatModel
+from tanda.model_calls.budget import ModelLedger, RequestBudget
+from tanda.pipeline.notices import INSUFFICIENT_GROUNDING_NOTICE, NOTICES
+from tanda.pipeline.proof import prove_answer
+from tanda.pipeline.routing import collect_outcomes, route_segments
+from tanda.pipeline.states import (
+    AgentOutput,
+    AnswerMode,
+    AnswerOutcome,
+    AnswerRequest,
+    ChecksState,
+    ChecksWork,
+    FramingOutput,
+    GateOutcome,
+    GuardInput,
+    JudgeBatchInput,
+    JudgeBatchOutput,
+    NothingReadableState,
+    guard_reserve_s,
+    step_timeouts,
+)
+from tanda.ports import Embedder, Reranker, SearchIndex
+from tanda.records.documents import SearchScope
+from tanda.settings import Settings
 
 Clock = Callable[[], float]
-GUARD_RESERVE_MAX_S = 5.0
+ProgressSink = Callable[[WireModel], None]
+"""Where the agent step sends its ``tool.started`` / ``tool.finished`` frames (V2-21)."""
+
+GUARD_CALLS = 1
+FRAMING_CALLS = 1
+INSTRUCTIONS: dict[AnswerMode, AgentInstructions] = {
+    "annotate-v2": "agent_segments",
+    "v1-gate": "agent_sentences",
+}
 
 
-class _State(BaseModel):
-    # Validators are built on first use, so a step builds only the states it reads and writes.
-    model_config = ConfigDict(extra="forbid", defer_build=True)
+@dataclass(frozen=True)
+class StepDeps:
+    """What every step needs: the model, the settings and the clock (epoch seconds: the states
+    carry times across Lambda boundaries)."""
+
+    model: ChatModel
+    settings: Settings
+    clock: Clock = time.time
 
 
-# --- what crosses the boundaries ------------------------------------------------------------
+@dataclass(frozen=True)
+class AgentPorts:
+    """What only the agent step reads through: the search index, the embedder and the reranker
+    (ASK-06 floor) its tools use, and where its tool frames go (``None``: nowhere)."""
+
+    index: SearchIndex
+    embedder: Embedder | None = None
+    reranker: Reranker | None = None
+    progress: ProgressSink | None = None
 
 
-class StepTimeouts(_State):
-    """Whole seconds per state, read by ``TimeoutSecondsPath`` (at least 1: ASL's minimum)."""
+class NothingReadable(NotFound):
+    """V2-19: the tools ran and none returned anything readable — an empty result, a failed
+    search, or one stopped at the tool deadline. The body carries the last tool and its status."""
 
-    agent_s: int = Field(ge=1)
-    checks_s: int = Field(ge=1)
-    guard_s: int = Field(ge=1)
+    code = "no_readable_result"
+    message = "The tool that ran returned nothing readable."
+    _WHY: ClassVar[dict[str, str]] = {
+        "error": "The {tool} tool that ran failed; nothing readable was returned.",
+        "timeout": "The {tool} tool that ran was stopped at its deadline; nothing readable was "
+        "returned.",
+    }
 
+    def __init__(self, tool: str | None = None, tool_status: str | None = None) -> None:
+        why = self._WHY.get(tool_status or "")
+        super().__init__(why.format(tool=tool) if why and tool else None)
+        self.tool = tool
+        self.tool_status = tool_status
 
-class HistoryMessageState(_State):
-    role: Literal["user", "assistant"]
-    content: str
-
-
-class ConversationPassageState(_State):
-    """An earlier turn (or a memory) citable under its ``C`` key: all ``build_history`` sets."""
-
-    key: str
-    text: str
-    source: str | None = None
-
-
-class HistoryState(_State):
-    """What a follow-up sees of its conversation (:class:`~tanda.conversations.history.History`
-    without the response-only ``truncated`` / ``exchanges_in_view``)."""
-
-    messages: list[HistoryMessageState] = Field(default_factory=list)
-    passages: list[ConversationPassageState] = Field(default_factory=list)
-    preferred_documents: list[str] = Field(default_factory=list)
-    read_whole: str | None = None
-
-    @classmethod
-    def of(cls, history: History) -> HistoryState:
-        state = cls(
-            messages=[
-                HistoryMessageState(role=m.role, content=m.content)  # type: ignore[arg-type]
-                for m in history.messages
-            ],
-            passages=[
-                ConversationPassageState(key=p.key, text=p.text, source=p.citation.source)
-                for p in history.passages
-            ],
-            preferred_documents=list(history.preferred_documents),
-            read_whole=history.read_whole,
-        )
-        rebuilt = state.history()
-        if (rebuilt.messages, rebuilt.passages) != (history.messages, history.passages):
-            # Never answer a follow-up from a history other than the one it was given.
-            raise ValueError("the history has messages or passages build_history does not make")
-        return state
-
-    def history(self) -> History:
-        from tanda.conversations.history import History
-        from tanda.model_calls import ChatMessage
-        from tanda.passages import Passage
-
-        return History(
-            messages=[ChatMessage(role=m.role, content=m.content) for m in self.messages],
-            passages=[
-                Passage(
-                    key=p.key,
-                    kind="conversation",
-                    text=p.text,
-                    citation=Citation(citation_key=p.key, source=p.source),
-                    identity=LegalIdentity(),
-                )
-                for p in self.passages
-            ],
-            preferred_documents=list(self.preferred_documents),
-            read_whole=self.read_whole,
-        )
-
-
-class QueryInput(_State):
-    """The execution input: everything the steps need that is not a settings value."""
-
-    tenant_id: str
-    body: QueryV2Request
-    scenario: str | None = None
-    editorial_prompt: str | None = None
-    started_at: float = Field(description="Epoch seconds when the route started the answer.")
-    deadline_ms: int = Field(gt=0, description="The request deadline, from started_at.")
-    timeouts: StepTimeouts
-    progress_id: str | None = Field(
-        default=None,
-        description="Set by a stream route: the agent step publishes its tool frames under this "
-        "id to the Progress adapter, which the route polls while the execution runs.",
-    )
-    history: HistoryState | None = Field(
-        default=None,
-        description="A conversation turn's history (follow-ups; a first turn may read its one "
-        "selected document whole): the agent step uses it as run_agent_phase does.",
-    )
-
-    @property
-    def deadline_at(self) -> float:
-        return self.started_at + self.deadline_ms / 1000
-
-
-class PassageState(_State):
-    key: str
-    kind: Literal["chunk", "tool", "conversation"]
-    text: str
-    citation: Citation
-    identity: LegalIdentity
-    chunk: Chunk | None = None
-    producing_call: str | None = None
+    def detail(self) -> dict[str, Any]:
+        return {"tool": self.tool, "tool_status": self.tool_status}
 
     @classmethod
-    def of(cls, passage: Passage) -> PassageState:
-        # Embeddings never cross a step boundary (256 KB state limit); the judge needs none.
-        chunk = passage.chunk.model_copy(update={"embedding": None}) if passage.chunk else None
-        return cls(
-            key=passage.key,
-            kind=passage.kind,
-            text=passage.text,
-            citation=passage.citation,
-            identity=passage.identity,
-            chunk=chunk,
-            producing_call=passage.producing_call,
-        )
-
-    def passage(self) -> Passage:
-        from tanda.passages import Passage
-
-        return Passage(
-            key=self.key,
-            kind=self.kind,
-            text=self.text,
-            citation=self.citation,
-            identity=self.identity,
-            chunk=self.chunk,
-            producing_call=self.producing_call,
-        )
+    def of(cls, state: NothingReadableState) -> NothingReadable:
+        return cls(state.tool, state.tool_status)
 
 
-class OutcomeState(_State):
-    verdict: Verdict | None
-    unverified_reason: UnverifiedReason | None = None
-    invalid_citation_keys: list[str] = Field(default_factory=list)
-
-    @classmethod
-    def of(cls, outcome: SegmentOutcome) -> OutcomeState:
-        return cls(
-            verdict=outcome.verdict,
-            unverified_reason=outcome.unverified_reason,
-            invalid_citation_keys=list(outcome.invalid_citation_keys),
-        )
-
-    def outcome(self) -> SegmentOutcome:
-        from tanda.annotate.aggregate import SegmentOutcome
-
-        return SegmentOutcome(
-            self.verdict, self.unverified_reason, tuple(self.invalid_citation_keys)
-        )
+# --- the budget, split once ----------------------------------------------------------------------
 
 
-class JudgeItemState(_State):
-    index: int
-    segment: Segment
-    passage_keys: list[str]
-    heading: str | None = None
-    list_lead_in: str | None = None
-    table_header: str | None = None
+def agent_reserve_calls(settings: Settings) -> int:
+    """V2-23: the calls the agent leaves for the checks and the guard."""
+    return max(3, round(settings.model_call_budget * settings.judge_share))
 
 
-class JudgeBatchInput(_State):
-    """One Map iteration: a batch of cited segments and the passages they cite."""
-
-    batch_index: int
-    indexes: list[int] = Field(description="Segment positions in this batch (for fallbacks).")
-    items: list[JudgeItemState]
-    passages: dict[str, PassageState]
-    invalid_keys: dict[int, list[str]] = Field(default_factory=dict)
-    scenario: str | None = None
-    deadline_at: float
-    judge_until: float
-    calls: int = Field(ge=0, description="Model calls this batch may make (its allotment).")
-    timeout_s: int = Field(ge=1)
+def call_allotments(calls_left: int, batches: int, *, framing: bool) -> tuple[int, list[int]]:
+    """What the agent left, split before the checks run: the guard's call, the framing check's
+    (when there is framing to examine), and equal shares for the judge batches, the remainder to
+    the first ones. Returns the framing check's calls and each batch's."""
+    pool = max(0, calls_left - GUARD_CALLS)
+    framing_calls = min(FRAMING_CALLS, pool) if framing else 0
+    pool -= framing_calls
+    if not batches:
+        return framing_calls, []
+    share, extra = divmod(pool, batches)
+    return framing_calls, [share + (1 if n < extra else 0) for n in range(batches)]
 
 
-class JudgeBatchOutput(_State):
-    batch_index: int
-    indexes: list[int]
-    outcomes: dict[int, OutcomeState] = Field(default_factory=dict)
-    failed: Literal["deadline", "judge_unavailable"] | None = Field(
-        default=None,
-        description="Set by the ASL fallback when the task itself failed: every segment of the "
-        "batch is unverified for this reason (V2-10).",
-    )
-    model_calls: list[ModelCallRecord] = Field(default_factory=list)
+def ledger_for(deps: StepDeps, *, deadline: float, calls: int, scenario: str | None) -> ModelLedger:
+    """A step's ledger: the request's deadline, the step's calls."""
+    budget = RequestBudget(deadline=deadline, calls_total=calls, clock=deps.clock)
+    return ModelLedger(deps.model, budget, scenario=scenario)
 
 
-class FramingInput(_State):
-    question: str
-    items: list[tuple[int, Segment]]
-    scenario: str | None = None
-    deadline_at: float
-    judge_until: float
-    timeout_s: int = Field(ge=1)
+# --- the agent -----------------------------------------------------------------------------------
 
 
-class FramingOutput(_State):
-    checkable: list[int] | None = Field(
-        default=None, description="None when the check failed: every examined segment counts."
-    )
-    status: StageStatus
-    model_calls: list[ModelCallRecord] = Field(default_factory=list)
-
-
-class ToolInfo(_State):
-    tool: str | None = None
-    tool_executed: bool = False
-    tool_audit: list[ToolCallAudit] = Field(default_factory=list)
-    passages: dict[str, PassageState] = Field(default_factory=dict)
-
-
-class AnswerState(_State):
-    """The execution output: what :class:`~tanda.pipeline.answer_v2.AnswerOutcome` holds."""
-
-    answer: str
-    claims: list[Claim]
-    framing: list[FramingSpan]
-    faithfulness: Faithfulness
-    segments: list[Segment] = Field(default_factory=list)
-    outcomes: list[OutcomeState] = Field(default_factory=list)
-    citations: list[Citation] = Field(default_factory=list)
-    fallback: FallbackReason | None = None
-    tool_info: ToolInfo = Field(default_factory=ToolInfo)
-    model_calls: list[ModelCallRecord] = Field(default_factory=list)
-    proof: Proof | None = Field(default=None, description="Built on request (ASK-11).")
-
-    def annotation(self) -> Annotation:
-        from tanda.annotate.aggregate import Annotation
-
-        return Annotation(claims=self.claims, framing=self.framing, faithfulness=self.faithfulness)
-
-
-class ChecksWork(_State):
-    """What the agent step hands to the checks and the guard."""
-
-    question: str
-    segments: list[Segment]
-    final_outcomes: dict[int, OutcomeState]
-    framing_indexes: list[int]
-    tool_info: ToolInfo
-    model_calls: list[ModelCallRecord]
-    calls_left: int
-    judge_batches: list[JudgeBatchInput]
-    framing: FramingInput
-    scenario: str | None = None
-    deadline_at: float
-    timeouts: StepTimeouts
-    include_proof: bool = Field(
-        default=False, description="The body asked for the proof chain (ASK-11)."
-    )
-
-
-class NothingReadableState(_State):
-    """V2-19: the tools ran and none returned anything readable (→ 404 with this status)."""
-
-    tool: str | None = None
-    tool_status: str | None = None
-
-
-class AgentOutput(_State):
-    """Exactly one of ``done`` (the answer ends here: a refusal), ``nothing_readable`` (a 404)
-    or ``work``."""
-
-    done: AnswerState | None = None
-    nothing_readable: NothingReadableState | None = None
-    work: ChecksWork | None = None
-
-
-class GuardInput(_State):
-    work: ChecksWork
-    checks: tuple[list[JudgeBatchOutput], FramingOutput]
-    done: None = None
-    nothing_readable: None = None
-
-
-# --- pure helpers ---------------------------------------------------------------------------
-
-
-def step_timeouts(seconds_left: float, judge_share: float) -> StepTimeouts:
-    """Per-state timeouts for the time that is left: the agent stops at its share (V2-23), the
-    checks leave the guard its reserve, the guard gets that reserve."""
-    guard_reserve = min(GUARD_RESERVE_MAX_S, seconds_left * 0.1)
-    return StepTimeouts(
-        agent_s=max(1, math.ceil(seconds_left * (1 - judge_share))),
-        checks_s=max(1, math.ceil(seconds_left - guard_reserve)),
-        guard_s=max(1, math.ceil(guard_reserve)),
-    )
-
-
-def query_input(
-    tenant_id: str,
-    body: QueryV2Request,
-    settings: Settings,
-    *,
-    started_at: float,
-    scenario: str | None = None,
-    editorial_prompt: str | None = None,
-    progress_id: str | None = None,
-    history: History | None = None,
-) -> QueryInput:
-    """The execution input a route builds (pure: the caller passes the clock reading)."""
-    return QueryInput(
+def resolve_scope(
+    index: SearchIndex, tenant_id: str, body: QueryV2Request
+) -> SearchScope | FallbackReason:
+    """Step 1 (V2-20): the caller's scope, or the refusal that ends the request before any tool
+    or model call."""
+    if body.sources and "portal" in body.sources:
+        return FallbackReason.source_scope_unavailable  # no portal source is configured here
+    if body.mcp_servers:
+        return FallbackReason.mcp_source_unavailable  # no MCP server is configured here
+    scope = SearchScope(
         tenant_id=tenant_id,
-        body=body,
-        scenario=scenario,
-        editorial_prompt=editorial_prompt,
-        started_at=started_at,
-        deadline_ms=round(settings.request_deadline_s * 1000),
-        timeouts=step_timeouts(settings.request_deadline_s, settings.judge_share),
-        progress_id=progress_id,
-        history=HistoryState.of(history) if history is not None else None,
+        document_ids=tuple(body.document_ids) if body.document_ids else None,
+        selection=body.selection,
     )
+    if body.selection is not None or body.document_ids:
+        found = {d.document_id for d in index.documents(scope)}
+        if body.selection is not None and not found:
+            return FallbackReason.source_scope_empty
+        if body.document_ids and not set(body.document_ids) <= found:
+            return FallbackReason.source_out_of_scope
+    return scope
 
 
-def refusal_state(reason: FallbackReason, **extra: object) -> AnswerState:
-    """The same refusal as ``answer_v2.refusal`` (V2-18: context_budget_exhausted is unchecked)."""
-    from tanda.pipeline.notices import refusal_for
-
-    text, annotation = refusal_for(reason)
-    return AnswerState(
-        answer=text,
-        claims=annotation.claims,
-        framing=annotation.framing,
-        faithfulness=annotation.faithfulness,
-        fallback=reason,
-        **extra,  # type: ignore[arg-type]
-    )
-
-
-def split_calls(calls_left: int, batches: int, framing: bool) -> int:
-    """Calls each judge batch may make: what is left after the guard's and the framing check's."""
-    pool = calls_left - 1 - (1 if framing else 0)
-    return max(0, pool // batches) if batches else 0
-
-
-# --- the steps ------------------------------------------------------------------------------
-
-
-def agent_step(
-    state: QueryInput,
-    *,
-    index: SearchIndex,
-    model: ChatModel,
-    settings: Settings,
-    embedder: Embedder | None = None,
-    reranker: Reranker | None = None,
-    progress: Progress | None = None,
-    clock: Clock = time.time,
-) -> AgentOutput:
-    """Scope → agent ⇄ tools → compose → routing: the refusal, or the checks' work. With a
-    ``progress`` adapter and a ``progress_id`` in the state, every tool frame is published. With
-    a history, the agent runs as :func:`~tanda.pipeline.answer_v2.run_agent_phase` runs it."""
-    from tanda.agent.run import run_agent
-    from tanda.agent.tools import AgentTools
-    from tanda.annotate.aggregate import Route, route_segment
-    from tanda.judge.reader_context import reader_contexts
-    from tanda.model_calls.budget import ModelLedger, RequestBudget
-    from tanda.pipeline.answer_v2 import NothingReadable, resolve_scope
-    from tanda.pipeline.progress import publisher
-
-    body = state.body
-    scope = resolve_scope(index, state.tenant_id, body)
+def agent_step(request: AnswerRequest, deps: StepDeps, ports: AgentPorts) -> AgentOutput:
+    """Scope → agent ⇄ tools → routing: the refusal, the 404 of V2-19, or the checks' work."""
+    settings = deps.settings
+    body = request.body
+    scope = resolve_scope(ports.index, request.tenant_id, body)
     if isinstance(scope, FallbackReason):
-        return AgentOutput(done=refusal_state(scope))
+        return AgentOutput(done=AnswerOutcome.refusal(scope))
 
-    total = state.deadline_ms / 1000
-    budget = RequestBudget(
-        deadline=state.deadline_at, calls_total=settings.model_call_budget, clock=clock
+    total = request.deadline_ms / 1000
+    ledger = ledger_for(
+        deps,
+        deadline=request.deadline_at,
+        calls=settings.model_call_budget,
+        scenario=request.scenario,
     )
-    ledger = ModelLedger(model, budget, scenario=state.scenario)
-    agent_until = state.started_at + total * (1 - settings.judge_share)
-    judge_until = state.deadline_at - min(GUARD_RESERVE_MAX_S, total * 0.1)
-    reserve_calls = max(3, round(settings.model_call_budget * settings.judge_share))
-    history = state.history.history() if state.history is not None else None
+    # V2-23: the agent stops early enough that the checks keep their share of time and calls.
+    agent_until = request.started_at + total * (1 - settings.judge_share)
+    history = request.history
     tools = AgentTools(
-        index,
+        ports.index,
         scope,
-        embedder=embedder,
-        reranker=reranker,
+        embedder=ports.embedder,
+        reranker=ports.reranker,
         rerank_min_score=settings.rerank_min_score,
         top_k=settings.search_top_k,
         context_chars=settings.agent_context_chars,
         preferred_documents=history.preferred_documents if history else (),
-        on_event=publisher(progress, state.progress_id)
-        if progress is not None and state.progress_id
-        else None,
+        on_event=ports.progress,
         call_timeout_s=settings.tool_deadline_s,
         until=agent_until,
-        clock=clock,
+        clock=deps.clock,
     )
     if history is not None:
         tools.follow_up(history.passages, history.read_whole)
-    result = run_agent(
+    agent = Agent(
+        instructions=INSTRUCTIONS[request.mode], max_tool_rounds=settings.agent_max_tool_rounds
+    )
+    result = agent.run(
         ledger,
         tools,
         body.query,
-        editorial_prompt=state.editorial_prompt,
+        editorial_prompt=request.editorial_prompt,
+        history=history.messages if history else (),
         until=agent_until,
-        reserve_calls=reserve_calls,
-        max_tool_rounds=settings.agent_max_tool_rounds,
-        history=history.messages if history else None,
-    )
-    tool_info = ToolInfo(
-        tool=tools.audit[-1].tool if tools.audit else None,
-        tool_executed=bool(tools.audit),
-        tool_audit=list(tools.audit),
-        passages={k: PassageState.of(p) for k, p in tools.passages.items()},
+        reserve_calls=agent_reserve_calls(settings),
     )
     if result.fallback is not None:
-        return AgentOutput(
-            done=refusal_state(
-                result.fallback, model_calls=list(ledger.records), tool_info=tool_info
-            )
+        refused = AnswerOutcome.refusal(
+            result.fallback,
+            passages=tools.passages,
+            tool_audit=tools.audit,
+            model_calls=ledger.records,
         )
-    unreadable = NothingReadable.after(tools)
+        return AgentOutput(done=refused)
+    unreadable = unreadable_call(tools)
     if unreadable is not None:
         # V2-19: the 404 crosses the Lambda boundary as an output (the ASL ends the execution
         # with it), so its tool and status reach the route; a Fail state would lose them.
-        return AgentOutput(
-            nothing_readable=NothingReadableState(
-                tool=unreadable.tool, tool_status=unreadable.tool_status
-            )
-        )
+        found = NothingReadableState(tool=unreadable.tool, tool_status=unreadable.status)
+        return AgentOutput(nothing_readable=found)
 
-    segments = result.segments
-    shown = set(tools.passages)
-    conversation_keys = tools.conversation_keys  # V2-12: C-only segments are from_conversation
-    contexts = reader_contexts(segments)
-    final: dict[int, OutcomeState] = {}
-    judge_items: list[JudgeItemState] = []
-    framing_items: list[tuple[int, Segment]] = []
-    invalid: dict[int, list[str]] = {}
-    for position, segment in enumerate(segments):
-        routing = route_segment(segment, shown, conversation_keys)
-        invalid[position] = list(routing.invalid_keys)
-        if routing.route is Route.final:
-            assert routing.outcome is not None
-            final[position] = OutcomeState.of(routing.outcome)
-        elif routing.route is Route.judge:
-            context = contexts[position]
-            judge_items.append(
-                JudgeItemState(
-                    index=position,
-                    segment=segment,
-                    passage_keys=list(routing.judge_keys),
-                    heading=context.heading,
-                    list_lead_in=context.list_lead_in,
-                    table_header=context.table_header,
-                )
-            )
-        else:
-            framing_items.append((position, segment))
-
+    routing = route_segments(result.segments, tools.passages)
     size = settings.judge_batch_size
-    chunks = [judge_items[i : i + size] for i in range(0, len(judge_items), size)]
-    allotment = split_calls(budget.calls_left, len(chunks), bool(framing_items))
-    timeouts = step_timeouts(state.deadline_at - clock(), settings.judge_share)
+    chunks = [routing.judge[i : i + size] for i in range(0, len(routing.judge), size)]
+    framing_calls, allotments = call_allotments(
+        ledger.budget.calls_left, len(chunks), framing=bool(routing.framing)
+    )
+    timeouts = step_timeouts(request.deadline_at - deps.clock(), settings.judge_share)
+    checks_until = request.deadline_at - guard_reserve_s(total)
     batches = [
         JudgeBatchInput(
             batch_index=number,
-            indexes=[item.index for item in chunk],
             items=chunk,
-            passages={key: tool_info.passages[key] for item in chunk for key in item.passage_keys},
-            invalid_keys={item.index: invalid[item.index] for item in chunk},
-            scenario=state.scenario,
-            deadline_at=state.deadline_at,
-            judge_until=judge_until,
-            calls=allotment,
+            passages={key: tools.passages[key] for item in chunk for key in item.passage_keys},
+            invalid_keys={item.index: routing.invalid_keys[item.index] for item in chunk},
+            scenario=request.scenario,
+            deadline_at=request.deadline_at,
+            checks_until=checks_until,
+            calls=allotments[number],
             timeout_s=timeouts.checks_s,
         )
         for number, chunk in enumerate(chunks)
     ]
-    return AgentOutput(
-        work=ChecksWork(
-            question=body.query,
-            segments=segments,
-            final_outcomes=final,
-            framing_indexes=[i for i, _ in framing_items],
-            tool_info=tool_info,
-            model_calls=list(ledger.records),
-            calls_left=budget.calls_left,
-            judge_batches=batches,
-            framing=FramingInput(
-                question=body.query,
-                items=framing_items,
-                scenario=state.scenario,
-                deadline_at=state.deadline_at,
-                judge_until=judge_until,
-                timeout_s=timeouts.checks_s,
-            ),
-            scenario=state.scenario,
-            deadline_at=state.deadline_at,
-            timeouts=timeouts,
-            include_proof=body.include_proof,
-        )
+    work = ChecksWork(
+        mode=request.mode,
+        question=body.query,
+        scenario=request.scenario,
+        deadline_at=request.deadline_at,
+        checks_until=checks_until,
+        timeouts=timeouts,
+        segments=result.segments,
+        passages=tools.passages,
+        tool_audit=tools.audit,
+        model_calls=ledger.records,
+        final_outcomes=routing.final,
+        framing_items=routing.framing,
+        framing_calls=framing_calls,
+        judge_batches=batches,
+        include_proof=body.include_proof,
     )
+    return AgentOutput(work=work)
 
 
-def judge_batch_step(
-    state: JudgeBatchInput, *, model: ChatModel, clock: Clock = time.time
-) -> JudgeBatchOutput:
-    """One batch through the strict judge with its re-checks (V2-07 … V2-10)."""
-    from concurrent.futures import ThreadPoolExecutor
+# --- the checks ----------------------------------------------------------------------------------
 
-    from tanda.judge.reader_context import ReaderContext
-    from tanda.judge.run import GUARD_CALLS, JudgeItem, judge_claims
-    from tanda.model_calls.budget import ModelLedger, RequestBudget
 
-    # The allotment plus the guard's call that judge_claims keeps in reserve on every ask.
-    budget = RequestBudget(
-        deadline=state.deadline_at, calls_total=state.calls + GUARD_CALLS, clock=clock
+def judge_batch_step(batch: JudgeBatchInput, deps: StepDeps) -> JudgeBatchOutput:
+    """One batch through the strict judge with its re-checks (V2-07 … V2-10), on the batch's
+    allotment of calls."""
+    ledger = ledger_for(
+        deps, deadline=batch.deadline_at, calls=batch.calls, scenario=batch.scenario
     )
-    ledger = ModelLedger(model, budget, scenario=state.scenario)
-    items = [
-        JudgeItem(
-            item.index,
-            item.segment,
-            [state.passages[key].passage() for key in item.passage_keys],
-            ReaderContext(item.heading, item.list_lead_in, item.table_header),
-        )
-        for item in state.items
-    ]
-    executor = ThreadPoolExecutor(max_workers=4, thread_name_prefix="tanda-judge")
-    try:
-        outcomes = judge_claims(
-            ledger,
-            items,
-            invalid_keys={k: tuple(v) for k, v in state.invalid_keys.items()},
-            until=state.judge_until,
-            executor=executor,
-            batch_size=max(1, len(items)),
-        )
-    finally:
-        executor.shutdown(wait=False, cancel_futures=True)
+    outcomes = Judge(batch_size=max(1, len(batch.items))).run(
+        ledger,
+        batch.items,
+        batch.passages,
+        invalid_keys=batch.invalid_keys,
+        until=batch.checks_until,
+    )
     return JudgeBatchOutput(
-        batch_index=state.batch_index,
-        indexes=state.indexes,
-        outcomes={k: OutcomeState.of(v) for k, v in outcomes.items()},
-        model_calls=list(ledger.records),
+        batch_index=batch.batch_index, outcomes=outcomes, model_calls=ledger.records
     )
 
 
-def framing_check_step(
-    state: FramingInput, *, model: ChatModel, clock: Clock = time.time
-) -> FramingOutput:
+def framing_check_step(state: ChecksState, deps: StepDeps) -> FramingOutput:
     """V2-06: the one framing-check call over the uncited framing segments."""
-    from tanda.judge.run import GUARD_CALLS, check_framing
-    from tanda.model_calls.budget import ModelLedger, RequestBudget
-
-    budget = RequestBudget(deadline=state.deadline_at, calls_total=1 + GUARD_CALLS, clock=clock)
-    ledger = ModelLedger(model, budget, scenario=state.scenario)
-    checkable, status = check_framing(ledger, state.question, state.items, until=state.judge_until)
-    return FramingOutput(
-        checkable=sorted(checkable), status=status, model_calls=list(ledger.records)
-    )
-
-
-def batch_outcomes(
-    batch: JudgeBatchOutput, invalid: dict[int, list[str]]
-) -> dict[int, OutcomeState]:
-    """A batch's verdicts; a batch whose task failed (ASL fallback) is unverified throughout."""
-    if batch.failed is None:
-        return batch.outcomes
-    reason = UnverifiedReason(batch.failed)
-    return {
-        i: OutcomeState(
-            verdict=Verdict.unverified,
-            unverified_reason=reason,
-            invalid_citation_keys=invalid.get(i, []),
-        )
-        for i in batch.indexes
-    }
-
-
-def guard_step(state: GuardInput, *, model: ChatModel, clock: Clock = time.time) -> AnswerState:
-    """Aggregate every verdict, then the policy guard over the whole answer (fails closed)."""
-    from tanda.annotate.aggregate import SegmentOutcome, aggregate, refusal_annotation
-    from tanda.annotate.compose import compose
-    from tanda.guard.run import guard_blocks
-    from tanda.model_calls.budget import ModelLedger, RequestBudget
-    from tanda.pipeline.notices import NOTICES
-    from tanda.pipeline.proof import prove_answer
-
     work = state.work
-    batches, framing = state.checks
-    outcomes = dict(work.final_outcomes)
-    invalid = {i: b for batch in work.judge_batches for i, b in batch.invalid_keys.items()}
-    calls = list(work.model_calls)
-    for batch in batches:
-        outcomes.update(batch_outcomes(batch, invalid))
-        calls += batch.model_calls
-    calls += framing.model_calls
-    checkable = set(work.framing_indexes) if framing.checkable is None else set(framing.checkable)
-    for position in work.framing_indexes:
-        # V2-06: checkable framing is an uncited claim; the rest is framing (no verdict).
-        outcomes[position] = OutcomeState.of(
-            SegmentOutcome(Verdict.uncited) if position in checkable else SegmentOutcome.framing()
-        )
-    framing_status = framing.status if work.framing_indexes else StageStatus.skipped
-    ordered = [outcomes[i].outcome() for i in range(len(work.segments))]
-    composed = compose(work.segments)
-    passages = work.tool_info.passages
-    proof = None
-    if work.include_proof:
-        shown = {k: p.passage() for k, p in passages.items()}
-        proof, ordered = prove_answer(composed, work.segments, ordered, shown)
-    annotation = aggregate(
-        composed,
-        work.segments,
-        ordered,
-        {k: p.citation for k, p in passages.items()},
-        framing_check=framing_status,
+    ledger = ledger_for(
+        deps, deadline=work.deadline_at, calls=work.framing_calls, scenario=work.scenario
     )
+    checkable, status = FramingCheck().run(
+        ledger, work.question, work.framing_items, until=work.checks_until
+    )
+    return FramingOutput(checkable=sorted(checkable), status=status, model_calls=ledger.records)
 
-    budget = RequestBudget(deadline=work.deadline_at, calls_total=1, clock=clock)
-    ledger = ModelLedger(model, budget, scenario=work.scenario)
-    try:
-        blocked = guard_blocks(ledger, composed.answer)
-    finally:
-        calls += ledger.records
+
+# --- the guard and what is published -------------------------------------------------------------
+
+
+def guard_step(state: GuardInput, deps: StepDeps) -> AnswerOutcome:
+    """Every verdict in answer order, aggregated; then the policy guard over what would be
+    published (fails closed, V2-13). In ``v1-gate`` mode the gate comes first: the guard reads
+    the kept sentences only, and an answer with too few of them is never guarded (CV-2)."""
+    work = state.work
+    judged, framing = state.checks
+    ordered, framing_status = collect_outcomes(
+        len(work.segments),
+        work.final_outcomes,
+        work.judge_batches,
+        judged,
+        work.framing_items,
+        framing,
+    )
+    checked_calls = [
+        *work.model_calls,
+        *(call for result in judged for call in result.model_calls),
+        *framing.model_calls,
+    ]
+    citations = {key: p.citation for key, p in work.passages.items()}
+    composed = compose(work.segments)
+    proof = None
+    if work.include_proof:  # ASK-11: only withholds — a refuted computation is not supported
+        proof, ordered = prove_answer(composed, work.segments, ordered, work.passages)
+    checked = aggregate(composed, work.segments, ordered, citations, framing_check=framing_status)
+    ledger = ledger_for(deps, deadline=work.deadline_at, calls=GUARD_CALLS, scenario=work.scenario)
+    if work.mode == "v1-gate":
+        return _gated(
+            work, ordered, checked, citations, framing_status, ledger, checked_calls, deps
+        )
+
+    blocked = PolicyGuard().run(ledger, composed.answer)
+    common: dict[str, Any] = {
+        "passages": work.passages,
+        "tool_audit": work.tool_audit,
+        "model_calls": [*checked_calls, *ledger.records],
+    }
     if blocked:
         text = NOTICES[FallbackReason.policy_blocked]
-        refused = refusal_annotation(text, checked_before=annotation)
-        return AnswerState(
+        return AnswerOutcome(
             answer=text,
-            claims=refused.claims,
-            framing=refused.framing,
-            faithfulness=refused.faithfulness,
+            annotation=refusal_annotation(text, checked_before=checked),
             fallback=FallbackReason.policy_blocked,
-            tool_info=work.tool_info,
-            model_calls=calls,
+            **common,
         )
+    return AnswerOutcome(
+        answer=composed.answer,
+        annotation=checked,
+        segments=work.segments,
+        outcomes=ordered,
+        citations=cited_citations(checked),
+        proof=proof,
+        **common,
+    )
+
+
+def _gated(
+    work: ChecksWork,
+    ordered: list[SegmentOutcome],
+    checked: Annotation,
+    citations: Mapping[str, Citation],
+    framing_status: StageStatus,
+    ledger: ModelLedger,
+    checked_calls: list[ModelCallRecord],
+    deps: StepDeps,
+) -> AnswerOutcome:
+    """CV-2: publish only the sentences the judge confirmed; reject the whole answer when too
+    few remain (no guard call: nothing would be published); else the guard reads the kept
+    sentences. ``annotation`` stays the report of every checked claim, withheld ones included."""
+    decision = gate(ordered, min_supported_ratio=deps.settings.v1_min_supported_ratio)
+
+    def outcome(answer: str, gated: GateOutcome, **fields: Any) -> AnswerOutcome:
+        return AnswerOutcome(
+            answer=answer,
+            annotation=checked,
+            segments=work.segments,
+            outcomes=ordered,
+            passages=work.passages,
+            tool_audit=work.tool_audit,
+            model_calls=[*checked_calls, *ledger.records],
+            gate=gated,
+            **fields,
+        )
+
+    withheld = claim_map(work.segments, ordered, {})
+    if decision.rejected:
+        rejected = GateOutcome(claim_map=withheld, dropped_reasons=decision.reasons, rejected=True)
+        return outcome(INSUFFICIENT_GROUNDING_NOTICE, rejected)
+    kept_segments, composed = compose_kept([work.segments[i] for i in decision.kept])
+    kept_outcomes = [ordered[i] for i in decision.kept]
+    published = aggregate(
+        composed, kept_segments, kept_outcomes, citations, framing_check=framing_status
+    )
+    if PolicyGuard().run(ledger, composed.answer):
+        blocked = GateOutcome(claim_map=withheld, dropped_reasons=decision.reasons)
+        return outcome(
+            NOTICES[FallbackReason.policy_blocked], blocked, fallback=FallbackReason.policy_blocked
+        )
+    spans = {index: composed.spans[n] for n, index in enumerate(decision.kept)}
+    kept = GateOutcome(
+        published=published,
+        claim_map=claim_map(work.segments, ordered, spans),
+        dropped_reasons=decision.reasons,
+        provenance_complete=all(c.citations for c in published.claims),
+    )
+    return outcome(composed.answer, kept, citations=cited_citations(published))
+
+
+def cited_citations(annotation: Annotation) -> list[Citation]:
+    """The citations the published claims open, once each, in order of first citation."""
     cited: dict[str, Citation] = {}
     for claim in annotation.claims:
         for citation in claim.citations:
             cited.setdefault(citation.citation_key, citation.citation)
-    return AnswerState(
-        answer=composed.answer,
-        claims=annotation.claims,
-        framing=annotation.framing,
-        faithfulness=annotation.faithfulness,
-        segments=work.segments,
-        outcomes=[OutcomeState.of(o) for o in ordered],
-        citations=list(cited.values()),
-        tool_info=work.tool_info,
-        model_calls=calls,
-        proof=proof,
-    )
+    return list(cited.values())
 
 
-def to_outcome(state: AnswerState) -> AnswerOutcome:
-    """The execution output as the in-process runner's result, for the same response code."""
-    from tanda.pipeline.answer_v2 import AnswerOutcome
-
-    info = state.tool_info
-    return AnswerOutcome(
-        answer=state.answer,
-        annotation=state.annotation(),
-        segments=state.segments,
-        outcomes=[o.outcome() for o in state.outcomes],
-        citations=state.citations,
-        passages={k: p.passage() for k, p in info.passages.items()},
-        fallback=state.fallback,
-        tool=info.tool,
-        tool_executed=info.tool_executed,
-        tool_audit=info.tool_audit,
-        model_calls=state.model_calls,
-        proof=state.proof,
-    )
-
-
-def execution_output(text: str) -> AnswerState:
-    """Parse what the state machine returned: an AnswerState, the ``AgentTimedOut`` fallback
-    ``{"refusal": reason}`` built by the ASL itself, or ``{"nothing_readable": …}`` (raised as
-    :class:`~tanda.pipeline.answer_v2.NothingReadable`, the 404 of V2-19)."""
-    import json
-
-    data = json.loads(text)
-    if isinstance(data, dict) and set(data) == {"refusal"}:
-        return refusal_state(FallbackReason(data["refusal"]))
-    if isinstance(data, dict) and set(data) == {"nothing_readable"}:
-        from tanda.pipeline.answer_v2 import NothingReadable
-
-        found = NothingReadableState.model_validate(data["nothing_readable"])
-        raise NothingReadable(found.tool, found.tool_status)
-    return AnswerState.model_validate(data)
+def claim_map(
+    segments: Sequence[Segment], outcomes: Sequence[SegmentOutcome], spans: Mapping[int, Span]
+) -> list[ClaimMapEntry]:
+    """CV-2: every claim with its verdict, and where it stands in the published answer if kept."""
+    entries: list[ClaimMapEntry] = []
+    for index, (segment, outcome) in enumerate(zip(segments, outcomes, strict=True)):
+        if outcome.verdict is None:
+            continue
+        span = spans.get(index)
+        entries.append(
+            ClaimMapEntry(
+                text=segment.text,
+                citation_keys=list(dict.fromkeys(segment.cites)),
+                verdict=outcome.verdict,
+                unverified_reason=outcome.unverified_reason,
+                kept=span is not None,
+                start=span.start if span else None,
+                end=span.end if span else None,
+            )
+        )
+    return entries

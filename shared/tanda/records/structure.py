@@ -47,6 +47,7 @@ EntityType = Literal[
 ValueKind = Literal["amount", "percent", "count", "year", "date", "time", "ordinal"]
 CellType = Literal["text", "amount", "percent", "count", "year", "date", "empty"]
 ItemRole = Literal["item", "subtotal", "total"]
+ColumnRole = Literal["number", "description", "quantity", "amount", "unit_price", "other"]
 RuleType = Literal[
     "deadline", "cap", "floor", "items_sum_to_total", "invoice_total", "date_order", "tax_rate"
 ]
@@ -126,7 +127,7 @@ class EntityRecord(_Node):
 class TableColumn(_Model):
     name: str
     type: CellType = Field(description="What most of its cells are.")
-    role: Literal["number", "description", "quantity", "amount", "unit_price", "other"] = "other"
+    role: ColumnRole = "other"
 
 
 class TableRecord(_Node):

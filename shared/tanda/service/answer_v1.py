@@ -1,14 +1,18 @@
-"""``answer_v1``: the use case behind ``POST /query`` and ``/query/stream`` (CV-2)."""
+"""``answer_v1``: the use case behind ``POST /query`` and ``/query/stream`` (CV-2): the turn on the
+runner in ``v1-gate`` mode; the 413 for evidence that does not fit (V2-18) and the response are
+this route's own."""
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from tanda.annotate.aggregate import refusal_annotation
-from tanda.contract.common import WireModel
-from tanda.contract.query_v1 import QueryV1Request, QueryV1Response
+from tanda.annotate.aggregate import Annotation, refusal_annotation
+from tanda.contract.common import FallbackReason
+from tanda.contract.query import QueryV2Request
+from tanda.contract.query_v1 import ClaimMapEntry, QueryV1Request, QueryV1Response
 from tanda.contract.response import GroundingPassage
 from tanda.conversations.service import (
     PreparedTurn,
@@ -17,14 +21,59 @@ from tanda.conversations.service import (
     prepare_turn,
     store_turn,
 )
-from tanda.pipeline.answer_v1 import V1Outcome, answer_v1
-from tanda.pipeline.answer_v2 import refusal
-from tanda.service.answer_v2 import answer_deps, observe, unless_abandoned, used_docs
+from tanda.errors import PayloadTooLarge
+from tanda.pipeline.states import AnswerOutcome, AnswerRequest
+from tanda.service.answer_v2 import observe, run_turn, unless_abandoned, used_docs
 from tanda.service.conversations import owner_of
 
 if TYPE_CHECKING:
     from tanda.auth import Principal
+    from tanda.pipeline.steps import ProgressSink
     from tanda.service.runtime import Runtime
+
+CONTEXT_TOO_LARGE = "The source material needed for this question does not fit the model context."
+
+
+class ContextTooLarge(PayloadTooLarge):
+    message = CONTEXT_TOO_LARGE
+
+
+@dataclass
+class V1Outcome:
+    """The v1 view of a turn's outcome: what was published and what the gate withheld."""
+
+    answer: str
+    outcome: AnswerOutcome
+    """The checked answer (claims, tools, model calls) under the gate."""
+    checked: Annotation | None
+    claim_map: list[ClaimMapEntry] = field(default_factory=list)
+    dropped_reasons: dict[str, int] = field(default_factory=dict)
+    fallback: str | None = None
+    provenance_complete: bool = True
+    published: Annotation | None = None
+    """The published answer's annotation (kept segments only)."""
+
+    @classmethod
+    def of(cls, outcome: AnswerOutcome) -> V1Outcome:
+        """A refusal before the gate is published as it is, except that evidence too large for
+        the model context is this route's 413 (V2-18)."""
+        gated = outcome.gate
+        if gated is None:
+            if outcome.fallback is FallbackReason.context_budget_exhausted:
+                raise ContextTooLarge()
+            reason = outcome.fallback.value if outcome.fallback else None
+            return cls(answer=outcome.answer, outcome=outcome, checked=None, fallback=reason)
+        fallback = outcome.fallback.value if outcome.fallback else None
+        return cls(
+            answer=outcome.answer,
+            outcome=outcome,
+            checked=outcome.annotation,
+            claim_map=gated.claim_map,
+            dropped_reasons=gated.dropped_reasons,
+            fallback="insufficient_grounding" if gated.rejected else fallback,
+            provenance_complete=gated.provenance_complete,
+            published=gated.published,
+        )
 
 
 PreparedV1 = PreparedTurn
@@ -49,29 +98,26 @@ def complete_v1(
     body: QueryV1Request,
     *,
     scenario: str | None = None,
-    progress: Callable[[WireModel], None] | None = None,
+    progress: ProgressSink | None = None,
     abandoned: Callable[[], bool] | None = None,
 ) -> tuple[QueryV1Response, V1Outcome]:
     """The v1 gate in the turn's scope (CV-1), the turn stored (CV-3); a failure before the turn
     is stored leaves nothing claimed, and an ``abandoned`` turn stores nothing (issue 11)."""
     started = time.perf_counter()
     with abandoned_on_failure(runtime.store, prepared):
-        scope = prepared.scope
-        if scope.refusal is not None:
-            # CV-1: a turn outside its conversation's scope: refused before any tool or model.
-            refused = refusal(scope.refusal)
-            result = V1Outcome(
-                answer=refused.answer, outcome=refused, checked=None, fallback=scope.refusal
-            )
-        else:
-            result = answer_v1(
-                answer_deps(runtime, abandoned),
-                prepared.conversation.tenant_id,
-                scope.apply(body),
-                scenario=scenario,
-                history=prepared.history,
-                progress=progress,
-            )
+        request = AnswerRequest.starting(
+            prepared.conversation.tenant_id,
+            # The pipeline reads the v2 body; v1's offer_artifacts is accepted and ignored.
+            QueryV2Request.model_validate(body.model_dump(exclude={"offer_artifacts"})),
+            runtime.settings,
+            started_at=runtime.clock(),
+            mode="v1-gate",
+            scenario=scenario,
+            history=prepared.history,
+            trace_id=prepared.trace_id,
+        )
+        outcome = run_turn(runtime, request, prepared.scope, progress=progress, abandoned=abandoned)
+        result = V1Outcome.of(outcome)
         unless_abandoned(abandoned)
         response = to_v1_response(result, body, prepared)
         published = result.published or refusal_annotation(result.answer)
@@ -94,7 +140,7 @@ def complete_v1(
             }
         )
         store_turn(runtime.store, prepared, message, published)
-    observe("query", prepared.conversation.tenant_id, prepared.trace_id, started, result.outcome)
+    observe("query", prepared.conversation.tenant_id, prepared.trace_id, started, outcome)
     return response, result
 
 

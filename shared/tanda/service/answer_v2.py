@@ -1,4 +1,5 @@
-"""``answer_v2``: the use case behind ``POST /query/v2`` (V2-01 … V2-23)."""
+"""``answer_v2``: the use case behind ``POST /query/v2`` and its stream (V2-01 … V2-23); the turn
+runs on the runner (``run_turn``), as every answering route's does."""
 
 from __future__ import annotations
 
@@ -6,9 +7,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from tanda.contract.common import WireModel
 from tanda.contract.response import GroundingPassage, QueryV2Response, UsedDoc
-from tanda.conversations.history import History
 from tanda.conversations.scope import TurnScope
 from tanda.conversations.service import (
     PreparedTurn,
@@ -18,51 +17,39 @@ from tanda.conversations.service import (
     store_turn,
 )
 from tanda.errors import TurnAbandoned
-from tanda.model_calls import ChatRequest, ChatResponse
-from tanda.pipeline.answer_v2 import AnswerDeps, AnswerOutcome, refusal
-from tanda.pipeline.answer_v2 import answer_v2 as run_pipeline
+from tanda.pipeline.states import AnswerOutcome, AnswerRequest
 from tanda.service.conversations import owner_of
 
 if TYPE_CHECKING:
     from tanda.auth import Principal
     from tanda.contract import QueryV2Request
-    from tanda.model_calls import ChatModel
+    from tanda.pipeline.steps import ProgressSink
     from tanda.service.runtime import Runtime
 
 
-class AbandonableModel:
-    """The request's model, refusing every call once the turn is abandoned (issue 11): a stream
-    nobody will read makes no further model call. ``TurnAbandoned`` is no ``ModelError``: the
-    agent, the framing check and the guard let it through and the turn ends (a judge batch reads
-    any failure as ``unverified``; :func:`unless_abandoned` stops the turn before it is stored)."""
-
-    def __init__(self, model: ChatModel, abandoned: Callable[[], bool]) -> None:
-        self.model = model
-        self.abandoned = abandoned
-        self.name = model.name
-
-    def complete(self, request: ChatRequest) -> ChatResponse:
-        if self.abandoned():
-            raise TurnAbandoned()
-        return self.model.complete(request)
-
-
-def answer_deps(runtime: Runtime, abandoned: Callable[[], bool] | None = None) -> AnswerDeps:
-    model = runtime.model
-    return AnswerDeps(
-        index=runtime.search_index,
-        model=model if abandoned is None else AbandonableModel(model, abandoned),
-        settings=runtime.settings,
-        embedder=runtime.embedder,
-        reranker=runtime.reranker,
-    )
-
-
 def unless_abandoned(abandoned: Callable[[], bool] | None) -> None:
-    """Raise ``TurnAbandoned`` before anything of an abandoned turn is stored (a stage may have
+    """Raise ``TurnAbandoned`` before anything of an abandoned turn is stored (a step may have
     absorbed the refused call: a judge batch reads it as ``unverified``)."""
     if abandoned is not None and abandoned():
         raise TurnAbandoned()
+
+
+def run_turn(
+    runtime: Runtime,
+    request: AnswerRequest,
+    scope: TurnScope,
+    *,
+    progress: ProgressSink | None = None,
+    abandoned: Callable[[], bool] | None = None,
+) -> AnswerOutcome:
+    """``request`` on the runner (DESIGN §4: every answering route) within the turn's ``scope``
+    (CV-1): a turn that reaches outside its conversation's scope is refused before any tool or
+    model call. Once ``abandoned()`` (a stream nobody reads) the in-process runner stops the
+    turn before its next model call; an execution on the state machine runs to its end."""
+    if scope.refusal is not None:
+        return AnswerOutcome.refusal(scope.refusal)
+    scoped = request.model_copy(update={"body": scope.apply(request.body)})
+    return runtime.runner.run(scoped, progress=progress, abandoned=abandoned)
 
 
 PreparedAnswer = PreparedTurn
@@ -87,27 +74,25 @@ def complete_v2(
     body: QueryV2Request,
     *,
     scenario: str | None = None,
-    progress: Callable[[WireModel], None] | None = None,
+    progress: ProgressSink | None = None,
     abandoned: Callable[[], bool] | None = None,
 ) -> tuple[QueryV2Response, AnswerOutcome]:
-    """Run the pipeline in the turn's scope (CV-1), store the turn (CV-3), return the response
-    and the outcome. A failure before the turn is stored leaves nothing claimed (issue 11). Once
-    ``abandoned()`` (a stream nobody reads) the turn stops with ``TurnAbandoned`` before its next
-    model call and stores nothing."""
+    """Run the turn in its scope (CV-1), store it (CV-3), return the response and the outcome.
+    A failure before the turn is stored leaves nothing claimed (issue 11). Once ``abandoned()``
+    (a stream nobody reads) the turn stops with ``TurnAbandoned`` and stores nothing."""
     conversation, history = prepared.conversation, prepared.history
     started = time.perf_counter()
     with abandoned_on_failure(runtime.store, prepared):
-        outcome = run_in_scope(
-            runtime,
+        request = AnswerRequest.starting(
             conversation.tenant_id,
             body,
-            prepared.scope,
+            runtime.settings,
+            started_at=runtime.clock(),
             scenario=scenario,
             history=history,
-            progress=progress,
             trace_id=prepared.trace_id,
-            abandoned=abandoned,
         )
+        outcome = run_turn(runtime, request, prepared.scope, progress=progress, abandoned=abandoned)
         unless_abandoned(abandoned)
         response = to_response(
             outcome,
@@ -135,75 +120,6 @@ def complete_v2(
         store_turn(runtime.store, prepared, message, outcome.annotation)
     observe("query_v2", conversation.tenant_id, prepared.trace_id, started, outcome)
     return response, outcome
-
-
-def run_in_scope(
-    runtime: Runtime,
-    tenant_id: str,
-    body: QueryV2Request,
-    scope: TurnScope,
-    *,
-    scenario: str | None = None,
-    editorial_prompt: str | None = None,
-    history: History | None = None,
-    progress: Callable[[WireModel], None] | None = None,
-    trace_id: str | None = None,
-    abandoned: Callable[[], bool] | None = None,
-) -> AnswerOutcome:
-    """:func:`run_answer` on ``body`` within the turn's ``scope`` (CV-1): a turn that reaches
-    outside its conversation's scope is refused before any tool or model call."""
-    if scope.refusal is not None:
-        return refusal(scope.refusal)
-    return run_answer(
-        runtime,
-        tenant_id,
-        scope.apply(body),
-        scenario=scenario,
-        editorial_prompt=editorial_prompt,
-        history=history,
-        progress=progress,
-        trace_id=trace_id,
-        abandoned=abandoned,
-    )
-
-
-def run_answer(
-    runtime: Runtime,
-    tenant_id: str,
-    body: QueryV2Request,
-    *,
-    scenario: str | None = None,
-    editorial_prompt: str | None = None,
-    history: History | None = None,
-    progress: Callable[[WireModel], None] | None = None,
-    trace_id: str | None = None,
-    abandoned: Callable[[], bool] | None = None,
-) -> AnswerOutcome:
-    """The pipeline on the configured runner. The Step Functions runner takes every turn: the
-    conversation's ``history`` travels in the execution input, and live progress is published by
-    the agent step to ``runtime.progress``, which the runner polls into ``progress``; an execution
-    runs to its end (only the in-process runner stops an ``abandoned`` turn's model calls)."""
-    runner = runtime.runner
-    if runner is not None:
-        return runner.answer(
-            tenant_id,
-            body,
-            scenario=scenario,
-            editorial_prompt=editorial_prompt,
-            trace_id=trace_id,
-            history=history,
-            progress=progress,
-            channel=runtime.progress if progress is not None else None,
-        )
-    return run_pipeline(
-        answer_deps(runtime, abandoned),
-        tenant_id,
-        body,
-        scenario=scenario,
-        editorial_prompt=editorial_prompt,
-        history=history,
-        progress=progress,
-    )
 
 
 def observe(

@@ -3,7 +3,7 @@ the use case behind ``tanda eval judge PATH… [--model SPEC] [--limit N]`` (iss
 docs/evaluation.md; the command is in :mod:`tanda.cli.evaluate`).
 
 Each statement of a set is judged exactly as the pipeline judges a cited segment: through
-``tanda.judge.run.judge_claims`` — the same prompts, batches of ``TANDA_JUDGE_BATCH_SIZE``, the
+``tanda.judge.strict_judge.Judge`` — the same prompts, batches of ``TANDA_JUDGE_BATCH_SIZE``, the
 numbers check, the single-segment re-check of V2-09 — under the budget an answer leaves its judge
 (V2-23). Statements are grouped into answers of at most one batch whose cited evidence together
 fits what one answer can cite (``TANDA_AGENT_CONTEXT_CHARS``); a longer one is an answer alone.
@@ -27,10 +27,11 @@ from tanda.contract.common import Citation, SegmentKind, Verdict
 from tanda.contract.response import ModelCallRecord
 from tanda.contract.segments import Segment
 from tanda.judge.reader_context import ReaderContext
-from tanda.judge.run import JudgeItem, judge_claims
+from tanda.judge.strict_judge import Judge, JudgeItem
 from tanda.model_calls import ChatModel
 from tanda.model_calls.budget import ModelLedger, RequestBudget
 from tanda.passages import Passage
+from tanda.pipeline.steps import agent_reserve_calls, call_allotments
 from tanda.records.documents import LegalIdentity
 from tanda.service.judge_sets import (
     EDIT_TYPES,
@@ -42,9 +43,9 @@ from tanda.settings import Settings
 
 @dataclass(frozen=True)
 class JudgeBudget:
-    """What one answer leaves its judge (V2-23), as ``pipeline.answer_v2.run_agent_phase`` sets
-    it: the judge's share of the deadline less the guard's reserve, and the calls the agent keeps
-    back for the checks (the judge itself keeps one of them for the guard)."""
+    """What one answer leaves its judge (V2-23), as the pipeline's agent step sets it: the
+    judge's share of the deadline less the guard's reserve, and the allotment of a lone judge
+    batch (no framing to examine) out of the calls the agent keeps back for the checks."""
 
     seconds: float
     calls: int
@@ -57,7 +58,7 @@ class JudgeBudget:
         guard_reserve_s = min(5.0, total * 0.1)
         return cls(
             seconds=total * settings.judge_share - guard_reserve_s,
-            calls=max(3, round(settings.model_call_budget * settings.judge_share)),
+            calls=call_allotments(agent_reserve_calls(settings), 1, framing=False)[1][0],
             batch_size=settings.judge_batch_size,
             evidence_chars=settings.agent_context_chars,
         )
@@ -96,20 +97,26 @@ def answers_of(cases: Sequence[JudgeCase], budget: JudgeBudget) -> Iterator[list
         yield answer
 
 
-def _item(index: int, case: JudgeCase) -> JudgeItem:
-    keys = [f"P{n}" for n in range(1, len(case.passages) + 1)]
-    passages = [
-        Passage(
-            key=key,
-            kind="chunk",
-            text=text,
-            citation=Citation(citation_key=key, chunk_id=f"{case.case_id}#{n}"),
-            identity=LegalIdentity(),
-        )
-        for n, (key, text) in enumerate(zip(keys, case.passages, strict=True))
-    ]
-    segment = Segment(text=case.statement, kind=SegmentKind.fact, cites=keys)
-    return JudgeItem(index, segment, passages, ReaderContext(heading=case.heading))
+def _items(cases: Sequence[JudgeCase]) -> tuple[list[JudgeItem], dict[str, Passage]]:
+    """The cases as one answer's cited segments, their passages keyed ``P1, P2, …`` across the
+    answer as the agent's tools key them."""
+    items: list[JudgeItem] = []
+    passages: dict[str, Passage] = {}
+    for index, case in enumerate(cases):
+        keys: list[str] = []
+        for n, text in enumerate(case.passages):
+            key = f"P{len(passages) + 1}"
+            passages[key] = Passage(
+                key=key,
+                kind="chunk",
+                text=text,
+                citation=Citation(citation_key=key, chunk_id=f"{case.case_id}#{n}"),
+                identity=LegalIdentity(),
+            )
+            keys.append(key)
+        segment = Segment(text=case.statement, kind=SegmentKind.fact, cites=keys)
+        items.append(JudgeItem(index, segment, tuple(keys), ReaderContext(heading=case.heading)))
+    return items, passages
 
 
 def judge_answer(
@@ -121,19 +128,13 @@ def judge_answer(
 ) -> tuple[list[SegmentOutcome], list[ModelCallRecord]]:
     """One answer's cited segments through the judge stage, under one answer's judge budget."""
     ledger = ModelLedger(model, RequestBudget.starting_now(budget.seconds, budget.calls, clock))
-    items = [_item(index, case) for index, case in enumerate(cases)]
+    items, passages = _items(cases)
     batches = -(-len(items) // budget.batch_size)
-    # As the pipeline: one worker per batch and one more, shared with the re-checks.
+    # One worker per batch and one more, shared with the re-checks.
     executor = ThreadPoolExecutor(max_workers=max(2, batches + 1), thread_name_prefix="eval-judge")
     try:
-        outcomes = judge_claims(
-            ledger,
-            items,
-            invalid_keys={},
-            until=ledger.budget.deadline,
-            executor=executor,
-            batch_size=budget.batch_size,
-        )
+        judge = Judge(batch_size=budget.batch_size, executor=executor)
+        outcomes = judge.run(ledger, items, passages, invalid_keys={}, until=ledger.budget.deadline)
     finally:
         executor.shutdown(wait=False, cancel_futures=True)
     return [outcomes[i] for i in range(len(items))], list(ledger.records)

@@ -1,5 +1,6 @@
-"""``run_playground`` (PG-1 … PG-5): the /query/v2 pipeline with a candidate editorial prompt,
-for one request; nothing is published and only a receipt without text is stored."""
+"""``run_playground`` (PG-1 … PG-5): the /query/v2 turn, on the same runner, with a candidate
+editorial prompt for one request; nothing is published and only a receipt without text is
+stored."""
 
 from __future__ import annotations
 
@@ -8,12 +9,13 @@ from typing import TYPE_CHECKING, Literal
 
 from tanda.auth.rate_limit import AdminRateLimited
 from tanda.contract.playground import PlaygroundRequest, PlaygroundResponse
+from tanda.contract.query import QueryV2Request
 from tanda.conversations.history import build_history
 from tanda.conversations.scope import bind_scope
 from tanda.conversations.service import new_id, read_conversation
-from tanda.pipeline.answer_v2 import AnswerOutcome
+from tanda.pipeline.states import AnswerOutcome, AnswerRequest
 from tanda.records.conversations import PlaygroundReceipt
-from tanda.service.answer_v2 import observe, run_in_scope, to_response
+from tanda.service.answer_v2 import observe, run_turn, to_response
 from tanda.service.conversations import owner_of
 
 if TYPE_CHECKING:
@@ -57,14 +59,19 @@ def run_playground(
         history = build_history(messages)
     outcome: AnswerOutcome | None = None
     try:
-        outcome = run_in_scope(
-            runtime,
+        # PG-3: the /query/v2 turn on the same runner; only the editorial prompt is replaced.
+        request = AnswerRequest.starting(
             principal.tenant_id,
-            body,
-            bind_scope(conversation, body.document_ids, body.selection),
+            QueryV2Request.model_validate(body.model_dump(exclude={"editorial_prompt"})),
+            runtime.settings,
+            started_at=runtime.clock(),
             scenario=scenario,
             editorial_prompt=body.editorial_prompt,
             history=history,
+            trace_id=run_id,
+        )
+        outcome = run_turn(
+            runtime, request, bind_scope(conversation, body.document_ids, body.selection)
         )
     finally:
         store.put_receipt(_receipt(runtime, run_id, principal, outcome, started))

@@ -4,13 +4,14 @@ tests may hand in anything else that does."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
     from tanda.model_calls import ChatModel
+    from tanda.pipeline.runners import Runner
     from tanda.pipeline.runners.cross_check import JobLauncher
-    from tanda.pipeline.runners.stepfunctions import StepFunctionsRunner
-    from tanda.ports import Embedder, Progress, Reranker, SearchIndex, Store
+    from tanda.ports import Embedder, Reranker, SearchIndex, Store
     from tanda.settings import Settings
 
 
@@ -19,6 +20,11 @@ class Runtime(Protocol):
 
     @property
     def settings(self) -> Settings: ...
+
+    @property
+    def clock(self) -> Callable[[], float]:
+        """Epoch seconds: when a turn starts (its deadline runs from there)."""
+        ...
 
     @property
     def store(self) -> Store: ...
@@ -43,13 +49,8 @@ class Runtime(Protocol):
         ...
 
     @property
-    def progress(self) -> Progress:
-        """Where the agent step publishes tool frames when the answer runs on the runner."""
-        ...
-
-    @property
-    def runner(self) -> StepFunctionsRunner | None:
-        """The Step Functions runner, or ``None`` to answer in-process."""
+    def runner(self) -> Runner:
+        """What every answering route answers through (DESIGN §4)."""
         ...
 
     @property

@@ -494,3 +494,58 @@ def test_an_items_text_keeps_the_documents_words(index: SqliteSearchIndex) -> No
     assert evidence_text(rule) == (
         "KURAL (deadline): Pembayaran ≤ 14 hari → IHLAL\n“Pembayaran paling lambat 14 hari.”"
     )
+
+
+# --- the documents the request names ------------------------------------------------------
+
+
+def _ids(evidence: Sequence[object]) -> list[str]:
+    return [item.record.node_id.split(":", 1)[1] for item in evidence]  # type: ignore[attr-defined]
+
+
+def test_a_document_the_request_names_shows_its_records_though_no_passage_matched(
+    index: SqliteSearchIndex,
+) -> None:
+    # Given a document with a violated rule and an item table, and no passage retrieved
+    doc = Doc("d1")
+    doc.rule("Pembayaran")
+    doc.table("Daftar barang", [("Kertas", "Rp 500.000")])
+    store(index, doc)
+    named = SCOPE.model_copy(update={"document_ids": ("d1",)})
+
+    # then a question scoped to it is shown its violation, and its items when it asks for them;
+    assert _ids(pick_evidence(index, named, "Siapa penjualnya?", [])) == ["r0"]
+    assert _ids(pick_evidence(index, named, "Tüm kalemleri listele", [])) == [
+        "r0",
+        "t1-s",
+        "t1-i1",
+    ]
+    # unscoped, nothing was retrieved: there is no document to show anything of.
+    assert pick_evidence(index, SCOPE, "Tüm kalemleri listele", []) == []
+
+
+def test_words_a_named_document_holds_nowhere_do_not_narrow_its_item_tables(
+    index: SqliteSearchIndex,
+) -> None:
+    # Given a document with two item tables, asked about in another language than its own
+    doc = Doc("d1")
+    doc.table("Daftar barang", [("Kertas", "Rp 500.000")])
+    doc.table("Daftar jasa", [("Servis", "Rp 300.000")])
+    passages = store(index, doc)
+    named = SCOPE.model_copy(update={"document_ids": ("d1",)})
+    question = "Faturadaki kalemleri listele"
+
+    # then "Faturadaki" (held nowhere in it) narrows nothing: both tables are shown;
+    assert _ids(pick_evidence(index, named, question, passages)) == [
+        "t0-s",
+        "t0-i1",
+        "t3-s",
+        "t3-i1",
+    ]
+    # a word it holds still picks the table naming it;
+    assert _ids(pick_evidence(index, named, "Sebutkan rincian jasa", passages)) == [
+        "t3-s",
+        "t3-i1",
+    ]
+    # and without a named document, words naming no table show none (ASK-08, as before).
+    assert pick_evidence(index, SCOPE, question, passages) == []

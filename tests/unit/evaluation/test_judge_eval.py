@@ -163,7 +163,7 @@ def test_the_budget_is_what_an_answer_leaves_its_judge() -> None:
     )
 
     assert budget.seconds == pytest.approx(60 * 0.4 - 5)
-    assert budget.calls == 10
+    assert budget.calls == 9  # the 10 the agent keeps back for the checks, less the guard's
     assert budget.batch_size == 5
 
 
@@ -214,8 +214,8 @@ def test_a_supported_statement_whose_number_the_passages_lack_is_rechecked() -> 
 
 
 def test_a_spent_call_budget_leaves_statements_unverified_not_supported() -> None:
-    # Given an answer whose judge may make two calls (one of three is kept for the guard)
-    budget = JudgeBudget(seconds=10, calls=3, batch_size=6, evidence_chars=24000)
+    # Given an answer whose judge may make two calls (its allotment: the guard's is kept apart)
+    budget = JudgeBudget(seconds=10, calls=2, batch_size=6, evidence_chars=24000)
     model = TableJudge({t: "unsupported" for t in ("A.", "B.", "C.")})
 
     run = run_set(model, [case("A."), case("B."), case("C.")], budget, clock=ManualClock())

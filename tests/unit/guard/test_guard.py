@@ -1,12 +1,13 @@
-"""The policy guard (V2-13): it reads the whole composed answer, and it fails closed — when it
-cannot answer, ``GuardUnavailable`` stops the answer from being published."""
+"""The policy guard as a component, ``PolicyGuard`` (V2-13): it reads the whole composed answer,
+and it fails closed — when it cannot answer, ``GuardUnavailable`` stops the answer from being
+published."""
 
 from __future__ import annotations
 
 import pytest
 
 from tanda.adapters.scripted import GuardScript, Scenario, ScriptedModel
-from tanda.guard.run import GuardUnavailable, guard_blocks
+from tanda.guard.policy_guard import GuardUnavailable, PolicyGuard
 from tanda.model_calls.budget import ModelLedger, RequestBudget
 from tests.fakes import NIK, ManualClock, PersonalDataGuard
 
@@ -20,6 +21,10 @@ LONG_ANSWER = (
 def ledger(model: object, *, seconds: float = 10.0, calls: int = 5) -> ModelLedger:
     clock = ManualClock()
     return ModelLedger(model, RequestBudget.starting_now(seconds, calls, clock=clock))  # type: ignore[arg-type]
+
+
+def guard_blocks(book: ModelLedger, answer: str) -> bool:
+    return PolicyGuard().run(book, answer)
 
 
 def scripted(guard: GuardScript) -> ScriptedModel:

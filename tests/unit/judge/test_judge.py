@@ -1,20 +1,23 @@
-"""The strict judge and its re-check (V2-07 … V2-11) and the framing check (V2-06): how each
-raw verdict a judge model gives becomes the verdict the reader sees."""
+"""The strict judge and its re-check (V2-07 … V2-11) and the framing check (V2-06), as components
+(``Judge``, ``FramingCheck``): how each raw verdict a judge model gives becomes the verdict the
+reader sees."""
 
 from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import replace
-from typing import Any
+from typing import Any, NamedTuple
 
 import pytest
 
+from tanda.annotate.aggregate import SegmentOutcome
 from tanda.contract import Citation, Segment, SegmentKind, StageStatus, UnverifiedReason, Verdict
+from tanda.judge.framing_check import FramingCheck
 from tanda.judge.reader_context import ReaderContext
-from tanda.judge.run import GUARD_CALLS, JudgeItem, check_framing, judge_claims
+from tanda.judge.strict_judge import Judge, JudgeItem
 from tanda.model_calls import ChatRequest, ChatResponse, ModelError, ModelRole, ModelTimeout
 from tanda.model_calls.budget import ModelLedger, RequestBudget
 from tanda.passages import Passage
@@ -100,11 +103,58 @@ def passage(
     )
 
 
+class Cited(NamedTuple):
+    """A judge item and the passages it cites (the judge is given them once, by key)."""
+
+    item: JudgeItem
+    passages: list[Passage]
+
+
 def item(
-    index: int, text: str, source: str = SOURCE, *, passages: list[Passage] | None = None
-) -> JudgeItem:
-    segment = Segment(text=text, kind=SegmentKind.fact, cites=["P1"])
-    return JudgeItem(index, segment, passages or [passage(source)], ReaderContext())
+    index: int,
+    text: str,
+    source: str = SOURCE,
+    *,
+    passages: list[Passage] | None = None,
+    context: ReaderContext | None = None,
+) -> Cited:
+    shown = passages or [passage(source)]
+    segment = Segment(text=text, kind=SegmentKind.fact, cites=[p.key for p in shown])
+    keys = tuple(p.key for p in shown)
+    return Cited(JudgeItem(index, segment, keys, context or ReaderContext()), shown)
+
+
+def passages_of(cited: Sequence[Cited]) -> dict[str, Passage]:
+    by_key: dict[str, Passage] = {}
+    for entry in cited:
+        for shown in entry.passages:
+            assert by_key.setdefault(shown.key, shown) == shown, "one key, one passage"
+    return by_key
+
+
+def judge(
+    book: ModelLedger,
+    cited: Sequence[Cited],
+    *,
+    invalid_keys: dict[int, tuple[str, ...]],
+    until: float,
+    executor: ThreadPoolExecutor,
+    batch_size: int = 6,
+) -> dict[int, SegmentOutcome]:
+    """``Judge.run`` over ``cited``, the passages given once by key."""
+    return Judge(batch_size=batch_size, executor=executor).run(
+        book,
+        [entry.item for entry in cited],
+        passages_of(cited),
+        invalid_keys=invalid_keys,
+        until=until,
+    )
+
+
+def check_framing(
+    book: ModelLedger, question: str, items: list[tuple[int, Segment]], *, until: float
+) -> tuple[set[int], StageStatus]:
+    return FramingCheck().run(book, question, items, until=until)
 
 
 @pytest.fixture
@@ -121,7 +171,7 @@ def ledger(model: object, *, calls: int = 20, seconds: float = 30.0) -> ModelLed
 
 def judged(
     model: VerdictModel,
-    items: list[JudgeItem],
+    items: list[Cited],
     executor: ThreadPoolExecutor,
     *,
     invalid: dict[int, tuple[str, ...]] | None = None,
@@ -129,7 +179,7 @@ def judged(
     batch_size: int = 6,
 ) -> dict[int, tuple[Verdict, UnverifiedReason | None, tuple[str, ...]]]:
     book = ledger(model, calls=calls)
-    outcomes = judge_claims(
+    outcomes = judge(
         book,
         items,
         invalid_keys=invalid or {},
@@ -285,7 +335,7 @@ def test_by_default_six_segments_go_to_one_judge_call(executor: ThreadPoolExecut
     texts = [f"Anggaran pos {name} tahun 2023." for name in "ABCDEFG"]
     model = VerdictModel(judge=dict.fromkeys(texts, "supported"))
     book = ledger(model)
-    judge_claims(
+    judge(
         book,
         [item(i, t) for i, t in enumerate(texts)],
         invalid_keys={},
@@ -295,6 +345,25 @@ def test_by_default_six_segments_go_to_one_judge_call(executor: ThreadPoolExecut
     assert sorted(len(r.items or []) for r in model.requests) == [1, 6]
 
 
+def test_a_judge_with_batches_of_no_segment_is_refused_when_built() -> None:
+    with pytest.raises(ValueError):
+        Judge(batch_size=0)
+
+
+def test_without_an_executor_the_judge_calls_on_its_shared_pool() -> None:
+    model = VerdictModel(judge={MATCHING: "supported"})
+    book = ledger(model)
+    cited = [item(0, MATCHING)]
+    outcomes = Judge().run(
+        book,
+        [c.item for c in cited],
+        passages_of(cited),
+        invalid_keys={},
+        until=book.budget.deadline,
+    )
+    assert outcomes == {0: judged_outcome(Verdict.supported, None, ())}
+
+
 def test_the_judge_and_the_recheck_are_asked_in_their_own_words(
     executor: ThreadPoolExecutor,
 ) -> None:
@@ -302,17 +371,16 @@ def test_the_judge_and_the_recheck_are_asked_in_their_own_words(
     from tanda.prompts import prompt
 
     # Given two segments the batch judge finds unsupported, the first with reader context
-    first = JudgeItem(
+    first = item(
         0,
-        Segment(text="Naik 9 persen.", kind=SegmentKind.fact, cites=["P1"]),
-        [passage("Naik 5 persen.", title=None, identity=BARE)],
-        ReaderContext(heading="Anggaran", table_header="Pos | Nilai"),
+        "Naik 9 persen.",
+        passages=[passage("Naik 5 persen.", title=None, identity=BARE)],
+        context=ReaderContext(heading="Anggaran", table_header="Pos | Nilai"),
     )
-    second = JudgeItem(
+    second = item(
         1,
-        Segment(text="Turun 2 persen.", kind=SegmentKind.fact, cites=["P2"]),
-        [passage("Naik 5 persen.", "P2", title="Laporan", identity=BARE)],
-        ReaderContext(),
+        "Turun 2 persen.",
+        passages=[passage("Naik 5 persen.", "P2", title="Laporan", identity=BARE)],
     )
     model = VerdictModel(judge={"Naik 9 persen.": "unsupported"})
     judged(model, [first, second], executor)
@@ -352,7 +420,7 @@ def test_the_judge_and_the_recheck_are_asked_in_their_own_words(
     ]
     # and the re-check its own prompt, over the one segment, with the same schema
     assert recheck.messages[0].content == prompt("recheck")
-    assert recheck.messages[1].content == first.as_text()
+    assert recheck.messages[1].content == first.item.as_text(passages_of([first]))
     assert (recheck.json_schema, recheck.schema_name) == (judge.json_schema, "verdicts")
 
 
@@ -456,10 +524,12 @@ def test_a_failed_recheck_leaves_its_segment_unverified(
     assert outcomes == {0: (Verdict.unverified, reason, ("P9",))}
 
 
-def test_the_judge_never_spends_the_guards_call(executor: ThreadPoolExecutor) -> None:
-    # Only the guard's call is left: the judge does not take it (V2-13 reads last).
+def test_a_judge_without_a_call_in_its_allotment_is_unverified_budget(
+    executor: ThreadPoolExecutor,
+) -> None:
+    # The judge spends the calls of its ledger, no more (the guard's was kept before, V2-13).
     model = VerdictModel(judge={MATCHING: "supported"})
-    assert judged(model, [item(0, MATCHING)], executor, calls=GUARD_CALLS) == {
+    assert judged(model, [item(0, MATCHING)], executor, calls=0) == {
         0: unverified(UnverifiedReason.budget)
     }
     assert model.requests == []
@@ -467,7 +537,7 @@ def test_the_judge_never_spends_the_guards_call(executor: ThreadPoolExecutor) ->
 
 def test_a_recheck_without_a_call_left_is_unverified_budget(executor: ThreadPoolExecutor) -> None:
     model = VerdictModel(judge={MATCHING: "unsupported"}, recheck={MATCHING: "unsupported"})
-    assert judged(model, [item(0, MATCHING)], executor, calls=1 + GUARD_CALLS) == {
+    assert judged(model, [item(0, MATCHING)], executor, calls=1) == {
         0: unverified(UnverifiedReason.budget)
     }
     assert model.roles() == ["judge"]
@@ -478,7 +548,7 @@ def test_a_judge_asked_after_the_deadline_is_unverified_deadline(
 ) -> None:
     model = VerdictModel(judge={MATCHING: "supported"})
     book = ledger(model)
-    outcomes = judge_claims(
+    outcomes = judge(
         book,
         [item(0, MATCHING)],
         invalid_keys={0: ("P9",)},
@@ -539,7 +609,7 @@ def test_a_call_still_out_at_the_checks_deadline_is_unverified_deadline(
     model = Held(late, 0.8, judge={MATCHING: "unsupported"}, recheck={MATCHING: "unsupported"})
     book = ledger(model)
     try:
-        outcomes = judge_claims(
+        outcomes = judge(
             book,
             [item(0, MATCHING)],
             invalid_keys={0: ("P9",)},
@@ -561,7 +631,7 @@ def test_a_late_batch_does_not_stop_the_verdicts_of_the_batches_after_it() -> No
     book = ledger(model)
     with CallsBeforeChecks(model) as executor:
         try:
-            outcomes = judge_claims(
+            outcomes = judge(
                 book,
                 [item(0, texts[0]), item(1, texts[1])],
                 invalid_keys={},
@@ -591,7 +661,7 @@ def test_a_late_recheck_does_not_stop_the_rechecks_after_it() -> None:
     book = ledger(model)
     with CallsBeforeChecks(model) as executor:
         try:
-            outcomes = judge_claims(
+            outcomes = judge(
                 book,
                 [item(0, texts[0]), item(1, texts[1])],
                 invalid_keys={},
@@ -633,8 +703,6 @@ def test_a_failed_batch_does_not_stop_the_verdicts_of_the_batches_after_it(
 def judged_outcome(
     verdict: Verdict, reason: UnverifiedReason | None, invalid: tuple[str, ...]
 ) -> object:
-    from tanda.annotate.aggregate import SegmentOutcome
-
     return SegmentOutcome(verdict, reason, invalid)
 
 
@@ -717,11 +785,51 @@ def test_a_failed_framing_check_makes_every_framing_segment_checkable(model: Ver
     )
 
 
-def test_the_framing_check_never_spends_the_guards_call() -> None:
+def test_a_framing_check_without_a_call_in_its_allotment_is_unavailable() -> None:
     model = VerdictModel(framing=["Berikut datanya."])
-    book = ledger(model, calls=GUARD_CALLS)
+    book = ledger(model, calls=0)
     assert check_framing(book, "q", FRAMING, until=book.budget.deadline) == (
         {0, 2},
         StageStatus.unavailable,
     )
     assert model.requests == []
+
+
+# --- the component's config ----------------------------------------------------------------------
+
+
+def test_the_judge_batches_as_the_setting_does_by_default() -> None:
+    from tanda.settings import Settings
+
+    # TANDA_JUDGE_BATCH_SIZE's default is the component's own (docs/pipeline.md)
+    assert Judge().batch_size == Settings.model_fields["judge_batch_size"].default == 6
+
+
+def test_a_batch_size_under_one_is_refused_with_the_value_it_was_given() -> None:
+    with pytest.raises(ValueError, match=r"^batch_size must be at least 1, not 0$"):
+        Judge(batch_size=0)
+
+
+def test_a_judge_given_an_executor_makes_its_calls_there() -> None:
+    # Given a judge handed a pool of its own (not the process's shared one)
+    class Counting(ThreadPoolExecutor):
+        submitted = 0
+
+        def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+            Counting.submitted += 1
+            return super().submit(fn, *args, **kwargs)
+
+    model = VerdictModel(judge={MATCHING: "supported"})
+    book = ledger(model)
+    cited = [item(0, MATCHING)]
+    with Counting(max_workers=2) as pool:
+        outcomes = Judge(executor=pool).run(
+            book,
+            [c.item for c in cited],
+            passages_of(cited),
+            invalid_keys={},
+            until=book.budget.deadline,
+        )
+    # then its one batch call ran on that pool
+    assert outcomes[0].verdict is Verdict.supported
+    assert Counting.submitted == 1

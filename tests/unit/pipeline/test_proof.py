@@ -12,19 +12,20 @@ from tanda.contract.common import SegmentKind, UnverifiedReason, Verdict
 from tanda.contract.proof import ComputedStep, Proof
 from tanda.contract.segments import Segment
 from tanda.passages import passage_from_chunk
-from tanda.pipeline.answer_v2 import AnswerDeps, AnswerOutcome, answer_v2
 from tanda.pipeline.proof import passage_number, prove_answer, withhold_refuted
+from tanda.pipeline.states import AnswerOutcome
 from tanda.proof import ProofSource, build_proof
 from tanda.records.documents import Chunk
 from tanda.service.answer_v2 import to_response
 from tests.corpus import QUESTION
+from tests.unit.pipeline.conftest import PipelineDeps
 
 SUPPORTED = SegmentOutcome(Verdict.supported)
 
 
-def ask(deps: AnswerDeps, scenario: str, **body: object) -> AnswerOutcome:
+def ask(deps: PipelineDeps, scenario: str, **body: object) -> AnswerOutcome:
     request = QueryV2Request(query=QUESTION, **body)  # type: ignore[arg-type]
-    return answer_v2(deps, "acme", request, scenario=scenario)
+    return deps.answer(request, scenario=scenario)
 
 
 def verdicts(outcome: AnswerOutcome) -> list[str]:
@@ -38,7 +39,7 @@ def refuting(answer: str) -> Proof:
 
 
 def test_without_include_proof_nothing_is_built_and_every_verdict_stands(
-    deps: AnswerDeps,
+    deps: PipelineDeps,
 ) -> None:
     outcome = ask(deps, "proof_refuted")
     assert verdicts(outcome) == ["supported", "supported", "supported"]
@@ -46,7 +47,7 @@ def test_without_include_proof_nothing_is_built_and_every_verdict_stands(
 
 
 def test_with_include_proof_the_refuted_difference_is_unsupported_and_the_sum_stays(
-    deps: AnswerDeps,
+    deps: PipelineDeps,
 ) -> None:
     outcome = ask(deps, "proof_refuted", include_proof=True)
     assert verdicts(outcome) == ["supported", "supported", "unsupported"]
@@ -62,18 +63,18 @@ def test_with_include_proof_the_refuted_difference_is_unsupported_and_the_sum_st
     assert third.start <= steps[1].start < steps[1].end <= third.end
 
 
-def test_an_answer_the_guard_replaced_has_no_proof(deps: AnswerDeps) -> None:
+def test_an_answer_the_guard_replaced_has_no_proof(deps: PipelineDeps) -> None:
     outcome = ask(deps, "policy_blocked", include_proof=True)
     assert outcome.fallback == "policy_blocked"
     assert outcome.proof is None
 
 
 def test_the_response_says_proof_null_when_asked_and_leaves_it_out_when_not(
-    deps: AnswerDeps,
+    deps: PipelineDeps,
 ) -> None:
     def body(**opt_in: object) -> dict[str, object]:
         request = QueryV2Request(query=QUESTION, **opt_in)  # type: ignore[arg-type]
-        outcome = answer_v2(deps, "acme", request, scenario="policy_blocked")
+        outcome = deps.answer(request, scenario="policy_blocked")
         response = to_response(outcome, request, conversation_id="c", message_id="m", trace_id="t")
         dumped: dict[str, object] = response.model_dump(mode="json")
         return dumped

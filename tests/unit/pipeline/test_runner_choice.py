@@ -1,99 +1,176 @@
-"""Which runner answers (DESIGN §4): Step Functions for every turn when configured (follow-ups
-carry their history into the execution input), in-process otherwise."""
+"""Which runner answers (DESIGN §4): ``tanda.wiring`` chooses one per process, and every answering
+use case — /query/v2 and its stream, /query and its stream, the playground — hands its turn to it
+as one request."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
 
-from tanda.adapters.scripted import ScriptedModel
+import pytest
+
+from tanda.auth import Principal
 from tanda.contract import QueryV2Request
 from tanda.contract.common import FallbackReason
-from tanda.conversations.history import History
-from tanda.model_calls import ChatMessage
-from tanda.pipeline.answer_v2 import AnswerOutcome, refusal
-from tanda.service.answer_v2 import run_answer
+from tanda.contract.playground import PlaygroundRequest
+from tanda.contract.query_v1 import QueryV1Request
+from tanda.pipeline.runners.in_process import InProcessRunner
+from tanda.pipeline.runners.stepfunctions import StepFunctionsRunner
+from tanda.pipeline.states import AnswerOutcome, AnswerRequest
+from tanda.service.answer_v1 import answer_v1_request, complete_v1, prepare_v1
+from tanda.service.answer_v2 import answer_v2, complete_v2, prepare_v2
+from tanda.service.playground import run_playground
 from tanda.settings import Settings
 from tanda.wiring import Runtime
 from tests.corpus import QUESTION
-from tests.fakes import InMemorySearchIndex
+from tests.fakes import InMemorySearchIndex, ManualClock
+
+ARN = "arn:aws:states:us-east-1:123456789012:stateMachine:query"
+USER = Principal(tenant_id="acme", partner_id="https://idp.partner.example", subject="u")
 
 
 class FakeRunner:
+    """Records each request (and its callbacks) and answers a fixed refusal."""
+
     def __init__(self) -> None:
         self.calls: list[dict[str, Any]] = []
 
-    def answer(self, tenant_id: str, body: QueryV2Request, **kwargs: Any) -> AnswerOutcome:
-        self.calls.append({"tenant_id": tenant_id, **kwargs})
-        return refusal(FallbackReason.model_timeout)
+    def run(self, request: AnswerRequest, **callbacks: Any) -> AnswerOutcome:
+        self.calls.append({"request": request, **callbacks})
+        return AnswerOutcome.refusal(FallbackReason.model_timeout)
 
 
-def runtime(tmp_path: Path, model: ScriptedModel) -> tuple[Runtime, FakeRunner]:
-    runtime = Runtime(settings=Settings(home=tmp_path, runner="stepfunctions"))
-    runner = FakeRunner()
-    runtime.__dict__.update(
-        runner=runner, search_index=InMemorySearchIndex(), model=model, embedder=None
+@pytest.fixture
+def runtime(tmp_path: Path) -> Runtime:
+    runtime = Runtime(
+        settings=Settings(home=tmp_path, admin_rate_per_minute=10), clock=ManualClock()
     )
-    return runtime, runner
+    runtime.__dict__.update(runner=FakeRunner(), search_index=InMemorySearchIndex(), embedder=None)
+    return runtime
 
 
-def test_a_first_turn_runs_on_the_state_machine_with_the_editorial_prompt(
-    tmp_path: Path, model: ScriptedModel
-) -> None:
-    rt, runner = runtime(tmp_path, model)
-    outcome = run_answer(
-        rt, "acme", QueryV2Request(query=QUESTION), editorial_prompt="P", trace_id="t1"
-    )
-    assert outcome.fallback == "model_timeout"
-    assert runner.calls == [
-        {
-            "tenant_id": "acme",
-            "scenario": None,
-            "editorial_prompt": "P",
-            "trace_id": "t1",
-            "history": None,
-            "progress": None,
-            "channel": None,
-        }
-    ]
-
-
-def test_a_follow_up_runs_on_the_state_machine_with_its_history(
-    tmp_path: Path, model: ScriptedModel
-) -> None:
-    rt, runner = runtime(tmp_path, model)
-    history = History(
-        messages=[ChatMessage(role="user", content="sebelumnya")], read_whole="qanun-2023"
-    )
-    outcome = run_answer(
-        rt, "acme", QueryV2Request(query=QUESTION, selection="kosong"), history=history
-    )
-    assert outcome.fallback == "model_timeout"  # the runner's answer, not the in-process one
+def recorded(runtime: Runtime) -> dict[str, Any]:
+    runner = runtime.runner
+    assert isinstance(runner, FakeRunner)
     (call,) = runner.calls
-    assert call["history"] is history
+    return call
 
 
-def test_without_a_runner_a_follow_up_runs_in_process(tmp_path: Path, model: ScriptedModel) -> None:
-    rt, runner = runtime(tmp_path, model)
-    rt.__dict__["runner"] = None
-    history = History(messages=[ChatMessage(role="user", content="sebelumnya")])
-    outcome = run_answer(
-        rt, "acme", QueryV2Request(query=QUESTION, selection="kosong"), history=history
-    )
-    assert runner.calls == []
-    assert outcome.fallback == "source_scope_empty"  # answered by the in-process pipeline
-
-
-def test_a_first_turn_stream_runs_on_the_state_machine_with_its_progress_channel(
-    tmp_path: Path, model: ScriptedModel
+@pytest.mark.parametrize(
+    ("runner", "expected"),
+    [("inprocess", InProcessRunner), ("stepfunctions", StepFunctionsRunner)],
+)
+def test_the_factory_builds_the_runner_the_settings_name(
+    tmp_path: Path, runner: str, expected: type, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    rt, runner = runtime(tmp_path, model)
-    channel = object()
-    rt.__dict__["progress"] = channel
+    for variable, value in {
+        "AWS_DEFAULT_REGION": "us-east-1",
+        "AWS_ACCESS_KEY_ID": "testing",
+        "AWS_SECRET_ACCESS_KEY": "testing",
+    }.items():
+        monkeypatch.setenv(variable, value)  # a client is built, nothing is sent
+    settings = Settings(home=tmp_path, runner=runner, query_state_machine_arn=ARN)
+    runtime = Runtime(settings=settings)
+    runtime.__dict__.update(search_index=InMemorySearchIndex(), embedder=None)
+    assert isinstance(runtime.runner, expected)
 
+
+def test_an_unknown_runner_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="TANDA_RUNNER"):
+        _ = Runtime(settings=Settings(home=tmp_path, runner="celery")).runner
+
+
+def test_a_v2_turn_is_one_request_on_the_runner(runtime: Runtime) -> None:
+    response = answer_v2(runtime, USER, QueryV2Request(query=QUESTION), scenario="default")
+    request = recorded(runtime)["request"]
+    assert response.fallback_reason == "model_timeout"  # the runner's answer
+    assert (request.tenant_id, request.mode, request.scenario) == ("acme", "annotate-v2", "default")
+    assert request.trace_id == response.trace_id
+    assert request.started_at == runtime.clock() and request.deadline_ms == 60_000
+
+
+def test_a_v1_turn_runs_in_the_gate_mode_on_the_runner(runtime: Runtime) -> None:
+    body = QueryV1Request(query=QUESTION, offer_artifacts=True)
+    response = answer_v1_request(runtime, USER, body)
+    request = recorded(runtime)["request"]
+    assert request.mode == "v1-gate"
+    assert response.fallback_reason == "model_timeout"
+    # offer_artifacts is v1's own (accepted, ignored): the request carries the v2 body.
+    assert type(request.body) is QueryV2Request and request.body.offer_artifacts is False
+
+
+def test_the_playground_turn_carries_its_editorial_prompt_to_the_runner(runtime: Runtime) -> None:
+    admin = Principal(tenant_id="acme", partner_id="https://idp.admin.example", subject="a")
+    body = PlaygroundRequest(query=QUESTION, editorial_prompt="Jawab singkat.")
+    response = run_playground(runtime, admin, body)
+    request = recorded(runtime)["request"]
+    assert (request.mode, request.editorial_prompt) == ("annotate-v2", "Jawab singkat.")
+    assert request.trace_id == response.playground_run_id
+
+
+@pytest.mark.parametrize("route", ["v2", "v1"])
+def test_a_stream_turn_hands_its_progress_and_abandonment_to_the_runner(
+    runtime: Runtime, route: str
+) -> None:
     def emit(frame: object) -> None:
         pass
 
-    run_answer(rt, "acme", QueryV2Request(query=QUESTION), progress=emit, trace_id="t2")
-    (call,) = runner.calls
-    assert call["progress"] is emit and call["channel"] is channel
+    def abandoned() -> bool:
+        return False
+
+    if route == "v2":
+        body = QueryV2Request(query=QUESTION, selection="anggaran")
+        complete_v2(
+            runtime, prepare_v2(runtime, USER, body), body, progress=emit, abandoned=abandoned
+        )
+    else:
+        body = QueryV1Request(query=QUESTION, selection="anggaran")
+        complete_v1(
+            runtime, prepare_v1(runtime, USER, body), body, progress=emit, abandoned=abandoned
+        )
+    call = recorded(runtime)
+    assert call["progress"] is emit and call["abandoned"] is abandoned
+    assert call["request"].body.selection == "anggaran"  # the turn's scope (CV-1)
+
+
+def test_a_turn_outside_its_conversation_s_scope_never_reaches_the_runner(
+    runtime: Runtime,
+) -> None:
+    from tanda.contract.conversations import CreateConversationRequest
+    from tanda.service.conversations import start_conversation
+
+    bound = start_conversation(runtime, USER, CreateConversationRequest(document_ids=["a"]))
+    body = QueryV2Request(query=QUESTION, conversation_id=bound.conversation_id, document_ids=["b"])
+    response = answer_v2(runtime, USER, body)
+    assert response.fallback_reason == "source_out_of_scope"
+    runner = runtime.runner
+    assert isinstance(runner, FakeRunner) and runner.calls == []
+
+
+def test_a_step_lambda_publishes_the_frames_the_in_process_runner_hands_its_callback(
+    tmp_path: Path,
+) -> None:
+    from tanda.adapters.scripted import ScriptedModel
+    from tanda.pipeline.steps import agent_step
+    from tests.corpus import add_qanun
+    from tests.unit.pipeline.conftest import SCENARIOS
+
+    # Given a runtime as a step Lambda builds it (its Progress port: memory here, DynamoDB on AWS)
+    runtime = Runtime(settings=Settings(home=tmp_path))
+    index = InMemorySearchIndex()
+    add_qanun(index, "acme")
+    runtime.__dict__.update(
+        search_index=index, embedder=None, model=ScriptedModel.from_dir(SCENARIOS)
+    )
+    body = QueryV2Request(query=QUESTION)
+    request = AnswerRequest.starting("acme", body, runtime.settings, started_at=runtime.clock())
+    in_process: list[object] = []
+    runtime.runner.run(request, progress=in_process.append)
+
+    # when its agent step runs the turn under a progress id, and under none,
+    agent_step(request, runtime.step_deps(), runtime.agent_ports("r1"))
+    assert runtime.agent_ports(None).progress is None
+
+    # then a reader of that id gets the frames the in-process callback got, in order.
+    assert [event.frame for event in runtime.progress.read("r1")] == in_process
+    assert len(in_process) == 2

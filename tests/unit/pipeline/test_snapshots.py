@@ -1,4 +1,6 @@
-"""Every scenario's full /query/v2 body (or error body) against its committed snapshot.
+"""Every scenario's full /query/v2 body (or error body), answered by the in-process runner,
+against its committed snapshot (the Step Functions runner gives the same bodies:
+tests/integration/test_stepfunctions.py).
 
 Snapshots live in tests/snapshots/<scenario>.json; ids are fixed. To accept a deliberate change,
 run `TANDA_UPDATE_SNAPSHOTS=1 pytest tests/unit/pipeline/test_snapshots.py` and review the diff.
@@ -16,19 +18,19 @@ import pytest
 from tanda.api.errors import domain_error_body, status_for
 from tanda.contract import QueryV2Request
 from tanda.errors import TandaError
-from tanda.pipeline.answer_v2 import AnswerDeps, answer_v2
 from tanda.service.answer_v2 import to_response
 from tests.corpus import QUESTION
+from tests.unit.pipeline.conftest import PipelineDeps
 
 SNAPSHOTS = Path(__file__).parents[2] / "snapshots"
 SCENARIOS = sorted(p.stem for p in (Path(__file__).parents[2] / "scenarios").glob("*.json"))
 OPT_INS: dict[str, dict[str, Any]] = {"proof_refuted": {"include_proof": True}}  # ASK-11
 
 
-def body_for(deps: AnswerDeps, scenario: str) -> dict[str, Any]:
+def body_for(deps: PipelineDeps, scenario: str) -> dict[str, Any]:
     request = QueryV2Request(query=QUESTION, include_grounding=True, **OPT_INS.get(scenario, {}))
     try:
-        outcome = answer_v2(deps, "acme", request, scenario=scenario)
+        outcome = deps.answer(request, scenario=scenario)
     except TandaError as error:
         return {"status": status_for(error), "body": domain_error_body(error)}
     response = to_response(
@@ -38,7 +40,7 @@ def body_for(deps: AnswerDeps, scenario: str) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize("scenario", SCENARIOS)
-def test_scenario_body_matches_its_snapshot(deps: AnswerDeps, scenario: str) -> None:
+def test_scenario_body_matches_its_snapshot(deps: PipelineDeps, scenario: str) -> None:
     actual = body_for(deps, scenario)
     path = SNAPSHOTS / f"{scenario}.json"
     if os.environ.get("TANDA_UPDATE_SNAPSHOTS") == "1":

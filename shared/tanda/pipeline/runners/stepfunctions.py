@@ -1,41 +1,41 @@
 """The Step Functions runner: one ``StartSyncExecution`` of the EXPRESS query state machine per
-answer (DESIGN §4), returning the same ``AnswerOutcome`` as the in-process runner. A runner, not
-an adapter: it chains the pipeline's steps; the boto3 client it talks through is injected
-(``tanda.wiring`` builds it).
+answer (DESIGN §4), whose tasks are the steps (``functions/steps/*``). It answers the same
+``AnswerOutcome`` as the in-process runner for the same request. A runner, not an adapter: it
+chains the pipeline's steps; the boto3 client it talks through is injected (``tanda.wiring``
+builds it).
 
 The execution's own failures map back onto the in-process exceptions, so the one error → HTTP
-module answers the same status either way: ``NothingReadable`` → 404, ``GuardUnavailable`` → the
-guard's fail-closed error, anything else → ``UpstreamFailed`` (502).
+module answers the same body either way: ``NothingReadable`` → 404, ``GuardUnavailable`` → the
+guard's fail-closed error, ``UpstreamFailed`` (the agent failed) → the agent's 502, anything else
+→ ``ExecutionFailed`` (502).
 
-Live progress (``/query/v2/stream``): ``StartSyncExecution`` blocks until the answer is complete,
+Live progress (the stream routes): ``StartSyncExecution`` blocks until the answer is complete,
 so with a ``progress`` callback it runs on a worker thread while this thread polls the
-``Progress`` adapter (DynamoDB in Lambda) under the request's id - the id the agent step publishes
-its tool frames under - and forwards each new frame, in order, as it appears. A last read after
-the execution returns delivers whatever was published since the previous poll, so every frame
-reaches the callback before ``answer`` returns, as in-process.
+``Progress`` port (DynamoDB in Lambda) under the request's ``progress_id`` — the id the agent step
+publishes its tool frames under — and forwards each new frame, in order, as it appears. A last
+read after the execution returns delivers whatever was published since the previous poll, so
+every frame reaches the callback before ``run`` returns, as in-process.
+
+An abandoned turn (issue 11) cannot call its execution off: it runs to its end, and the service
+stores nothing of it.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 import threading
-import time
 import uuid
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from pydantic_settings import BaseSettings, SettingsConfigDict
-
+from tanda.contract.common import FallbackReason
 from tanda.errors import UpstreamFailed
-from tanda.pipeline.steps import execution_output, query_input, to_outcome
+from tanda.pipeline.states import AnswerOutcome, AnswerRequest, NothingReadableState
 
 if TYPE_CHECKING:
-    from tanda.contract.common import WireModel
-    from tanda.contract.query import QueryV2Request
-    from tanda.conversations.history import History
-    from tanda.pipeline.answer_v2 import AnswerOutcome
+    from tanda.pipeline.steps import ProgressSink
     from tanda.ports import Progress
-    from tanda.settings import Settings
 
 log = logging.getLogger(__name__)
 
@@ -47,100 +47,82 @@ READ_TIMEOUT_MARGIN_S = 15.0
 never gives up on an execution that is still inside its deadline."""
 
 
-class StateMachineSettings(BaseSettings):
-    """``TANDA_QUERY_STATE_MACHINE_ARN`` until ``Settings`` carries it."""
-
-    model_config = SettingsConfigDict(env_prefix="TANDA_", extra="ignore", frozen=True)
-
-    query_state_machine_arn: str = ""
-
-
 class ExecutionFailed(UpstreamFailed):
     message = "The answer could not be completed."
 
 
 def failure_for(error: str | None) -> Exception:
     """The in-process exception for a failed execution's ``error`` name."""
-    from tanda.guard.run import GuardUnavailable
-    from tanda.pipeline.answer_v2 import NothingReadable
+    from tanda.agent.tool_loop import AgentUnavailable
+    from tanda.guard.policy_guard import GuardUnavailable
+    from tanda.pipeline.steps import NothingReadable
 
     if error == "NothingReadable":
         return NothingReadable()
     if error == "GuardUnavailable":
         return GuardUnavailable()
+    if error == "UpstreamFailed":
+        return AgentUnavailable()
     return ExecutionFailed()
 
 
-class StepFunctionsRunner:
-    """``client`` is a boto3 ``stepfunctions`` client (injected in tests)."""
+def execution_output(text: str) -> AnswerOutcome:
+    """Parse what the state machine returned: the guard's (or the agent's ``done``)
+    ``AnswerOutcome``, the ``AgentTimedOut`` fallback ``{"refusal": reason}`` built by the ASL
+    itself, or ``{"nothing_readable": …}`` (raised as ``NothingReadable``, the 404 of V2-19)."""
+    data = json.loads(text)
+    if isinstance(data, dict) and set(data) == {"refusal"}:
+        return AnswerOutcome.refusal(FallbackReason(data["refusal"]))
+    if isinstance(data, dict) and set(data) == {"nothing_readable"}:
+        from tanda.pipeline.steps import NothingReadable
 
-    def __init__(self, client: Any, state_machine_arn: str, settings: Settings) -> None:
+        raise NothingReadable.of(NothingReadableState.model_validate(data["nothing_readable"]))
+    return AnswerOutcome.model_validate(data)
+
+
+class StepFunctionsRunner:
+    """``client`` is a boto3 ``stepfunctions`` client (injected in tests); ``channel`` is the
+    ``Progress`` port the agent step publishes to."""
+
+    def __init__(
+        self, client: Any, state_machine_arn: str, channel: Progress, *, poll_s: float = POLL_S
+    ) -> None:
         if not state_machine_arn:
             raise ValueError("TANDA_QUERY_STATE_MACHINE_ARN is not set")
         self.client = client
         self.state_machine_arn = state_machine_arn
-        self.settings = settings
+        self.channel = channel
+        self.poll_s = poll_s
 
-    @classmethod
-    def from_settings(cls, settings: Settings, client: Any) -> StepFunctionsRunner:
-        """The runner of the state machine the settings name; ``tanda.wiring`` builds
-        ``client`` (read timeout: the deadline + ``READ_TIMEOUT_MARGIN_S``, no retry)."""
-        arn = (
-            getattr(settings, "query_state_machine_arn", None)
-            or StateMachineSettings().query_state_machine_arn
-        )
-        return cls(client, arn, settings)
-
-    def answer(
+    def run(
         self,
-        tenant_id: str,
-        body: QueryV2Request,
+        request: AnswerRequest,
         *,
-        scenario: str | None = None,
-        editorial_prompt: str | None = None,
-        trace_id: str | None = None,
-        history: History | None = None,
-        progress: Callable[[WireModel], None] | None = None,
-        channel: Progress | None = None,
-        poll_s: float = POLL_S,
-        clock: Any = time.time,
+        progress: ProgressSink | None = None,
+        abandoned: Callable[[], bool] | None = None,
     ) -> AnswerOutcome:
-        """One execution. A conversation turn's ``history`` travels in the input (the agent
-        step uses it as the in-process runner does). With ``progress`` and the ``channel`` the
-        agent step publishes to, the tool frames reach ``progress`` while the execution runs."""
-        live = progress is not None and channel is not None
-        progress_id = (trace_id or uuid.uuid4().hex) if live else None
-        state = query_input(
-            tenant_id,
-            body,
-            self.settings,
-            started_at=clock(),
-            scenario=scenario,
-            editorial_prompt=editorial_prompt,
-            progress_id=progress_id,
-            history=history,
-        )
-        request: dict[str, Any] = {
+        """One execution. With ``progress``, the agent step publishes its tool frames under a
+        ``progress_id`` (the trace id) and they reach ``progress`` while the execution runs."""
+        if progress is not None:
+            request = request.model_copy(
+                update={"progress_id": request.trace_id or uuid.uuid4().hex}
+            )
+        call: dict[str, Any] = {
             "stateMachineArn": self.state_machine_arn,
-            "input": state.model_dump_json(),
+            "input": request.model_dump_json(),
         }
-        if trace_id:
-            request["name"] = trace_id[:80]
-        if progress is not None and channel is not None and progress_id is not None:
-            execution = self._execute_forwarding(request, channel, progress_id, progress, poll_s)
+        if request.trace_id:
+            call["name"] = request.trace_id[:80]
+        if progress is not None and request.progress_id is not None:
+            execution = self._execute_forwarding(call, request.progress_id, progress)
         else:
-            execution = self.client.start_sync_execution(**request)
+            execution = self.client.start_sync_execution(**call)
         if execution.get("status") != "SUCCEEDED":
             raise failure_for(execution.get("error"))
-        return to_outcome(execution_output(execution["output"]))
+        return execution_output(execution["output"])
 
     def _execute_forwarding(
-        self,
-        request: dict[str, Any],
-        channel: Progress,
-        progress_id: str,
-        progress: Callable[[WireModel], None],
-        poll_s: float,
+        self, call: dict[str, Any], progress_id: str, progress: ProgressSink
     ) -> dict[str, Any]:
         """``StartSyncExecution`` on a worker thread; meanwhile, new progress frames → callback."""
         outcome: dict[str, Any] = {}
@@ -148,7 +130,7 @@ class StepFunctionsRunner:
 
         def execute() -> None:
             try:
-                outcome["execution"] = self.client.start_sync_execution(**request)
+                outcome["execution"] = self.client.start_sync_execution(**call)
             except BaseException as error:  # re-raised on the caller's thread
                 outcome["error"] = error
             finally:
@@ -160,7 +142,7 @@ class StepFunctionsRunner:
         def forward() -> None:
             nonlocal seen
             try:
-                events = channel.read(progress_id, after=seen)
+                events = self.channel.read(progress_id, after=seen)
             except Exception:
                 log.warning("progress events not read", exc_info=True)  # best effort
                 return
@@ -168,7 +150,7 @@ class StepFunctionsRunner:
                 progress(event.frame)
                 seen = event.seq
 
-        while not finished.wait(poll_s):
+        while not finished.wait(self.poll_s):
             forward()
         forward()  # published after the last poll, before the execution returned
         if "error" in outcome:

@@ -1,4 +1,5 @@
-"""The /query/v2 pipeline: a scripted scenario per verdict, reason and fallback (V2-03 … V2-20)."""
+"""One answer through the steps on the in-process runner: a scripted scenario per verdict, reason
+and fallback (V2-03 … V2-23)."""
 
 from __future__ import annotations
 
@@ -6,24 +7,24 @@ from dataclasses import replace
 
 import pytest
 
-from tanda.agent.run import is_reasked
 from tanda.api.errors import domain_error_body, status_for
 from tanda.contract import QueryV2Request
 from tanda.contract.common import FallbackReason
 from tanda.conversations.history import History, build_history
 from tanda.errors import NotFound, UpstreamFailed
-from tanda.model_calls import ChatMessage, ChatRequest
-from tanda.pipeline.answer_v2 import AnswerDeps, AnswerOutcome, NothingReadable, answer_v2
+from tanda.model_calls import ChatRequest
 from tanda.pipeline.notices import NOTICES
+from tanda.pipeline.states import AnswerOutcome
+from tanda.pipeline.steps import NothingReadable
 from tanda.records.conversations import StoredMessage
 from tests.fakes import FaultySearchIndex, ManualClock
-from tests.unit.pipeline.conftest import SCENARIOS
+from tests.unit.pipeline.conftest import SCENARIOS, PipelineDeps
 
 QUESTION = "Berapa anggaran pendidikan Aceh tahun 2023?"
 
 
-def ask(deps: AnswerDeps, scenario: str, **body: object) -> AnswerOutcome:
-    return answer_v2(deps, "acme", QueryV2Request(query=QUESTION, **body), scenario=scenario)  # type: ignore[arg-type]
+def ask(deps: PipelineDeps, scenario: str, **body: object) -> AnswerOutcome:
+    return deps.answer(QueryV2Request(query=QUESTION, **body), scenario=scenario)  # type: ignore[arg-type]
 
 
 def verdicts(outcome: AnswerOutcome) -> list[tuple[str, str | None]]:
@@ -33,7 +34,7 @@ def verdicts(outcome: AnswerOutcome) -> list[tuple[str, str | None]]:
     ]
 
 
-def test_all_supported_is_full_with_exact_offsets(deps: AnswerDeps) -> None:
+def test_all_supported_is_full_with_exact_offsets(deps: PipelineDeps) -> None:
     outcome = ask(deps, "default")
     report = outcome.annotation.faithfulness
     assert outcome.answer == "Berikut datanya. Anggaran pendidikan 2023 adalah Rp 5 miliar."
@@ -49,7 +50,7 @@ def test_all_supported_is_full_with_exact_offsets(deps: AnswerDeps) -> None:
     assert outcome.tool == "search" and outcome.tool_executed
 
 
-def test_seed_example_end_to_end_reproduces_the_seed_offsets_and_counts(deps: AnswerDeps) -> None:
+def test_seed_example_end_to_end_reproduces_the_seed_offsets_and_counts(deps: PipelineDeps) -> None:
     outcome = ask(deps, "seed_example")
     claims = outcome.annotation.claims
     assert [(c.start, c.end) for c in claims] == [(17, 61), (62, 86)]
@@ -58,17 +59,19 @@ def test_seed_example_end_to_end_reproduces_the_seed_offsets_and_counts(deps: An
     assert outcome.annotation.faithfulness.verification == "partial"
 
 
-def test_unsupported_not_confirmed_by_the_recheck_is_disputed(deps: AnswerDeps) -> None:
+def test_unsupported_not_confirmed_by_the_recheck_is_disputed(deps: PipelineDeps) -> None:
     assert verdicts(ask(deps, "disputed")) == [("unverified", "disputed")]
 
 
-def test_a_failing_judge_leaves_claims_unverified_judge_unavailable(deps: AnswerDeps) -> None:
+def test_a_failing_judge_leaves_claims_unverified_judge_unavailable(deps: PipelineDeps) -> None:
     outcome = ask(deps, "judge_unavailable")
     assert verdicts(outcome) == [("unverified", "judge_unavailable")]
     assert outcome.annotation.faithfulness.judge_status == "unavailable"
 
 
-def test_no_usable_verdict_is_unparseable_and_other_segments_keep_theirs(deps: AnswerDeps) -> None:
+def test_no_usable_verdict_is_unparseable_and_other_segments_keep_theirs(
+    deps: PipelineDeps,
+) -> None:
     assert verdicts(ask(deps, "judge_unparseable")) == [
         ("supported", None),
         ("unverified", "unparseable"),
@@ -76,7 +79,7 @@ def test_no_usable_verdict_is_unparseable_and_other_segments_keep_theirs(deps: A
 
 
 def test_a_judge_slower_than_the_deadline_gives_deadline(
-    deps: AnswerDeps, clock: ManualClock
+    deps: PipelineDeps, clock: ManualClock
 ) -> None:
     # Given a judge that needs 5 s of a 2 s request (on the manual clock: no wall time spent)
     start = clock()
@@ -87,7 +90,7 @@ def test_a_judge_slower_than_the_deadline_gives_deadline(
 
 
 def test_a_budget_spent_before_the_recheck_leaves_that_claim_unverified_budget(
-    deps: AnswerDeps,
+    deps: PipelineDeps,
 ) -> None:
     # 5 calls: the agent's two, the framing check, the judge batch, the guard; none for the recheck.
     tight = replace(deps, settings=deps.settings.model_copy(update={"model_call_budget": 5}))
@@ -96,28 +99,28 @@ def test_a_budget_spent_before_the_recheck_leaves_that_claim_unverified_budget(
     assert outcome.annotation.faithfulness.unverified_reasons.budget == 1
 
 
-def test_a_budget_too_small_for_the_agent_is_query_budget_exhausted(deps: AnswerDeps) -> None:
+def test_a_budget_too_small_for_the_agent_is_query_budget_exhausted(deps: PipelineDeps) -> None:
     tight = replace(deps, settings=deps.settings.model_copy(update={"model_call_budget": 4}))
     outcome = ask(tight, "seed_example")
     assert outcome.fallback == "query_budget_exhausted"
     assert outcome.annotation.claims == []
 
 
-def test_uncited_invalid_citation_and_partly_invalid_keys(deps: AnswerDeps) -> None:
+def test_uncited_invalid_citation_and_partly_invalid_keys(deps: PipelineDeps) -> None:
     outcome = ask(deps, "uncited_and_invalid")
     assert verdicts(outcome) == [("supported", None), ("uncited", None), ("invalid_citation", None)]
     claims = outcome.annotation.claims
     assert claims[0].invalid_citation_keys == ["P9"] and claims[2].invalid_citation_keys == ["P7"]
 
 
-def test_checkable_framing_becomes_an_uncited_framing_claim(deps: AnswerDeps) -> None:
+def test_checkable_framing_becomes_an_uncited_framing_claim(deps: PipelineDeps) -> None:
     outcome = ask(deps, "framing_checkable")
     first = outcome.annotation.claims[0]
     assert (first.kind, first.verdict) == ("framing", "uncited")
     assert outcome.annotation.faithfulness.framing_total == 0
 
 
-def test_a_failed_framing_check_makes_framing_uncited(deps: AnswerDeps) -> None:
+def test_a_failed_framing_check_makes_framing_uncited(deps: PipelineDeps) -> None:
     outcome = ask(deps, "framing_unavailable")
     report = outcome.annotation.faithfulness
     assert report.framing_check == "unavailable"
@@ -125,7 +128,7 @@ def test_a_failed_framing_check_makes_framing_uncited(deps: AnswerDeps) -> None:
     assert report.verification == "partial"
 
 
-def test_policy_block_publishes_the_fixed_refusal_and_keeps_the_counts(deps: AnswerDeps) -> None:
+def test_policy_block_publishes_the_fixed_refusal_and_keeps_the_counts(deps: PipelineDeps) -> None:
     outcome = ask(deps, "policy_blocked")
     assert outcome.fallback == "policy_blocked"
     assert outcome.answer == NOTICES[outcome.fallback]
@@ -136,7 +139,7 @@ def test_policy_block_publishes_the_fixed_refusal_and_keeps_the_counts(deps: Ans
     assert outcome.annotation.faithfulness.verification == "none"
 
 
-def test_one_regeneration_recovers_invalid_output(deps: AnswerDeps) -> None:
+def test_one_regeneration_recovers_invalid_output(deps: PipelineDeps) -> None:
     outcome = ask(deps, "regenerated")
     assert outcome.fallback is None
     assert verdicts(outcome) == [("supported", None)]
@@ -152,7 +155,7 @@ def test_one_regeneration_recovers_invalid_output(deps: AnswerDeps) -> None:
     ],
 )
 def test_agent_fallbacks_publish_a_fixed_refusal_without_claims(
-    deps: AnswerDeps, scenario: str, reason: str
+    deps: PipelineDeps, scenario: str, reason: str
 ) -> None:
     outcome = ask(deps, scenario)
     assert outcome.fallback == reason
@@ -205,20 +208,18 @@ class AgentSpy:
         return self.inner.complete(request)  # type: ignore[attr-defined]
 
 
-def ask_follow_up(deps: AnswerDeps, scenario: str, earlier: str) -> tuple[AnswerOutcome, AgentSpy]:
+def ask_follow_up(
+    deps: PipelineDeps, scenario: str, earlier: str
+) -> tuple[AnswerOutcome, AgentSpy]:
     spy = AgentSpy(deps.model)
-    outcome = answer_v2(
-        replace(deps, model=spy),  # type: ignore[arg-type]
-        "acme",
-        QueryV2Request(query=QUESTION),
-        scenario=scenario,
-        history=history_after(earlier),
+    outcome = replace(deps, model=spy).answer(
+        QueryV2Request(query=QUESTION), scenario=scenario, history=history_after(earlier)
     )
     return outcome, spy
 
 
 def test_a_re_asked_follow_up_whose_forced_round_is_cut_publishes_the_could_not_answer_notice(
-    deps: AnswerDeps,
+    deps: PipelineDeps,
 ) -> None:
     # Given a conversation that already asked this question, and a model whose output is cut,
     outcome, spy = ask_follow_up(deps, "agent_output_limit", earlier=f"  {QUESTION.upper()}  ")
@@ -234,7 +235,7 @@ def test_a_re_asked_follow_up_whose_forced_round_is_cut_publishes_the_could_not_
 
 
 def test_two_answers_cut_at_the_output_limit_elsewhere_are_unparseable_not_agent_output_limit(
-    deps: AnswerDeps,
+    deps: PipelineDeps,
 ) -> None:
     # Given a follow-up with a new question (no forced round) and a model whose answers are cut
     # twice,
@@ -247,7 +248,7 @@ def test_two_answers_cut_at_the_output_limit_elsewhere_are_unparseable_not_agent
 
 
 def test_a_re_asked_follow_up_searches_again_in_its_forced_round_and_answers(
-    deps: AnswerDeps,
+    deps: PipelineDeps,
 ) -> None:
     # Given a re-asked follow-up and a model that answers normally,
     outcome, spy = ask_follow_up(deps, "default", earlier=QUESTION.rstrip("?"))
@@ -259,39 +260,13 @@ def test_a_re_asked_follow_up_searches_again_in_its_forced_round_and_answers(
     assert verdicts(outcome) == [("supported", None)]
 
 
-@pytest.mark.parametrize(
-    ("earlier", "reasked"),
-    [
-        (QUESTION, True),
-        (f"  {QUESTION.lower()}\n", True),
-        (QUESTION.rstrip("?") + " ?!", True),
-        ("Berapa anggaran kesehatan Aceh tahun 2023?", False),
-        ("Berapa anggaran pendidikan Aceh tahun 2023 menurut Qanun?", False),
-    ],
-)
-def test_a_follow_up_is_re_asked_when_it_repeats_an_earlier_question(
-    earlier: str, reasked: bool
-) -> None:
-    history = [
-        ChatMessage(role="user", content=earlier),
-        ChatMessage(role="assistant", content=QUESTION),
-    ]
-    assert is_reasked(QUESTION, history) is reasked
-
-
-def test_an_earlier_answer_repeating_the_question_does_not_make_it_re_asked() -> None:
-    # Only the user's own questions count; the assistant's words never do.
-    assert not is_reasked(QUESTION, [ChatMessage(role="assistant", content=QUESTION)])
-    assert not is_reasked(QUESTION, [])
-
-
-def test_agent_server_error_is_502_without_the_servers_text(deps: AnswerDeps) -> None:
+def test_agent_server_error_is_502_without_the_servers_text(deps: PipelineDeps) -> None:
     with pytest.raises(UpstreamFailed) as raised:
         ask(deps, "agent_upstream_error")
     assert "scripted" not in raised.value.message
 
 
-def test_a_search_that_finds_nothing_is_404_with_the_empty_status(deps: AnswerDeps) -> None:
+def test_a_search_that_finds_nothing_is_404_with_the_empty_status(deps: PipelineDeps) -> None:
     with pytest.raises(NotFound) as raised:
         ask(deps, "nothing_found")
     assert domain_error_body(raised.value)["error"] == {
@@ -314,7 +289,7 @@ def test_a_search_that_finds_nothing_is_404_with_the_empty_status(deps: AnswerDe
     ],
 )
 def test_a_search_that_fails_or_passes_the_tool_deadline_is_404_with_its_status(
-    deps: AnswerDeps, fault: str, status: str, message: str
+    deps: PipelineDeps, fault: str, status: str, message: str
 ) -> None:
     # Given an index whose search fails (or hangs past a 50 ms tool deadline),
     index = FaultySearchIndex(deps.index, **{fault: True})  # type: ignore[arg-type]
@@ -334,7 +309,7 @@ def test_a_search_that_fails_or_passes_the_tool_deadline_is_404_with_its_status(
     }
 
 
-def test_empty_named_selection_refuses_before_any_model_call(deps: AnswerDeps) -> None:
+def test_empty_named_selection_refuses_before_any_model_call(deps: PipelineDeps) -> None:
     calls: list[object] = []
 
     class CountingModel:
@@ -350,12 +325,14 @@ def test_empty_named_selection_refuses_before_any_model_call(deps: AnswerDeps) -
     assert calls == []
 
 
-def test_another_tenants_documents_are_out_of_scope(deps: AnswerDeps) -> None:
-    outcome = answer_v2(deps, "nobody", QueryV2Request(query=QUESTION, document_ids=["qanun-2023"]))
+def test_another_tenants_documents_are_out_of_scope(deps: PipelineDeps) -> None:
+    outcome = deps.answer(
+        QueryV2Request(query=QUESTION, document_ids=["qanun-2023"]), tenant_id="nobody"
+    )
     assert outcome.fallback == "source_out_of_scope"
 
 
-def test_the_judge_never_sees_the_question(deps: AnswerDeps) -> None:
+def test_the_judge_never_sees_the_question(deps: PipelineDeps) -> None:
     seen: list[object] = []
     inner = deps.model
 
@@ -384,7 +361,7 @@ def test_the_judge_never_sees_the_question(deps: AnswerDeps) -> None:
     ],
 )
 def test_unavailable_or_foreign_sources_refuse_before_any_model_call(
-    deps: AnswerDeps, body: dict[str, object], reason: str
+    deps: PipelineDeps, body: dict[str, object], reason: str
 ) -> None:
     class NoModel:
         name = "none"
@@ -402,7 +379,7 @@ def test_unavailable_or_foreign_sources_refuse_before_any_model_call(
     [("confirm", ("supported", None)), ("dispute", ("unverified", "disputed"))],
 )
 def test_a_supported_verdict_whose_numbers_are_not_in_the_passages_must_survive_a_recheck(
-    deps: AnswerDeps, recheck: str, expected: tuple[str, str | None]
+    deps: PipelineDeps, recheck: str, expected: tuple[str, str | None]
 ) -> None:
     # The passage says Rp 5 miliar; the segment says Rp 5 juta. The judge says supported, but
     # tanda.numbers cannot find the amount, so the single-segment re-check decides.
@@ -435,7 +412,7 @@ def test_a_supported_verdict_whose_numbers_are_not_in_the_passages_must_survive_
     assert verdicts(outcome) == [expected]
 
 
-def test_a_supported_verdict_with_matching_numbers_needs_no_recheck(deps: AnswerDeps) -> None:
+def test_a_supported_verdict_with_matching_numbers_needs_no_recheck(deps: PipelineDeps) -> None:
     roles: list[str] = []
     inner = deps.model
 
@@ -450,30 +427,26 @@ def test_a_supported_verdict_with_matching_numbers_needs_no_recheck(deps: Answer
     assert "recheck" not in roles
 
 
-def test_a_follow_up_about_one_earlier_document_reads_it_whole_first(deps: AnswerDeps) -> None:
+def test_a_follow_up_about_one_earlier_document_reads_it_whole_first(deps: PipelineDeps) -> None:
     from tanda.conversations.history import History
 
     history = History(read_whole="qanun-2023", preferred_documents=["qanun-2023"])
-    outcome = answer_v2(
-        deps, "acme", QueryV2Request(query=QUESTION), scenario="default", history=history
-    )
+    outcome = deps.answer(QueryV2Request(query=QUESTION), scenario="default", history=history)
     first = outcome.tool_audit[0]
     assert (first.tool, first.arguments) == ("read_document", {"document_id": "qanun-2023"})
     assert {p.citation.document_id for p in outcome.passages.values()} == {"qanun-2023"}
 
 
-def test_a_follow_up_about_several_documents_shows_their_passages_first(deps: AnswerDeps) -> None:
+def test_a_follow_up_about_several_documents_shows_their_passages_first(deps: PipelineDeps) -> None:
     from tanda.conversations.history import History
     from tests.corpus import add_qanun
 
     # A document the search ranks lower, but which the conversation relied on.
     add_qanun(deps.index, "acme", doc_id="earlier-doc", texts=["Laporan pendidikan daerah."])  # type: ignore[arg-type]
-    plain = answer_v2(deps, "acme", QueryV2Request(query=QUESTION), scenario="default")
+    plain = deps.answer(QueryV2Request(query=QUESTION), scenario="default")
     assert plain.passages["P1"].citation.document_id == "qanun-2023"
     history = History(preferred_documents=["earlier-doc", "gone"])
-    steered = answer_v2(
-        deps, "acme", QueryV2Request(query=QUESTION), scenario="default", history=history
-    )
+    steered = deps.answer(QueryV2Request(query=QUESTION), scenario="default", history=history)
     assert steered.passages["P1"].citation.document_id == "earlier-doc"
     assert "qanun-2023" in {p.citation.document_id for p in steered.passages.values()}
     assert steered.tool_audit[0].arguments == {
@@ -508,7 +481,7 @@ def test_the_offline_agent_skips_tables_of_another_period_than_the_question_name
 
 
 def test_a_claim_the_judge_cannot_decide_is_unverified_and_the_answer_not_full(
-    deps: AnswerDeps,
+    deps: PipelineDeps,
 ) -> None:
     # Given a judge that answers "unverifiable" for the second claim
     outcome = ask(deps, "judge_unverifiable")
@@ -520,8 +493,8 @@ def test_a_claim_the_judge_cannot_decide_is_unverified_and_the_answer_not_full(
     assert outcome.annotation.grounding.grounding_rate == 0.5
 
 
-def test_a_guard_that_fails_publishes_nothing(deps: AnswerDeps) -> None:
-    from tanda.guard.run import GuardUnavailable
+def test_a_guard_that_fails_publishes_nothing(deps: PipelineDeps) -> None:
+    from tanda.guard.policy_guard import GuardUnavailable
 
     # V2-13 fails closed: no outcome (answer or refusal) comes back to be published or stored.
     with pytest.raises(GuardUnavailable):
@@ -530,7 +503,7 @@ def test_a_guard_that_fails_publishes_nothing(deps: AnswerDeps) -> None:
 
 @pytest.mark.parametrize("reads", ["items", "prompt"])
 def test_the_guard_blocks_on_text_past_the_start_of_the_answer(
-    deps: AnswerDeps, reads: str
+    deps: PipelineDeps, reads: str
 ) -> None:
     from tanda.adapters.scripted import ScriptedModel
     from tests.fakes import NIK, PersonalDataGuard, personal_data_scenario
@@ -550,7 +523,7 @@ def test_the_guard_blocks_on_text_past_the_start_of_the_answer(
 # --- V2-23: the agent stops at its share of the deadline, the checks keep theirs ---------------
 
 
-def timed(deps: AnswerDeps, agent_s: float, judge_s: float) -> tuple[AnswerDeps, ManualClock]:
+def timed(deps: PipelineDeps, agent_s: float, judge_s: float) -> tuple[PipelineDeps, ManualClock]:
     """The default scenario where every agent call takes ``agent_s`` and the judge ``judge_s``
     seconds of a 10 s request (judge share 0.4: the agent has 6 s, the checks until 9 s) — on a
     manual clock, so the figures are exact whatever the machine's load."""
@@ -569,7 +542,7 @@ def timed(deps: AnswerDeps, agent_s: float, judge_s: float) -> tuple[AnswerDeps,
 
 
 def test_an_agent_still_working_at_its_share_of_the_deadline_is_stopped_there(
-    deps: AnswerDeps,
+    deps: PipelineDeps,
 ) -> None:
     # Given an agent whose second call (the answer) would end at 7 s of a 10 s request
     timed_deps, clock = timed(deps, agent_s=3.5, judge_s=3.5)
@@ -588,7 +561,7 @@ def test_an_agent_still_working_at_its_share_of_the_deadline_is_stopped_there(
 
 
 def test_an_agent_within_its_share_leaves_the_judge_the_rest_of_the_time(
-    deps: AnswerDeps,
+    deps: PipelineDeps,
 ) -> None:
     # Given an agent that answers at 5.8 s and a judge that needs 3 s of the checks' 9 s
     timed_deps, clock = timed(deps, agent_s=2.9, judge_s=3.0)
@@ -602,11 +575,11 @@ def test_an_agent_within_its_share_leaves_the_judge_the_rest_of_the_time(
     assert (judge.outcome, judge.latency_ms) == ("ok", 3000)
 
 
-# --- the in-process routing of segments to the checks (check_segments) -------------------------
+# --- the routing of segments to the checks (tanda.pipeline.routing) ----------------------------
 
 
 def test_a_segment_that_repeats_the_conversation_is_from_conversation_not_judged(
-    deps: AnswerDeps,
+    deps: PipelineDeps,
 ) -> None:
     from tanda.adapters.scripted import Scenario, ScriptedModel
     from tanda.conversations.history import build_history
@@ -634,19 +607,15 @@ def test_a_segment_that_repeats_the_conversation_is_from_conversation_not_judged
         }
     )
     model = ScriptedModel({"repeat": repeat})
-    outcome = answer_v2(
-        replace(deps, model=model),
-        "acme",
-        QueryV2Request(query=QUESTION),
-        scenario="repeat",
-        history=build_history([earlier]),
+    outcome = replace(deps, model=model).answer(
+        QueryV2Request(query=QUESTION), scenario="repeat", history=build_history([earlier])
     )
     # V2-12: neutral, never supported, and no judge call for it
     assert verdicts(outcome) == [("from_conversation", None)]
     assert "judge" not in [c.role for c in outcome.model_calls]
 
 
-def test_the_framing_check_sees_the_question(deps: AnswerDeps) -> None:
+def test_the_framing_check_sees_the_question(deps: PipelineDeps) -> None:
     seen: list[object] = []
     inner = deps.model
 
@@ -664,7 +633,7 @@ def test_the_framing_check_sees_the_question(deps: AnswerDeps) -> None:
 
 
 def test_a_framing_check_still_out_at_the_checks_deadline_leaves_framing_uncited(
-    deps: AnswerDeps,
+    deps: PipelineDeps,
 ) -> None:
     from tanda.adapters.scripted import Scenario, ScriptedModel
 
@@ -697,7 +666,7 @@ def test_a_framing_check_still_out_at_the_checks_deadline_leaves_framing_uncited
     ]
 
 
-def test_cited_segments_are_judged_in_batches_of_the_configured_size(deps: AnswerDeps) -> None:
+def test_cited_segments_are_judged_in_batches_of_the_configured_size(deps: PipelineDeps) -> None:
     roles: list[tuple[str, int]] = []
     inner = deps.model
 
@@ -713,12 +682,91 @@ def test_cited_segments_are_judged_in_batches_of_the_configured_size(deps: Answe
     assert [n for role, n in roles if role == "judge"] == [1, 1]
 
 
+# --- the v1 gate (CV-2): the same steps in v1-gate mode ------------------------------------------
+
+
+def gated(deps: PipelineDeps, scenario: str) -> tuple[AnswerOutcome, list[str]]:
+    roles: list[str] = []
+    inner = deps.model
+
+    class Spy:
+        name = "spy"
+
+        def complete(self, request):  # type: ignore[no-untyped-def]
+            roles.append(request.role.value)
+            return inner.complete(request)
+
+    outcome = replace(deps, model=Spy()).answer(QUESTION, scenario=scenario, mode="v1-gate")
+    return outcome, roles
+
+
+def test_a_v1_turn_publishes_the_confirmed_sentences_and_maps_every_claim(
+    deps: PipelineDeps,
+) -> None:
+    outcome, roles = gated(deps, "judge_unverifiable")
+    gate = outcome.gate
+    assert gate is not None and gate.published is not None
+    # the sentence the judge could not decide is withheld; the report keeps every checked claim
+    assert outcome.answer == "Anggaran pendidikan 2023 adalah Rp 5 miliar."
+    assert verdicts(outcome) == [("supported", None), ("unverified", "unparseable")]
+    assert [(c.kept, c.start, c.end) for c in gate.claim_map] == [
+        (True, 0, 44),
+        (False, None, None),
+    ]
+    assert gate.dropped_reasons == {"unverified": 1} and not gate.rejected
+    assert [c.citation_key for c in outcome.citations] == ["P1"]
+    assert roles[-1] == "guard"
+
+
+def test_a_v1_turn_with_too_few_confirmed_sentences_is_rejected_without_a_guard_call(
+    deps: PipelineDeps,
+) -> None:
+    from tanda.pipeline.notices import INSUFFICIENT_GROUNDING_NOTICE
+
+    outcome, roles = gated(deps, "disputed")
+    assert outcome.gate is not None and outcome.gate.rejected
+    assert outcome.answer == INSUFFICIENT_GROUNDING_NOTICE
+    assert outcome.citations == [] and outcome.gate.published is None
+    assert "guard" not in roles  # nothing would be published: nothing to guard
+
+
+def test_a_v1_turn_the_guard_blocks_publishes_the_policy_notice(deps: PipelineDeps) -> None:
+    outcome, _ = gated(deps, "policy_blocked")
+    assert outcome.fallback == "policy_blocked"
+    assert outcome.answer == NOTICES[FallbackReason.policy_blocked]
+    assert outcome.gate is not None and outcome.gate.published is None
+    assert outcome.citations == []
+
+
+def test_a_v1_turn_asks_the_agent_for_sentences(deps: PipelineDeps) -> None:
+    from tanda.prompts import prompt
+
+    seen: list[ChatRequest] = []
+    inner = deps.model
+
+    class Spy:
+        name = "spy"
+
+        def complete(self, request: ChatRequest) -> object:
+            seen.append(request)
+            return inner.complete(request)
+
+    replace(deps, model=Spy()).answer(QUESTION, scenario="default", mode="v1-gate")
+    assert seen[0].messages[0].content.endswith(prompt("agent_sentences"))
+
+
+def test_evidence_too_large_ends_a_v1_turn_before_the_gate(deps: PipelineDeps) -> None:
+    # (the route answers it with 413, V2-18: tanda.service.answer_v1)
+    outcome = deps.answer(QUESTION, scenario="context_budget", mode="v1-gate")
+    assert outcome.fallback == "context_budget_exhausted" and outcome.gate is None
+
+
 # --- the reranker floor in the agent's search (ASK-06) ------------------------------------------
 
 
 @pytest.mark.parametrize(("floor", "shown"), [(0.34, ["acme:qanun-2023#1"]), (0.0, 2)])
 def test_the_answer_sees_only_the_search_results_over_the_reranker_floor(
-    deps: AnswerDeps, floor: float, shown: list[str] | int
+    deps: PipelineDeps, floor: float, shown: list[str] | int
 ) -> None:
     from tanda.adapters.scripted import ScriptedModel, ScriptedToolCall
     from tanda.retrieval.rerank import LexicalReranker

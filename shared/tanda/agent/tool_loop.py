@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Literal, get_args
 
 from pydantic import ValidationError
 
@@ -50,6 +51,13 @@ def is_reasked(question: str, history: Sequence[ChatMessage]) -> bool:
     return any(m.role == "user" and same_question(m.content, question) for m in history)
 
 
+class AgentUnavailable(UpstreamFailed):
+    """The answering model failed (not a timeout, a budget or a context overflow): 502, without
+    the model server's text."""
+
+    message = "The answering model did not respond usably."
+
+
 @dataclass
 class AgentResult:
     segments: list[Segment] = field(default_factory=list)
@@ -80,34 +88,84 @@ def parse_segments(response: ChatResponse) -> list[Segment]:
     return segments
 
 
-def run_agent(
+AgentInstructions = Literal["agent_segments", "agent_sentences"]
+"""The output instructions (prompt files): annotate-v2 segments, or the v1 gate's sentences."""
+
+
+class Agent:
+    """The agent as a component: ``run`` answers one question with tools under the request's
+    budgets and returns its segments, or the fallback that ends the answer (V2-17, V2-18).
+
+    ``instructions`` names the output prompt; ``max_tool_rounds`` the tool rounds before it must
+    answer (``TANDA_AGENT_MAX_TOOL_ROUNDS``)."""
+
+    def __init__(
+        self, *, instructions: AgentInstructions = "agent_segments", max_tool_rounds: int = 4
+    ) -> None:
+        if instructions not in get_args(AgentInstructions):
+            raise ValueError(f"unknown agent instructions {instructions!r}")
+        if max_tool_rounds < 0:
+            raise ValueError(f"max_tool_rounds must not be negative, not {max_tool_rounds}")
+        self.instructions = instructions
+        self.max_tool_rounds = max_tool_rounds
+
+    def run(
+        self,
+        ledger: ModelLedger,
+        tools: AgentTools,
+        question: str,
+        *,
+        editorial_prompt: str | None = None,
+        history: Sequence[ChatMessage] = (),
+        until: float,
+        reserve_calls: int,
+    ) -> AgentResult:
+        """``until``: the agent's own deadline (V2-23); ``reserve_calls``: the calls it leaves
+        for the checks and the guard."""
+        return _tool_loop(
+            ledger,
+            tools,
+            question,
+            system=self._system(tools, editorial_prompt),
+            history=list(history),
+            until=until,
+            reserve_calls=reserve_calls,
+            max_tool_rounds=self.max_tool_rounds,
+        )
+
+    def _system(self, tools: AgentTools, editorial_prompt: str | None) -> str:
+        # Only the editorial part is replaceable (playground, PG-3); the output instructions are
+        # not.
+        system = (editorial_prompt or prompt("editorial")) + "\n\n" + prompt(self.instructions)
+        conversation = [p for p in tools.passages.values() if p.kind == "conversation"]
+        if conversation:
+            # V2-12/V2-22: earlier turns (and the user's verified memory) are citable by their C
+            # keys.
+            system += "\n\nConversation passages you may cite:\n" + "\n".join(
+                f"[{p.key}] {p.text}" for p in conversation
+            )
+        return system
+
+
+def _tool_loop(
     ledger: ModelLedger,
     tools: AgentTools,
     question: str,
     *,
-    editorial_prompt: str | None = None,
-    instructions: str = "agent_segments",
-    history: list[ChatMessage] | None = None,
+    system: str,
+    history: list[ChatMessage],
     until: float,
     reserve_calls: int,
-    max_tool_rounds: int = 4,
+    max_tool_rounds: int,
 ) -> AgentResult:
-    # Only the editorial part is replaceable (playground, PG-3); the output instructions are not.
-    system = (editorial_prompt or prompt("editorial")) + "\n\n" + prompt(instructions)
-    conversation = [p for p in tools.passages.values() if p.kind == "conversation"]
-    if conversation:
-        # V2-12/V2-22: earlier turns (and the user's verified memory) are citable by their C keys.
-        system += "\n\nConversation passages you may cite:\n" + "\n".join(
-            f"[{p.key}] {p.text}" for p in conversation
-        )
     messages = [
         ChatMessage(role="system", content=system),
-        *(history or []),
+        *history,
         ChatMessage(role="user", content=question),
     ]
     result = AgentResult()
     regenerated = False
-    forced_round = is_reasked(question, history or [])
+    forced_round = is_reasked(question, history)
     while True:
         allow_tools = result.tool_rounds < max_tool_rounds
         forced_round = forced_round and allow_tools
@@ -132,7 +190,7 @@ def run_agent(
         except ModelTimeout:
             return AgentResult(fallback=FallbackReason.model_timeout)
         except ModelError as error:
-            raise UpstreamFailed("The answering model did not respond usably.") from error
+            raise AgentUnavailable() from error
         if forced_round and response.finish_reason == "length":
             # V2-17: the forced tool round of a re-asked follow-up hit its output limit.
             return AgentResult(fallback=FallbackReason.agent_output_limit)
