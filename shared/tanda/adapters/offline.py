@@ -211,9 +211,13 @@ class OfflineModel:
             picked.append((position, unit))
             if len(picked) == MAX_SENTENCES:
                 break
-        # Rows of one table stay together, in the table's order.
+        # Rows of one table stay together, in the table's order; the table holding the best row
+        # comes first (not the earlier passage key: a weaker table of P1 before the answer in P4).
         tables = [p for p in picked if p[1].header is not None]
-        tables.sort(key=lambda p: (p[1].key, p[0]))
+        table_rank: dict[str, int] = {}
+        for _, unit in tables:
+            table_rank.setdefault(unit.key, len(table_rank))
+        tables.sort(key=lambda p: (table_rank[p[1].key], p[0]))
         return [u for _, u in picked if u.header is None] + [u for _, u in tables]
 
     # --- /v1/ask ------------------------------------------------------------------------------

@@ -477,6 +477,26 @@ def test_the_offline_agent_skips_tables_of_another_period_than_the_question_name
     assert [u.key for u in OfflineModel.pick_units("Pendapatan daerah 2023?", [statute])] == ["P3"]
 
 
+def test_the_offline_agent_shows_the_table_holding_the_best_row_first() -> None:
+    from tanda.adapters.offline import OfflineModel
+
+    identity = ["Dokumen: APBD 2023", "Periode: 2023"]
+    weaker = {  # ranked first by search, but it shares fewer terms with the question
+        "key": "P1",
+        "identity": identity,
+        "text": "akun | anggaran | realisasi\nPembiayaan Daerah | 97,51 M | 0,00 M",
+    }
+    answer = {
+        "key": "P4",
+        "identity": identity,
+        "text": "akun | anggaran | realisasi\nPendapatan Daerah Surabaya | 10.723 M | 6.491 M",
+    }
+    question = "Pendapatan daerah Surabaya, dan pembiayaan?"
+    picked = OfflineModel.pick_units(question, [weaker, answer])
+    # Both rows answer; the better one leads, each under its own table.
+    assert [u.key for u in picked] == ["P4", "P1"]
+
+
 # --- what reads as verified: the judge's verdicts and the policy guard (V2-08, V2-10, V2-13) ---
 
 
