@@ -8,10 +8,13 @@ snippets, entity values and ``[S#]`` labels stay as the documents have them.
 
 from __future__ import annotations
 
-from typing import get_args
+from typing import TYPE_CHECKING, get_args
 
 from tanda.contract.v1_ask import AskLang
 from tanda.lang import normalize_lang
+
+if TYPE_CHECKING:
+    from tanda.ports import Store
 
 ASK_LANGS: tuple[AskLang, ...] = get_args(AskLang)
 DEFAULT_LANG: AskLang = "tr"
@@ -49,3 +52,11 @@ LANGUAGE_NAMES: dict[AskLang, str] = {
 def resolve_lang(requested: str | None, tenant_default: str | None) -> AskLang:
     """ASK-07: request > tenant default > ``tr``; unknown codes fall through silently."""
     return normalize_lang(requested) or normalize_lang(tenant_default) or DEFAULT_LANG
+
+
+def answer_lang(store: Store, tenant_id: str, requested: str | None) -> AskLang:
+    """:func:`resolve_lang` with the tenant's stored default (``/v1/ask``, a cross-check job's
+    explanations, a scheduled job): the Store is read only when the request does not settle it."""
+    if normalize_lang(requested) is not None:
+        return resolve_lang(requested, None)
+    return resolve_lang(None, store.tenant_profile(tenant_id).lang)

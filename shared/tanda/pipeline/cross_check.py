@@ -471,7 +471,7 @@ def open_scheduled_job(ports: CrossCheckPorts, schedule: XcSchedule) -> XcJobInp
     """The job a schedule starts (XC-5), stored like any other: charged as one ask to its tenant
     (never throttled: no caller waits), or stored failed when the tenant's balance does not
     cover it or its document set has fewer than two documents."""
-    from tanda.lang import normalize_lang
+    from tanda.ask.lang import answer_lang
     from tanda.records.documents import SearchScope
 
     settings = ports.settings
@@ -487,11 +487,7 @@ def open_scheduled_job(ports: CrossCheckPorts, schedule: XcSchedule) -> XcJobInp
     documents = tuple(
         CrossCheckDocument(document_id=i, label=found[i].title or i) for i in order if i in found
     )
-    lang = (
-        normalize_lang(schedule.lang)
-        or normalize_lang(ports.store.tenant_profile(schedule.tenant_id).lang)
-        or "tr"
-    )
+    lang = answer_lang(ports.store, schedule.tenant_id, schedule.lang)
     job = CrossCheckJob(
         job_id=new_job_id(now),
         tenant_id=schedule.tenant_id,

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from tanda.ask.context import AskSource, number_sources
 from tanda.ask.evidence import CITATION_KIND, PROOF_LAYER, pick_evidence
-from tanda.ask.lang import resolve_lang
+from tanda.ask.lang import answer_lang
 from tanda.ask.pages import requested_pages
 from tanda.ask.run import AskOutcome, AskSynthesis
 from tanda.contract.proof import Proof
@@ -33,7 +33,6 @@ from tanda.contract.v1_ask import (
     V1AskRequest,
     V1AskResponse,
 )
-from tanda.lang import normalize_lang
 from tanda.proof import ProofSource, RuleResult, build_proof
 from tanda.records.documents import Chunk, Document, SearchQuery, SearchScope
 from tanda.records.structure import RuleRecord
@@ -59,7 +58,7 @@ def ask_v1(
     clock: Callable[[], float] = time.time,
 ) -> V1AskResponse:
     admit_v1_call(runtime, principal, "ask", clock=clock)
-    lang = answer_lang(runtime, principal.tenant_id, body.lang)
+    lang = answer_lang(runtime.store, principal.tenant_id, body.lang)
     scope = SearchScope(
         tenant_id=principal.tenant_id,
         document_ids=(body.document_id,) if body.document_id else None,
@@ -131,14 +130,6 @@ def answer_proof(
         ],
         lang=lang,
     )
-
-
-def answer_lang(runtime: Runtime, tenant_id: str, requested: str | None) -> AskLang:
-    """ASK-07: the request's ``lang`` > the tenant's stored default > ``tr``. The Store is read
-    only when the request does not settle it."""
-    if normalize_lang(requested) is not None:
-        return resolve_lang(requested, None)
-    return resolve_lang(None, runtime.store.tenant_profile(tenant_id).lang)
 
 
 def sources_for_ask(

@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from decimal import Decimal
 from typing import TYPE_CHECKING
 
+from tanda.ask.lang import answer_lang
 from tanda.contract.v1_cross_check import (
     CROSS_CHECK_VERSION,
     CrossCheckCost,
@@ -32,7 +33,6 @@ from tanda.errors import NotFound, PaymentRequired
 from tanda.pipeline.cross_check import CrossCheckPorts, XcJobRef, fail_job, new_job_id
 from tanda.records.documents import SearchScope
 from tanda.records.jobs import CrossCheckJob
-from tanda.service.ask_v1 import answer_lang
 from tanda.service.metering import admit_v1_call, price_of
 
 if TYPE_CHECKING:
@@ -96,7 +96,7 @@ def start_cross_check(
         job_id=new_job_id(now),
         tenant_id=principal.tenant_id,
         documents=documents,
-        lang=answer_lang(runtime, principal.tenant_id, body.lang),
+        lang=answer_lang(runtime.store, principal.tenant_id, body.lang),
         created_at=now,
         # ASK-12: a dip_test_ key is metered, never charged.
         charged=as_credits(
