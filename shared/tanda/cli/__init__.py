@@ -110,6 +110,12 @@ def _eval_proof(args: argparse.Namespace) -> int:
     return eval_proof_command(args)
 
 
+def _eval_answers(args: argparse.Namespace) -> int:
+    from tanda.cli.evaluate import eval_answers_command
+
+    return eval_answers_command(args)
+
+
 def _openapi(args: argparse.Namespace) -> int:
     from tanda.cli.openapi import write_openapi
 
@@ -251,6 +257,23 @@ def build_parser() -> argparse.ArgumentParser:
     ep.add_argument("path", help="TAT-QA JSON file (e.g. tatqa_dev.json)")
     ep.add_argument("--misses", type=int, default=50, help="misses listed per kind (default 50)")
     ep.set_defaults(handler=_eval_proof)
+    ea = eval_sub.add_parser(
+        "answers",
+        help="whether answers answer: a gold answer in a verified statement, holding back on "
+        "unanswerable questions (SQuAD 2.0 file or BEIR folder with answers)",
+    )
+    ea.add_argument("path", help="SQuAD 2.0 JSON (e.g. idk_mrc_valid.json) or a BEIR folder")
+    ea.add_argument(
+        "--route", choices=("v2", "v1"), default="v2", help="/query/v2 (default) or /v1/ask"
+    )
+    ea.add_argument(
+        "--limit", type=_positive, default=None, help="ask N questions of each kind (seeded)"
+    )
+    ea.add_argument("--seed", type=int, default=0, help="seed of --limit's draw (default 0)")
+    ea.add_argument("--model", default=None, help="model adapter, as TANDA_MODEL (default: it)")
+    ea.add_argument("--json", action="store_true", help="print one JSON object")
+    ea.add_argument("--details", default=None, help="write one JSON line per question here")
+    ea.set_defaults(handler=_eval_answers)
 
     p = add(
         "cross-check",

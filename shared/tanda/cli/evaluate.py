@@ -1,7 +1,8 @@
-"""``tanda eval retrieval|judge|numbers|proof`` (issues 3, 17 and 14): the use cases are
-:mod:`tanda.service.retrieval_eval`, :mod:`tanda.service.judge_eval`,
-:mod:`tanda.service.numbers_eval` and :mod:`tanda.service.proof_eval`; the scratch index and the
-model come from the one factory."""
+"""``tanda eval retrieval|judge|numbers|proof|answers`` (issues 3, 17, 14 and 22): the use cases
+are :mod:`tanda.service.retrieval_eval`, :mod:`tanda.service.judge_eval`,
+:mod:`tanda.service.numbers_eval`, :mod:`tanda.service.proof_eval` and
+:mod:`tanda.service.answers_eval`; the scratch index, the runtime and the model come from the one
+factory."""
 
 from __future__ import annotations
 
@@ -112,3 +113,87 @@ def eval_proof_command(args: argparse.Namespace) -> int:
         return 2
     print(json.dumps(evaluate_proofs(questions).as_json(misses=max(0, args.misses))))
     return 0
+
+
+def eval_answers_command(args: argparse.Namespace) -> int:
+    """``tanda eval answers PATH [--route v2|v1] [--limit N] [--seed S] [--model M] [--json]
+    [--details FILE]``: the set ingested into a throwaway home, every question (or N of each
+    kind) asked through the route's use case in-process; prints the figures."""
+    from tanda.service.answers_eval import (
+        AnswerRecord,
+        AnswerSetError,
+        load_answer_set,
+        pick_questions,
+        run_answers,
+        throwaway_home,
+    )
+
+    path = Path(args.path)
+    try:
+        answer_set = load_answer_set(path)
+    except AnswerSetError as error:
+        print(f"tanda eval answers: {error}", file=sys.stderr)
+        return 2
+    questions = pick_questions(answer_set.questions, args.limit, seed=args.seed)
+    settings = load_settings()
+    with throwaway_home() as home:
+        scratch = settings.model_copy(
+            update={
+                "home": home,
+                "index": "sqlite",
+                "store": "sqlite",
+                "runner": "inprocess",
+                # The throwaway tenant shares its /v1 throttle with nobody.
+                "v1_rate_per_minute": 1_000_000,
+                **({"model": args.model} if args.model else {}),
+            }
+        )
+        try:
+            runtime = build_runtime(scratch)
+            runtime.model  # noqa: B018 — an unknown --model is a usage error, before any work
+        except ValueError as error:
+            print(f"tanda eval answers: {error}", file=sys.stderr)
+            return 2
+        details = Path(args.details).open("w", encoding="utf-8") if args.details else None  # noqa: SIM115
+        progress = _AnswerProgress(len(questions), enabled=sys.stderr.isatty())
+
+        def on_answer(record: AnswerRecord) -> None:
+            progress.advance()
+            if details is not None:
+                details.write(json.dumps(record.as_json(), ensure_ascii=False) + "\n")
+
+        try:
+            run = run_answers(
+                runtime, answer_set, questions, route=args.route, home=home, on_answer=on_answer
+            )
+        finally:
+            progress.close()
+            if details is not None:
+                details.close()
+    report = run.report()
+    if args.json:
+        print(json.dumps(report, ensure_ascii=False))
+        return 0
+    for name, value in report.items():
+        shown = "—" if value is None else value
+        print(f"{name:>22}  {shown}")
+    return 0
+
+
+class _AnswerProgress:
+    """A progress bar on a terminal's stderr (tqdm), nothing otherwise."""
+
+    def __init__(self, total: int, *, enabled: bool) -> None:
+        self._bar = None
+        if enabled:
+            from tqdm import tqdm
+
+            self._bar = tqdm(total=total, desc="answers", unit="q", file=sys.stderr, leave=False)
+
+    def advance(self) -> None:
+        if self._bar is not None:
+            self._bar.update(1)
+
+    def close(self) -> None:
+        if self._bar is not None:
+            self._bar.close()
