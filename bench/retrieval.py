@@ -46,6 +46,7 @@ from rank_bm25 import BM25Okapi
 from tanda.adapters.sqlite_index import SqliteSearchIndex
 from tanda.records.documents import Chunk, Document, SearchQuery, SearchScope
 from tanda.retrieval.rerank import LexicalReranker, rerank_floor
+from tanda.settings import Settings
 from tanda.service.retrieval_eval import (
     EVAL_TENANT,
     BeirSet,
@@ -72,8 +73,8 @@ NEIGHBOURS = 3
 NEIGHBOUR_CHUNKS = {"full": 100_000, "quick": 10_000}
 TENANT_P50_RATIO_MAX = 1.5
 NDCG_TOLERANCE = 0.002
-FLOORS = (0.2, 0.25, 0.34, 0.5, 0.67)
-DEFAULT_FLOOR = 0.34
+FLOORS = (0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.34, 0.4, 0.5, 0.6, 0.7)
+DEFAULT_FLOOR: float = Settings.model_fields["rerank_min_score"].default
 FLOOR_TOP_K = 5
 HELD_OUT_SEED = 7
 

@@ -17,71 +17,30 @@ claim (ASK-14); the cross-check judge compares two claims' numbers
 from __future__ import annotations
 
 import json
-import math
 import re
-from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import Any
 
 from tanda.extraction.text import sentence_spans
-from tanda.lang import DEFAULT_LANG, guess_lang
+from tanda.lang import Lang
 from tanda.model_calls import ChatRequest, ChatResponse, ModelRole, ToolCall
-from tanda.retrieval.analysis import index_terms, query_terms
+from tanda.not_found import ASK_NOT_FOUND, NEAREST_PASSAGE_LEAD, NOT_FOUND_NOTICE
+from tanda.retrieval.question import QuestionAnalysis, analyze_question
+from tanda.retrieval.reading import Reading, ReadPassage, UnitReading, read_units
 
-LEAD_IN = "Kutipan paling relevan dari dokumen (mode offline, ekstraktif):"
-NOTHING = "Dokumen yang ditemukan tidak memuat kalimat yang menjawab pertanyaan ini."
 MAX_SENTENCES = 3
 CHARS_PER_TOKEN = 4
-ASK_LEAD_IN = {
-    "tr": "Belgelerdeki en ilgili ifadeler (çevrimdışı mod, alıntı):",
+LEAD_IN: dict[Lang, str] = {
     "id": "Kutipan paling relevan dari dokumen (mode offline, ekstraktif):",
+    "tr": "Belgelerdeki en ilgili ifadeler (çevrimdışı mod, alıntı):",
     "en": "The most relevant statements in the documents (offline mode, extractive):",
 }
-ASK_NOTHING = {
-    "tr": "Bu bilgi belgelerde bulunamadı.",
-    "id": "Informasi ini tidak ditemukan dalam dokumen.",
-    "en": "This information was not found in the documents.",
-}
-MAX_SENTENCE_CHARS = 400
 
-# A sentence ends at . ! ? followed by space and an uppercase letter, digit or opening mark; a
-# line break always ends a unit (table rows, list items).
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[A-ZÀ-ÖØ-ÞİÇĞÖŞÜ0-9])|\s*\n\s*")
-_SPACE = re.compile(r"\s+")
 _NIK = re.compile(r"(?<!\d)\d{16}(?!\d)")
-_YEAR = re.compile(r"(?<!\d)(?:19|20)\d{2}(?!\d)")
-_PERIOD_LABELS = ("Periode:",)  # a dataset's period; a statute's year is when it was enacted
 # The call that produced a passage is shown with it (V2-07), but its words are the agent's — often
 # the question's — not the source's: never evidence for a statement.
 _PRODUCING_CALL = "Dihasilkan oleh:"
 _DIGIT = re.compile(r"\d")
-
-
-def sentences(text: str) -> list[str]:
-    units = (_SPACE.sub(" ", unit).strip() for unit in _SENTENCE_END.split(text))
-    return [u for u in units if len(u) >= 12 and any(ch.isalpha() for ch in u)]
-
-
-@dataclass(frozen=True)
-class Unit:
-    """A sentence, or a table row with its header, of one passage."""
-
-    key: str
-    text: str
-    header: str | None = None
-
-
-def units_of(key: str, text: str) -> list[Unit]:
-    lines = [line.strip() for line in text.splitlines() if line.strip()]
-    if len(lines) >= 2 and " | " in lines[0]:
-        header = lines[0]
-        cells = header.count("|")
-        rows = [line for line in lines[1:] if line.count("|") == cells]
-        if rows:
-            return [Unit(key, _SPACE.sub(" ", row), header) for row in rows]
-    return [Unit(key, sentence) for sentence in sentences(text)]
-
 
 CLAIM_MIN_WORDS = 5
 _LETTERS = re.compile(r"[^\W\d_]")
@@ -113,6 +72,63 @@ def _segment(text: str, kind: str, cites: list[str], layout: str) -> dict[str, A
     return {"text": text, "kind": kind, "cites": cites, "layout": layout}
 
 
+def question_of(item: dict[str, Any]) -> QuestionAnalysis:
+    """The request's question as analysed once upstream (issue 22), else analysed here."""
+    analysed = item.get("analysis")
+    if isinstance(analysed, dict):
+        return QuestionAnalysis.model_validate(analysed)
+    return analyze_question(str(item.get("question", "")))
+
+
+def _read_passage(item: dict[str, Any]) -> ReadPassage:
+    return ReadPassage(
+        str(item["key"]), str(item["text"]), tuple(_evidence(item.get("identity", [])))
+    )
+
+
+def answer_segments(reading: Reading, lang: Lang) -> list[dict[str, Any]]:
+    """The agent's segments: the units that answer, best first, under a lead-in; when none
+    does, the not-found notice in the question's language, then — when one is close — the
+    nearest unit under a lead-in that says it is not the answer (issue 22)."""
+    answering = reading.answering(MAX_SENTENCES)
+    if answering:
+        return [_segment(LEAD_IN[lang], "framing", [], "paragraph"), *_unit_segments(answering)]
+    segments = [_segment(NOT_FOUND_NOTICE[lang], "framing", [], "paragraph")]
+    nearest = reading.best
+    if nearest is not None and nearest.placed >= NEAREST_MIN:
+        segments.append(_segment(NEAREST_PASSAGE_LEAD[lang], "framing", [], "paragraph"))
+        segments += _unit_segments([nearest])
+    return segments
+
+
+NEAREST_MIN = 0.5
+"""A held-back answer shows the nearest unit only when its place holds half of the focus."""
+
+
+def _unit_segments(readings: list[UnitReading]) -> list[dict[str, Any]]:
+    """Sentences as list items; table rows under their header, rows of one table together in
+    the table's order, the table holding the best row first."""
+    segments: list[dict[str, Any]] = []
+    shown_tables: set[tuple[str, str]] = set()
+    for reading in readings:
+        unit = reading.unit
+        if unit.header is None:
+            segments.append(_segment(unit.text, "fact", [unit.key], "list_item"))
+            continue
+        table = (unit.key, unit.header)
+        if table in shown_tables:
+            continue
+        shown_tables.add(table)
+        # A table row is shown under its own header, as the reader needs it (V2-07).
+        segments.append(_segment(unit.header, "framing", [], "table_header"))
+        rows = sorted(
+            (r.unit for r in readings if (r.unit.key, r.unit.header) == table),
+            key=lambda u: u.position,
+        )
+        segments += [_segment(row.text, "fact", [row.key], "table_row") for row in rows]
+    return segments
+
+
 class OfflineModel:
     name = "offline"
 
@@ -135,97 +151,23 @@ class OfflineModel:
 
     def _agent(self, request: ChatRequest) -> ChatResponse:
         items = request.items or []
-        question = next((i["question"] for i in items if "question" in i), "")
+        asked = next((i for i in items if "question" in i), {})
+        question = question_of(asked)
         passages = [i for i in items if "key" in i]
         searched = any(m.tool_calls for m in request.messages if m.role == "assistant")
         if not searched and request.tools:
-            call = ToolCall(id="call_1", name="search", arguments={"query": question})
+            call = ToolCall(id="call_1", name="search", arguments={"query": question.text})
             return ChatResponse(tool_calls=[call], finish_reason="tool_calls")
-        picked = self.pick_units(question, passages)
-        if not picked:
-            segments = [_segment(NOTHING, "framing", [], "paragraph")]
-        else:
-            segments = [_segment(LEAD_IN, "framing", [], "paragraph")]
-            table_of: dict[str, str] = {}
-            for unit in picked:
-                if unit.header is None:
-                    segments.append(_segment(unit.text, "fact", [unit.key], "list_item"))
-                    continue
-                if table_of.get(unit.key) != unit.header:
-                    # A table row is shown under its own header, as the reader needs it (V2-07).
-                    table_of[unit.key] = unit.header
-                    segments.append(_segment(unit.header, "framing", [], "table_header"))
-                segments.append(_segment(unit.text, "fact", [unit.key], "table_row"))
+        reading = read_units(question, [_read_passage(p) for p in passages])
+        segments = answer_segments(reading, question.lang)
         return ChatResponse(content=json.dumps({"segments": segments}, ensure_ascii=False))
-
-    @staticmethod
-    def pick_units(question: str, passages: list[dict[str, Any]]) -> list[Unit]:
-        """The sentences (or table rows) that best answer ``question``: IDF-weighted overlap of
-        query terms with the unit and its passage's identity (title, period…), best first,
-        ties to the earlier-ranked passage; table rows are returned grouped by table."""
-        lang = guess_lang(question) or DEFAULT_LANG
-        wanted = set(query_terms(question, lang))
-        asked_years = set(_YEAR.findall(question))
-        candidates: list[tuple[Unit, set[str], set[str]]] = []
-        for passage in passages:
-            stated = " ".join(
-                line for line in passage.get("identity", []) if line.startswith(_PERIOD_LABELS)
-            )
-            passage_years = set(_YEAR.findall(stated))
-            if asked_years and passage_years and not asked_years & passage_years:
-                continue  # the question names a year; this source is about another one
-            identity = set(index_terms(" ".join(passage.get("identity", [])), lang)) & wanted
-            for unit in units_of(str(passage["key"]), str(passage["text"])):
-                if len(unit.text) <= MAX_SENTENCE_CHARS:
-                    own = set(index_terms(unit.text, lang)) & wanted
-                    if own:  # the unit itself must share a term with the question
-                        candidates.append((unit, own, identity - own))
-        if not candidates:
-            return []
-        frequency = Counter(t for _, own, ident in candidates for t in own | ident)
-        total = len(candidates)
-
-        def weight(term: str) -> float:
-            return math.log(1 + total / frequency[term])
-
-        def score(own: set[str], ident: set[str]) -> float:
-            # Terms of the passage's identity (title, period) count half: they place the unit,
-            # they do not make it an answer.
-            return sum(weight(t) for t in own) + 0.5 * sum(weight(t) for t in ident)
-
-        ranked = sorted(
-            (
-                (score(own, ident), position, unit)
-                for position, (unit, own, ident) in enumerate(candidates)
-            ),
-            key=lambda row: (-row[0], row[1]),
-        )
-        best = ranked[0][0]
-        picked: list[tuple[int, Unit]] = []
-        seen: set[str] = set()
-        for value, position, unit in ranked:
-            # Keep units at least half as relevant as the best; never repeat one.
-            if value <= 0 or value < best / 2 or unit.text in seen:
-                continue
-            seen.add(unit.text)
-            picked.append((position, unit))
-            if len(picked) == MAX_SENTENCES:
-                break
-        # Rows of one table stay together, in the table's order; the table holding the best row
-        # comes first (not the earlier passage key: a weaker table of P1 before the answer in P4).
-        tables = [p for p in picked if p[1].header is not None]
-        table_rank: dict[str, int] = {}
-        for _, unit in tables:
-            table_rank.setdefault(unit.key, len(table_rank))
-        tables.sort(key=lambda p: (table_rank[p[1].key], p[0]))
-        return [u for _, u in picked if u.header is None] + [u for _, u in tables]
 
     # --- /v1/ask ------------------------------------------------------------------------------
 
     def _ask(self, request: ChatRequest) -> ChatResponse:
         item = (request.items or [{}])[0]
         answer = self.ask_answer(
-            str(item.get("question", "")), item.get("sources", []), str(item.get("lang", "tr"))
+            question_of(item), item.get("sources", []), str(item.get("lang", "tr"))
         )
         # The reply continues where the answer so far stopped, within this call's budget.
         answer = answer[len(str(item.get("answer_so_far", ""))) :]
@@ -234,14 +176,28 @@ class OfflineModel:
             return ChatResponse(content=answer[:limit], finish_reason="length")
         return ChatResponse(content=answer)
 
-    def ask_answer(self, question: str, sources: list[dict[str, Any]], lang: str) -> str:
-        """The whole extractive answer: the best sentences, each marked with its ``[S#]``."""
-        passages = [{"key": str(s["source_no"]), "text": s["text"]} for s in sources]
-        picked = self.pick_units(question, passages)
-        if not picked:
-            return ASK_NOTHING.get(lang, ASK_NOTHING["tr"])
-        lines = [f"- {unit.text} [S{unit.key}]" for unit in picked]
-        return "\n".join([ASK_LEAD_IN.get(lang, ASK_LEAD_IN["tr"]), *lines])
+    @staticmethod
+    def ask_answer(question: QuestionAnalysis, sources: list[dict[str, Any]], lang: str) -> str:
+        """The whole extractive answer: the passage sentences (or rows) that answer, best first,
+        then the evidence items (ASK-08) that answer too — never an item before the passage that
+        answers — each marked with its ``[S#]``; when none answers, the not-found answer of
+        ASK-03, citing nothing (ASK-05)."""
+        language: Lang = lang if lang in ASK_NOT_FOUND else "tr"
+
+        def read(kept: list[dict[str, Any]]) -> list[UnitReading]:
+            passages = [
+                ReadPassage(str(s["source_no"]), str(s["text"]), tuple(s.get("identity", ())))
+                for s in kept
+            ]
+            return read_units(question, passages).answering(MAX_SENTENCES)
+
+        answering = read([s for s in sources if "kind" not in s])
+        # A violated rule is reported by the server itself (ASK-08), never as the answer.
+        answering += read([s for s in sources if s.get("kind") not in (None, "rule")])
+        if not answering:
+            return ASK_NOT_FOUND[language]
+        lines = [f"- {r.unit.text} [S{r.unit.key}]" for r in answering]
+        return "\n".join([LEAD_IN[language], *lines])
 
     # --- judge and re-check ----------------------------------------------------------------------
 

@@ -34,6 +34,7 @@ from tanda.model_calls import (
 )
 from tanda.model_calls.budget import BudgetSpent, ModelLedger
 from tanda.prompts import prompt
+from tanda.retrieval.question import QuestionAnalysis, analyze_question
 
 AGENT_SCHEMA = AgentOutput.model_json_schema()
 _TRAILING = ".?!。？！ \t\n"
@@ -113,15 +114,18 @@ class Agent:
         self,
         ledger: ModelLedger,
         tools: AgentTools,
-        question: str,
+        question: str | QuestionAnalysis,
         *,
         editorial_prompt: str | None = None,
         history: Sequence[ChatMessage] = (),
         until: float,
         reserve_calls: int,
     ) -> AgentResult:
-        """``until``: the agent's own deadline (V2-23); ``reserve_calls``: the calls it leaves
-        for the checks and the guard."""
+        """``question``: the request's question, read once (issue 22: its analysis reaches the
+        model's structured items, for the offline reader); ``until``: the agent's own deadline
+        (V2-23); ``reserve_calls``: the calls it leaves for the checks and the guard."""
+        if isinstance(question, str):
+            question = analyze_question(question)
         return _tool_loop(
             ledger,
             tools,
@@ -150,7 +154,7 @@ class Agent:
 def _tool_loop(
     ledger: ModelLedger,
     tools: AgentTools,
-    question: str,
+    analysis: QuestionAnalysis,
     *,
     system: str,
     history: list[ChatMessage],
@@ -158,6 +162,7 @@ def _tool_loop(
     reserve_calls: int,
     max_tool_rounds: int,
 ) -> AgentResult:
+    question = analysis.text
     messages = [
         ChatMessage(role="system", content=system),
         *history,
@@ -177,7 +182,7 @@ def _tool_loop(
             json_schema=AGENT_SCHEMA,
             schema_name="segments",
             items=[
-                {"question": question},
+                {"question": question, "analysis": analysis.model_dump(mode="json")},
                 *[p.as_item() for p in tools.document_passages.values()],
             ],
         )

@@ -28,6 +28,7 @@ from tanda.model_calls import ToolSpec
 from tanda.passages import Passage, passage_from_chunk
 from tanda.ports import Embedder, Reranker, SearchIndex
 from tanda.records.documents import Chunk, Document, SearchHit, SearchQuery, SearchScope
+from tanda.retrieval.question import QuestionAnalysis
 from tanda.retriever import retrieve
 from tanda.threads import SharedPool
 
@@ -101,6 +102,9 @@ class AgentTools:
     context_chars: int = 24000
     preferred_documents: Sequence[str] = ()
     """V2-22: documents an earlier answer cited; search shows their passages first."""
+    question: QuestionAnalysis | None = None
+    """The request's question, read once (issue 22): a search for its very words is analysed
+    as it was (its language), not guessed again."""
     on_event: Callable[[WireModel], None] | None = None
     """Progress: receives ``tool.started`` / ``tool.finished`` frames as tools run (V2-21)."""
     call_timeout_s: float = 10.0
@@ -255,7 +259,9 @@ class AgentTools:
         return ToolOutcome(json.dumps(body, ensure_ascii=False), new, "ok" if shown else "empty")
 
     def _search_chunks(self, text: str) -> list[Chunk]:
-        query = SearchQuery(text=text, scope=self.scope, top_k=self.top_k)
+        asked = self.question if self.question and self.question.text == text else None
+        lang = asked.lang if asked is not None else None
+        query = SearchQuery(text=text, scope=self.scope, top_k=self.top_k, lang=lang)
         chunks: list[Chunk] = []
         if self.preferred_documents and self.scope.batch_id is None:
             # V2-22: passages of the documents the conversation relied on come first; the search

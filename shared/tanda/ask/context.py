@@ -84,6 +84,22 @@ def context_blocks(sources: Sequence[AskSource]) -> str:
     return BLOCK_SEPARATOR.join(f"{source_header(source)}\n{source.text}" for source in sources)
 
 
+def source_identity(source: AskSource) -> list[str]:
+    """What places a source, as its header shows it: the document and its section (the
+    offline reader reads a sentence in its place, V2-07)."""
+    chunk = source.chunk
+    document = chunk.identity.legal_reference or chunk.title or chunk.document_id
+    return [
+        line
+        for line in (
+            f"Dokumen: {document}",
+            f"Bagian: {source.section}" if source.section else None,
+            f"Periode: {chunk.identity.period}" if chunk.identity.period else None,
+        )
+        if line
+    ]
+
+
 def source_items(sources: Sequence[AskSource]) -> list[dict[str, Any]]:
     """What the blocks show, structured (``ChatRequest.items``: scripted and offline models); an
     evidence item also says its ``kind`` and ``node_id``."""
@@ -95,6 +111,7 @@ def source_items(sources: Sequence[AskSource]) -> list[dict[str, Any]]:
             "page_no": source.page_no,
             "section": source.section,
             "text": source.text,
+            "identity": source_identity(source),
         }
         if source.record is not None:
             item |= {"kind": source.record.kind, "node_id": source.record.node_id}

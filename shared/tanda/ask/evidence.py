@@ -42,14 +42,12 @@ the adapter like the passages.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import Final, Literal, TypeVar
 
-from tanda.ask.budget import without_listing_words
 from tanda.contract.proof import SourceLayer
-from tanda.lang import DEFAULT_LANG, Lang, guess_lang
+from tanda.lang import Lang
 from tanda.ports import SearchIndex
 from tanda.records.documents import Chunk, SearchScope
 from tanda.records.structure import (
@@ -64,6 +62,15 @@ from tanda.records.structure import (
     TableRecord,
 )
 from tanda.retrieval.analysis import query_terms
+from tanda.retrieval.question import (
+    QuestionAnalysis,
+    as_question,
+    asks_for_a_table,
+    asks_for_items,
+    without_item_words,
+)
+
+__all__ = ["asks_for_a_table", "asks_for_items", "pick_evidence"]
 
 EvidenceKind = Literal["entity", "table", "claim"]
 """A citation's ``kind`` for an evidence item (ASK-05): line items and their summary are rows of
@@ -106,56 +113,6 @@ _R = TypeVar("_R", bound=StructureRecord)
 _ENTITY_VALUE_WORDS: Final = frozenset({"PARTY", "PLACE", "REFERENCE"})
 """Entities whose value is a name: the question may name the value (``Badan Usaha``)."""
 
-_ITEMS = re.compile(
-    r"(?<!\w)(?:"
-    # Turkish: line item, quantity, piece, amount, breakdown, detail, total, how many/much, price
-    r"kalem\w*|miktar\w*|adet\w*|tutar\w*|döküm\w*|ayrıntı\w*|toplam\w*|kaç|ne\s+kadar|"
-    r"fiyat\w*|bedel\w*"
-    # Indonesian
-    r"|rinci\w*|perinci\w*|item\w*|barang\w*|jumlah\w*|berapa|nilai\w*|anggaran\w*|"
-    r"realisasi\w*|harga\w*|total\w*|uraian\w*"
-    # English
-    r"|items?|line\s+items?|amounts?|quantit\w*|how\s+(?:much|many)|breakdown|break\s+down|"
-    r"totals?|sum|prices?|costs?|figures?"
-    r")(?!\w)",
-    re.IGNORECASE,
-)
-_TABLE_SHAPED = re.compile(
-    r"(?<!\w)(?:"
-    # Turkish: table, column, row, compare, "which amounts/items/…", by year
-    r"tablo\w*|sütun\w*|satır\w*|karşılaştır\w*|hangi\s+\w+l[ae]r\w*|"
-    r"miktarlar\w*|tutarlar\w*|rakamlar\w*|yıllara\s+göre"
-    # Indonesian
-    r"|tabel\w*|kolom\w*|baris\w*|bandingkan\w*|perbandingan\w*|angka-angka|per\s+tahun"
-    # English
-    r"|tables?|columns?|rows?|compar\w*|which\s+(?:amounts|values|figures|items)|"
-    r"amounts|figures|values|by\s+year"
-    r")(?!\w)",
-    re.IGNORECASE,
-)
-
-
-def _cues(question: str) -> str:
-    # Python's case-insensitive matching does not fold Turkish dotted capital I to "i".
-    return question.replace("İ", "i")
-
-
-def _without_item_words(question: str) -> str:
-    """What a question asking for items asks for items *of* (``Berapa realisasi Pajak Daerah?``
-    → ``Pajak Daerah``): its words without those asking for items, amounts or a list."""
-    return _ITEMS.sub(" ", without_listing_words(question))
-
-
-def asks_for_items(question: str) -> bool:
-    """The question asks for items, amounts or a breakdown: line items are shown (ASK-08)."""
-    return _ITEMS.search(_cues(question)) is not None
-
-
-def asks_for_a_table(question: str) -> bool:
-    """The question is table-shaped (several values, a comparison, a table's rows or columns):
-    tables are shown (ASK-08)."""
-    return _TABLE_SHAPED.search(_cues(question)) is not None
-
 
 @dataclass(frozen=True)
 class EvidenceItem:
@@ -170,10 +127,18 @@ class _Terms:
     """The question's terms, and records' terms analyzed the same way (one language: the
     question's, as the lexical reranker reads both sides)."""
 
-    def __init__(self, question: str, lang: Lang | None = None) -> None:
-        self.lang: Lang = lang or guess_lang(question) or DEFAULT_LANG
-        self.question = frozenset(query_terms(question, self.lang))
+    def __init__(self, terms: frozenset[str], lang: Lang) -> None:
+        self.lang = lang
+        self.question = terms
         self._analyzed: dict[str, frozenset[str]] = {}
+
+    @classmethod
+    def of_question(cls, question: QuestionAnalysis) -> _Terms:
+        return cls(frozenset(question.terms), question.lang)
+
+    @classmethod
+    def of_text(cls, text: str, lang: Lang) -> _Terms:
+        return cls(frozenset(query_terms(text, lang)), lang)
 
     def of(self, *texts: str | None) -> frozenset[str]:
         # Analysis is most of picking's cost, and an entity's name is compared twice.
@@ -199,13 +164,15 @@ class _Terms:
 def pick_evidence(
     index: SearchIndex,
     scope: SearchScope,
-    question: str,
+    question: str | QuestionAnalysis,
     passages: Sequence[Chunk],
     *,
     pages: Collection[int] | None = None,
 ) -> list[EvidenceItem]:
-    """The evidence items for ``question`` from the documents of ``passages`` inside ``scope``
-    (only of ``pages`` when the question named them, ASK-09), in the order they are shown."""
+    """The evidence items for ``question`` (read once: its terms, language and shape) from the
+    documents of ``passages`` inside ``scope`` (only of ``pages`` when the question named them,
+    ASK-09), in the order they are shown."""
+    question = as_question(question)
     # ASK-08: the documents the request names are the question's subject even when none of their
     # passages shares its words (a Turkish question about an English invoice).
     documents = tuple(
@@ -224,9 +191,9 @@ def pick_evidence(
             return found
         return [r for r in found if r.page_no is not None and r.page_no in wanted_pages]
 
-    terms = _Terms(question)
-    items_asked = asks_for_items(question)
-    table_asked = asks_for_a_table(question)
+    terms = _Terms.of_question(question)
+    items_asked = question.asks_items
+    table_asked = question.asks_table
     kinds: list[NodeKind] = ["entity", "rule"]
     if table_asked or items_asked:
         kinds.append("table")
@@ -306,7 +273,7 @@ def pick_evidence(
     if items_asked:
         # ASK-08: an item table is shown when the question names something of it (its caption,
         # header, rows) or asks for items and nothing else ("list every item").
-        of_what = _Terms(_without_item_words(question), terms.lang)
+        of_what = _Terms.of_text(without_item_words(question.text), terms.lang)
         subject = of_what.question
         if scope.document_ids:
             # Of the documents the request names, words they hold nowhere (in the passages shown

@@ -44,6 +44,7 @@ from tanda.model_calls import (
 from tanda.model_calls.budget import ModelLedger, RequestBudget
 from tanda.prompts import prompt
 from tanda.records.structure import RuleRecord
+from tanda.retrieval.question import QuestionAnalysis, as_question
 
 TEMPERATURE = 0.1
 MAX_CALLS = 2
@@ -84,14 +85,18 @@ class AskSynthesis:
         self._scenario = scenario
         self._clock = clock
 
-    def run(self, question: str, sources: Sequence[AskSource], lang: AskLang) -> AskOutcome:
+    def run(
+        self, question: str | QuestionAnalysis, sources: Sequence[AskSource], lang: AskLang
+    ) -> AskOutcome:
+        """One cited answer to ``question`` (read once upstream, issue 22) from ``sources``."""
+        analysis = as_question(question)
         if not sources:
             # ASK-03: nothing to answer from — the fixed answer, without asking any model.
             return AskOutcome(NOT_FOUND_ANSWER[lang], (), 0, False, 0, None)
         if self._model is None:
             raise RagUnavailable("Answer synthesis is not configured on this server.")
         budget = output_budget(
-            question, narrow_tokens=self._narrow_tokens, list_tokens=self._list_tokens
+            analysis, narrow_tokens=self._narrow_tokens, list_tokens=self._list_tokens
         )
         ledger = ModelLedger(
             self._model,
@@ -105,11 +110,12 @@ class AskSynthesis:
             ChatMessage(role="system", content=system),
             ChatMessage(
                 role="user",
-                content=f"{context_blocks(sources)}\n\n===\n\n{question}",
+                content=f"{context_blocks(sources)}\n\n===\n\n{analysis.text}",
             ),
         ]
         item: dict[str, Any] = {
-            "question": question,
+            "question": analysis.text,
+            "analysis": analysis.model_dump(mode="json"),
             "lang": lang,
             "sources": source_items(sources),
         }

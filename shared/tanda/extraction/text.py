@@ -14,11 +14,19 @@ from functools import lru_cache
 
 from tanda.lang import DEFAULT_LANG, fold, is_function_word, normalize_lang
 from tanda.retrieval.analysis import stem, tokenize
+from tanda.retrieval.sentences import sentence_spans
+
+__all__ = [
+    "content_terms",
+    "folded_name",
+    "line_spans",
+    "locate_quote",
+    "normalise_space",
+    "quote_matches",
+    "sentence_spans",
+]
 
 _SPACE = re.compile(r"\s+")
-# A sentence ends at . ! ? ; followed by blanks and a capital, a digit, a quote or a bracket; a line
-# break always ends one (a list item, a table row, a heading).
-_SENTENCE_END = re.compile(r"(?<=[.!?;:])[ \t]+(?=[\"'“(\[A-ZÀ-ÖØ-ÞÇĞİÖŞÜ0-9])|\n")
 
 
 def normalise_space(text: str) -> str:
@@ -69,24 +77,6 @@ def _flattened(stored: str) -> tuple[str, tuple[int, ...]]:
         chars.append(char)
         offsets.append(index)
     return "".join(chars), tuple(offsets)
-
-
-def sentence_spans(text: str) -> Iterator[tuple[int, int]]:
-    """Sentences of ``text`` as ``(start, end)``, blanks trimmed, in order. Lines end sentences."""
-    start = 0
-    for boundary in _SENTENCE_END.finditer(text):
-        yield from _trimmed(text, start, boundary.start())
-        start = boundary.end()
-    yield from _trimmed(text, start, len(text))
-
-
-def _trimmed(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
-    while start < end and text[start].isspace():
-        start += 1
-    while end > start and text[end - 1].isspace():
-        end -= 1
-    if end > start:
-        yield start, end
 
 
 def folded_name(name: str) -> str:

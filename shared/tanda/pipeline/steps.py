@@ -58,6 +58,7 @@ from tanda.pipeline.states import (
 )
 from tanda.ports import Embedder, Reranker, SearchIndex
 from tanda.records.documents import SearchScope
+from tanda.retrieval.question import analyze_question
 from tanda.settings import Settings
 
 Clock = Callable[[], float]
@@ -190,9 +191,11 @@ def agent_step(request: AnswerRequest, deps: StepDeps, ports: AgentPorts) -> Age
     # V2-23: the agent stops early enough that the checks keep their share of time and calls.
     agent_until = request.started_at + total * (1 - settings.judge_share)
     history = request.history
+    question = analyze_question(body.query)  # issue 22: the question, read once
     tools = AgentTools(
         ports.index,
         scope,
+        question=question,
         embedder=ports.embedder,
         reranker=ports.reranker,
         rerank_min_score=settings.rerank_min_score,
@@ -212,7 +215,7 @@ def agent_step(request: AnswerRequest, deps: StepDeps, ports: AgentPorts) -> Age
     result = agent.run(
         ledger,
         tools,
-        body.query,
+        question,
         editorial_prompt=request.editorial_prompt,
         history=history.messages if history else (),
         until=agent_until,

@@ -22,7 +22,6 @@ from typing import TYPE_CHECKING
 from tanda.ask.context import AskSource, number_sources
 from tanda.ask.evidence import CITATION_KIND, PROOF_LAYER, pick_evidence
 from tanda.ask.lang import answer_lang
-from tanda.ask.pages import requested_pages
 from tanda.ask.run import AskOutcome, AskSynthesis
 from tanda.contract.proof import Proof
 from tanda.contract.v1_ask import (
@@ -36,6 +35,7 @@ from tanda.contract.v1_ask import (
 from tanda.proof import ProofSource, RuleResult, build_proof
 from tanda.records.documents import Chunk, Document, SearchQuery, SearchScope
 from tanda.records.structure import RuleRecord
+from tanda.retrieval.question import QuestionAnalysis, analyze_question
 from tanda.retriever import retrieve
 from tanda.service.metering import admit_v1_call, settle_v1_call
 
@@ -65,10 +65,11 @@ def ask_v1(
         batch_id=body.batch_id,
     )
     settings = runtime.settings
-    pages = requested_pages(body.query) if body.document_id is not None else None
-    passages = sources_for_ask(runtime, scope, body, pages)
+    question = analyze_question(body.query)  # issue 22: read once, handed to every step below
+    pages = question.pages if body.document_id is not None else None
+    passages = sources_for_ask(runtime, scope, body, question, pages)
     evidence = (
-        pick_evidence(runtime.search_index, scope, body.query, passages, pages=pages)
+        pick_evidence(runtime.search_index, scope, question, passages, pages=pages)
         if settings.ask_evidence
         else []
     )
@@ -79,7 +80,7 @@ def ask_v1(
         list_tokens=settings.ask_list_output_tokens,
         deadline_s=settings.request_deadline_s,
         scenario=scenario,
-    ).run(body.query, sources, lang)
+    ).run(question, sources, lang)
     # ASK-12: charged only now, on success (the no-source answer is one); a 402 here withholds
     # the answer of a call whose balance concurrent calls spent.
     charged = settle_v1_call(runtime, principal, "ask")
@@ -133,7 +134,11 @@ def answer_proof(
 
 
 def sources_for_ask(
-    runtime: Runtime, scope: SearchScope, body: V1AskRequest, pages: tuple[int, ...] | None
+    runtime: Runtime,
+    scope: SearchScope,
+    body: V1AskRequest,
+    question: QuestionAnalysis,
+    pages: tuple[int, ...] | None,
 ) -> list[Chunk]:
     """ASK-09: a question naming ``pages`` of the one document in scope gets exactly those pages'
     text, in page order; any other question gets the hybrid search's hits."""
@@ -141,17 +146,19 @@ def sources_for_ask(
         wanted = set(pages)
         chunks = runtime.search_index.document_chunks(scope, body.document_id)
         return [c for c in chunks if c.page_no in wanted][:MAX_PAGE_SOURCES]
-    return retrieve_for_ask(runtime, scope, body.query, body.top_k)
+    return retrieve_for_ask(runtime, scope, question, body.top_k)
 
 
-def retrieve_for_ask(runtime: Runtime, scope: SearchScope, query: str, top_k: int) -> list[Chunk]:
+def retrieve_for_ask(
+    runtime: Runtime, scope: SearchScope, question: QuestionAnalysis, top_k: int
+) -> list[Chunk]:
     """The same hybrid retrieval as ``/v1/search`` (ASK-02) under the same reranker floor
     (ASK-06): candidates under it never reach synthesis. A reranker outage fails closed with 502
     ``rerank_failed`` before any model call, and nothing is charged.
 
-    ``lang`` is left to detection: the request's ``lang`` is the answer's language, not the
-    question's."""
-    query_model = SearchQuery(text=query, scope=scope, top_k=top_k)
+    The search reads the question in its own language (the analysis's), not the request's
+    ``lang``, which is the answer's."""
+    query_model = SearchQuery(text=question.text, scope=scope, top_k=top_k, lang=question.lang)
     retrieved = retrieve(
         runtime.search_index,
         query_model,

@@ -7,8 +7,9 @@ from typing import Any
 
 import pytest
 
-from tanda.adapters.offline import ASK_LEAD_IN, ASK_NOTHING, CHARS_PER_TOKEN, OfflineModel
+from tanda.adapters.offline import CHARS_PER_TOKEN, LEAD_IN, OfflineModel
 from tanda.model_calls import ChatMessage, ChatRequest, ModelRole
+from tanda.not_found import ASK_NOT_FOUND
 
 SOURCES = [
     {"source_no": 1, "text": "Teslim süresi 5 iş günüdür. Kargo ücreti alıcıya aittir."},
@@ -30,16 +31,16 @@ def ask(question: str, lang: str, max_tokens: int | None = None, **item: Any) ->
 def test_it_quotes_the_best_sentence_with_its_marker_and_speaks_the_language(lang: str) -> None:
     reply = ask("Ödeme vadesi kaç gündür?", lang)
     lead, *lines = reply.content.split("\n")
-    assert lead == ASK_LEAD_IN[lang]
+    assert lead == LEAD_IN[lang]
     # The quote stays verbatim, in Turkish, whatever the answer's language (ASK-07).
     assert "- Ödeme vadesi fatura tarihinden itibaren 30 gündür. [S2]" in lines
     assert reply.finish_reason == "stop"
 
 
 @pytest.mark.parametrize("lang", ["tr", "id", "en"])
-def test_nothing_relevant_is_an_honest_not_found_without_markers(lang: str) -> None:
+def test_nothing_relevant_is_the_not_found_answer_of_ask_03_without_markers(lang: str) -> None:
     reply = ask("Siapa direktur utama?", lang)
-    assert reply.content == ASK_NOTHING[lang]
+    assert reply.content == ASK_NOT_FOUND[lang]
     assert "[S" not in reply.content
 
 

@@ -312,9 +312,9 @@ DEMO = Path(__file__).resolve().parents[3] / "demo" / "corpus"
 
 def test_every_sentence_and_row_the_offline_agent_can_quote_is_supported() -> None:
     # The offline agent quotes; a quote verifies (the demo corpus: a statute PDF and APBD tables).
-    from tanda.adapters.offline import units_of
     from tanda.retrieval.ingest.chunking import chunk_blocks
     from tanda.retrieval.ingest.readers import read_csv, read_pdf
+    from tanda.retrieval.reading import ReadPassage, passage_units
 
     documents = [read_pdf((DEMO / "UU-11-2008.pdf").read_bytes(), name="UU-11-2008.pdf")]
     documents += [read_csv(path.read_bytes(), path=path) for path in sorted(DEMO.rglob("*.csv"))]
@@ -323,7 +323,7 @@ def test_every_sentence_and_row_the_offline_agent_can_quote_is_supported() -> No
         assert not isinstance(document, Skipped)
         identity = (f"Dokumen: {document.title}",)
         for draft in chunk_blocks(document.blocks):
-            for unit in units_of("P1", draft.text):
+            for unit in passage_units(ReadPassage("P1", draft.text)):
                 quote = unit.text
                 assert judge(quote, draft.text, identity=identity) == "supported", quote
                 quoted += 1

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tanda.ask.pages import MAX_PAGES, requested_pages
+from tanda.retrieval.pages import MAX_PAGES, requested_pages
 
 NARROWING: list[tuple[str, tuple[int, ...]]] = [
     # Turkish

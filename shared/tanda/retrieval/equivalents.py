@@ -1,0 +1,76 @@
+"""Words that say the same thing, within and across Indonesian, Turkish and English (issue 22): the
+offline reader lets a question's word meet any word of its group (``PPN`` asked of an invoice that
+writes ``VAT``; ``wafat`` of a text that writes ``meninggal``).
+
+General vocabulary of the documents tanda reads — government and business documents, statutes,
+budgets, invoices — and the commonest life and time verbs; nothing of any one partner's documents.
+A group is matched on folded surfaces and on stems, as :mod:`tanda.retrieval.analysis` analyses
+them, so inflected forms of a listed word meet too; every entry is one word.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Final
+
+from tanda.lang import Lang, fold
+from tanda.retrieval.analysis import lowercase, stem
+
+EQUIVALENTS: Final[tuple[str, ...]] = (
+    # taxes and invoices
+    "vat ppn kdv",
+    "tax pajak vergi",
+    "invoice faktur fatura",
+    "seller supplier penjual pemasok satıcı tedarikçi",
+    "buyer customer pembeli pelanggan alıcı müşteri",
+    "due vade ödenecek",
+    "amount jumlah nilai tutar miktar",
+    "total jumlah toplam",
+    "item line barang kalem satır",
+    "price harga fiyat",
+    "payment pembayaran ödeme",
+    # budgets
+    "budget anggaran bütçe",
+    "revenue income pendapatan penerimaan gelir",
+    "expenditure spending belanja pengeluaran gider harcama",
+    "realisation realization realisasi gerçekleşme",
+    "financing pembiayaan finansman",
+    # statutes
+    "article pasal madde",
+    "law undang-undang kanun",
+    "regulation peraturan yönetmelik",
+    "penalty fine sanksi denda ceza",
+    "imprisonment penjara pidana hapis",
+    # people, places and time
+    "born lahir dilahirkan kelahiran doğdu doğum",
+    "died death meninggal wafat tewas mangkat öldü ölüm vefat",
+    "founded established didirikan berdiri dibentuk kuruldu kurulmuştur",
+    "located terletak berada bulunur yer",
+    "capital ibukota başkent",
+    "country negara ülke",
+    "city kota şehir kent",
+    "year tahun yıl",
+    "president presiden cumhurbaşkanı",
+    "king raja kral",
+    "population penduduk populasi nüfus",
+    "area luas alan",
+    "wife istri permaisuri eş",
+    "husband suami koca",
+    "son putra anak oğul",
+    "father ayah bapak baba",
+    "mother ibu anne",
+)
+
+
+@cache
+def equivalents(lang: Lang) -> dict[str, frozenset[str]]:
+    """Each listed word's matching keys (folded surface and stem in ``lang``) → the keys of its
+    whole group."""
+    out: dict[str, set[str]] = {}
+    for group in EQUIVALENTS:
+        words = [lowercase(w, lang) for w in group.split()]
+        keys = {fold(w) for w in words} | {fold(s) for s in stem(words, lang)}
+        keys = {k for k in keys if len(k) > 2}
+        for key in keys:
+            out.setdefault(key, set()).update(keys)
+    return {key: frozenset(group) for key, group in out.items()}

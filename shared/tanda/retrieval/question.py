@@ -1,0 +1,468 @@
+"""The question, read once (issue 22): one typed :class:`QuestionAnalysis` per request, handed to
+retrieval, the agent, ``/v1/ask``'s evidence picker and page scope, and the offline reader.
+
+What it reads, in Indonesian, Turkish and English:
+
+- **language** — :func:`tanda.lang.guess_lang`, else the default;
+- **question word and kind** — what the question asks for: a ``time`` (*kapan*, *ne zaman*,
+  *when*), a ``number`` (*berapa*, *kaç*, *how many*), a ``person`` or organisation (*siapa*,
+  *kim*, *who*), a ``place`` (*di mana*, *nerede*, *where*), a ``definition`` (*apa yang dimaksud
+  dengan X*, *X nedir*, *what is X*), a ``reason`` (*mengapa*, *neden*, *why*), a ``manner``
+  (*bagaimana*, *nasıl*, *how*), else a ``thing``;
+- **focus terms** — the content words the answer must be about, each with its stem (the index
+  analysis), its weight (a name or a number 2, an attribute word such as *tahun*, *nama*, *letak*
+  — which the answer usually states by its value rather than by the word — ½, any other word 1),
+  and whether it is a name or a number; question words, function words and the words that frame a
+  question (*dimaksud*, *pengertian*, *nedir*, *mean*) are not focus;
+- **negation** — *tidak*, *bukan*, *değil*, *not* …: a question asking what is *not* so;
+- **the defined term** of a definition question (``data pribadi``);
+- **page references** (ASK-09, :func:`tanda.retrieval.pages.requested_pages`) and the question's
+  **shape**: asks for items or amounts, for a table, for a list (ASK-08, ASK-10).
+
+Pure: no I/O. The cue lists are general language resources, like the function words of
+:mod:`tanda.lang` — nothing in them is about any partner's documents.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Final, Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from tanda.lang import DEFAULT_LANG, Lang, fold, guess_lang, is_function_word, normalize_lang
+from tanda.retrieval.analysis import lowercase, query_terms, stem
+from tanda.retrieval.equivalents import equivalents
+from tanda.retrieval.pages import requested_pages
+
+QuestionKind = Literal[
+    "time", "number", "person", "place", "definition", "reason", "manner", "thing"
+]
+
+NAME_WEIGHT: Final = 2.0
+TERM_WEIGHT: Final = 1.0
+ATTRIBUTE_WEIGHT: Final = 0.5
+
+
+class FocusTerm(BaseModel):
+    """One content word of the question."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    surface: str
+    """As written, lowercased for the language."""
+    stem: str
+    """As the index analyses it: stemmed and folded (``pemilu`` → ``pilu``)."""
+    weight: float
+    name: bool = False
+    number: bool = False
+    group: int | None = None
+    """Consecutive capitalised words of the question form one name (``Kepala Kepolisian RI``):
+    the terms of one group share this number."""
+    alternatives: tuple[str, ...] = ()
+    """Matching keys of words that say the same (:mod:`tanda.retrieval.equivalents`): ``vat``,
+    ``kdv`` for ``ppn``."""
+
+
+class QuestionAnalysis(BaseModel):
+    """Everything a request needs to know about its question, read once."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    text: str
+    lang: Lang
+    kind: QuestionKind
+    question_word: str | None = None
+    focus: tuple[FocusTerm, ...] = ()
+    terms: tuple[str, ...] = ()
+    """What retrieval searches for: :func:`~tanda.retrieval.analysis.query_terms`."""
+    negated: bool = False
+    defined_term: str | None = None
+    pages: tuple[int, ...] | None = None
+    asks_items: bool = False
+    asks_table: bool = False
+    asks_list: bool = False
+
+    @property
+    def focus_weight(self) -> float:
+        return sum(term.weight for term in self.focus)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(t.surface for t in self.focus if t.name)
+
+    @property
+    def numbers(self) -> tuple[str, ...]:
+        return tuple(t.surface for t in self.focus if t.number)
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+# -- the cues -----------------------------------------------------------------------------------
+
+# (pattern, kind) tried in order; the first match names the question word and the kind. Patterns
+# run on the lowercased question with Turkish dotted capitals folded.
+_KIND_CUES: Final[dict[Lang, tuple[tuple[str, QuestionKind], ...]]] = {
+    "id": (
+        (r"\b(?:tahun|tanggal|abad|bulan|hari)\s+(?:ke\s*)?berapa(?:kah)?\b", "time"),
+        (r"\bsejak\s+kapan\b", "time"),
+        (r"\bkapan(?:kah)?\b|\bbilamana\b", "time"),
+        (r"\bsiapa(?:kah)?\b", "person"),
+        (r"\b(?:di|ke|dari)\s*mana(?:kah)?\b|\bletak(?:nya)?\b", "place"),
+        (r"\bberapa(?:kah)?\b|\bseberapa\b", "number"),
+        (r"\b(?:mengapa|kenapa)\b|\bapa\s+(?:sebab|alasan|penyebab)\w*", "reason"),
+        (r"\bbagaimana(?:kah)?\b", "manner"),
+        (r"\bapa(?:kah)?\b|\bmanakah\b", "thing"),
+    ),
+    "tr": (
+        (
+            r"\bne\s+zaman\w*|\bhangi\s+(?:yıl|tarih|yüzyıl|ay|gün|dönem)\w*|\bkaç\s+yılında\b",
+            "time",
+        ),
+        (r"\bkim(?:dir|di|in|e|i|ler\w*|se)?\b", "person"),
+        (r"\bnere\w*|\bhangi\s+(?:şehir|ülke|il|bölge|kent|yer|kıta|eyalet)\w*", "place"),
+        (r"\bkaç\b|\bne\s+kadar\b|\byüzde\s+kaç\b", "number"),
+        (r"\bneden\b|\bniçin\b|\bniye\b|\bne\s+sebep\w*", "reason"),
+        (r"\bnasıl\b", "manner"),
+        (r"\bne\w*|\bhangi\w*", "thing"),
+    ),
+    "en": (
+        (r"\b(?:what|which|in\s+what)\s+(?:year|date|century|decade|month|day)\b", "time"),
+        (r"\bwhen\b", "time"),
+        (r"\bwho(?:m|se)?\b", "person"),
+        (r"\bwhere\b|\b(?:what|which)\s+(?:country|city|place|region|state|town)\b", "place"),
+        (r"\bhow\s+(?:many|much|long|far|old|big|large|tall|high)\b", "number"),
+        (r"\bwhy\b|\bwhat\s+caused\b", "reason"),
+        (r"\bhow\b", "manner"),
+        (r"\bwhat\b|\bwhich\b", "thing"),
+    ),
+}
+
+# Definition questions, with the defined term as ``x``; tried on the question without its
+# closing punctuation, case kept (the term is reported as written).
+_DEFINITION: Final[dict[Lang, tuple[re.Pattern[str], ...]]] = {
+    "id": tuple(
+        re.compile(p, re.IGNORECASE)
+        for p in (
+            r"^(?:apa|apakah|siapa|siapakah)\s+(?:yang\s+)?(?:di\s?maksud|dimaksudkan)"
+            r"(?:\s+(?:dengan|dari|oleh))?\s+(?P<x>.+)$",
+            r"^(?:apa|apakah)\s+(?:itu|arti|pengertian|definisi|maksud|makna)\s+"
+            r"(?:(?:dari|kata|istilah)\s+)*(?P<x>.+)$",
+            r"^(?:apa|apakah)\s+(?:yang\s+)?(?:disebut|dinamakan)\s+(?:dengan\s+)?(?P<x>.+)$",
+            r"^(?:apa|apakah)\s+(?P<x>.+?)\s+itu$",
+            r"^(?:pengertian|definisi|arti|makna|maksud)\s+(?:(?:dari|kata|istilah)\s+)*(?P<x>.+)$",
+            r"^(?P<x>.+?)\s+(?:adalah|ialah)\s*(?:apa|apakah)?$",
+        )
+    ),
+    "tr": tuple(
+        re.compile(p, re.IGNORECASE)
+        for p in (
+            r"^(?P<x>.+?)(?:['’]?n?[ıiuü]n)?\s+(?:tanımı|anlamı)\s+(?:nedir|ne\w*)$",
+            r"^(?P<x>.+?)\s+(?:ne\s+demek(?:tir)?|ne\s+anlama\s+gel\w+|nedir|neye\s+denir)$",
+        )
+    ),
+    "en": tuple(
+        re.compile(p, re.IGNORECASE)
+        for p in (
+            r"^what\s+(?:is|are)\s+meant\s+by\s+(?P<x>.+)$",
+            r"^what\s+does\s+(?P<x>.+?)\s+mean$",
+            r"^(?:define|definition\s+of|meaning\s+of|the\s+definition\s+of)\s+(?P<x>.+)$",
+            r"^what\s+(?:is|are)\s+(?:an?\s+|the\s+)?(?P<x>.+)$",
+        )
+    ),
+}
+_MAX_DEFINED_WORDS: Final = 5
+# A phrase naming something *of* something else, or a superlative, asks for a thing.
+_ATTRIBUTE_OF: Final[dict[Lang, re.Pattern[str]]] = {
+    "id": re.compile(r"(?!)"),
+    "tr": re.compile(r"\w['’]?n?[ıiuü]n\b|\ben\s|\bhangi\b", re.IGNORECASE),
+    "en": re.compile(
+        r"\b(?:of|in|for|on|at|by|to|the\s+\w+est|most|largest|first|last)\b", re.IGNORECASE
+    ),
+}
+"""A defined term is a short noun phrase: ``what is the capital of France`` asks for a thing."""
+
+# Words that frame a question without being about its subject: never focus terms.
+_FRAME_WORDS: Final[dict[Lang, frozenset[str]]] = {
+    "id": _words(
+        """
+        apa apakah siapa siapakah kapan kapankah berapa berapakah mana manakah dimana dimanakah
+        darimana darimanakah kemana bagaimana bagaimanakah mengapa kenapa bilamana seberapa
+        maksud dimaksud dimaksudkan pengertian definisi arti makna disebut dinamakan sebutkan
+        jelaskan tuliskan
+        """
+    ),
+    "tr": _words(
+        """
+        ne neden niçin niye nasıl nedir neydi nelerdir neresi neresidir nerede nereye nereden
+        nereli hangi hangisi hangileri kim kimdir kimdi kimin kime kimi kimler kaç kaçtır
+        zaman tanımı anlamı demek demektir denir
+        """
+    ),
+    "en": _words(
+        """
+        what which who whom whose when where why how meant mean means meaning define
+        definition
+        """
+    ),
+}
+
+# Weak words: what the question asks *about* its subject, which an answer usually states by its
+# value rather than by the word (the year, not "tahun"; the place, not "letak"), and the light
+# verbs a question is built with (Turkish "etti", "olan").
+_ATTRIBUTE_WORDS: Final[dict[Lang, frozenset[str]]] = {
+    "id": _words(
+        """
+        nama tahun tanggal bulan hari abad waktu letak lokasi tempat luas panjang lebar tinggi
+        berat lama jumlah banyak besar asal pertama kali utama julukan sebutan judul istilah
+        kata jenis bentuk nilai angka total ibu kota ibukota
+        """
+    ),
+    "tr": _words(
+        """
+        ad adı adıdır isim ismi yıl yılı yılında tarih tarihi tarihte yer yeri yerde sayı sayısı
+        miktar miktarı ilk kez defa ana tür türü başkent başkenti toplam etti eder etmek
+        etmiştir etmektedir edilen edildi edilmiştir olan oldu olmuştur olarak yaptı yapılan
+        yapmıştır yapmaktadır bulunan bulunmaktadır
+        """
+    ),
+    "en": _words(
+        """
+        name named year date time place location first number amount total kind type called
+        capital did does do made make
+        """
+    ),
+}
+
+_NEGATIONS: Final[dict[Lang, frozenset[str]]] = {
+    "id": _words("tidak bukan tanpa belum tak non"),
+    "tr": _words("değil değildir olmayan olmadan hiç yok"),
+    "en": _words("not no never without isn't aren't wasn't weren't doesn't don't didn't"),
+}
+
+_ITEMS: Final = re.compile(
+    r"(?<!\w)(?:"
+    # Turkish: line item, quantity, piece, amount, breakdown, detail, total, how many/much, price
+    r"kalem\w*|miktar\w*|adet\w*|tutar\w*|döküm\w*|ayrıntı\w*|toplam\w*|kaç|ne\s+kadar|"
+    r"fiyat\w*|bedel\w*"
+    # Indonesian
+    r"|rinci\w*|perinci\w*|item\w*|barang\w*|jumlah\w*|berapa|nilai\w*|anggaran\w*|"
+    r"realisasi\w*|harga\w*|total\w*|uraian\w*"
+    # English
+    r"|items?|line\s+items?|amounts?|quantit\w*|how\s+(?:much|many)|breakdown|break\s+down|"
+    r"totals?|sum|prices?|costs?|figures?"
+    r")(?!\w)",
+    re.IGNORECASE,
+)
+_TABLE_SHAPED: Final = re.compile(
+    r"(?<!\w)(?:"
+    # Turkish: table, column, row, compare, "which amounts/items/…", by year
+    r"tablo\w*|sütun\w*|satır\w*|karşılaştır\w*|hangi\s+\w+l[ae]r\w*|"
+    r"miktarlar\w*|tutarlar\w*|rakamlar\w*|yıllara\s+göre"
+    # Indonesian
+    r"|tabel\w*|kolom\w*|baris\w*|bandingkan\w*|perbandingan\w*|angka-angka|per\s+tahun"
+    # English
+    r"|tables?|columns?|rows?|compar\w*|which\s+(?:amounts|values|figures|items)|"
+    r"amounts|figures|values|by\s+year"
+    r")(?!\w)",
+    re.IGNORECASE,
+)
+_LISTING: Final = re.compile(
+    r"(?<!\w)(?:"
+    # Turkish stems: all, every, list, sort, breakdown, line item, detailed, one by one
+    r"tüm\w*|bütün\w*|hepsi\w*|liste\w*|sırala\w*|döküm\w*|kalem\w*|ayrıntı\w*|"
+    r"tek\s+tek|her\s+bir"
+    # Indonesian stems
+    r"|semua\w*|seluruh\w*|daftar\w*|sebutkan\w*|rinci\w*|perinci\w*|uraikan\w*|setiap|"
+    r"masing-masing|satu\s+per\s+satu"
+    # English words
+    r"|list|lists|listing|all|every|each|itemi[sz]e\w*|enumerate\w*|breakdown|break\s+down"
+    r")(?!\w)",
+    re.IGNORECASE,
+)
+
+_WORD: Final = re.compile(r"\d+(?:[.,/:\-]\d+)*(?![^\W_])|[^\W_]+(?:['’][^\W\d_]+)?")
+_QUOTES: Final = "\"'“”‘’«»"
+_CLOSING: Final = "?!.。？！ \t\n"
+
+
+def cues(text: str) -> str:
+    """``text`` for cue matching: Python's case-insensitive matching does not fold the Turkish
+    dotted capital I to ``i``."""
+    return text.replace("İ", "i").replace("I\u0307", "i")
+
+
+def asks_for_items(question: str) -> bool:
+    """The question asks for items, amounts or a breakdown (ASK-08: line items are shown)."""
+    return _ITEMS.search(cues(question)) is not None
+
+
+def asks_for_a_table(question: str) -> bool:
+    """The question is table-shaped: several values, a comparison, rows or columns (ASK-08)."""
+    return _TABLE_SHAPED.search(cues(question)) is not None
+
+
+def asks_for_a_list(question: str) -> bool:
+    """The question asks for a list, a breakdown or every item (ASK-10: the larger budget)."""
+    return _LISTING.search(cues(question)) is not None
+
+
+def without_listing_words(question: str) -> str:
+    """``question`` without the words that ask for a list: what it is a list *of*."""
+    return _LISTING.sub(" ", cues(question))
+
+
+def without_item_words(question: str) -> str:
+    """What a question asking for items asks for items *of* (``Berapa realisasi Pajak Daerah?``
+    → ``Pajak Daerah``): its words without those asking for items, amounts or a list."""
+    return _ITEMS.sub(" ", without_listing_words(question))
+
+
+# -- reading a question -------------------------------------------------------------------------
+
+
+def question_kind(text: str, lang: Lang) -> tuple[QuestionKind, str | None]:
+    """The kind of answer ``text`` asks for and the words that say so."""
+    lowered = lowercase(cues(text), lang)
+    for pattern, kind in _KIND_CUES[lang]:
+        found = re.search(pattern, lowered)
+        if found:
+            return kind, found.group(0)
+    return "thing", None
+
+
+def defined_term(text: str, lang: Lang) -> str | None:
+    """The term a definition question asks about (``Apa yang dimaksud dengan data pribadi?`` →
+    ``data pribadi``), as written; ``None`` for any other question."""
+    stripped = " ".join(text.split()).rstrip(_CLOSING)
+    for pattern in _DEFINITION[lang]:
+        found = pattern.match(stripped)
+        if not found:
+            continue
+        term = found.group("x").strip().strip(_QUOTES).rstrip(_CLOSING).strip()
+        term = re.sub(r"\s+(?:itu|tersebut|ini)$", "", term, flags=re.IGNORECASE).strip(_QUOTES)
+        words = term.split()
+        if not words or len(words) > _MAX_DEFINED_WORDS or re.search(r"[\d()\[\]]", term):
+            return None  # a term has no figures or asides
+        if any(_is_frame(w.lower(), lang) or is_function_word(w, lang) for w in words):
+            return None  # "what is the year when …", "X ve Y nedir": not one term
+        if _ATTRIBUTE_OF[lang].search(term):
+            return None  # "the capital of France", "Amazon'un en büyük kolu": a thing, not a term
+        return term
+    return None
+
+
+def _is_frame(word: str, lang: Lang) -> bool:
+    return fold(word) in _FOLDED_FRAMES[lang]
+
+
+_FOLDED_FRAMES: Final = {
+    lang: frozenset(fold(w) for w in words) for lang, words in _FRAME_WORDS.items()
+}
+_FOLDED_ATTRIBUTES: Final = {
+    lang: frozenset(fold(w) for w in words) for lang, words in _ATTRIBUTE_WORDS.items()
+}
+_FOLDED_NEGATIONS: Final = {
+    lang: frozenset(fold(w) for w in words) for lang, words in _NEGATIONS.items()
+}
+
+
+_TITLES: Final = _words(
+    """
+    santo santa saint st kiai kyai haji hajah raden sultan raja ratu nabi presiden jenderal
+    prof dr ir drs sri kanjeng nyi pangeran tuan bapak ibu syekh sheikh king queen sir lord
+    mr mrs ms dan and ve the of van von de der al bin binti ibn
+    """
+)
+"""Honorifics, titles and the small words inside names: part of a name, not what tells it."""
+_ROMAN: Final = re.compile(r"^[IVXLC]+$")
+
+
+def _focus(text: str, lang: Lang, kind_words: str | None) -> tuple[FocusTerm, ...]:
+    """The question's content words, in order, each once."""
+    words = [m.group(0) for m in _WORD.finditer(cues(text))]
+    cue_words = {fold(w) for w in (kind_words or "").split()}
+    kept: list[tuple[str, bool, bool, int | None]] = []  # surface, name, number, group
+    group = 0
+    in_name = False
+    for position, word in enumerate(words):
+        bare = re.split(r"['’]", word)[0] if lang == "tr" else word
+        lower = lowercase(bare, lang)
+        folded = fold(lower)
+        capital = bare[:1].isupper()
+        acronym = len(bare) >= 2 and bare.isupper() and not _ROMAN.match(bare)
+        following = position + 1 < len(words) and words[position + 1][:1].isupper()
+        name = (acronym or (capital and (position > 0 or following))) and folded not in _TITLES
+        if not (capital and (position > 0 or following)):
+            in_name = False
+        elif not in_name:
+            group, in_name = group + 1, True
+        if folded in cue_words or _is_frame(lower, lang) or is_function_word(lower, lang):
+            continue
+        if lower[0].isdigit():
+            kept.append((lower, False, True, None))
+            continue
+        kept.append((lower, name, False, group if name else None))
+    if not kept:
+        return ()
+    stems = stem([surface for surface, *_ in kept], lang)
+    terms: dict[str, FocusTerm] = {}
+    for (surface, name, number, in_group), stemmed in zip(kept, stems, strict=True):
+        key = surface if number else fold(stemmed)
+        if key in terms or not key:
+            continue
+        if number or name:
+            weight = NAME_WEIGHT
+        elif fold(surface) in _FOLDED_ATTRIBUTES[lang] or key in _FOLDED_ATTRIBUTES[lang]:
+            weight = ATTRIBUTE_WEIGHT
+        else:
+            weight = TERM_WEIGHT
+        same = equivalents(lang)
+        alternatives = (same.get(key, frozenset()) | same.get(fold(surface), frozenset())) - {key}
+        terms[key] = FocusTerm(
+            surface=surface,
+            stem=key,
+            weight=weight,
+            name=name,
+            number=number,
+            group=in_group,
+            alternatives=tuple(sorted(alternatives)),
+        )
+    return tuple(terms.values())
+
+
+@lru_cache(maxsize=256)
+def analyze_question(text: str, lang: str | None = None) -> QuestionAnalysis:
+    """Read ``text`` once. ``lang`` is the question's language when the caller knows it (a
+    hint, as ``SearchQuery.lang``); else it is guessed. The analysis is immutable and cached:
+    the same question read again by another step of the request costs nothing."""
+    language: Lang = normalize_lang(lang) or guess_lang(text) or DEFAULT_LANG
+    kind, word = question_kind(text, language)
+    defined = defined_term(text, language)
+    if defined is not None:
+        kind = "definition"
+    focus = _focus(defined if defined is not None else text, language, word)
+    words = {fold(lowercase(w, language)) for w in _WORD.findall(cues(text))}
+    return QuestionAnalysis(
+        text=text,
+        lang=language,
+        kind=kind,
+        question_word=word,
+        focus=focus,
+        terms=tuple(query_terms(text, language)),
+        negated=bool(words & _FOLDED_NEGATIONS[language]),
+        defined_term=defined,
+        pages=requested_pages(text),
+        asks_items=asks_for_items(text),
+        asks_table=asks_for_a_table(text),
+        asks_list=asks_for_a_list(text),
+    )
+
+
+def as_question(question: str | QuestionAnalysis) -> QuestionAnalysis:
+    """``question`` as analysed: a request hands its one analysis down; a bare text (a test, a
+    caller that has none) is analysed here."""
+    return question if isinstance(question, QuestionAnalysis) else analyze_question(question)

@@ -1,0 +1,493 @@
+"""Which sentence of the retrieved passages answers the question — and whether any does (issue 22).
+
+The reader of the offline model (the embedded default's agent and ``/v1/ask`` synthesis) and of
+the lexical reranker. It knows no meaning, only the question's analysis
+(:class:`~tanda.retrieval.question.QuestionAnalysis`) and the text, so it asks what a careful
+extractive reader asks of each sentence (or table row, read under its header):
+
+- **covered** — the weighted share of the question's focus terms the unit itself holds (a name
+  or a number weighs 2, an attribute word ½, any other word 1; stems compared as the index
+  compares them, a stem also meeting a longer or shorter form of itself, a name also a spelling
+  one letter off);
+- **placed** — the same share for the unit *in its place*: with its passage's identity (title,
+  section, dataset, period) and the rest of its passage, which name the subject a sentence
+  speaks of (``Ia lahir …``);
+- **kind** — whether it holds an answer of the kind asked for: a year or a date for a time, a
+  number for a number, a name the question does not already say for a person or a place, the
+  defined term followed by a definition for a definition, a cause for a reason; for anything
+  else, something the question does not already say.
+
+The best unit leads. It *answers* only when its place holds the whole focus (every name and
+number, and at least :data:`PLACED_MIN` of the weight), the unit itself holds a fair share
+(:data:`COVERED_MIN`), and it holds an answer of the asked kind; otherwise the documents do not
+answer the question, and the reader says so (:mod:`tanda.not_found`). No rule here is about any
+one set of documents: the thresholds are shares of the question, the same for every partner.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
+from typing import Final
+
+from tanda.lang import Lang, fold, is_function_word
+from tanda.numbers import QuantityKind, extract_quantities
+from tanda.retrieval.analysis import index_terms, stem, surface_terms, tokenize
+from tanda.retrieval.opposites import opposite_pairs
+from tanda.retrieval.question import FocusTerm, QuestionAnalysis
+from tanda.retrieval.sentences import sentence_spans
+
+PLACED_MIN: Final = 0.5
+"""The share of the focus weight a unit's place must hold to answer."""
+COVERED_MIN: Final = 0.34
+"""The share of the focus weight the unit itself must hold to answer."""
+ANSWERS_AT_LEAST: Final = 0.75
+"""A passage whose best unit answers scores at least this (the reranker's top band)."""
+MAX_UNIT_CHARS: Final = 600
+"""A longer unit (a paragraph the splitter could not cut) is read, but never the answer."""
+MIN_UNIT_CHARS: Final = 12
+PHRASE_BONUS: Final = 0.1
+"""What holding every pair of the question's consecutive focus words side by side adds."""
+RANK_BONUS: Final = 0.1
+"""What being in the first retrieved passage adds to a unit's score (half of it the second's …)."""
+NAME_FUZZY_MIN: Final = 6
+"""A name this long meets a spelling one letter off (``Prancis`` / ``Perancis``)."""
+FUZZY_STEM_MIN: Final = 5
+"""A stem meets a longer or shorter form of itself only when the shorter has this many letters."""
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+_TIME_KINDS: Final = frozenset({QuantityKind.year, QuantityKind.date, QuantityKind.time})
+_YEAR: Final = re.compile(
+    r"(?<![\d.,])(?:1\d{3}|20\d{2}|\d{1,4}\s?(?:SM|M|BC|AD|BCE|CE|MÖ|MS))(?!\d)"
+)
+_DIGITS: Final = re.compile(r"\d")
+_CENTURY: Final = re.compile(
+    r"\b(?:abad|milenium|yüzyıl\w*|binyıl\w*|century|centuries|millennium|dekade|dasawarsa|"
+    r"decade|periode|era|dönem\w*|çağ\w*|period|reign)\b|\b(?:tahun|yılı\w*|year)\s+\d+|"
+    r"\d{3,4}(?:-an|'?l[ae]r\w*|s)\b",
+    re.IGNORECASE,
+)
+_MONTHS: Final = re.compile(
+    r"\b(?:januari|februari|maret|april|mei|juni|juli|agustus|september|oktober|november|"
+    r"desember|ocak|şubat|mart|nisan|mayıs|haziran|temmuz|ağustos|eylül|ekim|kasım|aralık|"
+    r"january|february|march|may|june|july|august|october|december)\b",
+    re.IGNORECASE,
+)
+_NUMBER_WORDS: Final[dict[Lang, frozenset[str]]] = {
+    "id": _words(
+        "dua tiga empat lima enam tujuh delapan sembilan sepuluh sebelas seratus seribu "
+        "puluhan ratusan ribuan jutaan belas puluh ratus ribu juta miliar triliun"
+    ),
+    "tr": _words(
+        "iki üç dört beş altı yedi sekiz dokuz on yirmi otuz kırk elli altmış yetmiş seksen "
+        "doksan yüz bin milyon milyar"
+    ),
+    "en": _words(
+        "two three four five six seven eight nine ten eleven twelve twenty thirty forty "
+        "fifty hundred thousand million billion dozen"
+    ),
+}
+_REASON: Final[dict[Lang, re.Pattern[str]]] = {
+    "id": re.compile(
+        r"\b(?:karena|sebab|akibat|disebabkan|alasan|dikarenakan|agar|supaya)\b", re.I
+    ),
+    "tr": re.compile(r"\b(?:çünkü|nedeniyle|dolayı|sebebiyle|yüzünden|için|amacıyla)\b", re.I),
+    "en": re.compile(
+        r"\b(?:because|due\s+to|since|as\s+a\s+result|caused|owing|so\s+that)\b", re.I
+    ),
+}
+_COPULA: Final[dict[Lang, re.Pattern[str]]] = {
+    "id": re.compile(
+        r"\b(?:adalah|ialah|merupakan|yaitu|yakni|disebut|artinya|berarti|didefinisikan|"
+        r"diartikan|dikenal\s+sebagai|mengacu|merujuk)\b|:",
+        re.I,
+    ),
+    "tr": re.compile(
+        r"(?:\b(?:olarak\s+tanımlan\w*|denir|demektir|anlamına\s+gel\w*|ifade\s+eder|"
+        r"olarak\s+bilinir)\b|[dt][ıiuü]r\b|:)",
+        re.I,
+    ),
+    "en": re.compile(r"\b(?:is|are|was|were|means|refers\s+to|defined\s+as|known\s+as)\b|:", re.I),
+}
+_NAME_START: Final = re.compile(r"(?<![\w'’])[A-ZÀ-ÖØ-ÞÇĞİÖŞÜ][\w'’\-]*")
+
+
+@dataclass(frozen=True)
+class ReadPassage:
+    """A passage as the reader sees it: its citation key, text and identity lines."""
+
+    key: str
+    text: str
+    identity: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Unit:
+    """A sentence of a passage, or a table row read under its header."""
+
+    key: str
+    text: str
+    header: str | None = None
+    passage: int = 0
+    """The rank of its passage among those read (0 = first)."""
+    position: int = 0
+    """Its place in its passage."""
+
+
+@dataclass(frozen=True)
+class UnitReading:
+    unit: Unit
+    covered: float
+    placed: float
+    kind: bool
+    missing_names: tuple[str, ...] = ()
+    """Names and numbers of the question its place does not hold."""
+    opposite: bool = False
+    """It holds the opposite of a word of the question, and not the word itself."""
+    score: float = 0.0
+
+    @property
+    def relevance(self) -> float:
+        """0–1: what the unit holds of the question (0.3), what its place holds (0.4) and an
+        answer of the asked kind (0.3) — the score without the retrieval's order."""
+        return 0.3 * self.covered + 0.4 * self.placed + (0.3 if self.kind else 0.0)
+
+    @property
+    def answers(self) -> bool:
+        return (
+            len(self.unit.text) <= MAX_UNIT_CHARS
+            and not self.missing_names
+            and not self.opposite
+            and self.placed >= PLACED_MIN
+            and self.covered >= COVERED_MIN
+            and self.kind
+        )
+
+
+@dataclass(frozen=True)
+class Reading:
+    """Every unit read, best first."""
+
+    ranked: list[UnitReading] = field(default_factory=list)
+
+    @property
+    def best(self) -> UnitReading | None:
+        return self.ranked[0] if self.ranked else None
+
+    @property
+    def answers(self) -> bool:
+        return self.best is not None and self.best.answers
+
+    def answering(self, limit: int) -> list[UnitReading]:
+        """At most ``limit`` units that each answer, best first."""
+        return [r for r in self.ranked if r.answers][:limit]
+
+
+# -- units ----------------------------------------------------------------------------------------
+
+
+def passage_units(passage: ReadPassage, rank: int = 0) -> list[Unit]:
+    """A table's rows under its header (``a | b`` lines), else the passage's sentences."""
+    lines = [line.strip() for line in passage.text.splitlines() if line.strip()]
+    if len(lines) >= 2 and " | " in lines[0]:
+        header = lines[0]
+        cells = header.count("|")
+        rows = [line for line in lines[1:] if line.count("|") == cells]
+        if rows:
+            return [
+                Unit(passage.key, " ".join(row.split()), header, rank, n)
+                for n, row in enumerate(rows)
+            ]
+    units: list[Unit] = []
+    pending = ""
+    spans = list(sentence_spans(passage.text))
+    for number, (start, end) in enumerate(spans):
+        text = " ".join(passage.text[start:end].split())
+        if pending:
+            text = f"{pending} {text}"
+        following = spans[number + 1][0] if number + 1 < len(spans) else end
+        if _unfinished(text) and "\n" not in passage.text[end:following]:
+            pending = text  # "… (bahasa Inggris: Global …" goes on after the colon
+            continue
+        pending = ""
+        if len(text) >= MIN_UNIT_CHARS and any(ch.isalpha() for ch in text):
+            units.append(Unit(passage.key, text, None, rank, len(units)))
+    if pending and len(pending) >= MIN_UNIT_CHARS:
+        units.append(Unit(passage.key, pending, None, rank, len(units)))
+    return units
+
+
+def _unfinished(text: str) -> bool:
+    """A piece the splitter cut inside a sentence: it ends with a colon, or opens a bracket it
+    does not close."""
+    return len(text) < MAX_UNIT_CHARS and (text.endswith(":") or text.count("(") > text.count(")"))
+
+
+# -- matching -------------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=8192)
+def _terms(text: str, lang: Lang) -> frozenset[str]:
+    return frozenset(index_terms(text, lang))
+
+
+@lru_cache(maxsize=8192)
+def _surfaces(text: str) -> frozenset[str]:
+    return frozenset(surface_terms(text))
+
+
+@dataclass(frozen=True)
+class _Keys:
+    """What a focus term may meet in a text, built once per text: its stems and folded words,
+    the beginnings and endings of its stems (a stem meeting a longer form of itself), and its
+    longer words with one letter dropped (a name spelt one letter off)."""
+
+    words: frozenset[str]
+    affixes: frozenset[str]
+    deletes: frozenset[str]
+
+
+@lru_cache(maxsize=8192)
+def _keys(text: str, lang: Lang) -> _Keys:
+    stems, surfaces = _terms(text, lang), _surfaces(text)
+    affixes = {
+        piece
+        for word in stems
+        if len(word) > FUZZY_STEM_MIN - 1
+        for n in range(FUZZY_STEM_MIN - 1, len(word))
+        for piece in (word[:n], word[-n:])
+    }
+    deletes = {
+        variant
+        for word in surfaces
+        if len(word) >= NAME_FUZZY_MIN - 1
+        for variant in _deletes(word)
+    }
+    return _Keys(stems | surfaces, frozenset(affixes), frozenset(deletes))
+
+
+def _deletes(word: str) -> set[str]:
+    """``word`` and every form of it with one letter dropped."""
+    return {word, *(word[:i] + word[i + 1 :] for i in range(len(word)))}
+
+
+def _holds(term: FocusTerm, keys: _Keys) -> bool:
+    """Whether the text of ``keys`` holds ``term``: its stem or folded word, a word of its group
+    (:mod:`tanda.retrieval.equivalents`), a longer or shorter form of its stem (at least
+    :data:`FUZZY_STEM_MIN` - 1 letters in common at one end: ``merdeka`` / ``kemerdekaan``), and
+    for a name of :data:`NAME_FUZZY_MIN` letters or more, a spelling one letter off."""
+    words = keys.words
+    if term.stem in words or any(other in words for other in term.alternatives):
+        return True
+    if term.number:
+        return False
+    stem = term.stem
+    if len(stem) >= FUZZY_STEM_MIN - 1:
+        if stem in keys.affixes:
+            return True
+        for n in range(FUZZY_STEM_MIN - 1, len(stem)):
+            if stem[:n] in words or stem[-n:] in words:
+                return True
+    if term.name:
+        folded = fold(term.surface)
+        if len(folded) >= NAME_FUZZY_MIN and not _deletes(folded).isdisjoint(keys.deletes):
+            return True
+    return False
+
+
+# -- the kind of answer ---------------------------------------------------------------------------
+
+
+def holds_kind(question: QuestionAnalysis, text: str) -> bool:
+    """Whether ``text`` holds an answer of the kind ``question`` asks for."""
+    kind = question.kind
+    asked = {fold(t.surface) for t in question.focus}
+    if kind == "time":
+        if _YEAR.search(text) or _MONTHS.search(text) or _CENTURY.search(text):
+            return True
+        quantities = extract_quantities(text, question.lang)
+        return any(q.kind in _TIME_KINDS for q in quantities)
+    if kind == "number":
+        numbers = {n for n in re.findall(r"\d+(?:[.,]\d+)*", text)}
+        if numbers - set(question.numbers):
+            return True
+        words = {fold(w) for w in surface_terms(text)}
+        return bool(words & {fold(w) for w in _NUMBER_WORDS[question.lang]})
+    if kind in ("person", "place"):
+        return any(fold(name.lower()) not in asked for name in _names(text))
+    if kind == "definition":
+        return _defines(question, text)
+    if kind == "reason":
+        return _REASON[question.lang].search(text) is not None
+    # manner, thing: something the question does not already say
+    said = {t.stem for t in question.focus}
+    return len(_terms(text, question.lang) - said) >= 2
+
+
+def _names(text: str) -> list[str]:
+    """Capitalised words that are not a sentence's first word (unless a second one follows)."""
+    found = list(_NAME_START.finditer(text))
+    names: list[str] = []
+    for index, match in enumerate(found):
+        word = re.split(r"['’]", match.group())[0]
+        first = match.start() == 0 or text[: match.start()].rstrip().endswith((".", ":", "|"))
+        following = index + 1 < len(found) and found[index + 1].start() - match.end() <= 1
+        if first and not following:
+            continue
+        names.append(word)
+    return names
+
+
+def _defines(question: QuestionAnalysis, text: str) -> bool:
+    """A unit that defines the defined term: the term's words right before a definition marker
+    (at most :data:`DEFINED_REACH` words before ``adalah``, ``:``, ``tanımlanır``, ``means`` …),
+    or the term opening the unit (``Investasi ekuitas umumnya berhubungan dengan …``), a list
+    number before it aside."""
+    focus = question.focus
+    if not focus:
+        return False
+    lang = question.lang
+
+    def holds_term(part: str) -> bool:
+        keys = _keys(part, lang)
+        return all(_holds(t, keys) for t in focus)
+
+    for marker in _COPULA[lang].finditer(text):
+        before = text[: marker.start()].split()[-DEFINED_REACH:]
+        if holds_term(" ".join(before)):
+            return True
+    opening = _ENUMERATOR.sub("", text, count=1).split()[: len(focus)]
+    return holds_term(" ".join(opening))
+
+
+_ENUMERATOR: Final = re.compile(r"^\s*(?:\(?\w{1,3}[.)]\s+)+")
+DEFINED_REACH: Final = 8
+
+
+def _missing_names(focus: Sequence[FocusTerm], placed: Sequence[FocusTerm]) -> tuple[str, ...]:
+    """The numbers the place does not hold, and the names of which it holds less than half the
+    words (``Invasi Polandia`` is placed by ``Penyerbuan Polandia``; ``Meksiko`` alone is not)."""
+    missing = [t.surface for t in focus if t.number and t not in placed]
+    groups: dict[int, list[FocusTerm]] = {}
+    for term in focus:
+        if term.name and term.group is not None:
+            groups.setdefault(term.group, []).append(term)
+    for members in groups.values():
+        found = sum(1 for t in members if t in placed)
+        if found * 2 < len(members) or found == 0:
+            missing += [t.surface for t in members if t not in placed]
+    return tuple(missing)
+
+
+def _phrases(pairs: frozenset[tuple[str, str]], text: str, lang: Lang) -> float:
+    """The share of the question's consecutive focus-word pairs that ``text`` holds side by
+    side (function words between them aside)."""
+    if not pairs:
+        return 0.0
+    words = _content_sequence(text, lang)
+    held = set(itertools.pairwise(words))
+    return len(pairs & held) / len(pairs)
+
+
+@lru_cache(maxsize=8192)
+def _content_sequence(text: str, lang: Lang) -> tuple[str, ...]:
+    tokens = [t for t in tokenize(text, lang) if not is_function_word(t, lang)]
+    return tuple(
+        fold(t) if t[0].isdigit() else fold(s)
+        for t, s in zip(tokens, stem(tokens, lang), strict=True)
+    )
+
+
+def _says_opposite(asked: frozenset[str], held: frozenset[str], lang: Lang) -> bool:
+    """``held`` has the opposite of an ``asked`` word and not the word (``meninggal`` asked,
+    ``lahir`` held; ``terkecil`` asked, ``terbesar`` held)."""
+    return any(
+        asked & one and held & other and not held & one for one, other in opposite_pairs(lang)
+    )
+
+
+_ANAPHORS: Final[dict[Lang, frozenset[str]]] = {
+    "id": _words("ini itu tersebut ia beliau mereka dia"),
+    "tr": _words("bu o onun bunun şu bunlar onlar"),
+    "en": _words("it its this these he she they his her their"),
+}
+
+
+def _refers_back(text: str, lang: Lang) -> bool:
+    words = _surfaces(text)
+    return bool(words & _ANAPHORS[lang]) or (
+        lang == "id" and any(w.endswith("nya") and len(w) > 5 for w in words)
+    )
+
+
+# -- reading --------------------------------------------------------------------------------------
+
+
+def read_units(question: QuestionAnalysis, passages: Sequence[ReadPassage]) -> Reading:
+    """Every unit of ``passages`` read for ``question`` (each with its passage's identity and, for
+    a table row, its header), best first: those that answer before
+    those that do not; within each, by a score that weighs what the unit holds (0.3), what its
+    place holds (0.4) and an answer of the asked kind (0.3); ties go to the better-ranked
+    passage, then the earlier unit."""
+    lang = question.lang
+    focus = question.focus
+    total = question.focus_weight
+    asked_keys = frozenset({t.stem for t in focus} | {fold(t.surface) for t in focus})
+    pairs = frozenset(zip((t.stem for t in focus), (t.stem for t in focus[1:]), strict=False))
+    readings: list[UnitReading] = []
+    for rank, passage in enumerate(passages):
+        units = passage_units(passage, rank)
+        if not units:
+            continue
+        # A sentence is read in its passage (which names what "ia", "album ini" speak of); a table
+        # row under its header and the passage's identity only — another row is another fact.
+        around = " ".join((*passage.identity, passage.text))
+        if units[0].header is not None:
+            around = " ".join((*passage.identity, units[0].header))
+        in_place = {n for n, t in enumerate(focus) if _holds(t, _keys(around, lang))}
+        for unit in units:
+            # A unit is read with what is part of every place in its passage (V2-07): the
+            # passage's identity and, for a row, its header.
+            own = "\n".join((*passage.identity, *filter(None, (unit.header,)), unit.text))
+            keys = _keys(own, lang)
+            held_at = {n for n, t in enumerate(focus) if _holds(t, keys)}
+            held = [focus[n] for n in sorted(held_at)]
+            placed_terms = [focus[n] for n in sorted(held_at | in_place)]
+            covered = sum(t.weight for t in held) / total if total else 0.0
+            placed = sum(t.weight for t in placed_terms) / total if total else 0.0
+            kind = holds_kind(question, unit.text)
+            missing = _missing_names(focus, placed_terms)
+            opposite = _says_opposite(asked_keys, keys.words, lang)
+            if covered <= 0 and total:
+                continue  # a unit sharing nothing with the question is never offered
+            if placed >= PLACED_MIN and _refers_back(unit.text, lang):
+                # "Album ini dirilis …", "Ia lahir …": the passage names what the unit speaks of.
+                covered = max(covered, COVERED_MIN)
+            reading = UnitReading(unit, covered, placed, kind, missing, opposite)
+            # The retrieval's order is evidence too: a unit of the first passage is preferred; so
+            # is one saying the question's words in the question's order ("amount due").
+            score = (
+                reading.relevance
+                + RANK_BONUS / (1 + rank)
+                + PHRASE_BONUS * _phrases(pairs, unit.text, lang)
+            )
+            readings.append(replace(reading, score=score))
+    # A unit that answers comes before any that does not, however high the latter scores.
+    readings.sort(key=lambda r: (not r.answers, -r.score, r.unit.passage, r.unit.position))
+    return Reading(readings)
+
+
+def passage_relevance(question: QuestionAnalysis, passage: ReadPassage) -> float:
+    """0–1: how well ``passage`` answers ``question`` — its best unit's relevance; an answering
+    unit is worth at least :data:`ANSWERS_AT_LEAST` (the lexical reranker's score)."""
+    best = read_units(question, [passage]).best
+    if best is None:
+        return 0.0
+    return max(best.relevance, ANSWERS_AT_LEAST) if best.answers else best.relevance
