@@ -24,6 +24,7 @@ KERNEL = [
     "numbers",
     "settings",
     "lang",
+    "not_found",
     "prompts",
     "observability",
     "snapstart",
