@@ -67,7 +67,7 @@ from tanda.retrieval.analysis import query_terms
 
 EvidenceKind = Literal["entity", "table", "claim"]
 """A citation's ``kind`` for an evidence item (ASK-05): line items and their summary are rows of
-a table, a rule is a claim the document makes about itself."""
+a table, a rule and a definition are claims the document makes about itself."""
 
 CITATION_KIND: Final[dict[NodeKind, EvidenceKind]] = {
     "entity": "entity",
@@ -76,6 +76,7 @@ CITATION_KIND: Final[dict[NodeKind, EvidenceKind]] = {
     "line_item_summary": "table",
     "claim": "claim",
     "rule": "claim",
+    "definition": "claim",  # the document's own statement of what a term means
 }
 
 PROOF_LAYER: Final[dict[NodeKind, SourceLayer]] = {
@@ -85,6 +86,7 @@ PROOF_LAYER: Final[dict[NodeKind, SourceLayer]] = {
     "line_item_summary": "table",  # the KALEM ÖZETİ speaks for its table's totals
     "claim": "claim",
     "rule": "rule",
+    "definition": "claim",
 }
 """What an evidence item is as a source of the proof chain (ASK-11)."""
 
