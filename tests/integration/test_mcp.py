@@ -244,11 +244,14 @@ def test_the_stale_only_and_node_type_facets_narrow_the_search(host: Host) -> No
 
 def test_the_node_type_facet_finds_what_a_document_defines(host: Host) -> None:
     # Issue 22: a term the statute defines is a `definition` node, cited at its item
-    found = host.run(
-        lambda c: call(
-            c, "search", query="kegagalan pelindungan", scope={}, node_types=["definition"]
+    async def body(client: Client) -> tuple[dict[str, Any], dict[str, Any]]:
+        found = await call(
+            client, "search", query="kegagalan pelindungan", scope={}, node_types=["definition"]
         )
-    )
+        node = await call(client, "get_node", node_id=found["candidates"][0]["node_id"])
+        return found, node
+
+    found, node = host.run(body)
 
     (definition,) = found["candidates"]
     assert definition["node_type"] == "definition"
@@ -262,6 +265,8 @@ def test_the_node_type_facet_finds_what_a_document_defines(host: Host) -> None:
     span = citation["span"]
     assert citation["section"] == section and text[span["start"] : span["end"]] == citation["text"]
     assert found["filters"]["node_types"] == ["definition"]
+    established = {(n["relation"], n["node"]["node_id"]) for n in node["neighbours"]["established"]}
+    assert ("passage_of", f"{TENANT}:uu-27#5") in established
 
 
 def test_list_sources_lists_the_documents_of_the_same_scope(host: Host) -> None:
