@@ -139,6 +139,10 @@ class InMemorySearchIndex:
             and (query.node_ids is None or record.node_id in query.node_ids)
             and (query.chunk_ids is None or record.chunk_id in query.chunk_ids)
             and (query.parent_ids is None or record.parent_id in query.parent_ids)
+            and (
+                query.terms is None
+                or (record.kind == "definition" and bool(set(record.keys) & set(query.terms)))
+            )
         ]
         return found[: query.limit] if query.limit is not None else found
 

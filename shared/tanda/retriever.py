@@ -1,15 +1,24 @@
 """Retrieval as every route uses it: embed the query when an embedder is configured, search the
 index (the adapter fuses the arms with RRF and applies the tenant filter), then apply the
 reranker floor (ASK-06, :func:`tanda.retrieval.rerank.rerank_floor`) when a reranker is
-configured."""
+configured.
+
+Asked for the definition of a term (``definition_of``, issue 22), the chunks holding the
+documents' own definitions of it (definition records, looked up by
+:func:`tanda.retrieval.analysis.term_key` inside the query's scope) lead the hits: "what is X" is
+answered where the document says what X is, even when a search ranks other passages naming X
+higher."""
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from tanda.ports import Embedder, Reranker, SearchIndex
 from tanda.records.documents import SearchHit, SearchQuery
+from tanda.records.structure import DefinitionRecord, RecordQuery
+from tanda.retrieval.analysis import term_key
 from tanda.retrieval.rerank import rerank_floor
 
 log = logging.getLogger(__name__)
@@ -23,6 +32,9 @@ class Retrieved:
     reranked: bool = False
     below_floor: int = 0
     """Hits the search found that the reranker floor dropped (ASK-06)."""
+    definition_chunks: tuple[str, ...] = ()
+    """With ``definition_of``: the chunks among ``hits`` that hold a definition of the term (they
+    come first, in this order)."""
 
 
 def retrieve(
@@ -32,7 +44,12 @@ def retrieve(
     embedder: Embedder | None = None,
     reranker: Reranker | None = None,
     min_score: float = 0.0,
+    definition_of: str | None = None,
 ) -> Retrieved:
+    """The hits for ``query``; with ``definition_of`` (a term as the question writes it), the
+    chunks defining that term come first — then the search's own hits, without repeats, cut to
+    ``top_k`` — and the reranker floor is applied to the whole list as always (a definition chunk
+    holds the term, so it passes a floor the question's words set)."""
     mode = "lexical"
     if embedder is not None and query.vector is None:
         try:
@@ -45,9 +62,65 @@ def retrieve(
     elif query.vector is not None:
         mode = "hybrid"
     hits = index.search(query)
+    defining: tuple[str, ...] = ()
+    if definition_of is not None:
+        hits, defining = _definitions_first(index, query, definition_of, hits)
     if reranker is None:
-        return Retrieved(hits, mode)
+        return Retrieved(hits, mode, definition_chunks=defining)
     # ASK-06: candidates under the floor never reach synthesis. A reranker outage raises: the
     # floor fails closed (unlike the embedder, whose outage only loses the vector arm's recall).
     kept = rerank_floor(reranker, query.text, hits, min_score=min_score)
-    return Retrieved(kept, mode, reranked=True, below_floor=len(hits) - len(kept))
+    if defining:  # a reordering reranker does not move a definition from the lead
+        lead = {chunk_id: position for position, chunk_id in enumerate(defining)}
+        kept.sort(key=lambda hit: lead.get(hit.chunk.chunk_id, len(lead)))
+        kept_ids = {hit.chunk.chunk_id for hit in kept}
+        defining = tuple(chunk_id for chunk_id in defining if chunk_id in kept_ids)
+    return Retrieved(
+        kept,
+        mode,
+        reranked=True,
+        below_floor=len(hits) - len(kept),
+        definition_chunks=defining,
+    )
+
+
+def _definitions_first(
+    index: SearchIndex, query: SearchQuery, term: str, hits: Sequence[SearchHit]
+) -> tuple[list[SearchHit], tuple[str, ...]]:
+    """``hits`` with the chunks defining ``term`` in front (inside ``query.scope``, at most
+    ``top_k`` in all), and those chunks' ids. Definitions of the term itself lead those that
+    name it as an alias (``yang selanjutnya disebut …``); then the ones the search ranked
+    higher; then document order. A definition chunk the search did not find joins with the
+    list's best score (the order says it leads)."""
+    key = term_key(term)
+    if not key:
+        return list(hits), ()
+    records = [
+        record
+        for record in index.records(
+            RecordQuery(scope=query.scope, kinds=("definition",), terms=(key,))
+        )
+        if isinstance(record, DefinitionRecord)
+    ]
+    if not records:
+        return list(hits), ()
+    searched = {hit.chunk.chunk_id: rank for rank, hit in enumerate(hits)}
+    best: dict[str, tuple[int, int, int]] = {}
+    for order, record in enumerate(records):
+        place = (record.term_key != key, searched.get(record.chunk_id, len(hits)), order)
+        best[record.chunk_id] = min(place, best.get(record.chunk_id, place))
+    chosen = sorted(best, key=best.__getitem__)[: query.top_k]
+    found = {hit.chunk.chunk_id: hit for hit in hits}
+    missing = [chunk_id for chunk_id in chosen if chunk_id not in found]
+    read = {c.chunk_id: c for c in index.chunks(query.scope, missing)} if missing else {}
+    top = max((hit.score for hit in hits), default=0.0)
+    leading: list[SearchHit] = []
+    for chunk_id in chosen:
+        if chunk_id in found:
+            hit = found[chunk_id]
+            leading.append(hit.model_copy(update={"score": max(hit.score, top)}))
+        elif chunk_id in read:
+            leading.append(SearchHit(chunk=read[chunk_id], score=top))
+    defining = tuple(hit.chunk.chunk_id for hit in leading)
+    rest = [hit for hit in hits if hit.chunk.chunk_id not in best]
+    return [*leading, *rest][: query.top_k], defining

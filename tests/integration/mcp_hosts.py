@@ -46,14 +46,20 @@ UU_TEXTS = [
         "Pengendali wajib memberitahukan kegagalan pelindungan paling lambat 3 hari. "
         "Denda administratif paling tinggi Rp 2 miliar.",
     ),
+    (
+        "BAB IV > Pasal 46",
+        "Dalam Pasal ini yang dimaksud dengan:\n1. Kegagalan Pelindungan adalah kegagalan "
+        "melindungi kerahasiaan, integritas, dan ketersediaan.",
+    ),
 ]
 CLAIM_QUOTE = "data tentang orang perseorangan yang teridentifikasi"
 PP_TEXT = "Denda administratif paling tinggi Rp 5 miliar bagi badan publik."
 
 
 def add_statute(index: SqliteSearchIndex, tenant: str = TENANT) -> list[Chunk]:
-    """A statute of five passages in four sections (neighbours for get_node) and its structure
-    records: a claim on the first passage, a rule and its entities on the last."""
+    """A statute of six passages in five sections (neighbours for get_node) and its structure
+    records: a claim on the first passage, a rule and its entities on the fifth, a definition
+    (issue 22) on the last."""
     identity = LegalIdentity(
         legal_reference="Undang-Undang Republik Indonesia Nomor 27 Tahun 2022",
         regulation_type="Undang-Undang",
@@ -172,6 +178,8 @@ def stdio_host(home: Path, tenant: str = TENANT, **env: str) -> Host:
         "PATH": os.environ.get("PATH", ""),
         "HOME": os.environ.get("HOME", ""),
         "TANDA_HOME": str(home),
+        # The server runs the code under test: a worktree put first on the path stays first.
+        **({"PYTHONPATH": os.environ["PYTHONPATH"]} if os.environ.get("PYTHONPATH") else {}),
         **env,
     }
 

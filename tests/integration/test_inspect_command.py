@@ -108,3 +108,38 @@ def test_a_document_ingested_without_the_layers_says_so(
     assert "structure:" not in capsys.readouterr().out
     assert main(["inspect", _document_id("Faktur 12"), "--tenant", "t1"]) == 0
     assert "no structure records" in capsys.readouterr().out
+
+
+PERDA = "\n".join(
+    [
+        "PERATURAN DAERAH KABUPATEN SLEMAN NOMOR 7 TAHUN 2024",
+        "Pasal 1",
+        "Dalam Peraturan Daerah ini yang dimaksud dengan:",
+        "1. Daerah adalah Kabupaten Sleman.",
+        "2. Pemerintah Daerah yang selanjutnya disebut Pemda adalah Bupati Sleman.",
+        "Pasal 2",
+        "(1) Pajak dipungut oleh Pemda paling lambat 30 hari setelah penetapan.",
+        "Pasal 3",
+        "Cukup jelas.",
+    ]
+)
+
+
+def test_ingest_counts_the_definitions_and_inspect_lists_them(
+    home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Given a statute whose Pasal 1 defines two terms (issue 22)
+    (tmp_path / "perda.txt").write_text(PERDA, encoding="utf-8")
+    assert main(["ingest", str(tmp_path / "perda.txt"), "--tenant", "t1", "--no-progress"]) == 0
+    assert "· 2 definitions" in capsys.readouterr().out
+    (document,) = build_runtime().search_index.documents(SearchScope(tenant_id="t1"))
+    document_id = document.document_id
+    # When its definitions are listed
+    assert main(["inspect", document_id, "--tenant", "t1", "--kind", "definition"]) == 0
+    out = capsys.readouterr().out
+    # Then each shows its evidence line and, below it, the item as the document words it
+    assert "definitions: 2" in out and "== definitions" in out
+    assert "d1" in out and "DEFINISI: Daerah = Kabupaten Sleman." in out
+    assert "DEFINISI: Pemerintah Daerah (Pemda) = Bupati Sleman." in out
+    assert "“2. Pemerintah Daerah yang selanjutnya disebut Pemda adalah Bupati Sleman.”" in out
+    assert "entities" not in out  # only the kind asked for

@@ -242,6 +242,33 @@ def test_the_stale_only_and_node_type_facets_narrow_the_search(host: Host) -> No
     assert "NODE_TYPES_MISSING" in {w["code"] for w in entities["warnings"]}
 
 
+def test_the_node_type_facet_finds_what_a_document_defines(host: Host) -> None:
+    # Issue 22: a term the statute defines is a `definition` node, cited at its item
+    async def body(client: Client) -> tuple[dict[str, Any], dict[str, Any]]:
+        found = await call(
+            client, "search", query="kegagalan pelindungan", scope={}, node_types=["definition"]
+        )
+        node = await call(client, "get_node", node_id=found["candidates"][0]["node_id"])
+        return found, node
+
+    found, node = host.run(body)
+
+    (definition,) = found["candidates"]
+    assert definition["node_type"] == "definition"
+    assert definition["summary"] == (
+        "DEFINISI: Kegagalan Pelindungan = kegagalan melindungi kerahasiaan, integritas, dan "
+        "ketersediaan."
+    )
+    citation = definition["citation"]
+    assert citation["text"].startswith("1. Kegagalan Pelindungan adalah")
+    section, text = UU_TEXTS[-1]
+    span = citation["span"]
+    assert citation["section"] == section and text[span["start"] : span["end"]] == citation["text"]
+    assert found["filters"]["node_types"] == ["definition"]
+    established = {(n["relation"], n["node"]["node_id"]) for n in node["neighbours"]["established"]}
+    assert ("passage_of", f"{TENANT}:uu-27#5") in established
+
+
 def test_list_sources_lists_the_documents_of_the_same_scope(host: Host) -> None:
     async def body(client: Client) -> tuple[dict[str, Any], dict[str, Any]]:
         return (

@@ -1,19 +1,22 @@
 """Structure records in the embedded index (ASK-14): written, replaced and rescoped with their
 document in one transaction, read by kind, node, chunk and parent inside the caller's scope —
-and never across tenants."""
+and never across tenants. Definitions' term lookup (issue 22): its column and index, and a file
+written before them migrated when opened (the lookup itself: test_records_contract.py)."""
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
+import apsw
 import pytest
 
-from tanda.adapters.sqlite_index import SqliteSearchIndex
+from tanda.adapters.sqlite_index import SqliteSearchIndex, record_filter
 from tanda.extraction import build_structure
 from tanda.records.documents import Chunk, Document, SearchScope
 from tanda.records.structure import STRUCTURE_VERSION, RecordQuery, StructureRecord
-from tanda.retrieval.ingest.readers import read_markdown
+from tanda.retrieval.ingest.readers import parse_plain_text, read_markdown
 from tanda.service.ingest import build_document
 
 pytestmark = pytest.mark.integration
@@ -170,3 +173,124 @@ def test_a_document_scope_narrows_records(index: SqliteSearchIndex) -> None:
     only_b = index.records(query(document_ids=("b",)))
     assert only_b and {r.document_id for r in only_b} == {"b"}
     assert index.records(query(document_ids=())) == []
+
+
+# --- definitions (issue 22): the term lookup's column, index and migration ---------------------
+
+BEFORE_ISSUE_22 = Path(__file__).resolve().parents[1] / "fixtures" / "index_before_issue_22.sqlite"
+"""Written by tanda at a4a8b7e (``extraction/1``, no ``records.term_keys``): the statute
+``perda-7`` (a ``Pasal 1`` defining Daerah, Pemerintah Daerah = Pemda, Pajak Daerah) for tenants
+t1 and t2, with the entity and rule records that version built."""
+
+PERDA = "\n".join(
+    [
+        "PERATURAN DAERAH NOMOR 7 TAHUN 2024",
+        "Pasal 1",
+        "Dalam Peraturan Daerah ini yang dimaksud dengan:",
+        "1. Daerah adalah Kabupaten Sleman.",
+        "2. Pemerintah Daerah yang selanjutnya disebut Pemda adalah Bupati Sleman.",
+        "3. Pajak Daerah adalah kontribusi wajib kepada Daerah.",
+        "Pasal 2",
+        "(1) Pajak Daerah dipungut oleh Pemda paling lambat 30 hari setelah tanggal penetapan.",
+        "Pasal 3",
+        "Cukup jelas.",
+    ]
+)
+
+
+def _perda(tenant: str) -> tuple[Document, list[Chunk], list[StructureRecord]]:
+    document, chunks = build_document(
+        parse_plain_text(PERDA, fallback_title="perda"),
+        tenant=tenant,
+        document_id="perda-7",
+        source="perda-7.txt",
+        digest="hash-perda-7",
+        batch=None,
+        selections=(),
+        metadata={},
+    )
+    document = document.model_copy(update={"structure_version": STRUCTURE_VERSION})
+    return document, chunks, build_structure(document, chunks).records
+
+
+def _columns_and_indexes(path: Path) -> tuple[set[str], set[str]]:
+    conn = apsw.Connection(str(path))
+    try:
+        columns = {str(row[1]) for row in conn.execute("PRAGMA table_info(records)")}
+        indexes = {
+            str(name)
+            for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'index'")
+        }
+        return columns, indexes
+    finally:
+        conn.close()
+
+
+@pytest.fixture
+def before_issue_22(tmp_path: Path) -> Path:
+    copy = tmp_path / "before_issue_22.sqlite"
+    shutil.copy(BEFORE_ISSUE_22, copy)
+    return copy
+
+
+def test_a_file_without_the_term_column_gets_it_and_its_index_when_opened(
+    before_issue_22: Path,
+) -> None:
+    # Given a file written before definition records existed
+    columns, indexes = _columns_and_indexes(before_issue_22)
+    assert "term_keys" not in columns and "records_terms" not in indexes
+    # When it is opened
+    index = SqliteSearchIndex(before_issue_22)
+    try:
+        # Then its records are as they were, and a lookup by term finds nothing (yet)
+        old = index.records(query())
+        assert old and {r.kind for r in old} == {"entity", "rule"}
+        assert index.records(query(terms=("daerah",))) == []
+    finally:
+        index.close()
+    columns, indexes = _columns_and_indexes(before_issue_22)
+    assert "term_keys" in columns and "records_terms" in indexes
+
+
+def test_a_migrated_file_rebuilds_older_documents_with_their_definitions(
+    before_issue_22: Path,
+) -> None:
+    index = SqliteSearchIndex(before_issue_22)
+    try:
+        # When the same statute is ingested again (same content, older structure version)
+        outcome = index.upsert_document(*_perda("t1"))
+        # Then it is rebuilt, and its definitions are found by term — only in its tenant
+        assert outcome.status == "replaced"
+        found = index.records(query(terms=("pemda",)))
+        assert [(r.kind, getattr(r, "term", None)) for r in found] == [
+            ("definition", "Pemerintah Daerah")
+        ]
+        assert index.records(query("t2", terms=("pemda",))) == []
+    finally:
+        index.close()
+    # And opening it again changes nothing more
+    again = SqliteSearchIndex(before_issue_22)
+    try:
+        assert [r.node_id for r in again.records(query(terms=("pemda",)))] == [found[0].node_id]
+    finally:
+        again.close()
+
+
+def test_a_lookup_by_term_reads_the_tenants_definitions_through_their_index(
+    index: SqliteSearchIndex,
+) -> None:
+    index.upsert_document(*_perda("t1"))
+    where = record_filter(query(terms=("pajak daerah",)))
+    conn = apsw.Connection(str(index.path))
+    try:
+        plan = " ".join(
+            str(row[-1])
+            for row in conn.execute(
+                f"EXPLAIN QUERY PLAN SELECT r.body FROM records r WHERE {where.sql} "
+                "ORDER BY r.document_id, r.ordinal",
+                where.params,
+            )
+        )
+    finally:
+        conn.close()
+    assert "records_terms" in plan, plan

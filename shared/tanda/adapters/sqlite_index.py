@@ -18,9 +18,13 @@ Layout (see docs/retrieval.md):
 - ``chunk_vec`` — sqlite-vec ``vec0`` (cosine) partitioned by tenant, created with the first
   embedding; its rowid is ``chunks.id``.
 - ``records`` — the document's structure records (ASK-14): one row per (tenant, node), the columns
-  reads filter on (kind, chunk, parent, scope, order) and the rest of the record as JSON (the
-  columns are not repeated in it: a rescope updates them alone). Written, replaced and rescoped
-  in the same transaction as the document's chunks.
+  reads filter on (kind, chunk, parent, scope, order; a definition's ``term_keys``, issue 22) and
+  the rest of the record as JSON (the columns are not repeated in it: a rescope updates them
+  alone). Written, replaced and rescoped in the same transaction as the document's chunks.
+  ``term_keys`` is the JSON list of a definition's keys (its term's and its aliases'), ``NULL``
+  for every other record; a lookup by term reads only the tenant's definitions, in document
+  order, through a partial index over them (``records_terms``), and matches their keys. A file
+  written before the column has it added when opened (``_migrate_record_terms``).
 
 SQL text is assembled only from constant fragments and ``?`` placeholders (hence the
 ``noqa: S608``); every value is bound. Every read goes through :func:`scope_filter`, which puts
@@ -134,13 +138,21 @@ CREATE TABLE IF NOT EXISTS records (
     parent_id TEXT,
     batch_id TEXT,
     selections TEXT NOT NULL,
-    body TEXT NOT NULL
+    body TEXT NOT NULL,
+    term_keys TEXT
 );
 CREATE UNIQUE INDEX IF NOT EXISTS records_node ON records (tenant_id, node_id);
 CREATE INDEX IF NOT EXISTS records_document ON records (tenant_id, document_id, ordinal);
 CREATE INDEX IF NOT EXISTS records_chunk ON records (chunk_id);
 CREATE INDEX IF NOT EXISTS records_parent ON records (parent_id) WHERE parent_id IS NOT NULL;
 """
+_RECORD_TERMS_INDEX: Final = (
+    "CREATE INDEX IF NOT EXISTS records_terms ON records (tenant_id, document_id, ordinal) "
+    "WHERE term_keys IS NOT NULL"
+)
+"""The tenant's definitions in document order (issue 22): a lookup by term walks these rows only,
+not every record of the tenant. Created after ``_migrate_record_terms``, since a file written
+before it has no ``term_keys`` column to index yet."""
 _SHARED_FTS: Final = "chunk_fts"
 """The one FTS5 table of every tenant in files written before issue 11 (migrated away)."""
 
@@ -196,6 +208,16 @@ def record_filter(query: RecordQuery, alias: str = "r") -> SqlFilter:
             continue
         clauses.append(f"{alias}.{column} IN ({', '.join('?' for _ in values)})")
         params.extend(values)
+    if query.terms is not None:
+        if not query.terms:
+            clauses.append("0")
+        else:
+            # `term_keys IS NOT NULL` lets the planner take the partial index over the tenant's
+            # definitions (`records_terms`); one of the record's keys must be one asked for.
+            marks = ", ".join("?" for _ in query.terms)
+            keys = f"SELECT 1 FROM json_each({alias}.term_keys) WHERE value IN ({marks})"  # noqa: S608
+            clauses.append(f"{alias}.term_keys IS NOT NULL AND EXISTS ({keys})")
+            params.extend(query.terms)
     return SqlFilter(" AND ".join(clauses), tuple(params))
 
 
@@ -257,6 +279,7 @@ class SqliteSearchIndex(PooledConnections[apsw.Connection]):
         with self._write_lock, self._connections.lease() as conn:
             conn.execute("PRAGMA journal_mode = WAL")
             conn.execute(_SCHEMA)
+        self._migrate_record_terms()
         self._migrate_shared_fts()
 
     # -- connections -----------------------------------------------------------------------
@@ -324,7 +347,8 @@ class SqliteSearchIndex(PooledConnections[apsw.Connection]):
             conn.execute("DELETE FROM records WHERE tenant_id = ? AND document_id = ?", key)
             conn.executemany(
                 "INSERT INTO records (tenant_id, node_id, document_id, kind, ordinal, chunk_id, "
-                "parent_id, batch_id, selections, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "parent_id, batch_id, selections, body, term_keys) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [_record_row(record) for record in records],
             )
             conn.execute(  # a new generation: the tenant's cached term statistics are out of date
@@ -394,6 +418,17 @@ class SqliteSearchIndex(PooledConnections[apsw.Connection]):
                 "INSERT INTO chunk_vec (rowid, tenant_id, embedding) VALUES (?, ?, ?)",
                 (rowid, chunk.tenant_id, embedding),
             )
+
+    def _migrate_record_terms(self) -> None:
+        """A file written before issue 22 has no ``records.term_keys``: add the column (``NULL``
+        for every stored record — none of them is a definition, which only ``extraction/2`` and
+        later build) and its index, in one transaction. Such a file's documents carry an older
+        ``structure_version``, so the next ingest rebuilds their records with definitions."""
+        with self._transaction() as conn:
+            columns = {str(row[1]) for row in conn.execute("PRAGMA table_info(records)")}
+            if "term_keys" not in columns:
+                conn.execute("ALTER TABLE records ADD COLUMN term_keys TEXT")
+            conn.execute(_RECORD_TERMS_INDEX)
 
     def _migrate_shared_fts(self) -> None:
         """A file written before issue 11 holds one FTS5 table (``chunk_fts``) for every tenant:
@@ -860,6 +895,7 @@ def _record_row(record: StructureRecord) -> tuple[Any, ...]:
         record.batch_id,
         json.dumps(list(record.selections)),
         record.model_dump_json(exclude=_IN_COLUMNS, exclude_none=True),
+        json.dumps(list(record.keys)) if record.kind == "definition" else None,
     )
 
 

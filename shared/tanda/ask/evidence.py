@@ -74,7 +74,7 @@ __all__ = ["asks_for_a_table", "asks_for_items", "pick_evidence"]
 
 EvidenceKind = Literal["entity", "table", "claim"]
 """A citation's ``kind`` for an evidence item (ASK-05): line items and their summary are rows of
-a table, a rule is a claim the document makes about itself."""
+a table, a rule and a definition are claims the document makes about itself."""
 
 CITATION_KIND: Final[dict[NodeKind, EvidenceKind]] = {
     "entity": "entity",
@@ -83,6 +83,7 @@ CITATION_KIND: Final[dict[NodeKind, EvidenceKind]] = {
     "line_item_summary": "table",
     "claim": "claim",
     "rule": "claim",
+    "definition": "claim",  # the document's own statement of what a term means
 }
 
 PROOF_LAYER: Final[dict[NodeKind, SourceLayer]] = {
@@ -92,6 +93,7 @@ PROOF_LAYER: Final[dict[NodeKind, SourceLayer]] = {
     "line_item_summary": "table",  # the KALEM ÖZETİ speaks for its table's totals
     "claim": "claim",
     "rule": "rule",
+    "definition": "claim",
 }
 """What an evidence item is as a source of the proof chain (ASK-11)."""
 

@@ -212,7 +212,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--kind",
         action="append",
-        choices=("entity", "table", "line_item", "line_item_summary", "claim", "rule"),
+        choices=(
+            "entity",
+            "table",
+            "line_item",
+            "line_item_summary",
+            "claim",
+            "rule",
+            "definition",
+        ),
         help="only records of this kind (repeatable)",
     )
     p.add_argument("--json", action="store_true", help="the document and records as JSON")

@@ -17,6 +17,7 @@ _HEADINGS = {
     "entity": "entities",
     "claim": "claims",
     "rule": "rules",
+    "definition": "definitions",
 }
 _ORDER: tuple[NodeKind, ...] = (
     "table",
@@ -25,6 +26,7 @@ _ORDER: tuple[NodeKind, ...] = (
     "entity",
     "claim",
     "rule",
+    "definition",
 )
 
 
@@ -80,6 +82,9 @@ def render(title: str, document_id: str, records: list[StructureRecord]) -> list
             if record.kind == "table":
                 text = f"{record.caption}: {len(record.rows)} rows × {len(record.header)} columns"
             lines.append(f"{local:<10} {page:>6}  {text}")
-            if record.kind in ("claim", "rule") and " ".join(record.quote.split()) != text:
+            if (
+                record.kind in ("claim", "rule", "definition")
+                and " ".join(record.quote.split()) != text
+            ):
                 lines.append(f"{'':<18}“{' '.join(record.quote.split())}”")
     return lines

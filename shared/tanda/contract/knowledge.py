@@ -19,8 +19,16 @@ from tanda.contract.request_body import (
 )
 from tanda.contract.v1_search import Identity
 
-NodeType = Literal["passage", "entity", "table", "claim", "rule", "line_item"]
-NODE_TYPES: tuple[NodeType, ...] = ("passage", "entity", "table", "claim", "rule", "line_item")
+NodeType = Literal["passage", "entity", "table", "claim", "rule", "line_item", "definition"]
+NODE_TYPES: tuple[NodeType, ...] = (
+    "passage",
+    "entity",
+    "table",
+    "claim",
+    "rule",
+    "line_item",
+    "definition",
+)
 
 BUDGET_UNIT: Literal["codepoints_of_serialized_json"] = "codepoints_of_serialized_json"
 MIN_BUDGET_CODEPOINTS = 500

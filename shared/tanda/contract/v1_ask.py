@@ -14,7 +14,9 @@ from tanda.contract.v1_search import V1ScopedRequest
 
 AskLang = Literal["tr", "id", "en"]
 CitationKind = Literal["passage", "entity", "table", "claim"]
-RecordKind = Literal["entity", "table", "line_item", "line_item_summary", "claim", "rule"]
+RecordKind = Literal[
+    "entity", "table", "line_item", "line_item_summary", "claim", "rule", "definition"
+]
 
 
 class V1AskRequest(V1ScopedRequest):

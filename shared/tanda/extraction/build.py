@@ -1,5 +1,6 @@
 """One document → its structure records (ASK-14): tables, line items and their summaries, entities,
-claims that pass the quote check, and rules evaluated against the document's own facts.
+claims that pass the quote check, rules evaluated against the document's own facts, and the terms
+it defines (issue 22).
 
 Pure: the document and its stored chunks in, records out (the model's claim proposals come in as
 data; the ingest use case asks the model). Records are numbered in document order: by chunk, then
@@ -13,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from tanda.extraction.claims import ClaimProposal, claim_drafts
+from tanda.extraction.definitions import definition_drafts
 from tanda.extraction.drafts import DocumentContext, Draft, Fact, Numbering
 from tanda.extraction.entities import prose_entities
 from tanda.extraction.invoices import invoice_layers
@@ -88,6 +90,7 @@ def build_structure(
     drafts.extend(claims.drafts)
     by_id = {chunk.chunk_id: chunk for chunk in ordered}
     drafts.extend(rule_drafts(ctx, found, facts, tables.summaries, numbering, by_id))
+    drafts.extend(definition_drafts(ctx, ordered, numbering))
     return _numbered(drafts, len(proposals), claims.dropped)
 
 

@@ -11,6 +11,7 @@ from tanda.numbers.normal import NormalForm
 from tanda.records.documents import Chunk, Document
 from tanda.records.structure import (
     ClaimRecord,
+    DefinitionRecord,
     EntityRecord,
     LineItemRecord,
     LineItemSummaryRecord,
@@ -26,6 +27,7 @@ RecordClass = (
     | type[LineItemSummaryRecord]
     | type[ClaimRecord]
     | type[RuleRecord]
+    | type[DefinitionRecord]
 )
 
 _KIND_OF: dict[RecordClass, str] = {
@@ -35,8 +37,17 @@ _KIND_OF: dict[RecordClass, str] = {
     LineItemSummaryRecord: "line_item_summary",
     ClaimRecord: "claim",
     RuleRecord: "rule",
+    DefinitionRecord: "definition",
 }
-KIND_RANK = {"table": 0, "line_item": 1, "line_item_summary": 2, "entity": 3, "claim": 4, "rule": 5}
+KIND_RANK = {
+    "table": 0,
+    "line_item": 1,
+    "line_item_summary": 2,
+    "entity": 3,
+    "claim": 4,
+    "rule": 5,
+    "definition": 6,
+}
 """Among records at the same place, the order they are listed in."""
 
 

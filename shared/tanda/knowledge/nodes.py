@@ -25,6 +25,7 @@ NODE_TYPE_OF_KIND: Final[dict[NodeKind, NodeType]] = {
     "line_item_summary": "line_item",  # KALEM ÖZETİ: the summary of an item table's line items
     "claim": "claim",
     "rule": "rule",
+    "definition": "definition",
 }
 
 

@@ -1,6 +1,6 @@
 """A document's structure records, built at ingest next to its chunks (ASK-14, DESIGN §6).
 
-Five kinds of record, each read from one stored chunk and anchored in it: ``chunk_id`` and a
+Six kinds of record, each read from one stored chunk and anchored in it: ``chunk_id`` and a
 ``span`` of code points in that chunk's text, so ``quote == chunk.text[span.start:span.end]``
 and any reader can check a record against the stored text again (KB-05):
 
@@ -14,12 +14,16 @@ and any reader can check a record against the stored text again (KB-05):
   stored text at its span (whitespace normalised).
 - **rule** — a condition the document imposes, its quote, and a deterministic evaluation against the
   document's own facts: ``IHLAL`` / ``sağlandı`` / ``DEĞERLENDİRİLEMEDİ``.
+- **definition** — a term the document defines (``Data Pribadi``, ``asas kepastian hukum``,
+  ``Açık rıza``, ``personal data``), its matching key, the names it is also given (``yang
+  selanjutnya disebut …``) and the definition text; the quote is the definition item verbatim
+  (issue 22, :mod:`tanda.extraction.definitions`).
 
 Records are tenant-scoped like chunks (``tenant_id``, ``batch_id``, ``selections``: a scope change
 of the document moves them too), replaced with their document, and read through
 ``SearchIndex.records`` with a :class:`RecordQuery`. ``node_id`` is unique within a tenant:
 ``<document_id>:<local id>`` (``e3`` entity, ``t1`` table, ``t1-i4`` its fourth line item, ``t1-s``
-its summary, ``c2`` claim, ``r1`` rule).
+its summary, ``c2`` claim, ``r1`` rule, ``d4`` definition).
 """
 
 from __future__ import annotations
@@ -31,7 +35,9 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
 
 from tanda.records.documents import SearchScope
 
-NodeKind = Literal["entity", "table", "line_item", "line_item_summary", "claim", "rule"]
+NodeKind = Literal[
+    "entity", "table", "line_item", "line_item_summary", "claim", "rule", "definition"
+]
 NODE_KINDS: Final[tuple[NodeKind, ...]] = (
     "entity",
     "table",
@@ -39,6 +45,7 @@ NODE_KINDS: Final[tuple[NodeKind, ...]] = (
     "line_item_summary",
     "claim",
     "rule",
+    "definition",
 )
 
 EntityType = Literal[
@@ -55,9 +62,10 @@ RuleType = Literal[
 rules, the due date, each tax subtotal; issue 18, docs/invoices.md)."""
 Evaluation = Literal["IHLAL", "sağlandı", "DEĞERLENDİRİLEMEDİ"]
 
-STRUCTURE_VERSION: Final = "extraction/1"
+STRUCTURE_VERSION: Final = "extraction/2"
 """What ``Document.structure_version`` says when the records of a document were built by this
-version of ``tanda.extraction``; a re-ingest rebuilds a document built by another (or by none)."""
+version of ``tanda.extraction``; a re-ingest rebuilds a document built by another (or by none).
+``extraction/2``: definition records (issue 22)."""
 
 
 class _Model(BaseModel):
@@ -227,8 +235,40 @@ class RuleRecord(_Node):
     reason: str | None = Field(default=None, description="DEĞERLENDİRİLEMEDİ: why not.")
 
 
+class DefinitionRecord(_Node):
+    """A term the document defines (issue 22): ``quote`` is the definition item verbatim (``1. Data
+    Pribadi adalah …``; of an item that runs on into the next chunk, what this chunk holds)."""
+
+    kind: Literal["definition"] = "definition"
+    term: str = Field(description="The term as the document writes it (without its quotes).")
+    term_key: str = Field(
+        description="The term's matching form (`tanda.retrieval.analysis.term_key`): "
+        "`data pribadi`."
+    )
+    aliases: tuple[str, ...] = Field(
+        default=(),
+        description="Other names the document gives it: `yang selanjutnya disebut Pemerintah`, "
+        "`(BPK)`.",
+    )
+    alias_keys: tuple[str, ...] = Field(
+        default=(), description="Each alias's matching form, in the order of `aliases`."
+    )
+    definition: str = Field(description="What the term means, as the document says it.")
+
+    @property
+    def keys(self) -> tuple[str, ...]:
+        """What a lookup by term matches (``RecordQuery.terms``): the term's and aliases' keys."""
+        return tuple(dict.fromkeys((self.term_key, *self.alias_keys)))
+
+
 StructureRecord = Annotated[
-    EntityRecord | TableRecord | LineItemRecord | LineItemSummaryRecord | ClaimRecord | RuleRecord,
+    EntityRecord
+    | TableRecord
+    | LineItemRecord
+    | LineItemSummaryRecord
+    | ClaimRecord
+    | RuleRecord
+    | DefinitionRecord,
     Field(discriminator="kind"),
 ]
 STRUCTURE_RECORD: Final[TypeAdapter[StructureRecord]] = TypeAdapter(StructureRecord)
@@ -248,6 +288,8 @@ class RecordQuery(_Model):
     - ``node_ids`` — a lookup by id (a finding, a citation, a KB node);
     - ``chunk_ids`` — the records read from these chunks: the evidence beside retrieved passages;
     - ``parent_ids`` — e.g. a table's line items and summary;
+    - ``terms`` — definition records whose ``term_key`` or an alias's key is one of these (keys
+      as :func:`tanda.retrieval.analysis.term_key` makes them): "what does X mean" (issue 22);
     - ``limit`` — at most this many (in that order).
     """
 
@@ -256,4 +298,5 @@ class RecordQuery(_Model):
     node_ids: tuple[str, ...] | None = None
     chunk_ids: tuple[str, ...] | None = None
     parent_ids: tuple[str, ...] | None = None
+    terms: tuple[str, ...] | None = None
     limit: int | None = Field(default=None, ge=1)

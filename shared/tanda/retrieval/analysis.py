@@ -107,3 +107,13 @@ def query_terms(text: str, lang: Lang) -> list[str]:
 def surface_terms(text: str, lang: Lang | None = None) -> Iterator[str]:
     """Unstemmed, folded tokens: the exact-word view of a text."""
     return (fold(t) for t in tokenize(text, lang))
+
+
+def term_key(text: str) -> str:
+    """The language-free matching form of a defined term (issue 22): its unstemmed folded tokens
+    (:func:`surface_terms`) joined by one space — quotes, case, accents and spacing fall away
+    (``“Açık rıza”`` → ``acik riza``, ``Data  Pribadi`` → ``data pribadi``). A definition record
+    stores it at ingest; the question side computes it from the X of "what is X" and looks the
+    definitions up by it (``RecordQuery.terms``). Unstemmed, so a term never meets another that
+    only shares a stem (``pengendali`` ≠ ``pengendalian``)."""
+    return " ".join(surface_terms(text))

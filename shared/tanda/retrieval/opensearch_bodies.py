@@ -10,11 +10,12 @@ One index holds several kinds of record, told apart by ``record``:
   judge sees, and the document's ``content_hash`` (so a re-ingest can tell what changed);
 - ``document`` — one per :class:`~tanda.records.documents.Document`: what ``documents()`` lists.
   Written last, so its ``content_hash`` names a version whose chunks are all in place;
-- ``entity``, ``table``, ``line_item``, ``line_item_summary``, ``claim``, ``rule`` — one per
-  structure record (ASK-14, :mod:`tanda.records.structure`): the record whole in ``node`` (stored,
-  not indexed), its evidence line in ``text`` (analyzed like a chunk's), and the fields reads
-  filter on. Their ids carry the content hash, so a replacing version never overwrites the
-  records of the version it replaces before it is complete.
+- ``entity``, ``table``, ``line_item``, ``line_item_summary``, ``claim``, ``rule``,
+  ``definition`` — one per structure record (ASK-14, :mod:`tanda.records.structure`): the record
+  whole in ``node`` (stored, not indexed), its evidence line in ``text`` (analyzed like a
+  chunk's), and the fields reads filter on — a definition's ``term_keys`` too (its term's key and
+  its aliases', issue 22). Their ids carry the content hash, so a replacing version never
+  overwrites the records of the version it replaces before it is complete.
 
 Every read goes through :func:`filter_clauses`, which always carries the tenant term and
 ``stale: false`` — no caller can forget the tenant filter.
@@ -47,7 +48,15 @@ from tanda.records.structure import (
 
 Body = dict[str, Any]
 Record = Literal[
-    "chunk", "document", "entity", "table", "line_item", "line_item_summary", "claim", "rule"
+    "chunk",
+    "document",
+    "entity",
+    "table",
+    "line_item",
+    "line_item_summary",
+    "claim",
+    "rule",
+    "definition",
 ]
 FusionPlace = Literal["pipeline", "client"]
 """Where the two arms of a hybrid search are fused (``TANDA_OPENSEARCH_FUSION``)."""
@@ -140,13 +149,15 @@ STRUCTURE_PROPERTIES: Body = {
     "node_id": _KEYWORD,
     "parent_id": _KEYWORD,
     "node": {"type": "object", "enabled": False},
+    # definitions only (issue 22): the term's key and each alias's, looked up by `terms`
+    "term_keys": _LONG_KEYWORD,
 }
 
 
 def structure_mapping_body() -> Body:
     """The fields structure records need, for ``PUT <index>/_mapping`` on an index created before
-    them (issue 14): adding fields is allowed on a live index; ``dynamic: strict`` would refuse
-    the records otherwise."""
+    them (issue 14; ``term_keys``, issue 22): adding fields is allowed on a live index; ``dynamic:
+    strict`` would refuse the records otherwise."""
     return {"properties": {"structure_version": _KEYWORD, **STRUCTURE_PROPERTIES}}
 
 
@@ -555,6 +566,8 @@ def record_source(
         "content_hash": content_hash,
         "node": record.model_dump(mode="json"),
     }
+    if record.kind == "definition":
+        source["term_keys"] = list(record.keys)
     if indexed_at is not None:
         source["indexed_at"] = indexed_at
     return source
@@ -672,6 +685,7 @@ _QUERY_NARROWING: tuple[tuple[str, str], ...] = (
     ("node_ids", "node_id"),
     ("chunk_ids", "chunk_id"),
     ("parent_ids", "parent_id"),
+    ("terms", "term_keys"),  # a definition matches when any of its keys is asked for
 )
 
 

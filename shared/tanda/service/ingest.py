@@ -95,6 +95,7 @@ class StructureCounts(BaseModel):
     claim_calls_failed: int = Field(default=0, description="extract_claims calls that failed.")
     rules: int = 0
     violations: int = Field(default=0, description="Rules evaluated IHLAL.")
+    definitions: int = Field(default=0, description="Terms the documents define (issue 22).")
     failed: tuple[SkippedSource, ...] = Field(
         default=(), description="Documents indexed without layers, and why."
     )
@@ -113,7 +114,7 @@ class StructureCounts(BaseModel):
             f"structure: {self.entities} entities · {self.tables} tables · "
             f"{self.line_items} line items ({self.summaries} summaries{disagree}) · "
             f"{self.claims} claims{dropped}{failed_calls} · "
-            f"{self.rules} rules ({self.violations} IHLAL)"
+            f"{self.rules} rules ({self.violations} IHLAL) · {self.definitions} definitions"
         )
 
 
@@ -198,6 +199,7 @@ class _StructureTally:
             claim_calls_failed=c.get("calls_failed", 0),
             rules=c.get("rule", 0),
             violations=c.get("violations", 0),
+            definitions=c.get("definition", 0),
             failed=tuple(self.failed),
         )
 

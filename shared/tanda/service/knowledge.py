@@ -255,8 +255,8 @@ def kb_search(
             KnowledgeWarning(
                 code="NODE_TYPES_MISSING",
                 message=f"{unbuilt} document(s) in scope have no structure records (entity, "
-                "table, claim, rule, line item): only their passages can be found. Absence of "
-                "such nodes is not absence from the documents.",
+                "table, claim, rule, line item, definition): only their passages can be found. "
+                "Absence of such nodes is not absence from the documents.",
             )
         )
     records: dict[str, list[StructureRecord]] = {}

@@ -8,6 +8,7 @@ from tanda.retrieval.analysis import (
     lowercase,
     query_terms,
     stem,
+    term_key,
     tokenize,
 )
 
@@ -79,3 +80,15 @@ def test_stemming_from_many_threads_gives_the_same_stems() -> None:
     for thread in threads:
         thread.join()
     assert results == [expected] * 8
+
+
+def test_a_terms_key_is_its_folded_unstemmed_words_joined_by_one_space() -> None:
+    assert term_key("Data Pribadi") == "data pribadi"
+    assert term_key("  data   PRIBADI ") == "data pribadi"
+    assert term_key("“Açık rıza”") == "acik riza"
+    assert term_key("AÇIK RIZA") == "acik riza"  # language-free: no Turkish lower-casing needed
+
+
+def test_a_terms_key_does_not_stem_so_related_words_stay_apart() -> None:
+    assert term_key("Pengendali") != term_key("Pengendalian")
+    assert term_key('"personal data"') == term_key("Personal Data") == "personal data"

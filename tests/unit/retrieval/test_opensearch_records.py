@@ -10,9 +10,15 @@ import pytest
 
 from tanda.extraction import build_structure
 from tanda.records.documents import Document, SearchScope
-from tanda.records.structure import NODE_KINDS, STRUCTURE_VERSION, RecordQuery, StructureRecord
+from tanda.records.structure import (
+    NODE_KINDS,
+    STRUCTURE_VERSION,
+    DefinitionRecord,
+    RecordQuery,
+    StructureRecord,
+)
 from tanda.retrieval import opensearch_bodies as bodies
-from tanda.retrieval.ingest.readers import read_markdown
+from tanda.retrieval.ingest.readers import parse_plain_text, read_markdown
 from tanda.service.ingest import build_document
 
 TENANT = {"term": {"tenant_id": "t1"}}
@@ -135,3 +141,61 @@ def test_the_document_record_keeps_its_structure_version() -> None:
     source = bodies.document_source(document, chunk_count=2)
     assert source["structure_version"] == STRUCTURE_VERSION
     assert bodies.document_from_source(_hit(source)) == document
+
+
+# --- definitions (issue 22) ---------------------------------------------------------------------
+
+STATUTE = "\n".join(
+    [
+        "Pasal 1",
+        "Dalam Peraturan ini yang dimaksud dengan:",
+        "1. Pemerintah Daerah yang selanjutnya disebut Pemda adalah Bupati.",
+        "Pasal 2",
+        "Cukup jelas.",
+    ]
+)
+
+
+def _definition() -> DefinitionRecord:
+    parsed = parse_plain_text(STATUTE, fallback_title="perda")
+    document, chunks = build_document(
+        parsed,
+        tenant="t1",
+        document_id="d1",
+        source="perda.txt",
+        digest="h1",
+        batch=None,
+        selections=(),
+        metadata={},
+    )
+    (found,) = [
+        r for r in build_structure(document, chunks).records if isinstance(r, DefinitionRecord)
+    ]
+    return found
+
+
+def test_a_definition_is_stored_with_the_keys_a_term_lookup_matches() -> None:
+    definition = _definition()
+    source = bodies.record_source(definition, content_hash="h1")
+    assert source["record"] == "definition"
+    assert source["term_keys"] == ["pemerintah daerah", "pemda"]
+    assert bodies.record_from_source(_hit(source)) == definition
+    _, records = _built()
+    assert all("term_keys" not in bodies.record_source(r, content_hash="h1") for r in records)
+
+
+def test_the_mapping_indexes_the_term_keys_and_an_old_index_is_given_them() -> None:
+    properties = bodies.index_body(None)["mappings"]["properties"]
+    assert properties["term_keys"]["type"] == "keyword"
+    assert bodies.structure_mapping_body()["properties"]["term_keys"] == properties["term_keys"]
+
+
+def test_a_lookup_by_term_is_a_terms_filter_beside_the_tenant_and_kinds() -> None:
+    query = RecordQuery(
+        scope=SearchScope(tenant_id="t1"), kinds=("definition",), terms=("pemda", "daerah")
+    )
+    clauses = bodies.records_body(query)["query"]["bool"]["filter"]
+    assert {"terms": {"term_keys": ["pemda", "daerah"]}} in clauses
+    assert TENANT in clauses and {"terms": {"record": ["definition"]}} in clauses
+    nothing = bodies.records_body(RecordQuery(scope=SearchScope(tenant_id="t1"), terms=()))
+    assert {"terms": {"term_keys": []}} in nothing["query"]["bool"]["filter"]

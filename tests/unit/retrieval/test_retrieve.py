@@ -1,4 +1,5 @@
-"""retrieve(): embedder → index → reranker floor (ASK-02, ASK-06)."""
+"""retrieve(): embedder → index → reranker floor (ASK-02, ASK-06); with ``definition_of``, the
+chunks defining the term first (issue 22)."""
 
 from __future__ import annotations
 
@@ -8,8 +9,15 @@ import pytest
 from pydantic import ValidationError
 
 from tanda.contract.v1_search import V1SearchRequest
+from tanda.extraction import build_structure
 from tanda.records.documents import Chunk, SearchHit, SearchQuery, SearchScope
+from tanda.records.structure import STRUCTURE_VERSION, RecordQuery
+from tanda.retrieval.ingest.chunking import ChunkingConfig
+from tanda.retrieval.ingest.readers import parse_plain_text
+from tanda.retrieval.rerank import LexicalReranker
 from tanda.retriever import retrieve
+from tanda.service.ingest import build_document
+from tests.fakes import InMemorySearchIndex
 
 
 def chunk(i: int, text: str) -> Chunk:
@@ -101,3 +109,171 @@ def test_v1_search_rejects_document_and_batch_together_and_top_k_above_20() -> N
 def test_scope_cannot_name_documents_and_a_batch() -> None:
     with pytest.raises(ValidationError):
         SearchScope(tenant_id="t", document_ids=("d",), batch_id="b")
+
+
+# --- the definition of a term first (issue 22) -------------------------------------------------
+
+PERDA = "\n".join(
+    [
+        "Pasal 1",
+        "Dalam Peraturan Daerah ini yang dimaksud dengan:",
+        "1. Daerah adalah Kabupaten {place}.",
+        "2. Pemerintah Daerah yang selanjutnya disebut Pemda adalah Bupati {place}.",
+        "3. Retribusi Daerah adalah pungutan atas jasa yang disediakan Pemda.",
+        "Pasal 2",
+        "(1) Retribusi Daerah dipungut oleh Pemda dan disetor ke kas Daerah.",
+        "(2) Retribusi Daerah dicatat dalam anggaran Daerah setiap tahun.",
+        "Pasal 3",
+        "Hasil Retribusi Daerah dilaporkan kepada Pemda setiap triwulan.",
+    ]
+)
+
+
+def _perda(index: InMemorySearchIndex, tenant: str, document_id: str, place: str) -> None:
+    document, chunks = build_document(
+        parse_plain_text(PERDA.format(place=place), fallback_title="perda"),
+        tenant=tenant,
+        document_id=document_id,
+        source=f"{document_id}.txt",
+        digest=f"hash-{document_id}-{place}",
+        batch=None,
+        selections=(),
+        metadata={},
+        chunking=ChunkingConfig(target_chars=100),
+    )
+    document = document.model_copy(update={"structure_version": STRUCTURE_VERSION})
+    index.upsert_document(document, chunks, build_structure(document, chunks).records)
+
+
+def _defining(index: InMemorySearchIndex, tenant: str, term: str) -> list[str]:
+    records = index.records(
+        RecordQuery(scope=SearchScope(tenant_id=tenant), kinds=("definition",), terms=(term,))
+    )
+    return list(dict.fromkeys(r.chunk_id for r in records))
+
+
+def _statutes() -> InMemorySearchIndex:
+    index = InMemorySearchIndex()
+    _perda(index, "t1", "perda-sleman", "Sleman")
+    _perda(index, "t1", "perda-bantul", "Bantul")
+    _perda(index, "t2", "perda-kulon-progo", "Kulon Progo")
+    return index
+
+
+QUESTION = "Apa yang dimaksud dengan retribusi daerah?"
+
+
+def test_the_chunks_defining_the_term_come_first_then_the_search_hits_once_each() -> None:
+    # Given a search whose own best hits are passages that only use the term
+    index = _statutes()
+    query = SearchQuery(text=QUESTION, scope=SearchScope(tenant_id="t1"), top_k=5)
+    searched = [h.chunk.chunk_id for h in retrieve(index, query).hits]  # type: ignore[arg-type]
+    defining = _defining(index, "t1", "retribusi daerah")
+    assert len(defining) == 2 and searched[0] not in defining
+    # When the definition of "retribusi daerah" is asked for
+    result = retrieve(index, query, definition_of="Retribusi  Daerah")  # type: ignore[arg-type]
+    # Then the defining chunks lead, then the search's own hits without repeats, top_k in all
+    ids = [h.chunk.chunk_id for h in result.hits]
+    assert set(ids[:2]) == set(defining) and result.definition_chunks == tuple(ids[:2])
+    # (the one the search ranked higher first)
+    assert ids[:2] == sorted(defining, key=lambda i: searched.index(i) if i in searched else 99)
+    assert ids[2:] == [i for i in searched if i not in defining][:3]
+    assert len(ids) == len(set(ids)) == 5
+    assert result.hits[0].score >= max(h.score for h in result.hits)
+
+
+def test_a_defining_chunk_the_search_did_not_find_is_read_in() -> None:
+    index = _statutes()
+    query = SearchQuery(text="kabupaten", scope=SearchScope(tenant_id="t1"), top_k=3)
+    result = retrieve(index, query, definition_of="pemda")  # type: ignore[arg-type]
+    defining = _defining(index, "t1", "pemda")
+    assert [h.chunk.chunk_id for h in result.hits][: len(defining)] == defining
+    assert all("Pemda adalah" in h.chunk.text for h in result.hits[: len(defining)])
+
+
+def test_the_terms_own_definition_leads_one_that_names_it_as_an_alias() -> None:
+    index = InMemorySearchIndex()
+    _perda(index, "t1", "perda-sleman", "Sleman")
+    alias_chunk = _defining(index, "t1", "pemda")
+    document, chunks = build_document(
+        parse_plain_text(
+            "Pasal 1\nDalam Peraturan ini yang dimaksud dengan:\n1. Pemda adalah Pemerintah "
+            "Desa.\nPasal 2\nCukup jelas.",
+            fallback_title="perdes",
+        ),
+        tenant="t1",
+        document_id="perdes",
+        source="perdes.txt",
+        digest="hash-perdes",
+        batch=None,
+        selections=(),
+        metadata={},
+    )
+    index.upsert_document(document, chunks, build_structure(document, chunks).records)
+    query = SearchQuery(text="pemda", scope=SearchScope(tenant_id="t1"), top_k=5)
+    result = retrieve(index, query, definition_of="Pemda")  # type: ignore[arg-type]
+    first, second = result.definition_chunks
+    assert second == alias_chunk[0]
+    assert result.hits[0].chunk.document_id == "perdes"
+    assert first == result.hits[0].chunk.chunk_id
+
+
+def test_definitions_of_another_tenant_or_outside_the_scope_never_come() -> None:
+    index = _statutes()
+    other_tenant = retrieve(
+        index,  # type: ignore[arg-type]
+        SearchQuery(text=QUESTION, scope=SearchScope(tenant_id="t2"), top_k=5),
+        definition_of="retribusi daerah",
+    )
+    assert {h.chunk.tenant_id for h in other_tenant.hits} == {"t2"}
+    assert other_tenant.definition_chunks == tuple(_defining(index, "t2", "retribusi daerah"))
+    narrowed = retrieve(
+        index,  # type: ignore[arg-type]
+        SearchQuery(
+            text=QUESTION,
+            scope=SearchScope(tenant_id="t1", document_ids=("perda-bantul",)),
+            top_k=5,
+        ),
+        definition_of="retribusi daerah",
+    )
+    assert {h.chunk.document_id for h in narrowed.hits} == {"perda-bantul"}
+    assert len(narrowed.definition_chunks) == 1
+
+
+def test_a_term_nothing_defines_leaves_the_search_as_it_was() -> None:
+    index = _statutes()
+    query = SearchQuery(text=QUESTION, scope=SearchScope(tenant_id="t1"), top_k=5)
+    plain = retrieve(index, query)  # type: ignore[arg-type]
+    asked = retrieve(index, query, definition_of="pajak hotel")  # type: ignore[arg-type]
+    assert asked.hits == plain.hits and asked.definition_chunks == ()
+
+
+def test_a_defining_chunk_passes_the_floor_the_questions_words_set_and_stays_first() -> None:
+    # Given the embedded reranker's floor of 0.5: half the question's content terms
+    index = _statutes()
+    query = SearchQuery(text=QUESTION, scope=SearchScope(tenant_id="t1"), top_k=5)
+    result = retrieve(
+        index,  # type: ignore[arg-type]
+        query,
+        reranker=LexicalReranker(),
+        min_score=0.5,
+        definition_of="retribusi daerah",
+    )
+    # Then the defining chunks are kept, first, and score high
+    assert set(result.definition_chunks) == set(_defining(index, "t1", "retribusi daerah"))
+    lead = result.hits[: len(result.definition_chunks)]
+    assert [h.chunk.chunk_id for h in lead] == list(result.definition_chunks)
+    assert all(h.rerank_score is not None and h.rerank_score >= 0.5 for h in lead)
+
+
+def test_a_reordering_reranker_does_not_move_a_definition_from_the_lead() -> None:
+    index = _statutes()
+    query = SearchQuery(text=QUESTION, scope=SearchScope(tenant_id="t1"), top_k=5)
+    result = retrieve(
+        index,  # type: ignore[arg-type]
+        query,
+        reranker=LengthReranker(),
+        definition_of="retribusi daerah",
+    )
+    lead = [h.chunk.chunk_id for h in result.hits[: len(result.definition_chunks)]]
+    assert lead == list(result.definition_chunks) and lead
