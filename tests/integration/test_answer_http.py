@@ -194,10 +194,10 @@ def test_v1_search_ranks_the_callers_chunks_with_identity(base_url: str) -> None
         "embedder": "none",
         "reranked": True,
         "reranker": "lexical",
-        "rerank_min_score": 0.34,
+        "rerank_min_score": 0.25,
         "below_floor": body["retrieval"]["below_floor"],
     }
-    assert all(r["rerank_score"] >= 0.34 for r in body["results"])
+    assert all(r["rerank_score"] >= 0.25 for r in body["results"])
 
 
 @pytest.mark.parametrize(
@@ -216,21 +216,22 @@ def test_v1_search_tenants_with_identical_documents_never_see_each_other(
     assert {r["chunk_id"] for r in mine}.isdisjoint({r["chunk_id"] for r in theirs})
 
 
-# "belanja pegawai kesehatan jalan tol": five content terms. The 2022 chunk holds belanja and
-# pegawai (0.4), the 2023 chunk only kesehatan (0.2); the lexical arm finds both.
-WEAK_QUERY = "belanja pegawai kesehatan jalan tol"
+# Six content terms: the 2022 chunk holds belanja and pegawai (lexical score 0.33), the 2023
+# chunk only kesehatan (0.17); the lexical arm finds both (issue 22: the score is how well a
+# passage answers, 0–1).
+WEAK_QUERY = "belanja pegawai kesehatan jembatan pelabuhan bandara"
 
 
 def test_v1_search_shows_no_hit_under_the_reranker_floor_and_says_how_many(
     base_url: str,
 ) -> None:
-    # Given the embedded default (lexical reranker, floor 0.34), when a search finds one chunk
-    # holding two of five query terms and one holding one,
+    # Given the embedded default (lexical reranker, floor 0.25), when a search finds one chunk
+    # holding two of six query terms and one holding one,
     body = v1_search(base_url, V1_KEY, query=WEAK_QUERY).json()
 
     # then only the first is shown, with its rerank score (ASK-06), and the other is counted.
     assert [(r["chunk_id"], r["rerank_score"]) for r in body["results"]] == [
-        ("acme:qanun-2023#1", pytest.approx(0.4))
+        ("acme:qanun-2023#1", pytest.approx(0.3333))
     ]
     assert body["retrieval"]["below_floor"] == 1
 

@@ -33,6 +33,7 @@ from tanda.model_calls import (
     ModelTimeout,
 )
 from tanda.model_calls.budget import BudgetSpent, ModelLedger
+from tanda.not_found import NEAREST_PASSAGE_LEAD, NOT_FOUND_NOTICE
 from tanda.prompts import prompt
 from tanda.retrieval.question import QuestionAnalysis, analyze_question
 
@@ -140,7 +141,9 @@ class Agent:
     def _system(self, tools: AgentTools, editorial_prompt: str | None) -> str:
         # Only the editorial part is replaceable (playground, PG-3); the output instructions are
         # not.
-        system = (editorial_prompt or prompt("editorial")) + "\n\n" + prompt(self.instructions)
+        system = (
+            (editorial_prompt or prompt("editorial")) + "\n\n" + instructions(self.instructions)
+        )
         conversation = [p for p in tools.passages.values() if p.kind == "conversation"]
         if conversation:
             # V2-12/V2-22: earlier turns (and the user's verified memory) are citable by their C
@@ -149,6 +152,16 @@ class Agent:
                 f"[{p.key}] {p.text}" for p in conversation
             )
         return system
+
+
+def instructions(name: AgentInstructions) -> str:
+    """The output instructions, with the not-found notices of every language filled in (issue
+    22: the offline agent and any model publish the same sentence, which readers recognise)."""
+    notices = "\n".join(
+        f'  - {lang}: "{NOT_FOUND_NOTICE[lang]}" — lead-in: "{NEAREST_PASSAGE_LEAD[lang]}"'
+        for lang in NOT_FOUND_NOTICE
+    )
+    return prompt(name).replace("{not_found_notices}", notices)
 
 
 def _tool_loop(

@@ -104,7 +104,8 @@ class AgentTools:
     """V2-22: documents an earlier answer cited; search shows their passages first."""
     question: QuestionAnalysis | None = None
     """The request's question, read once (issue 22): a search for its very words is analysed
-    as it was (its language), not guessed again."""
+    as it was (its language, not guessed again), and a definition question's search finds the
+    term's definition first."""
     on_event: Callable[[WireModel], None] | None = None
     """Progress: receives ``tool.started`` / ``tool.finished`` frames as tools run (V2-21)."""
     call_timeout_s: float = 10.0
@@ -261,6 +262,7 @@ class AgentTools:
     def _search_chunks(self, text: str) -> list[Chunk]:
         asked = self.question if self.question and self.question.text == text else None
         lang = asked.lang if asked is not None else None
+        defined = asked.defined_term if asked is not None else None
         query = SearchQuery(text=text, scope=self.scope, top_k=self.top_k, lang=lang)
         chunks: list[Chunk] = []
         if self.preferred_documents and self.scope.batch_id is None:
@@ -274,19 +276,20 @@ class AgentTools:
             if allowed:
                 narrowed = self.scope.model_copy(update={"document_ids": tuple(allowed)})
                 preferred = query.model_copy(update={"scope": narrowed})
-                chunks = [h.chunk for h in self._retrieve(preferred)]
+                chunks = [h.chunk for h in self._retrieve(preferred, defined)]
         seen = {c.chunk_id for c in chunks}
-        rest = [h.chunk for h in self._retrieve(query)]
+        rest = [h.chunk for h in self._retrieve(query, defined)]
         chunks += [c for c in rest if c.chunk_id not in seen]
         return chunks[: self.top_k]
 
-    def _retrieve(self, query: SearchQuery) -> list[SearchHit]:
+    def _retrieve(self, query: SearchQuery, definition_of: str | None) -> list[SearchHit]:
         return retrieve(
             self.index,
             query,
             embedder=self.embedder,
             reranker=self.reranker,
             min_score=self.rerank_min_score,
+            definition_of=definition_of,
         ).hits
 
     def _list_sources(self, documents: Sequence[Document]) -> ToolOutcome:

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, get_args
 
 from tanda.contract.v1_ask import AskLang
 from tanda.lang import normalize_lang
+from tanda.not_found import ASK_NOT_FOUND
 
 if TYPE_CHECKING:
     from tanda.ports import Store
@@ -19,13 +20,9 @@ if TYPE_CHECKING:
 ASK_LANGS: tuple[AskLang, ...] = get_args(AskLang)
 DEFAULT_LANG: AskLang = "tr"
 
-NOT_FOUND_ANSWER: dict[AskLang, str] = {
-    # ASK-03: the seed's fixed sentence, verbatim; translated only when `lang` asks for it.
-    "tr": "Bu soruya belgelerde yanit bulunamadi.",
-    "id": "Jawaban atas pertanyaan ini tidak ditemukan dalam dokumen.",
-    "en": "No answer to this question was found in the documents.",
-}
-"""The answer when retrieval found no source: no model call (ASK-03)."""
+NOT_FOUND_ANSWER: dict[AskLang, str] = dict(ASK_NOT_FOUND)
+"""The answer when retrieval found no source: no model call (ASK-03); also what a synthesis says
+when its sources do not answer (the one list: :mod:`tanda.not_found`)."""
 
 TRUNCATION_WARNING: dict[AskLang, str] = {
     "tr": "⚠ Uyarı: Cevap çıktı sınırına ulaştığı için kesildi; eksik olabilir.",

@@ -103,7 +103,11 @@ class AskSynthesis:
             RequestBudget.starting_now(self._deadline_s, MAX_CALLS, clock=self._clock),
             scenario=self._scenario,
         )
-        system = prompt("ask").replace("{language}", LANGUAGE_NAMES[lang])
+        system = (
+            prompt("ask")
+            .replace("{language}", LANGUAGE_NAMES[lang])
+            .replace("{not_found}", NOT_FOUND_ANSWER[lang])
+        )
         if any(source.record is not None for source in sources):
             system = f"{system}\n\n{prompt('ask_evidence')}"
         messages = [

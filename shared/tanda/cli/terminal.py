@@ -13,9 +13,12 @@ import json
 import sys
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tanda.contract import Claim, QueryV2Response
+
+if TYPE_CHECKING:
+    from tanda.wiring import Runtime
 
 RESET = "\x1b[0m"
 STYLE = {
@@ -216,6 +219,16 @@ def demo_command(args: argparse.Namespace) -> int:
     return 0
 
 
+def no_match_hint(runtime: Runtime, tenant: str) -> str:
+    """What to tell the operator when nothing matched (issue 22): a tenant holding documents is
+    never told to ingest documents first."""
+    from tanda.records.documents import SearchScope
+
+    if runtime.search_index.documents(SearchScope(tenant_id=tenant)):
+        return f"Nothing in tenant {tenant!r} matched the question."
+    return f"Tenant {tenant!r} holds no documents yet. Ingest some first: `tanda ingest PATH`."
+
+
 def ask_command(args: argparse.Namespace) -> int:
     """Answer in-process on the configured adapters (embedded: SQLite + offline model)."""
     from tanda.auth import Principal
@@ -232,11 +245,7 @@ def ask_command(args: argparse.Namespace) -> int:
     except TandaError as error:
         print(f"tanda ask: {error.message} ({error.code})", file=sys.stderr)
         if error.code == "no_readable_result":
-            print(
-                f"Nothing in tenant {args.tenant!r} matched. Ingest documents first: "
-                "`tanda ingest PATH`.",
-                file=sys.stderr,
-            )
+            print(no_match_hint(runtime, args.tenant), file=sys.stderr)
         return 1
     except ValueError as error:
         print(f"tanda ask: {error}", file=sys.stderr)

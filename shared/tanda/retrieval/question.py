@@ -31,7 +31,15 @@ from typing import Final, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from tanda.lang import DEFAULT_LANG, Lang, fold, guess_lang, is_function_word, normalize_lang
+from tanda.lang import (
+    DEFAULT_LANG,
+    LANGS,
+    Lang,
+    fold,
+    guess_lang,
+    is_function_word,
+    normalize_lang,
+)
 from tanda.retrieval.analysis import lowercase, query_terms, stem
 from tanda.retrieval.equivalents import equivalents
 from tanda.retrieval.pages import requested_pages
@@ -218,13 +226,14 @@ _ATTRIBUTE_WORDS: Final[dict[Lang, frozenset[str]]] = {
         """
         nama tahun tanggal bulan hari abad waktu letak lokasi tempat luas panjang lebar tinggi
         berat lama jumlah banyak besar asal pertama kali utama julukan sebutan judul istilah
-        kata jenis bentuk nilai angka total ibu kota ibukota
+        kata jenis bentuk nilai angka total ibu kota ibukota anggaran realisasi persentase
         """
     ),
     "tr": _words(
         """
         ad adı adıdır isim ismi yıl yılı yılında tarih tarihi tarihte yer yeri yerde sayı sayısı
-        miktar miktarı ilk kez defa ana tür türü başkent başkenti toplam etti eder etmek
+        miktar miktarı ilk kez defa ana tür türü başkent başkenti toplam bütçe bütçesi
+        gerçekleşme oran oranı etti eder etmek
         etmiştir etmektedir edilen edildi edilmiştir olan oldu olmuştur olarak yaptı yapılan
         yapmıştır yapmaktadır bulunan bulunmaktadır
         """
@@ -232,7 +241,7 @@ _ATTRIBUTE_WORDS: Final[dict[Lang, frozenset[str]]] = {
     "en": _words(
         """
         name named year date time place location first number amount total kind type called
-        capital did does do made make
+        capital budget realisation realization percentage did does do made make
         """
     ),
 }
@@ -356,12 +365,28 @@ def defined_term(text: str, lang: Lang) -> str | None:
 
 
 def _is_frame(word: str, lang: Lang) -> bool:
-    return fold(word) in _FOLDED_FRAMES[lang]
+    """A word that frames a question in ``lang`` — or in another language tanda reads: a
+    question word is never what an answer is about, whatever the guess said."""
+    folded = fold(word)
+    return folded in _FOLDED_FRAMES[lang] or folded in _ALL_FRAMES
+
+
+def _asking_lang(text: str) -> Lang | None:
+    """The language whose question word opens ``text`` (``Kapan novel We Need to Talk About
+    Kevin dirilis?`` is Indonesian, whatever its English title says); ``None`` when the first
+    word is no language's question word or several languages'."""
+    words = _WORD.findall(cues(text))
+    if not words:
+        return None
+    first = fold(words[0].lower())
+    langs = [lang for lang in LANGS if first in _FOLDED_FRAMES[lang]]
+    return langs[0] if len(langs) == 1 else None
 
 
 _FOLDED_FRAMES: Final = {
     lang: frozenset(fold(w) for w in words) for lang, words in _FRAME_WORDS.items()
 }
+_ALL_FRAMES: Final = frozenset().union(*_FOLDED_FRAMES.values())
 _FOLDED_ATTRIBUTES: Final = {
     lang: frozenset(fold(w) for w in words) for lang, words in _ATTRIBUTE_WORDS.items()
 }
@@ -439,7 +464,7 @@ def analyze_question(text: str, lang: str | None = None) -> QuestionAnalysis:
     """Read ``text`` once. ``lang`` is the question's language when the caller knows it (a
     hint, as ``SearchQuery.lang``); else it is guessed. The analysis is immutable and cached:
     the same question read again by another step of the request costs nothing."""
-    language: Lang = normalize_lang(lang) or guess_lang(text) or DEFAULT_LANG
+    language: Lang = normalize_lang(lang) or _asking_lang(text) or guess_lang(text) or DEFAULT_LANG
     kind, word = question_kind(text, language)
     defined = defined_term(text, language)
     if defined is not None:

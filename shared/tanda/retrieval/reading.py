@@ -37,7 +37,7 @@ from tanda.lang import Lang, fold, is_function_word
 from tanda.numbers import QuantityKind, extract_quantities
 from tanda.retrieval.analysis import index_terms, stem, surface_terms, tokenize
 from tanda.retrieval.opposites import opposite_pairs
-from tanda.retrieval.question import FocusTerm, QuestionAnalysis
+from tanda.retrieval.question import TERM_WEIGHT, FocusTerm, QuestionAnalysis
 from tanda.retrieval.sentences import sentence_spans
 
 PLACED_MIN: Final = 0.5
@@ -52,6 +52,10 @@ MIN_UNIT_CHARS: Final = 12
 PHRASE_BONUS: Final = 0.1
 """What holding every pair of the question's consecutive focus words side by side adds."""
 RANK_BONUS: Final = 0.1
+LABEL_BONUS: Final = 0.1
+"""What a table row whose label the question says whole adds."""
+EQUIVALENT_COST: Final = 0.05
+"""What each focus word met only through an equivalent or a near form costs a unit's score."""
 """What being in the first retrieved passage adds to a unit's score (half of it the second's …)."""
 NAME_FUZZY_MIN: Final = 6
 """A name this long meets a spelling one letter off (``Prancis`` / ``Perancis``)."""
@@ -151,13 +155,20 @@ class UnitReading:
     """Names and numbers of the question its place does not hold."""
     opposite: bool = False
     """It holds the opposite of a word of the question, and not the word itself."""
+    missing_words: int = 0
+    """Content words of the question (not names, numbers or attribute words) its place lacks."""
+    allowed_missing: int = 0
+    """How many of them may be missing: fewer than half (a question is often written in other
+    words than the text), none when the question has only one (it is what it asks about)."""
     score: float = 0.0
 
     @property
     def relevance(self) -> float:
         """0–1: what the unit holds of the question (0.3), what its place holds (0.4) and an
-        answer of the asked kind (0.3) — the score without the retrieval's order."""
-        return 0.3 * self.covered + 0.4 * self.placed + (0.3 if self.kind else 0.0)
+        answer of the asked kind (0.3, in proportion to what its place holds: an answer of the
+        right kind about something else is no answer) — the score without the retrieval's
+        order."""
+        return 0.3 * self.covered + self.placed * (0.4 + (0.3 if self.kind else 0.0))
 
     @property
     def answers(self) -> bool:
@@ -165,6 +176,7 @@ class UnitReading:
             len(self.unit.text) <= MAX_UNIT_CHARS
             and not self.missing_names
             and not self.opposite
+            and self.missing_words <= self.allowed_missing
             and self.placed >= PLACED_MIN
             and self.covered >= COVERED_MIN
             and self.kind
@@ -346,34 +358,30 @@ def _names(text: str) -> list[str]:
 
 
 def _defines(question: QuestionAnalysis, text: str) -> bool:
-    """A unit that defines the defined term: the term's words right before a definition marker
-    (at most :data:`DEFINED_REACH` words before ``adalah``, ``:``, ``tanımlanır``, ``means`` …),
-    or the term opening the unit (``Investasi ekuitas umumnya berhubungan dengan …``), a list
-    number before it aside."""
+    """A unit that holds the defined term and defines it: at least half the term's words right
+    before a definition marker (in the :data:`DEFINED_REACH` words before ``adalah``, ``:``,
+    ``tanımlanır``, ``means`` …)."""
     focus = question.focus
     if not focus:
         return False
     lang = question.lang
-
-    def holds_term(part: str) -> bool:
-        keys = _keys(part, lang)
-        return all(_holds(t, keys) for t in focus)
-
+    if not all(_holds(t, _keys(text, lang)) for t in focus):
+        return False
     for marker in _COPULA[lang].finditer(text):
-        before = text[: marker.start()].split()[-DEFINED_REACH:]
-        if holds_term(" ".join(before)):
+        before = " ".join(text[: marker.start()].split()[-DEFINED_REACH:])
+        keys = _keys(before, lang)
+        if 2 * sum(1 for t in focus if _holds(t, keys)) >= len(focus):
             return True
-    opening = _ENUMERATOR.sub("", text, count=1).split()[: len(focus)]
-    return holds_term(" ".join(opening))
+    return False
 
 
-_ENUMERATOR: Final = re.compile(r"^\s*(?:\(?\w{1,3}[.)]\s+)+")
 DEFINED_REACH: Final = 8
 
 
 def _missing_names(focus: Sequence[FocusTerm], placed: Sequence[FocusTerm]) -> tuple[str, ...]:
-    """The numbers the place does not hold, and the names of which it holds less than half the
-    words (``Invasi Polandia`` is placed by ``Penyerbuan Polandia``; ``Meksiko`` alone is not)."""
+    """The numbers the place does not hold, and the names of which it does not hold more than
+    half the words (``Kepala Kepolisian RI`` is placed by ``Kepala Kepolisian Negara``;
+    ``Pajak Daerah`` is not by ``Pendapatan Daerah``)."""
     missing = [t.surface for t in focus if t.number and t not in placed]
     groups: dict[int, list[FocusTerm]] = {}
     for term in focus:
@@ -381,7 +389,7 @@ def _missing_names(focus: Sequence[FocusTerm], placed: Sequence[FocusTerm]) -> t
             groups.setdefault(term.group, []).append(term)
     for members in groups.values():
         found = sum(1 for t in members if t in placed)
-        if found * 2 < len(members) or found == 0:
+        if found * 2 <= len(members):
             missing += [t.surface for t in members if t not in placed]
     return tuple(missing)
 
@@ -441,6 +449,8 @@ def read_units(question: QuestionAnalysis, passages: Sequence[ReadPassage]) -> R
     total = question.focus_weight
     asked_keys = frozenset({t.stem for t in focus} | {fold(t.surface) for t in focus})
     pairs = frozenset(zip((t.stem for t in focus), (t.stem for t in focus[1:]), strict=False))
+    content = [n for n, t in enumerate(focus) if _is_content(t)]
+    allowed = len(content) // 2
     readings: list[UnitReading] = []
     for rank, passage in enumerate(passages):
         units = passage_units(passage, rank)
@@ -470,18 +480,42 @@ def read_units(question: QuestionAnalysis, passages: Sequence[ReadPassage]) -> R
             if placed >= PLACED_MIN and _refers_back(unit.text, lang):
                 # "Album ini dirilis …", "Ia lahir …": the passage names what the unit speaks of.
                 covered = max(covered, COVERED_MIN)
-            reading = UnitReading(unit, covered, placed, kind, missing, opposite)
+            lacking = sum(1 for n in content if n not in held_at and n not in in_place)
+            reading = UnitReading(unit, covered, placed, kind, missing, opposite, lacking, allowed)
             # The retrieval's order is evidence too: a unit of the first passage is preferred; so
             # is one saying the question's words in the question's order ("amount due").
             score = (
                 reading.relevance
                 + RANK_BONUS / (1 + rank)
                 + PHRASE_BONUS * _phrases(pairs, unit.text, lang)
+                + LABEL_BONUS * _label_share(unit, asked_keys, lang)
+                - EQUIVALENT_COST * sum(1 for n in held_at if not _exact(focus[n], keys))
             )
             readings.append(replace(reading, score=score))
     # A unit that answers comes before any that does not, however high the latter scores.
     readings.sort(key=lambda r: (not r.answers, -r.score, r.unit.passage, r.unit.position))
     return Reading(readings)
+
+
+def _is_content(term: FocusTerm) -> bool:
+    return term.weight == TERM_WEIGHT and not term.name and not term.number
+
+
+def _exact(term: FocusTerm, keys: _Keys) -> bool:
+    """The text holds the term's own stem or word, not only an equivalent or a near form."""
+    return term.stem in keys.words
+
+
+def _label_share(unit: Unit, asked: frozenset[str], lang: Lang) -> float:
+    """For a table row: the share of its label's (first cell's) words the question says —
+    ``Pendapatan Daerah`` is all asked for in "realisasi pendapatan daerah", ``Pendapatan
+    Transfer Antar Daerah`` half. A sentence has no label: 0."""
+    if unit.header is None:
+        return 0.0
+    label = _content_sequence(unit.text.split(" | ", 1)[0], lang)
+    if not label:
+        return 0.0
+    return sum(1 for word in label if word in asked) / len(label)
 
 
 def passage_relevance(question: QuestionAnalysis, passage: ReadPassage) -> float:

@@ -165,6 +165,7 @@ def retrieve_for_ask(
         embedder=runtime.embedder,
         reranker=runtime.reranker,
         min_score=runtime.settings.rerank_min_score,
+        definition_of=question.defined_term,  # a definition question: the definition first
     )
     return [hit.chunk for hit in retrieved.hits]
 

@@ -16,6 +16,7 @@ from tanda.contract.v1_search import (
 )
 from tanda.lang import LANGS
 from tanda.records.documents import SearchQuery, SearchScope
+from tanda.retrieval.question import analyze_question
 from tanda.retriever import retrieve
 from tanda.service.metering import admit_v1_call, settle_v1_call
 
@@ -40,7 +41,8 @@ def search_v1(
         batch_id=body.batch_id,
     )
     lang = body.lang.lower() if body.lang and body.lang.lower() in LANGS else None
-    query = SearchQuery(text=body.query, scope=scope, top_k=body.top_k, lang=lang)
+    question = analyze_question(body.query, lang)  # issue 22: read once
+    query = SearchQuery(text=body.query, scope=scope, top_k=body.top_k, lang=question.lang)
     reranker = runtime.reranker
     min_score = runtime.settings.rerank_min_score
     # ASK-06: the floor applies to /v1/search as to /v1/ask and the agent (docs/retrieval.md).
@@ -50,6 +52,7 @@ def search_v1(
         embedder=runtime.embedder,
         reranker=reranker,
         min_score=min_score,
+        definition_of=question.defined_term,
     )
     results = [
         SearchResult(

@@ -7,11 +7,11 @@ import pytest
 
 from tanda.adapters.scripted import ScriptedModel
 from tanda.agent.tool_loop import Agent, AgentResult, is_reasked
+from tanda.agent.tool_loop import instructions as output_instructions
 from tanda.agent.tools import AgentTools
 from tanda.contract.common import FallbackReason
 from tanda.model_calls import ChatMessage, ChatRequest, ChatResponse
 from tanda.model_calls.budget import ModelLedger, RequestBudget
-from tanda.prompts import prompt
 from tanda.records.documents import SearchScope
 from tests.corpus import QUESTION, add_qanun
 from tests.fakes import InMemorySearchIndex, ManualClock
@@ -87,7 +87,17 @@ def test_the_instructions_follow_the_editorial_part_which_alone_is_replaceable(
     run(Agent(instructions=instructions), model, editorial_prompt="Jawab singkat.")  # type: ignore[arg-type]
     # then the system message is that prompt, then the instructions the agent was built with
     system = model.requests[0].messages[0].content
-    assert system == "Jawab singkat.\n\n" + prompt(instructions)
+    assert system == "Jawab singkat.\n\n" + output_instructions(instructions)  # type: ignore[arg-type]
+
+
+def test_the_segment_instructions_carry_the_not_found_notice_of_every_language() -> None:
+    # Issue 22: any model publishes the same sentence the offline agent does, which readers and
+    # `tanda eval answers` recognise.
+    from tanda.not_found import NOT_FOUND_NOTICE
+
+    text = output_instructions("agent_segments")
+    assert "{not_found_notices}" not in text
+    assert all(notice in text for notice in NOT_FOUND_NOTICE.values())
 
 
 def test_an_agent_without_tool_rounds_is_offered_no_tool() -> None:

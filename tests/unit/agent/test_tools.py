@@ -127,8 +127,9 @@ def test_the_unreadable_call_is_the_last_one_when_none_returned_anything(
 
 # --- the reranker floor (ASK-06) ----------------------------------------------------------------
 
-WEAK_QUERY = "belanja pegawai kesehatan jalan tol"
-"""Five content terms: the 2022 chunk holds two (0.4), the 2023 chunk one (0.2)."""
+WEAK_QUERY = "belanja pegawai kesehatan jembatan pelabuhan bandara"
+"""The 2022 chunk holds two of its six content words (lexical score 0.33), the 2023 chunk one
+(0.17): under the default floor of 0.25 (issue 22: the score is how well a passage answers)."""
 
 
 def test_a_search_result_under_the_reranker_floor_never_reaches_the_agent(
@@ -136,8 +137,8 @@ def test_a_search_result_under_the_reranker_floor_never_reaches_the_agent(
 ) -> None:
     from tanda.retrieval.rerank import LexicalReranker
 
-    # Given the lexical reranker with the floor at 0.34,
-    tools, _ = tools_over(corpus, reranker=LexicalReranker(), rerank_min_score=0.34)
+    # Given the lexical reranker with the floor at 0.25,
+    tools, _ = tools_over(corpus, reranker=LexicalReranker(), rerank_min_score=0.25)
 
     # when the agent searches and the index finds both chunks,
     outcome = tools.run("search", {"query": WEAK_QUERY}, "call_1")
@@ -170,7 +171,7 @@ def test_a_failing_reranker_is_the_error_status_and_shows_nothing(
         def score(self, query: str, passages: object) -> list[float]:
             raise RerankFailed()
 
-    tools, frames = tools_over(corpus, reranker=Down(), rerank_min_score=0.34)
+    tools, frames = tools_over(corpus, reranker=Down(), rerank_min_score=0.25)
     outcome = tools.run("search", {"query": "anggaran pendidikan"}, "call_1")
     assert (outcome.status, tools.passages) == ("error", {})
     assert finished(frames) == ["error"]

@@ -13,8 +13,9 @@ from tanda.cli import main
 from tanda.settings import load_settings
 from tests.corpus import add_qanun
 
-WEAK_QUERY = "belanja pegawai kesehatan jalan tol"
-"""Five content terms: the 2022 chunk holds two (0.4), the 2023 chunk one (0.2)."""
+WEAK_QUERY = "belanja pegawai kesehatan jembatan pelabuhan bandara"
+"""The 2022 chunk holds two of its six content words (lexical score 0.33), the 2023 chunk one
+(0.17): under the default floor of 0.25 (issue 22: the score is how well a passage answers)."""
 
 
 @pytest.fixture
@@ -33,9 +34,9 @@ def test_search_prints_the_hits_over_the_floor_with_their_rerank_score(
 ) -> None:
     assert main(["search", WEAK_QUERY]) == 0
     out = capsys.readouterr().out
-    assert "qanun-2023#1, score" in out and ", rerank 0.40]" in out
+    assert "qanun-2023#1, score" in out and ", rerank 0.33]" in out
     assert "qanun-2023#0" not in out
-    assert out.rstrip().endswith("(lexical retrieval, lexical reranker floor 0.34: 1 under it)")
+    assert out.rstrip().endswith("(lexical retrieval, lexical reranker floor 0.25: 1 under it)")
 
 
 def test_search_says_when_the_floor_hid_every_hit(

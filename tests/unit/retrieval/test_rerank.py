@@ -114,28 +114,52 @@ def test_a_reranker_that_scores_too_few_passages_is_an_error() -> None:
 LEXICAL = LexicalReranker()
 
 
-def test_lexical_score_is_the_share_of_the_querys_content_terms_in_the_passage() -> None:
-    # "anggaran pendidikan aceh" → three content terms ("berapa" is a function word).
-    (all_three, two, one, none) = LEXICAL.score(
-        "Berapa anggaran pendidikan Aceh?",
-        [
-            "Anggaran pendidikan Aceh tahun 2023.",
-            "Anggaran kesehatan Aceh.",
-            "Pendidikan dasar.",
-            "Jalan provinsi.",
-        ],
+DEFINITION_QUESTION = "Apa yang dimaksud dengan data pribadi?"
+HOLDING_THE_WORDS = [
+    "Pemrosesan Data Pribadi dilaksanakan sesuai ketentuan Undang-Undang ini.",
+    "Pengendali Data Pribadi wajib menjaga kerahasiaan Data Pribadi.",
+    "Data Pribadi anak diproses secara khusus.",
+    "Subjek Data Pribadi berhak mendapatkan informasi.",
+    "Data Pribadi adalah data tentang orang perseorangan yang teridentifikasi.",
+]
+
+
+def test_passages_holding_every_query_word_do_not_all_score_one() -> None:
+    # Issue 22: five passages that each hold "data pribadi" scored 1.00 alike; calibrated, only
+    # the one that answers the definition question scores in the answering band.
+    scores = LEXICAL.score(DEFINITION_QUESTION, HOLDING_THE_WORDS)
+    assert scores[-1] >= 0.75
+    assert all(score < 0.75 for score in scores[:-1])
+    assert all(0.0 < score <= 1.0 for score in scores)
+
+
+def test_a_passage_sharing_nothing_with_the_question_scores_zero() -> None:
+    (shares, nothing) = LEXICAL.score(
+        "Berapa anggaran pendidikan Aceh tahun 2023?",
+        ["Anggaran pendidikan Aceh tahun 2023 adalah Rp 5 miliar.", "Jalan provinsi."],
     )
-    assert (all_three, two, one, none) == (1.0, pytest.approx(2 / 3), pytest.approx(1 / 3), 0.0)
+    assert shares >= 0.75 and nothing == 0.0
+
+
+def test_a_passage_holding_the_words_without_the_kind_of_answer_scores_lower() -> None:
+    # "Berapa …" asks for a number: the passage stating one answers, the one naming it does not.
+    (states, names) = LEXICAL.score(
+        "Berapa anggaran pendidikan Aceh?",
+        ["Anggaran pendidikan Aceh adalah Rp 5 miliar.", "Anggaran pendidikan Aceh dibahas."],
+    )
+    assert states > names
 
 
 def test_lexical_terms_meet_on_stems_and_folded_letters() -> None:
     # Indonesian "pendidikan" / "didik" share the stem; Turkish "ışık" is found typed as "isik".
-    assert LEXICAL.score("pendidikan", ["peserta didik"]) == [1.0]
-    assert LEXICAL.score("isik hizi kac", ["Işığın hızı saniyede kaç kilometredir?"]) == [1.0]
+    assert LEXICAL.score("pendidikan", ["peserta didik"])[0] > 0.0
+    assert LEXICAL.score("isik hizi kac", ["Işığın hızı saniyede kaç kilometredir?"])[0] > 0.5
 
 
 def test_a_repeated_query_term_counts_once() -> None:
-    assert LEXICAL.score("pajak pajak pajak daerah", ["pajak"]) == [0.5]
+    assert LEXICAL.score("pajak pajak pajak daerah", ["pajak"]) == LEXICAL.score(
+        "pajak daerah", ["pajak"]
+    )
 
 
 def test_a_query_without_any_term_scores_every_passage_zero() -> None:
@@ -143,9 +167,10 @@ def test_a_query_without_any_term_scores_every_passage_zero() -> None:
 
 
 def test_the_lexical_reranker_keeps_the_fused_order() -> None:
-    # Measured: ordering by its coarse score lowered nDCG@10 on both dev sets.
+    # Measured: ordering by its score is not better than the fused order on both dev sets.
     assert LEXICAL.reorders is False
     hits = [hit(1, "anggaran"), hit(2, "anggaran pendidikan")]
     kept = rerank_floor(LEXICAL, "anggaran pendidikan", hits, min_score=0.0)
     assert ids(kept) == ["c1", "c2"]
-    assert [h.rerank_score for h in kept] == [0.5, 1.0]
+    first, second = (h.rerank_score or 0.0 for h in kept)
+    assert first < second

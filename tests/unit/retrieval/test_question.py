@@ -1,0 +1,112 @@
+"""The question, read once (issue 22): language, question word and kind, focus terms, the defined
+term, negation, page references and shape — in Indonesian, Turkish and English."""
+
+from __future__ import annotations
+
+import pytest
+
+from tanda.retrieval.question import analyze_question, as_question
+
+
+@pytest.mark.parametrize(
+    ("question", "kind"),
+    [
+        ("Kapan Universitas Indonesia didirikan?", "time"),
+        ("Tahun berapakah Universitas Indonesia didirikan?", "time"),
+        ("Berapa luas Kabupaten Donggala?", "number"),
+        ("Siapakah penulis novel Laskar Pelangi?", "person"),
+        ("Di mana letak Universitas Cape Town?", "place"),
+        ("Mengapa Gereja itu didirikan?", "reason"),
+        ("Bagaimana Porifera berkembang biak?", "manner"),
+        ("Apa nama mata uang Thailand?", "thing"),
+        ("Tesla ne zaman doğdu?", "time"),
+        ("Luke Kuechly kaç top çalma kaydetmiştir?", "number"),
+        ("Super Bowl 50'de en değerli oyuncu kimdir?", "person"),
+        ("Friedrich Ratzel nerede doğdu?", "place"),
+        ("Buhar makinesi neden önemlidir?", "reason"),
+        ("When was Tesla born?", "time"),
+        ("How many items does the invoice have?", "number"),
+        ("Who is the seller?", "person"),
+        ("Where is the buyer located?", "place"),
+        ("Why was the invoice corrected?", "reason"),
+    ],
+)
+def test_the_question_word_names_the_kind_of_answer_asked_for(question: str, kind: str) -> None:
+    assert analyze_question(question).kind == kind
+
+
+@pytest.mark.parametrize(
+    ("question", "term"),
+    [
+        ("Apa yang dimaksud dengan data pribadi?", "data pribadi"),
+        ("Apa itu Homeostasis?", "Homeostasis"),
+        ("Apa pengertian dari hewan herbivora ?", "hewan herbivora"),
+        ("Kişisel veri nedir?", "Kişisel veri"),
+        ("What is personal data?", "personal data"),
+        ("What does consent mean?", "consent"),
+    ],
+)
+def test_a_definition_question_names_the_term_it_asks_about(question: str, term: str) -> None:
+    analysis = analyze_question(question)
+    assert (analysis.kind, analysis.defined_term) == ("definition", term)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What is the capital of France?",  # a thing of something: not a term
+        "Amazon'un en büyük kolu nedir?",  # a superlative of a genitive: a thing
+        "Ödeme vadesi ve teslim süresi nedir?",  # two things
+        "Eğitim bütçesi (anggaran pendidikan 2023) nedir?",  # figures and an aside
+    ],
+)
+def test_a_question_that_only_looks_like_a_definition_is_not_one(question: str) -> None:
+    assert analyze_question(question).defined_term is None
+
+
+def test_question_words_and_framing_words_are_not_focus_terms() -> None:
+    analysis = analyze_question("Apa yang dimaksud dengan data pribadi?")
+    assert [t.surface for t in analysis.focus] == ["data", "pribadi"]
+
+
+def test_names_and_numbers_weigh_more_and_attribute_words_less() -> None:
+    analysis = analyze_question("Berapa luas Kabupaten Murung Raya tahun 2010?")
+    weights = {t.surface: t.weight for t in analysis.focus}
+    assert weights["murung"] == weights["raya"] == weights["2010"] == 2.0
+    assert weights["luas"] == 0.5
+    # Consecutive capitalised words are one name: they share a group.
+    groups = {t.group for t in analysis.focus if t.name}
+    assert len(groups) == 1
+
+
+def test_a_title_is_part_of_a_name_but_not_what_tells_it() -> None:
+    analysis = analyze_question("Di mana Santo Fransiskus Xaverius dilahirkan?")
+    by_word = {t.surface: t for t in analysis.focus}
+    assert not by_word["santo"].name and by_word["xaverius"].name
+
+
+def test_the_language_of_the_opening_question_word_wins_over_a_foreign_title() -> None:
+    analysis = analyze_question("Kapan novel We Need to Talk About Kevin dirilis?")
+    assert (analysis.lang, analysis.kind) == ("id", "time")
+    assert "kapan" not in {t.surface for t in analysis.focus}
+
+
+def test_a_focus_word_carries_the_words_that_say_the_same() -> None:
+    (ppn,) = [t for t in analyze_question("Berapa total PPN?").focus if t.surface == "ppn"]
+    assert {"vat", "kdv"} <= set(ppn.alternatives)
+
+
+def test_negation_pages_and_shape_are_read() -> None:
+    negated = analyze_question("Apa cabang ilmu yang tidak mempelajari reptil?")
+    assert negated.negated
+    paged = analyze_question("Berapa total di halaman 5?")
+    assert paged.pages == (5,)
+    listing = analyze_question("Sebutkan semua kalemleri")
+    assert listing.asks_list
+    assert analyze_question("Berapa realisasi Pajak Daerah?").asks_items
+
+
+def test_a_question_is_read_once_and_handed_down_as_it_is() -> None:
+    analysis = analyze_question("Berapa luas Kabupaten Donggala?")
+    assert as_question(analysis) is analysis
+    assert as_question("Berapa luas Kabupaten Donggala?") == analysis
