@@ -46,7 +46,6 @@ from rank_bm25 import BM25Okapi
 from tanda.adapters.sqlite_index import SqliteSearchIndex
 from tanda.records.documents import Chunk, Document, SearchQuery, SearchScope
 from tanda.retrieval.rerank import LexicalReranker, rerank_floor
-from tanda.settings import Settings
 from tanda.service.retrieval_eval import (
     EVAL_TENANT,
     BeirSet,
@@ -57,6 +56,7 @@ from tanda.service.retrieval_eval import (
     percentile,
     score_runs,
 )
+from tanda.settings import Settings
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_DATA = ROOT.parent / "shared" / "data"
