@@ -29,8 +29,8 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
-from functools import lru_cache
+from dataclasses import dataclass, field
+from functools import cached_property, lru_cache
 from typing import Final
 
 from tanda.lang import Lang, fold, is_function_word
@@ -168,7 +168,7 @@ class UnitReading:
         answer of the asked kind (0.3, in proportion to what its place holds: an answer of the
         right kind about something else is no answer) — the score without the retrieval's
         order."""
-        return 0.3 * self.covered + self.placed * (0.4 + (0.3 if self.kind else 0.0))
+        return _relevance(self.covered, self.placed, self.kind)
 
     @property
     def answers(self) -> bool:
@@ -181,6 +181,10 @@ class UnitReading:
             and self.covered >= COVERED_MIN
             and self.kind
         )
+
+
+def _relevance(covered: float, placed: float, kind: bool) -> float:
+    return 0.3 * covered + placed * (0.4 + (0.3 if kind else 0.0))
 
 
 @dataclass(frozen=True)
@@ -206,34 +210,40 @@ class Reading:
 
 
 def passage_units(passage: ReadPassage, rank: int = 0) -> list[Unit]:
+    """A table's rows under its header (``a | b`` lines), else the passage's sentences — a piece
+    the splitter cut at a colon inside a line read with what follows it."""
+    return list(_passage_units(passage.key, passage.text, rank))
+
+
+@lru_cache(maxsize=4096)
+def _passage_units(key: str, passage: str, rank: int) -> tuple[Unit, ...]:
     """A table's rows under its header (``a | b`` lines), else the passage's sentences."""
-    lines = [line.strip() for line in passage.text.splitlines() if line.strip()]
+    lines = [line.strip() for line in passage.splitlines() if line.strip()]
     if len(lines) >= 2 and " | " in lines[0]:
         header = lines[0]
         cells = header.count("|")
         rows = [line for line in lines[1:] if line.count("|") == cells]
         if rows:
-            return [
-                Unit(passage.key, " ".join(row.split()), header, rank, n)
-                for n, row in enumerate(rows)
-            ]
+            return tuple(
+                Unit(key, " ".join(row.split()), header, rank, n) for n, row in enumerate(rows)
+            )
     units: list[Unit] = []
     pending = ""
-    spans = list(sentence_spans(passage.text))
+    spans = list(sentence_spans(passage))
     for number, (start, end) in enumerate(spans):
-        text = " ".join(passage.text[start:end].split())
+        text = " ".join(passage[start:end].split())
         if pending:
             text = f"{pending} {text}"
         following = spans[number + 1][0] if number + 1 < len(spans) else end
-        if _unfinished(text) and "\n" not in passage.text[end:following]:
+        if _unfinished(text) and "\n" not in passage[end:following]:
             pending = text  # "… (bahasa Inggris: Global …" goes on after the colon
             continue
         pending = ""
         if len(text) >= MIN_UNIT_CHARS and any(ch.isalpha() for ch in text):
-            units.append(Unit(passage.key, text, None, rank, len(units)))
+            units.append(Unit(key, text, None, rank, len(units)))
     if pending and len(pending) >= MIN_UNIT_CHARS:
-        units.append(Unit(passage.key, pending, None, rank, len(units)))
-    return units
+        units.append(Unit(key, pending, None, rank, len(units)))
+    return tuple(units)
 
 
 def _unfinished(text: str) -> bool:
@@ -255,34 +265,40 @@ def _surfaces(text: str) -> frozenset[str]:
     return frozenset(surface_terms(text))
 
 
-@dataclass(frozen=True)
 class _Keys:
     """What a focus term may meet in a text, built once per text: its stems and folded words,
-    the beginnings and endings of its stems (a stem meeting a longer form of itself), and its
-    longer words with one letter dropped (a name spelt one letter off)."""
+    and — only when a term needs them — the beginnings and endings of its stems (a stem meeting
+    a longer form of itself) and its longer words with one letter dropped (a name spelt one
+    letter off)."""
 
-    words: frozenset[str]
-    affixes: frozenset[str]
-    deletes: frozenset[str]
+    def __init__(self, stems: frozenset[str], surfaces: frozenset[str]) -> None:
+        self.stems = stems
+        self.surfaces = surfaces
+        self.words = stems | surfaces
+
+    @cached_property
+    def affixes(self) -> frozenset[str]:
+        return frozenset(
+            piece
+            for word in self.stems
+            if len(word) > FUZZY_STEM_MIN - 1
+            for n in range(FUZZY_STEM_MIN - 1, len(word))
+            for piece in (word[:n], word[-n:])
+        )
+
+    @cached_property
+    def deletes(self) -> frozenset[str]:
+        return frozenset(
+            variant
+            for word in self.surfaces
+            if len(word) >= NAME_FUZZY_MIN - 1
+            for variant in _deletes(word)
+        )
 
 
 @lru_cache(maxsize=8192)
 def _keys(text: str, lang: Lang) -> _Keys:
-    stems, surfaces = _terms(text, lang), _surfaces(text)
-    affixes = {
-        piece
-        for word in stems
-        if len(word) > FUZZY_STEM_MIN - 1
-        for n in range(FUZZY_STEM_MIN - 1, len(word))
-        for piece in (word[:n], word[-n:])
-    }
-    deletes = {
-        variant
-        for word in surfaces
-        if len(word) >= NAME_FUZZY_MIN - 1
-        for variant in _deletes(word)
-    }
-    return _Keys(stems | surfaces, frozenset(affixes), frozenset(deletes))
+    return _Keys(_terms(text, lang), _surfaces(text))
 
 
 def _deletes(word: str) -> set[str]:
@@ -378,19 +394,19 @@ def _defines(question: QuestionAnalysis, text: str) -> bool:
 DEFINED_REACH: Final = 8
 
 
-def _missing_names(focus: Sequence[FocusTerm], placed: Sequence[FocusTerm]) -> tuple[str, ...]:
-    """The numbers the place does not hold, and the names of which it does not hold more than
-    half the words (``Kepala Kepolisian RI`` is placed by ``Kepala Kepolisian Negara``;
-    ``Pajak Daerah`` is not by ``Pendapatan Daerah``)."""
-    missing = [t.surface for t in focus if t.number and t not in placed]
-    groups: dict[int, list[FocusTerm]] = {}
-    for term in focus:
+def _missing_names(focus: Sequence[FocusTerm], placed: set[int]) -> tuple[str, ...]:
+    """The numbers the place does not hold (``placed``: indices into ``focus``), and the names of
+    which it does not hold more than half the words (``Kepala Kepolisian RI`` is placed by
+    ``Kepala Kepolisian Negara``; ``Pajak Daerah`` is not by ``Pendapatan Daerah``)."""
+    missing = [t.surface for n, t in enumerate(focus) if t.number and n not in placed]
+    groups: dict[int, list[int]] = {}
+    for n, term in enumerate(focus):
         if term.name and term.group is not None:
-            groups.setdefault(term.group, []).append(term)
+            groups.setdefault(term.group, []).append(n)
     for members in groups.values():
-        found = sum(1 for t in members if t in placed)
+        found = sum(1 for n in members if n in placed)
         if found * 2 <= len(members):
-            missing += [t.surface for t in members if t not in placed]
+            missing += [focus[n].surface for n in members if n not in placed]
     return tuple(missing)
 
 
@@ -413,12 +429,19 @@ def _content_sequence(text: str, lang: Lang) -> tuple[str, ...]:
     )
 
 
-def _says_opposite(asked: frozenset[str], held: frozenset[str], lang: Lang) -> bool:
-    """``held`` has the opposite of an ``asked`` word and not the word (``meninggal`` asked,
+def _asked_opposites(
+    asked: frozenset[str], lang: Lang
+) -> tuple[tuple[frozenset[str], frozenset[str]], ...]:
+    """The pairs of opposites one side of which the question says."""
+    return tuple((one, other) for one, other in opposite_pairs(lang) if asked & one)
+
+
+def _says_opposite(
+    pairs: tuple[tuple[frozenset[str], frozenset[str]], ...], held: frozenset[str]
+) -> bool:
+    """``held`` has the opposite of an asked word and not the word (``meninggal`` asked,
     ``lahir`` held; ``terkecil`` asked, ``terbesar`` held)."""
-    return any(
-        asked & one and held & other and not held & one for one, other in opposite_pairs(lang)
-    )
+    return any(not held.isdisjoint(other) and held.isdisjoint(one) for one, other in pairs)
 
 
 _ANAPHORS: Final[dict[Lang, frozenset[str]]] = {
@@ -451,6 +474,7 @@ def read_units(question: QuestionAnalysis, passages: Sequence[ReadPassage]) -> R
     pairs = frozenset(zip((t.stem for t in focus), (t.stem for t in focus[1:]), strict=False))
     content = [n for n, t in enumerate(focus) if _is_content(t)]
     allowed = len(content) // 2
+    opposites = _asked_opposites(asked_keys, lang)
     readings: list[UnitReading] = []
     for rank, passage in enumerate(passages):
         units = passage_units(passage, rank)
@@ -468,30 +492,30 @@ def read_units(question: QuestionAnalysis, passages: Sequence[ReadPassage]) -> R
             own = "\n".join((*passage.identity, *filter(None, (unit.header,)), unit.text))
             keys = _keys(own, lang)
             held_at = {n for n, t in enumerate(focus) if _holds(t, keys)}
-            held = [focus[n] for n in sorted(held_at)]
-            placed_terms = [focus[n] for n in sorted(held_at | in_place)]
-            covered = sum(t.weight for t in held) / total if total else 0.0
-            placed = sum(t.weight for t in placed_terms) / total if total else 0.0
-            kind = holds_kind(question, unit.text)
-            missing = _missing_names(focus, placed_terms)
-            opposite = _says_opposite(asked_keys, keys.words, lang)
-            if covered <= 0 and total:
+            if total and not held_at:
                 continue  # a unit sharing nothing with the question is never offered
+            placed_at = held_at | in_place
+            covered = sum(focus[n].weight for n in held_at) / total if total else 0.0
+            placed = sum(focus[n].weight for n in placed_at) / total if total else 0.0
+            kind = holds_kind(question, unit.text)
+            missing = _missing_names(focus, placed_at)
+            opposite = _says_opposite(opposites, keys.words)
             if placed >= PLACED_MIN and _refers_back(unit.text, lang):
                 # "Album ini dirilis …", "Ia lahir …": the passage names what the unit speaks of.
                 covered = max(covered, COVERED_MIN)
-            lacking = sum(1 for n in content if n not in held_at and n not in in_place)
-            reading = UnitReading(unit, covered, placed, kind, missing, opposite, lacking, allowed)
+            lacking = sum(1 for n in content if n not in placed_at)
             # The retrieval's order is evidence too: a unit of the first passage is preferred; so
             # is one saying the question's words in the question's order ("amount due").
             score = (
-                reading.relevance
+                _relevance(covered, placed, kind)
                 + RANK_BONUS / (1 + rank)
                 + PHRASE_BONUS * _phrases(pairs, unit.text, lang)
                 + LABEL_BONUS * _label_share(unit, asked_keys, lang)
                 - EQUIVALENT_COST * sum(1 for n in held_at if not _exact(focus[n], keys))
             )
-            readings.append(replace(reading, score=score))
+            readings.append(
+                UnitReading(unit, covered, placed, kind, missing, opposite, lacking, allowed, score)
+            )
     # A unit that answers comes before any that does not, however high the latter scores.
     readings.sort(key=lambda r: (not r.answers, -r.score, r.unit.passage, r.unit.position))
     return Reading(readings)
@@ -518,10 +542,15 @@ def _label_share(unit: Unit, asked: frozenset[str], lang: Lang) -> float:
     return sum(1 for word in label if word in asked) / len(label)
 
 
-def passage_relevance(question: QuestionAnalysis, passage: ReadPassage) -> float:
-    """0–1: how well ``passage`` answers ``question`` — its best unit's relevance; an answering
-    unit is worth at least :data:`ANSWERS_AT_LEAST` (the lexical reranker's score)."""
-    best = read_units(question, [passage]).best
-    if best is None:
-        return 0.0
-    return max(best.relevance, ANSWERS_AT_LEAST) if best.answers else best.relevance
+def passage_relevance(question: QuestionAnalysis, passages: Sequence[ReadPassage]) -> list[float]:
+    """0–1 for each of ``passages``: how well it answers ``question`` — its best unit's
+    relevance; an answering unit is worth at least :data:`ANSWERS_AT_LEAST` (the lexical
+    reranker's score). One reading of them all: the order they come in changes nothing."""
+    best = [0.0 for _ in passages]
+    for reading in read_units(question, passages).ranked:
+        value = reading.relevance
+        if reading.answers:
+            value = max(value, ANSWERS_AT_LEAST)
+        rank = reading.unit.passage
+        best[rank] = max(best[rank], value)
+    return best

@@ -79,4 +79,5 @@ class LexicalReranker:
         question = analyze_question(query)
         if not question.focus:
             return [0.0 for _ in passages]
-        return [round(passage_relevance(question, ReadPassage("", text)), 4) for text in passages]
+        readable = [ReadPassage(str(n), text) for n, text in enumerate(passages)]
+        return [round(score, 4) for score in passage_relevance(question, readable)]
