@@ -157,9 +157,8 @@ def answers(data: Path, trees: dict[str, Path], tmp: Path, limit: int | None) ->
                 records, ingest_s = records_of(result, questions, route, legacy=side == "before")
                 row[side] = score_records(records).as_json() | {"ingest_s": round(ingest_s, 2)}
             out[f"{name}/{route}"] = row
-            print(
-                f"{name} {route}: before {row['before']}\n{'':>{len(name) + 4}}after  {row['after']}"
-            )
+            indent = " " * (len(name) + len(route) + 2)
+            print(f"{name} {route}: before {row['before']}\n{indent}after  {row['after']}")
     return out
 
 

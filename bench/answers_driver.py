@@ -1,9 +1,10 @@
 """Ask a prepared answer set through one checkout of tanda (the one on ``PYTHONPATH``): the half of
 ``bench/answers.py`` that runs inside the code measured, so the same harness runs before and after.
 
-It uses only what every version of the service since wave 2 has — ``build_runtime``, ``ingest_paths``
-with the structure layers, ``answer_v2`` and ``ask_v1`` — and writes each raw response; the figures
-are computed by ``bench/answers.py`` with the current scorer (``tanda.service.answers_eval``).
+It uses only what every version of the service since wave 2 has — ``build_runtime``,
+``ingest_paths`` with the structure layers, ``answer_v2`` and ``ask_v1`` — and writes each raw
+response; the figures are computed by ``bench/answers.py`` with the current scorer
+(``tanda.service.answers_eval``).
 
     python bench/answers_driver.py DOCS.jsonl QUESTIONS.jsonl OUT.jsonl --route v2|v1 \
         [--repeat N]
