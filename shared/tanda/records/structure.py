@@ -55,9 +55,11 @@ RuleType = Literal[
 rules, the due date, each tax subtotal; issue 18, docs/invoices.md)."""
 Evaluation = Literal["IHLAL", "sağlandı", "DEĞERLENDİRİLEMEDİ"]
 
-STRUCTURE_VERSION: Final = "extraction/1"
+STRUCTURE_VERSION: Final = "extraction/2"
 """What ``Document.structure_version`` says when the records of a document were built by this
-version of ``tanda.extraction``; a re-ingest rebuilds a document built by another (or by none)."""
+version of ``tanda.extraction``; a re-ingest rebuilds a document built by another (or by none),
+its chunks with its records. ``extraction/2`` (issue 22): no heading in a passage's text, claims
+and rule quotes start after their list or ayat number."""
 
 
 class _Model(BaseModel):
