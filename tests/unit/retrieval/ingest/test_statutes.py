@@ -354,3 +354,15 @@ def test_given_a_markdown_heading_with_its_title_when_read_then_the_structure_is
         ("BAB I > Pasal 3", "Cukup."),
     ]
     assert parsed.title == "Qanun Contoh"
+
+
+def test_given_pasal_misread_with_a_space_when_parsed_then_it_is_still_a_heading() -> None:
+    # UU 11/2008's Penjelasan prints "P asal 5": glued, it opened the sentence under it
+    page = "PENJELASAN\nII. PASAL DEMI PASAL\nPasal 1\nCukup jelas.\nP asal 2\nCukup jelas.\n"
+
+    chunks = _sections_and_texts([page])
+
+    assert chunks == [
+        ("Penjelasan > Pasal 1", "Cukup jelas."),
+        ("Penjelasan > Pasal 2", "Cukup jelas."),
+    ]
