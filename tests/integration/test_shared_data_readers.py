@@ -59,6 +59,41 @@ def test_given_uu_27_2022_when_chunked_then_sections_follow_bab_bagian_pasal(
     assert "kepastian hukum" in pasal_3.text
 
 
+def test_given_uu_27_2022_when_chunked_then_its_preamble_labels_and_title_are_no_text(
+    corpus: Path,
+) -> None:
+    # pypdf reads the label column ("Menimbang", "Mengingat") before the title block (issue 22)
+    _, drafts = _parse(corpus / "id_laws" / "UU-27-Tahun-2022.pdf")
+    first, second = drafts[0], drafts[1]
+    assert first.section == "Menimbang"
+    assert first.text.startswith(
+        "a. bahwa pelindungan data pribadi merupakan salah satu hak asasi manusia"
+    )
+    assert second.section == "Mengingat"
+    assert second.text.startswith("Pasal 5 ayat (l), Pasal 20, Pasal 28G ayat (1)")
+
+
+STATUTES = sorted(p.name for p in shared_data("corpus", "id_laws").glob("*.pdf"))
+_PREAMBLE_WORDS = ("Menimbang", "Mengingat", "Menetapkan", "MEMUTUSKAN", "PEMBUKAAN")
+
+
+@pytest.mark.parametrize("name", STATUTES)
+def test_given_a_statute_of_the_shared_data_when_chunked_then_no_passage_holds_its_headings(
+    corpus: Path, name: str
+) -> None:
+    # The title block, the preamble's labels and the titles of the Penjelasan and of Bagian are
+    # section identity, never passage text (issue 22)
+    _, drafts = _parse(corpus / "id_laws" / name)
+    for draft in drafts:
+        assert "DENGAN RAHMAT" not in draft.text, (draft.section, draft.text[:120])
+        for line in draft.text.splitlines():
+            assert not line.startswith(_PREAMBLE_WORDS), (draft.section, line[:120])
+            assert not line.startswith(("UNDANG-UNDANG REPUBLIK", "PERATURAN PRESIDEN REPUBLIK"))
+            assert not line.startswith("ATAS UNDANG-UNDANG"), (draft.section, line[:120])
+        if draft.section and "Bagian" in draft.section.rsplit(" > ", 1)[-1]:
+            pytest.fail(f"a Bagian's title is a passage: {draft.text[:120]!r}")
+
+
 def test_given_a_long_pasal_when_split_then_each_part_names_its_ayat(corpus: Path) -> None:
     _, drafts = _parse(corpus / "id_laws" / "UU-27-Tahun-2022.pdf")
     assert any(d.section == "BAB IV > Pasal 12 > ayat (2)" for d in drafts)

@@ -525,8 +525,12 @@ def _tokens(text: str, lang: Lang, *, unit: int = 0) -> list[_Token]:
         word = lowercase(raw, lang)
         if "'" in word or "’" in word:
             word = _APOSTROPHE.split(word, 1)[0]  # Türkiye'nin → türkiye; company's → company
-        # A capital inside a sentence is a name (Yılmaz, No. 5), never a marker.
-        name = raw[0].isupper() and index > 0 and not _SENTENCE_MARK.search(gaps[index])
+        # A capital inside a sentence is a name (Yılmaz, No. 5), never a marker; the first word
+        # after a list or ayat number ("(1) Setiap …", "a. Setiap …") opens the sentence.
+        opening = index == 0 or (
+            index <= 2 and all(r.isdigit() or len(r) == 1 for r in raws[:index])
+        )
+        name = raw[0].isupper() and not opening and not _SENTENCE_MARK.search(gaps[index])
         marker, affirmative = (None, word) if name else _marker(raw, word, lang)
         words.append(affirmative)
         markers.append(marker)

@@ -18,7 +18,13 @@ from typing import Any, Final
 from pydantic import ValidationError
 
 from tanda.extraction.drafts import DocumentContext, Draft, Numbering
-from tanda.extraction.text import locate_quote, normalise_space, quote_matches
+from tanda.extraction.text import (
+    after_enumerator,
+    locate_quote,
+    normalise_space,
+    quote_matches,
+    without_enumerator,
+)
 from tanda.model_calls import ChatMessage, ChatRequest, ClaimsOutput, ModelRole
 from tanda.prompts import prompt
 from tanda.records.documents import Chunk, Document
@@ -119,9 +125,9 @@ def read_proposals(batch: ClaimBatch, content: str | None, model: str) -> list[C
         chunk = batch.passages.get(claim.passage.strip().strip("[]"))
         if chunk is None:
             continue
-        statement = normalise_space(claim.statement)[:MAX_STATEMENT_CHARS] or normalise_space(
-            claim.quote
-        )
+        # A list or ayat number is the document's printing, not a word of what it states.
+        statement = without_enumerator(normalise_space(claim.statement))[:MAX_STATEMENT_CHARS]
+        statement = statement or without_enumerator(normalise_space(claim.quote))
         proposals.append(ClaimProposal(chunk, statement, claim.quote, model))
     return proposals
 
@@ -129,7 +135,7 @@ def read_proposals(batch: ClaimBatch, content: str | None, model: str) -> list[C
 @dataclass(frozen=True, slots=True)
 class CheckedClaims:
     drafts: list[Draft]
-    dropped: int  # proposals whose quote is not the stored text
+    dropped: int  # proposals whose quote is not the stored text, or only a list number
 
 
 def claim_drafts(
@@ -142,8 +148,13 @@ def claim_drafts(
     seen: set[tuple[str, int, int]] = set()
     for proposal in proposals:
         text = proposal.chunk.text
-        span = locate_quote(text, proposal.quote)
-        if span is None or not quote_matches(text, span[0], span[1], proposal.quote):
+        found = locate_quote(text, proposal.quote)
+        if found is None or not quote_matches(text, found[0], found[1], proposal.quote):
+            dropped += 1
+            continue
+        # A quote opening with "(2) " or "a. " is anchored after it: the number is printing.
+        span = (after_enumerator(text, *found), found[1])
+        if span[0] >= span[1]:
             dropped += 1
             continue
         key = (proposal.chunk.chunk_id, *span)

@@ -14,9 +14,10 @@ from functools import lru_cache
 
 from tanda.lang import DEFAULT_LANG, fold, is_function_word, normalize_lang
 from tanda.retrieval.analysis import stem, tokenize
-from tanda.retrieval.sentences import sentence_spans
+from tanda.retrieval.sentences import after_enumerator, sentence_spans, without_enumerator
 
 __all__ = [
+    "after_enumerator",
     "content_terms",
     "folded_name",
     "line_spans",
@@ -24,6 +25,7 @@ __all__ = [
     "normalise_space",
     "quote_matches",
     "sentence_spans",
+    "without_enumerator",
 ]
 
 _SPACE = re.compile(r"\s+")

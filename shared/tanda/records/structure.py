@@ -64,8 +64,9 @@ Evaluation = Literal["IHLAL", "sağlandı", "DEĞERLENDİRİLEMEDİ"]
 
 STRUCTURE_VERSION: Final = "extraction/2"
 """What ``Document.structure_version`` says when the records of a document were built by this
-version of ``tanda.extraction``; a re-ingest rebuilds a document built by another (or by none).
-``extraction/2``: definition records (issue 22)."""
+version of ``tanda.extraction``; a re-ingest rebuilds a document built by another (or by none),
+its chunks with its records. ``extraction/2`` (issue 22): definition records; no heading in a
+passage's text, claims and rule quotes start after their list or ayat number."""
 
 
 class _Model(BaseModel):

@@ -328,3 +328,14 @@ def test_every_sentence_and_row_the_offline_agent_can_quote_is_supported() -> No
                 assert judge(quote, draft.text, identity=identity) == "supported", quote
                 quoted += 1
     assert quoted > 400  # every chunk gives a few
+
+
+def test_a_sentence_quoted_without_its_ayat_number_is_supported_by_the_numbered_passage() -> None:
+    # Issue 22: claims and the offline agent's quotes start after "(1) "; the word after the
+    # number opens the sentence in the passage too (a quantifier, not a name).
+    statement = (
+        "Setiap pelaku usaha yang menyelenggarakan Transaksi Elektronik dapat disertifikasi oleh "
+        "Lembaga Sertifikasi Keandalan."
+    )
+    for numbered in (f"(1) {statement}", f"a. {statement}", f"1. {statement}"):
+        assert judge(statement, numbered) == "supported"

@@ -108,3 +108,60 @@ def test_the_offline_model_proposes_the_sentences_that_state_something() -> None
     build = build_structure(document, chunks, proposals)
     assert build.claims_dropped == 0
     assert sum(1 for r in build.records if r.kind == "claim") == 3
+
+
+NUMBERED = (
+    "Pasal 2\n\n"
+    "(1) Setiap Orang wajib melindungi data pribadi miliknya.\n"
+    "(2) Pengendali data wajib:\n"
+    "a. menjaga kerahasiaan data pribadi yang diprosesnya; dan\n"
+    "b. memberitahukan kegagalan pelindungan kepada Subjek Data Pribadi.\n\n"
+    "Pasal 3\n\nCukup."
+)
+
+
+def test_a_claim_whose_quote_opens_with_an_ayat_number_is_anchored_after_it() -> None:
+    # Given a model quoting an ayat with its printed number, in statement and quote
+    document, chunks = from_text(NUMBERED)
+    batch = claim_batches(document, chunks)[0]
+    key, chunk = _passage(batch)
+    quote = "(1) Setiap Orang wajib melindungi data pribadi miliknya."
+    reply = _reply(batch, [{"passage": key, "statement": quote, "quote": quote}])
+
+    # When the structure is built
+    build = build_structure(document, chunks, read_proposals(batch, reply, "m"))
+
+    # Then the claim states and quotes the sentence, its span starting after "(1) "
+    (claim,) = [r for r in build.records if isinstance(r, ClaimRecord)]
+    assert claim.statement == claim.quote == "Setiap Orang wajib melindungi data pribadi miliknya."
+    assert chunk.text[claim.span.start : claim.span.end] == claim.quote
+    assert chunk.text[: claim.span.start].endswith("(1) ")
+
+
+def test_a_proposed_quote_that_is_only_a_list_number_is_dropped() -> None:
+    document, chunks = from_text(NUMBERED)
+    batch = claim_batches(document, chunks)[0]
+    key, _ = _passage(batch)
+    reply = _reply(batch, [{"passage": key, "statement": "(2)", "quote": "(2)"}])
+
+    build = build_structure(document, chunks, read_proposals(batch, reply, "m"))
+
+    assert not [r for r in build.records if isinstance(r, ClaimRecord)]
+    assert build.claims_dropped == 1
+
+
+def test_the_offline_models_claims_never_open_with_a_list_or_ayat_number() -> None:
+    document, chunks = from_text(NUMBERED)
+    proposals = [
+        proposal
+        for batch in claim_batches(document, chunks)
+        for proposal in read_proposals(
+            batch, OfflineModel().complete(batch.request).content, "offline"
+        )
+    ]
+
+    assert [p.quote for p in proposals] == [
+        "Setiap Orang wajib melindungi data pribadi miliknya.",
+        "menjaga kerahasiaan data pribadi yang diprosesnya; dan",
+        "memberitahukan kegagalan pelindungan kepada Subjek Data Pribadi.",
+    ]

@@ -92,3 +92,13 @@ def test_paling_lama_counted_from_an_event_is_a_deadline_not_a_cap() -> None:
         "diundangkannya Undang-Undang ini."
     )
     assert (rule.rule_type, rule.subject) == ("deadline", "Peraturan Pemerintah")
+
+
+def test_a_rule_quote_starts_after_the_ayat_number_of_its_sentence() -> None:
+    (rule,) = _rules(
+        "Pasal 7\n\n(1) Faktur diterbitkan setiap bulan.\n"
+        "(2) Pembayaran dilakukan paling lambat 14 hari setelah tanggal faktur.\n\n"
+        "Pasal 8\n\nCukup."
+    )
+    assert rule.quote == "Pembayaran dilakukan paling lambat 14 hari setelah tanggal faktur."
+    assert rule.subject == "Pembayaran"

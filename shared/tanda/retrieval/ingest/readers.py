@@ -12,7 +12,7 @@ import json
 import logging
 import re
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import PurePath
 
 from tanda.invoices import (
@@ -36,9 +36,11 @@ from tanda.retrieval.ingest.parsed import (
     TextBlock,
 )
 from tanda.retrieval.ingest.statute import (
+    SourceLine,
     clean_pages,
     join_lines,
     looks_like_statute,
+    parse_statute_lines,
     parse_statute_pages,
 )
 
@@ -115,15 +117,15 @@ def parse_pages(pages: list[str], *, fallback_title: str | None) -> ParsedDocume
     head = "\n".join(pages[:2])
     identity = extract_legal_identity(head)
     cleaned = clean_pages(pages)
-    blocks: list[Block] = list(parse_statute_pages(cleaned, first_page=1))
+    statute = parse_statute_pages(cleaned, first_page=1)
     full = "\n".join("\n".join(lines) for lines in cleaned)
     metadata: dict[str, str] = {}
     approver = approved_by(head)
     if approver:
         metadata["approved_by"] = approver
     return ParsedDocument(
-        title=_title_from_identity(identity, fallback_title),
-        blocks=tuple(blocks),
+        title=_title_from_identity(identity, statute.title or fallback_title),
+        blocks=statute.blocks,
         identity=identity,
         lang=document_lang(full),
         pages=len(pages),
@@ -144,22 +146,26 @@ def read_text(data: bytes, *, name: str) -> ParsedDocument | Skipped:
     return parse_plain_text(decode_text(data), fallback_title=PurePath(name).stem)
 
 
-def parse_plain_text(text: str, *, fallback_title: str | None) -> ParsedDocument:
-    """Paragraphs separated by blank lines; a statute's structure when it has one. Text with
-    form feeds (``pdftotext`` ends every page with one) is read page by page like a PDF."""
+def parse_plain_text(
+    text: str, *, fallback_title: str | None, markdown: bool = False
+) -> ParsedDocument:
+    """Paragraphs separated by blank lines; a statute's structure when it has one (``markdown``:
+    the text is Markdown, whose ``#`` lines are headings). Text with form feeds (``pdftotext``
+    ends every page with one) is read page by page like a PDF."""
     if not text.strip():
         return ParsedDocument(title=fallback_title, blocks=())
     pages = text.split("\f")
-    if len(pages) > 1:
+    if len(pages) > 1 and not markdown:
         if not pages[-1].strip():
             pages.pop()  # the form feed that closes the last page
         return parse_pages(pages, fallback_title=fallback_title)
-    identity = extract_legal_identity(text)
-    if looks_like_statute(text):
-        lines = [re.sub(r"\s+", " ", ln).strip() for ln in text.splitlines()]
-        blocks: list[Block] = list(
-            parse_statute_pages([[ln for ln in lines if ln]], first_page=None)
-        )
+    plain = "\n".join(_without_markup(line) for line in text.splitlines()) if markdown else text
+    identity = extract_legal_identity(plain)
+    title = fallback_title
+    if looks_like_statute(plain):
+        statute = parse_statute_lines(_statute_lines(text, markdown=markdown))
+        blocks: list[Block] = list(statute.blocks)
+        title = statute.title or fallback_title
     else:
         paragraphs = tuple(
             Paragraph(join_lines([ln.strip() for ln in part.splitlines() if ln.strip()]))
@@ -168,11 +174,28 @@ def parse_plain_text(text: str, *, fallback_title: str | None) -> ParsedDocument
         )
         blocks = [TextBlock(None, paragraphs)] if paragraphs else []
     return ParsedDocument(
-        title=_title_from_identity(identity, fallback_title),
+        title=_title_from_identity(identity, title),
         blocks=tuple(blocks),
         identity=identity,
-        lang=document_lang(text),
+        lang=document_lang(plain),
     )
+
+
+def _statute_lines(text: str, *, markdown: bool = False) -> list[SourceLine]:
+    """The lines of a statute written as text: a blank line (or the start) opens a paragraph,
+    and in Markdown a ``#`` line is a heading, its markup (and a line's bold) dropped."""
+    lines: list[SourceLine] = []
+    blank = True
+    for raw in text.splitlines():
+        heading = _HEADING_RE.match(raw) if markdown else None
+        line = heading.group(2) if heading else (_without_markup(raw) if markdown else raw)
+        line = re.sub(r"\s+", " ", line).strip()
+        if not line:
+            blank = True
+            continue
+        lines.append(SourceLine(line, heading=heading is not None, opens_paragraph=blank))
+        blank = False
+    return lines
 
 
 _HEADING_RE = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")
@@ -188,7 +211,10 @@ def read_markdown(data: bytes, *, name: str) -> ParsedDocument | Skipped:
     if looks_like_statute(plain):
         headings = (_HEADING_RE.match(line) for line in text.splitlines())
         first = next((h.group(2).strip() for h in headings if h), None)
-        return parse_plain_text(plain, fallback_title=first or PurePath(name).stem)
+        parsed = parse_plain_text(text, fallback_title=PurePath(name).stem, markdown=True)
+        if first and not parsed.identity.legal_reference:
+            parsed = replace(parsed, title=first)
+        return parsed
     path: list[tuple[int, str]] = []
     blocks: list[Block] = []
     paragraphs: list[Paragraph] = []
