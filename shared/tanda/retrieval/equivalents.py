@@ -31,7 +31,7 @@ EQUIVALENTS: Final[tuple[str, ...]] = (
     "payment pembayaran ödeme",
     # budgets
     "budget anggaran bütçe",
-    "revenue income pendapatan penerimaan gelir",
+    "revenue income pendapatan gelir",
     "expenditure spending belanja pengeluaran gider harcama",
     "realisation realization realisasi gerçekleşme",
     "financing pembiayaan finansman",

@@ -51,6 +51,8 @@ MAX_UNIT_CHARS: Final = 600
 MIN_UNIT_CHARS: Final = 12
 PHRASE_BONUS: Final = 0.1
 """What holding every pair of the question's consecutive focus words side by side adds."""
+CLOSE_TO_BEST: Final = 0.85
+"""A further unit is shown beside the best one only when it scores this share of the best's."""
 RANK_BONUS: Final = 0.1
 LABEL_BONUS: Final = 0.1
 """What a table row whose label the question says whole adds."""
@@ -202,8 +204,13 @@ class Reading:
         return self.best is not None and self.best.answers
 
     def answering(self, limit: int) -> list[UnitReading]:
-        """At most ``limit`` units that each answer, best first."""
-        return [r for r in self.ranked if r.answers][:limit]
+        """At most ``limit`` units that each answer, best first — those after the first only when
+        they score at least :data:`CLOSE_TO_BEST` of its score (an answer, not a list of every
+        row that mentions the question's words)."""
+        units = [r for r in self.ranked if r.answers][:limit]
+        if not units:
+            return []
+        return [r for r in units if r.score >= CLOSE_TO_BEST * units[0].score]
 
 
 # -- units ----------------------------------------------------------------------------------------
