@@ -9,6 +9,8 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 
+from tanda.records.kinds import NODE_KINDS
+
 
 def _serve(args: argparse.Namespace) -> int:
     from tanda.api.serve import run_server
@@ -212,15 +214,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--kind",
         action="append",
-        choices=(
-            "entity",
-            "table",
-            "line_item",
-            "line_item_summary",
-            "claim",
-            "rule",
-            "definition",
-        ),
+        choices=NODE_KINDS,
         help="only records of this kind (repeatable)",
     )
     p.add_argument("--json", action="store_true", help="the document and records as JSON")

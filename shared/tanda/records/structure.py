@@ -34,19 +34,8 @@ from typing import Annotated, Final, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
 
 from tanda.records.documents import SearchScope
-
-NodeKind = Literal[
-    "entity", "table", "line_item", "line_item_summary", "claim", "rule", "definition"
-]
-NODE_KINDS: Final[tuple[NodeKind, ...]] = (
-    "entity",
-    "table",
-    "line_item",
-    "line_item_summary",
-    "claim",
-    "rule",
-    "definition",
-)
+from tanda.records.kinds import NODE_KINDS as NODE_KINDS  # one list of kinds (re-exported)
+from tanda.records.kinds import NodeKind as NodeKind
 
 EntityType = Literal[
     "AMOUNT", "PERCENT", "DATE", "PERIOD", "DURATION", "REFERENCE", "PARTY", "PLACE"
