@@ -227,13 +227,15 @@ _ATTRIBUTE_WORDS: Final[dict[Lang, frozenset[str]]] = {
         nama tahun tanggal bulan hari abad waktu letak lokasi tempat luas panjang lebar tinggi
         berat lama jumlah banyak besar asal pertama kali utama julukan sebutan judul istilah
         kata jenis bentuk nilai angka total ibu kota ibukota anggaran realisasi persentase
+        tentang terhadap menjadi dilakukan melakukan memiliki mempunyai terdapat digunakan
+        menggunakan berada terjadi diadakan dibuat membuat berasal mulai sebutan disebut
         """
     ),
     "tr": _words(
         """
         ad adı adıdır isim ismi yıl yılı yılında tarih tarihi tarihte yer yeri yerde sayı sayısı
         miktar miktarı ilk kez defa ana tür türü başkent başkenti toplam bütçe bütçesi
-        gerçekleşme oran oranı etti eder etmek
+        gerçekleşme oran oranı kabul sahip olmuş olduğu olduğunu etti eder etmek
         etmiştir etmektedir edilen edildi edilmiştir olan oldu olmuştur olarak yaptı yapılan
         yapmıştır yapmaktadır bulunan bulunmaktadır
         """
@@ -241,7 +243,8 @@ _ATTRIBUTE_WORDS: Final[dict[Lang, frozenset[str]]] = {
     "en": _words(
         """
         name named year date time place location first number amount total kind type called
-        capital budget realisation realization percentage did does do made make
+        capital budget realisation realization percentage did does do made make become
+        became used use have has had known
         """
     ),
 }
