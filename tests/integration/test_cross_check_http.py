@@ -123,10 +123,12 @@ def test_a_job_is_queued_at_once_then_completes_with_findings_charged_once(
     assert [d["document_id"] for d in accepted["documents"]] == documents
     assert accepted["documents"][0]["label"].startswith("Undang-Undang Nomor 11 Tahun 2008")
 
-    # and polling it (free) ends completed: findings, stats, version, cost.
+    # and polling it (free) ends completed: findings, stats, version, coverage, cost.
     done = finished(base_url, accepted["id"])
-    assert set(done) == JOB_KEYS | {"version", "findings", "stats", "cost"}
+    assert set(done) == JOB_KEYS | {"version", "findings", "stats", "coverage", "cost"}
     assert done["version"] == "xchk-v4"
+    # Every candidate was judged: complete, nothing to warn of (XC-4, issue 23).
+    assert done["coverage"] == "complete" and done["stats"]["candidates_capped"] == 0
     assert [f["kind"] for f in done["findings"]] == ["contradiction", "support"]
     contradiction = done["findings"][0]
     assert set(contradiction["a"]) == {

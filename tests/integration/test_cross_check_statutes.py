@@ -107,6 +107,13 @@ def test_the_offline_judge_finds_the_amended_penalties_on_the_real_laws(
     assert job.stats.candidates_judged == min(
         job.stats.candidates, runtime.settings.xc_max_candidates
     )
+    # Issue 23 (XC-4): the candidates over the cap were never judged, and the job says so.
+    assert job.stats.candidates_capped > 0
+    assert job.coverage == "partial"
+    assert job.warnings == [
+        f"Partial check: {job.stats.candidates_capped} of {job.stats.candidates} candidate "
+        "pairs were over the judging cap and were not judged; findings may be missing."
+    ]
 
 
 def test_the_findings_on_the_real_laws_are_the_same_on_every_run(

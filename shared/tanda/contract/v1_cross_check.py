@@ -153,6 +153,9 @@ class JobError(WireModel):
     message: str
 
 
+Coverage = Literal["complete", "partial"]
+
+
 class V1CrossCheckAccepted(WireModel):
     """The 202 answer of ``POST /v1/cross-check``."""
 
@@ -170,6 +173,15 @@ class V1CrossCheckJob(V1CrossCheckAccepted):
         "same findings in the same order (XC-4). Empty is a valid result."
     )
     stats: CrossCheckStats | None = omitted_when_none("Completed jobs only.")
+    coverage: Coverage | None = omitted_when_none(
+        "Completed jobs only: `complete` when every candidate pair the channels produced was "
+        "judged, `partial` when some were over the judging cap (`stats.candidates_capped`, "
+        "`TANDA_XC_MAX_CANDIDATES`) and never judged — findings may be missing (XC-4, XC-6)."
+    )
+    warnings: list[str] | None = omitted_when_none(
+        "Completed jobs only, when there is something to warn of: e.g. a partial coverage, in "
+        "the language of the explanations."
+    )
     cost: CrossCheckCost | None = omitted_when_none("Completed jobs only.")
     error: JobError | None = omitted_when_none("Failed jobs only: what happened (XC-2).")
 

@@ -127,15 +127,42 @@ def hand_over(
         )
 
 
+PARTIAL_WARNING: dict[str, str] = {
+    "tr": (
+        "Kısmi inceleme: {total} aday çiftten {capped} tanesi sınırı aştığı için "
+        "değerlendirilmedi; bulgular eksik olabilir."
+    ),
+    "id": (
+        "Pemeriksaan sebagian: {capped} dari {total} pasangan kandidat melampaui batas dan tidak "
+        "dinilai; temuan mungkin tidak lengkap."
+    ),
+    "en": (
+        "Partial check: {capped} of {total} candidate pairs were over the judging cap and were "
+        "not judged; findings may be missing."
+    ),
+}
+"""A job whose candidates were capped says so in the explanations' language (XC-4)."""
+
+
+def partial_warning(job: CrossCheckJob, capped: int) -> str:
+    total = job.stats.candidates if job.stats is not None else capped
+    template = PARTIAL_WARNING.get(job.lang, PARTIAL_WARNING["en"])
+    return template.format(capped=capped, total=total)
+
+
 def job_view(job: CrossCheckJob) -> V1CrossCheckJob:
     """A job as ``GET /v1/cross-check/{id}`` shows it (XC-2)."""
     view = V1CrossCheckJob(id=job.job_id, status=job.status, documents=list(job.documents))
     if job.status == "completed":
+        capped = job.stats.candidates_capped if job.stats is not None else 0
         return view.model_copy(
             update={
                 "version": CROSS_CHECK_VERSION,
                 "findings": list(job.findings),
                 "stats": job.stats,
+                # XC-4 (issue 23): candidates over the cap were never judged — say so.
+                "coverage": "partial" if capped else "complete",
+                "warnings": [partial_warning(job, capped)] if capped else None,
                 "cost": CrossCheckCost(
                     credits_charged=as_credits(job.charged), test_key=job.test_key
                 ),
