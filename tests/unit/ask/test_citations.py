@@ -34,6 +34,16 @@ def test_markers_naming_no_shown_source_are_removed_and_counted(
     assert (resolved.text, resolved.cited, resolved.invalid) == (text, cited, invalid)
 
 
+def test_a_marker_one_past_the_last_shown_source_is_removed() -> None:
+    # Issue 23: at the limit — [S3] with two sources shown names nothing.
+    resolved = resolve_markers("Dua sumber [S1][S2], satu lagi [S3].", shown=2)
+    assert (resolved.text, resolved.cited, resolved.invalid) == (
+        "Dua sumber [S1][S2], satu lagi.",
+        (1, 2),
+        1,
+    )
+
+
 def test_an_answer_without_markers_cites_nothing() -> None:
     resolved = resolve_markers("Bu bilgi belgelerde bulunamadı.", shown=3)
     assert resolved.cited == () and resolved.invalid == 0

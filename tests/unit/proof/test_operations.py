@@ -75,6 +75,12 @@ def test_multiplication_and_division_bind_before_addition_and_brackets_first() -
         ("10 / 3 = 3", True),
         ("10 / 3 = 3.34", False),
         ("10 / 3 = 3.4", False),
+        # Issue 23: at the limit — an exact half of the last digit is right either way.
+        ("5 / 8 = 0.63", True),
+        ("5 / 8 = 0.62", True),
+        ("1 / 8 = 0.13", True),
+        ("1 / 8 = 0.12", True),
+        ("5 / 8 = 0.64", False),
     ],
 )
 def test_a_result_is_right_at_the_precision_it_states(text: str, ok: bool) -> None:
