@@ -38,7 +38,7 @@ from tanda.numbers import QuantityKind, extract_quantities
 from tanda.retrieval.analysis import index_terms, stem, surface_terms, tokenize
 from tanda.retrieval.opposites import opposite_pairs
 from tanda.retrieval.question import TERM_WEIGHT, FocusTerm, QuestionAnalysis
-from tanda.retrieval.sentences import sentence_spans
+from tanda.retrieval.sentences import sentence_spans, without_enumerator
 
 PLACED_MIN: Final = 0.5
 """The share of the focus weight a unit's place must hold to answer."""
@@ -53,6 +53,8 @@ PHRASE_BONUS: Final = 0.1
 """What holding every pair of the question's consecutive focus words side by side adds."""
 CLOSE_TO_BEST: Final = 0.85
 """A further unit is shown beside the best one only when it scores this share of the best's."""
+DEFINIENDUM_BONUS: Final = 0.1
+"""What a definition question's unit opening with the defined term adds."""
 RANK_BONUS: Final = 0.1
 LABEL_BONUS: Final = 0.1
 """What a table row whose label the question says whole adds."""
@@ -74,6 +76,7 @@ _YEAR: Final = re.compile(
     r"(?<![\d.,])(?:1\d{3}|20\d{2}|\d{1,4}\s?(?:SM|M|BC|AD|BCE|CE|MÖ|MS))(?!\d)"
 )
 _DIGITS: Final = re.compile(r"\d")
+_BARE_YEAR: Final = re.compile(r"^(?:1[5-9]|20)\d{2}$")
 _CENTURY: Final = re.compile(
     r"\b(?:abad|milenium|yüzyıl\w*|binyıl\w*|century|centuries|millennium|dekade|dasawarsa|"
     r"decade|periode|era|dönem\w*|çağ\w*|period|reign)\b|\b(?:tahun|yılı\w*|year)\s+\d+|"
@@ -350,7 +353,8 @@ def holds_kind(question: QuestionAnalysis, text: str) -> bool:
         quantities = extract_quantities(text, question.lang)
         return any(q.kind in _TIME_KINDS for q in quantities)
     if kind == "number":
-        numbers = {n for n in re.findall(r"\d+(?:[.,]\d+)*", text)}
+        # A quantity the question does not state; a year is a time, not how many or how much.
+        numbers = {n for n in re.findall(r"\d+(?:[.,]\d+)*", text) if not _BARE_YEAR.match(n)}
         if numbers - set(question.numbers):
             return True
         words = {fold(w) for w in surface_terms(text)}
@@ -522,6 +526,7 @@ def read_units(question: QuestionAnalysis, passages: Sequence[ReadPassage]) -> R
                 + RANK_BONUS / (1 + rank)
                 + PHRASE_BONUS * _phrases(pairs, unit.text, lang)
                 + LABEL_BONUS * _label_share(unit, asked_keys, lang)
+                + (DEFINIENDUM_BONUS if kind and _opens_with_term(question, unit.text) else 0.0)
                 - EQUIVALENT_COST * sum(1 for n in held_at if not _exact(focus[n], keys))
             )
             readings.append(
@@ -530,6 +535,18 @@ def read_units(question: QuestionAnalysis, passages: Sequence[ReadPassage]) -> R
     # A unit that answers comes before any that does not, however high the latter scores.
     readings.sort(key=lambda r: (not r.answers, -r.score, r.unit.passage, r.unit.position))
     return Reading(readings)
+
+
+def _opens_with_term(question: QuestionAnalysis, text: str) -> bool:
+    """A definition question's unit that opens with the defined term (its subject): ``Pecahan
+    (Fraksi) adalah …`` rather than ``Hakikat … dalam bilangan pecahan adalah …``."""
+    if question.kind != "definition" or not question.focus:
+        return False
+    opening = " ".join(without_enumerator(text).split()[: len(question.focus) + 1])
+    keys = _keys(opening, question.lang)
+    return any(_holds(t, keys) for t in question.focus[-1:]) or all(
+        _holds(t, keys) for t in question.focus
+    )
 
 
 def _is_content(term: FocusTerm) -> bool:
