@@ -133,3 +133,32 @@ def record_answer(
         emf.add_metric(name=f"Verdict.{verdict}", unit="Count", value=count)
     emf.add_metric(name="Fallbacks", unit="Count", value=1 if fallback else 0)
     emf.flush_metrics()
+
+
+def record_playground_run(*, tenant_id: str, trace_id: str, status: str, latency_ms: float) -> None:
+    """PG-4: a playground run publishes no answer analytics — no ``answer`` line, no verdict,
+    model-call or fallback figures. Operators still see that runs happen: one ``playground_run``
+    line (its ``trace_id`` is the ``playground_run_id`` the admin got back, PG-5's receipt id)
+    and a ``PlaygroundRuns`` count under ``route=playground``, with nothing of the run's content.
+
+    Only inside a Lambda function, like :func:`record_answer`.
+    """
+    if not os.environ.get("AWS_LAMBDA_FUNCTION_NAME"):
+        return
+    log, emf = logger(), metrics()
+    if log is not None:
+        log.info(
+            "playground_run",
+            extra={
+                "route": "playground",
+                "tenant": tenant_id,
+                "trace_id": trace_id,
+                "status": status,
+                "latency_ms": round(latency_ms, 1),
+            },
+        )
+    if emf is None:
+        return
+    emf.add_dimension(name="route", value="playground")
+    emf.add_metric(name="PlaygroundRuns", unit="Count", value=1)
+    emf.flush_metrics()

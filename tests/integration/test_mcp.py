@@ -178,6 +178,28 @@ def test_search_returns_accepted_candidates_with_complete_citation_groups(host: 
     assert [w["code"] for w in result["warnings"]] == ["DEGRADED_MODE"]
 
 
+def test_every_tool_reports_the_retrieval_mode_the_server_runs(host: Host) -> None:
+    # Given a server without an embedder (lexical-only: degraded mode), in one session
+    async def body(client: Client) -> tuple[dict[str, Any], ...]:
+        status = await call(client, "service_status", scope={})
+        found = await call(client, "search", query="data pribadi", scope=STATUTE, limit=1)
+        node = await call(client, "get_node", node_id=found["candidates"][0]["node_id"])
+        sources = await call(client, "list_sources", scope=STATUTE)
+        return status, found, node, sources
+
+    # When the status, a search, a node and the sources are read
+    status, found, node, sources = host.run(body)
+    # Then all report the same mode, and the same degraded flag (KB-01, KB-02; issue 23)
+    reported = [
+        (status["retrieval_mode"], status["degraded"]),
+        (status["index_info"]["retrieval_mode"], status["index_info"]["degraded"]),
+        (found["index"]["retrieval_mode"], found["index"]["degraded"]),
+        (node["index"]["retrieval_mode"], node["index"]["degraded"]),
+        (sources["index"]["retrieval_mode"], sources["index"]["degraded"]),
+    ]
+    assert reported == [("lexical", True)] * 5
+
+
 def test_structure_records_are_nodes_with_typed_neighbours(host: Host) -> None:
     async def body(client: Client) -> tuple[dict[str, Any], ...]:
         found = await call(

@@ -304,3 +304,65 @@ def test_the_per_admin_limit_is_kept_in_the_store_and_answers_429_with_retry_aft
     response = play(other, admin_headers(signing_key))
     assert_error(response, 429, "rate_limited")
     assert int(response.headers["retry-after"]) >= 1
+
+
+class RecordingLogger:
+    """Stands in for Powertools' Logger: keeps each line's message and fields."""
+
+    def __init__(self) -> None:
+        self.lines: list[tuple[str, dict[str, Any]]] = []
+
+    def info(self, message: str, *, extra: dict[str, Any]) -> None:
+        self.lines.append((message, extra))
+
+
+class RecordingMetrics:
+    """Stands in for Powertools' Metrics: keeps each metric and dimension added."""
+
+    def __init__(self) -> None:
+        self.metrics: list[tuple[str, float]] = []
+        self.dimensions: list[tuple[str, str]] = []
+
+    def add_dimension(self, *, name: str, value: str) -> None:
+        self.dimensions.append((name, value))
+
+    def add_metric(self, *, name: str, unit: str, value: float) -> None:
+        self.metrics.append((name, value))
+
+    def flush_metrics(self) -> None:
+        pass
+
+
+def test_a_run_writes_no_answer_analytics_and_its_trace_id_is_the_one_id_logged(
+    runtime: Runtime,
+    base_url: str,
+    signing_key: ed25519.Ed25519PrivateKey,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Given the server runs as a Lambda function would, its log lines and metrics recorded
+    import tanda.observability as observability
+
+    log, emf = RecordingLogger(), RecordingMetrics()
+    monkeypatch.setenv("AWS_LAMBDA_FUNCTION_NAME", "tanda-playground")
+    monkeypatch.setattr(observability, "logger", lambda: log)
+    monkeypatch.setattr(observability, "metrics", lambda: emf)
+    # When an admin runs a candidate prompt
+    response = play(base_url, admin_headers(signing_key, "seed_example"))
+    assert response.status_code == 200, response.text
+    body = response.json()
+    # Then the returned trace_id is the run's one id (PG-5's receipt id)
+    assert body["trace_id"] == body["playground_run_id"]
+    # and no answer analytics is written (PG-4): no answer line, no verdict or model-call figure,
+    assert [message for message, _ in log.lines] == ["playground_run"]
+    assert not [name for name, _ in emf.metrics if name != "PlaygroundRuns"]
+    # only an operational line and count under that id, with nothing of the run's content.
+    _, fields = log.lines[0]
+    assert fields == {
+        "route": "playground",
+        "tenant": "acme",
+        "trace_id": body["playground_run_id"],
+        "status": "completed",
+        "latency_ms": fields["latency_ms"],
+    }
+    assert emf.metrics == [("PlaygroundRuns", 1)] and emf.dimensions == [("route", "playground")]
+    assert PROMPT not in json.dumps(log.lines) and QUESTION not in json.dumps(log.lines)

@@ -117,6 +117,7 @@ class AgentTools:
     audit: list[ToolCallAudit] = field(default_factory=list)
     used_chars: int = 0
     _by_chunk: dict[str, str] = field(default_factory=dict)
+    _newest: list[str] | None = None
 
     def add_conversation(self, passages: Sequence[Passage]) -> None:
         """Earlier turns, citable under their ``C`` keys (V2-12)."""
@@ -266,13 +267,9 @@ class AgentTools:
         query = SearchQuery(text=text, scope=self.scope, top_k=self.top_k, lang=lang)
         chunks: list[Chunk] = []
         if self.preferred_documents and self.scope.batch_id is None:
-            # V2-22: passages of the documents the conversation relied on come first; the search
-            # text stays the agent's own.
-            allowed = [
-                d
-                for d in self.preferred_documents
-                if self.scope.document_ids is None or d in self.scope.document_ids
-            ]
+            # V2-22: passages of the documents the previous answer relied on come first; the
+            # search text stays the agent's own.
+            allowed = self._preferred()
             if allowed:
                 narrowed = self.scope.model_copy(update={"document_ids": tuple(allowed)})
                 preferred = query.model_copy(update={"scope": narrowed})
@@ -281,6 +278,19 @@ class AgentTools:
         rest = [h.chunk for h in self._retrieve(query, defined)]
         chunks += [c for c in rest if c.chunk_id not in seen]
         return chunks[: self.top_k]
+
+    def _preferred(self) -> list[str]:
+        """The six newest preferred documents inside the scope, looked up once (V2-22)."""
+        if self._newest is None:
+            wanted = [
+                d
+                for d in dict.fromkeys(self.preferred_documents)
+                if self.scope.document_ids is None or d in self.scope.document_ids
+            ]
+            narrowed = self.scope.model_copy(update={"document_ids": tuple(wanted)})
+            found = self.index.documents(narrowed) if wanted else []
+            self._newest = newest_documents(wanted, found)
+        return self._newest
 
     def _retrieve(self, query: SearchQuery, definition_of: str | None) -> list[SearchHit]:
         return retrieve(
@@ -295,6 +305,23 @@ class AgentTools:
     def _list_sources(self, documents: Sequence[Document]) -> ToolOutcome:
         body = {"documents": [{"document_id": d.document_id, "title": d.title} for d in documents]}
         return ToolOutcome(json.dumps(body, ensure_ascii=False), [], "ok" if documents else "empty")
+
+
+MAX_PREFERRED_DOCUMENTS = 6
+
+
+def newest_documents(
+    cited: Sequence[str], documents: Sequence[Document], *, limit: int = MAX_PREFERRED_DOCUMENTS
+) -> list[str]:
+    """V2-22: of the documents an answer cited, the ``limit`` newest, newest first — by the
+    document's own year, then by when the index stored it; an unknown date counts as oldest and
+    equals keep their citation order. A cited document the index no longer holds is left out."""
+    held = {d.document_id: d for d in documents}
+    present = [d for d in dict.fromkeys(cited) if d in held]
+    # Two stable sorts, latest first: equals keep the order of the sort before them.
+    by_stored = sorted(present, key=lambda d: held[d].indexed_at or "", reverse=True)
+    by_year = sorted(by_stored, key=lambda d: held[d].identity.year or 0, reverse=True)
+    return by_year[:limit]
 
 
 def unreadable_call(tools: AgentTools) -> ToolCallAudit | None:

@@ -215,8 +215,10 @@ class IndexInfo(WireModel):
     """KB-01, KB-02: the index as this result saw it."""
 
     backend: str = Field(description="`sqlite` or `opensearch`.")
-    retrieval_mode: Literal["hybrid", "lexical"] | None = Field(
-        description="What the search ran: `lexical` = degraded mode. Null for non-search tools."
+    retrieval_mode: Literal["hybrid", "lexical"] = Field(
+        description="What retrieval runs: for `search`, what its search ran; for the other "
+        "tools, what a search on this server runs (`hybrid` with an embedder configured). "
+        "`lexical` = degraded mode."
     )
     degraded: bool = Field(description="Hybrid retrieval is not available (lexical only).")
     generation: str = Field(

@@ -3,9 +3,10 @@
 Model history and conversation passages use only supported segments (plus framing and
 from_conversation segments) of earlier v2 answers. An earlier answer with no verified statement
 is quoted whole after a fixed note, so the model knows what the reader saw. Documents cited by
-supported segments steer the follow-up: exactly one → it is read whole; several → search prefers
-them (≤ 6, newest first). The reader's own view (``GET /conversations/{id}``) shows the full
-stored answers.
+supported segments of the *previous* answer steer the follow-up: exactly one → it is read whole
+(as is one selected document); several → the agent's search prefers them (the six newest:
+:func:`tanda.agent.tools.newest_documents`). Earlier turns' documents do not count. The reader's
+own view (``GET /conversations/{id}``) shows the full stored answers.
 """
 
 from __future__ import annotations
@@ -24,7 +25,6 @@ NOTHING_VERIFIED_NOTE = (
     "bukti. Jawaban itu dikutip utuh agar Anda tahu apa yang dilihat pembaca:"
 )
 KEPT_VERDICTS = {"supported", "from_conversation", None}
-MAX_PREFERRED_DOCUMENTS = 6
 
 
 @dataclass
@@ -33,6 +33,7 @@ class History:
     passages: list[Passage] = field(default_factory=list)
     """Earlier turns as citable passages with keys ``C1, C2, …``."""
     preferred_documents: list[str] = field(default_factory=list)
+    """What the previous answer's supported segments cited, in citation order (V2-22)."""
     read_whole: str | None = None
     """The one earlier document a follow-up reads whole."""
     truncated: bool = False
@@ -120,12 +121,10 @@ class TurnHistory:
                     identity=LegalIdentity(),
                 )
             )
-        documents: list[str] = []
-        for message in reversed(messages):
-            for document_id in message.cited_documents:
-                if document_id not in documents:
-                    documents.append(document_id)
-        history.preferred_documents = documents[:MAX_PREFERRED_DOCUMENTS]
+        # V2-22: only the previous answer steers the follow-up, by the documents its supported
+        # segments cited (``cited_documents`` holds only those); earlier turns' do not count.
+        documents = list(dict.fromkeys(messages[-1].cited_documents)) if messages else []
+        history.preferred_documents = documents
         if selected_documents is not None and len(selected_documents) == 1:
             history.read_whole = selected_documents[0]
         elif len(documents) == 1:

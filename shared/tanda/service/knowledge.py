@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from tanda.contract.knowledge import (
     NODE_TYPES,
@@ -120,10 +120,13 @@ class _Freshness:
         }
 
     def index_info(self, runtime: Runtime, mode: str | None) -> IndexInfo:
+        """``mode``: what this result's search ran; ``None`` (a tool that does not search): what
+        a search on this server runs — so every tool reports one mode (KB-01, issue 23)."""
+        retrieval_mode = _retrieval_mode(runtime) if mode is None else mode
         return IndexInfo(
             backend=runtime.settings.index.split(":", 1)[0],
-            retrieval_mode="hybrid" if mode == "hybrid" else "lexical" if mode else None,
-            degraded=mode == "lexical" if mode else runtime.settings.embedder == "none",
+            retrieval_mode="hybrid" if retrieval_mode == "hybrid" else "lexical",
+            degraded=retrieval_mode != "hybrid",
             generation=freshness.generation(self.documents),
             documents_in_scope=len(self.documents),
             newest_indexed_at=freshness.newest_indexed_at(self.documents),
@@ -679,6 +682,13 @@ def kb_service_status(
         warnings=warnings,
         tools=list(tools),
     )
+
+
+def _retrieval_mode(runtime: Runtime) -> Literal["hybrid", "lexical"]:
+    """What a search on this server runs without calling anything: hybrid with an embedder,
+    lexical (degraded mode) without. An embedder outage is seen by the calls that embed — a
+    search (its own ``mode``) and ``service_status`` (its probe) — not by the other tools."""
+    return "hybrid" if runtime.embedder is not None else "lexical"
 
 
 def _embedder_status(runtime: Runtime) -> ComponentStatus:

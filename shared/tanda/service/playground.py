@@ -13,9 +13,10 @@ from tanda.contract.query import QueryV2Request
 from tanda.conversations.history import build_history
 from tanda.conversations.scope import bind_scope
 from tanda.conversations.service import new_id, read_conversation
+from tanda.observability import record_playground_run
 from tanda.pipeline.states import AnswerOutcome, AnswerRequest
 from tanda.records.conversations import PlaygroundReceipt
-from tanda.service.answer_v2 import observe, run_turn, to_response
+from tanda.service.answer_v2 import run_turn, to_response
 from tanda.service.conversations import owner_of
 
 if TYPE_CHECKING:
@@ -74,9 +75,17 @@ def run_playground(
             runtime, request, bind_scope(conversation, body.document_ids, body.selection)
         )
     finally:
-        store.put_receipt(_receipt(runtime, run_id, principal, outcome, started))
-    observe("playground", principal.tenant_id, run_id, perf_started, outcome)
-    response = to_response(outcome, body, conversation_id="", message_id="", trace_id=new_id())
+        receipt = _receipt(runtime, run_id, principal, outcome, started)
+        store.put_receipt(receipt)
+        # PG-4: no answer analytics (no verdicts, calls, fallbacks) — an operational count only.
+        record_playground_run(
+            tenant_id=principal.tenant_id,
+            trace_id=run_id,
+            status=receipt.status,
+            latency_ms=(time.perf_counter() - perf_started) * 1000,
+        )
+    # One id: the run's trace_id is its playground_run_id, the id its receipt and log line carry.
+    response = to_response(outcome, body, conversation_id="", message_id="", trace_id=run_id)
     fields = response.model_dump(exclude={"conversation_id", "message_id"})
     return PlaygroundResponse(
         **fields,

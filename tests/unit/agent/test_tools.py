@@ -7,10 +7,10 @@ import json
 
 import pytest
 
-from tanda.agent.tools import AgentTools, unreadable_call
+from tanda.agent.tools import AgentTools, newest_documents, unreadable_call
 from tanda.contract.common import WireModel
 from tanda.contract.frames import ToolFinishedFrame
-from tanda.records.documents import SearchScope
+from tanda.records.documents import Document, LegalIdentity, SearchScope
 from tests.corpus import add_qanun
 from tests.fakes import FaultySearchIndex, InMemorySearchIndex
 
@@ -175,3 +175,51 @@ def test_a_failing_reranker_is_the_error_status_and_shows_nothing(
     outcome = tools.run("search", {"query": "anggaran pendidikan"}, "call_1")
     assert (outcome.status, tools.passages) == ("error", {})
     assert finished(frames) == ["error"]
+
+
+def dated(doc_id: str, year: int | None, indexed_at: str | None = None) -> Document:
+    return Document(
+        document_id=doc_id,
+        tenant_id="acme",
+        title=doc_id,
+        source=f"{doc_id}.pdf",
+        content_hash=doc_id,
+        identity=LegalIdentity(year=year),
+        indexed_at=indexed_at,
+    )
+
+
+def test_the_newest_six_of_the_cited_documents_are_preferred_newest_first() -> None:
+    # Given eight cited documents of different years, one without a year, one no longer held
+    documents = [dated(f"d-{year}", year) for year in (2016, 2019, 2023, 2017, 2021, 2018, 2020)]
+    documents.append(dated("d-undated", None))
+    cited = ["d-undated", "d-gone", *(d.document_id for d in documents[:-1])]
+    # When the agent's tools rank them (V2-22)
+    preferred = newest_documents(cited, documents)
+    # Then the six newest by year come first, newest first; undated and missing ones drop out
+    assert preferred == ["d-2023", "d-2021", "d-2020", "d-2019", "d-2018", "d-2017"]
+
+
+def test_documents_of_one_year_are_ranked_by_when_the_index_stored_them_then_by_citation() -> None:
+    documents = [
+        dated("a", 2022, "2026-01-01T00:00:00Z"),
+        dated("b", 2022, "2026-03-01T00:00:00Z"),
+        dated("c", 2022),
+        dated("d", 2022),
+    ]
+    assert newest_documents(["d", "c", "a", "b"], documents) == ["b", "a", "d", "c"]
+
+
+def test_the_agents_search_prefers_only_the_six_newest_documents_the_answer_cited() -> None:
+    # Given seven cited documents, one a year, each holding the searched words
+    scratch, index = InMemorySearchIndex(), InMemorySearchIndex()
+    for year in range(2017, 2024):
+        add_qanun(scratch, "acme", doc_id=f"q-{year}", texts=[f"Anggaran pendidikan {year}."])
+        index.upsert_document(dated(f"q-{year}", year), scratch.document_chunks(SCOPE, f"q-{year}"))
+    cited = [f"q-{y}" for y in range(2017, 2024)]
+    tools, _ = tools_over(index, preferred_documents=cited)
+    # When the agent searches (six results)
+    tools.run("search", {"query": "anggaran pendidikan"}, "call_1")
+    # Then what it is shown comes from the six newest cited documents, not the oldest (V2-22)
+    shown = {p.citation.document_id for p in tools.passages.values()}
+    assert shown == {f"q-{y}" for y in range(2018, 2024)}

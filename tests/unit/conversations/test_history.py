@@ -88,18 +88,29 @@ def test_memories_of_other_conversations_are_citable_up_to_five() -> None:
 
 
 @pytest.mark.parametrize(
-    ("cited", "selected", "read_whole"),
+    ("cited", "selected", "read_whole", "preferred"),
     [
-        ([["d-1"]], None, "d-1"),  # one earlier document: read it whole
-        ([["d-1"], ["d-2"]], None, None),  # several: search prefers them instead
-        ([["d-1"], ["d-2"]], ["d-9"], "d-9"),  # one selected document wins
+        # The previous answer cited one document: read it whole.
+        ([["d-1"]], None, "d-1", ["d-1"]),
+        # Turn 1 cited A and B, turn 2 (the previous answer) only B: B is read whole (issue 23).
+        ([["d-A", "d-B"], ["d-B"]], None, "d-B", ["d-B"]),
+        # The previous answer cited several: search prefers them; earlier turns' do not count.
+        ([["d-9"], ["d-1", "d-2"]], None, None, ["d-1", "d-2"]),
+        # The previous answer cited nothing verified: an earlier turn's document is not read.
+        ([["d-1"], []], None, None, []),
+        # One selected document is read whole, whatever the answers cited.
+        ([["d-1"], ["d-2", "d-3"]], ["d-9"], "d-9", ["d-2", "d-3"]),
+        # Several selected documents: none is read whole on their account.
+        ([["d-1", "d-2"]], ["d-1", "d-2"], None, ["d-1", "d-2"]),
     ],
 )
-def test_the_documents_earlier_answers_relied_on_steer_the_next_turn(
-    cited: list[list[str]], selected: list[str] | None, read_whole: str | None
+def test_only_the_documents_the_previous_answer_relied_on_steer_the_next_turn(
+    cited: list[list[str]], selected: list[str] | None, read_whole: str | None, preferred: list[str]
 ) -> None:
+    # Given turns whose supported segments cited these documents (V2-22)
     turns = [message(n, cited_documents=docs) for n, docs in enumerate(cited, start=1)]
+    # When the next turn's history is built
     history = TurnHistory().run(turns, selected_documents=selected)
+    # Then only the previous answer's documents (or one selected document) steer it
     assert history.read_whole == read_whole
-    newest_first = [d for docs in reversed(cited) for d in docs]
-    assert history.preferred_documents == newest_first
+    assert history.preferred_documents == preferred

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +12,8 @@ import pytest
 
 from tanda.adapters.sqlite_store import SqliteStore
 from tanda.annotate.aggregate import refusal_annotation
+from tanda.contract.common import Citation, Layout, SegmentKind, Verdict
+from tanda.contract.response import Claim, ClaimCitation
 from tanda.conversations.service import (
     ConversationOwnedByOtherRoute,
     PreparedTurn,
@@ -18,6 +21,7 @@ from tanda.conversations.service import (
     create_conversation,
     prepare_turn,
     store_turn,
+    supported_documents,
 )
 from tanda.records.conversations import ConversationOwner, Route, StoredMessage
 
@@ -29,7 +33,7 @@ def store(tmp_path: Path) -> SqliteStore:
     return SqliteStore(tmp_path / "store.sqlite")
 
 
-def answered(store: SqliteStore, prepared: PreparedTurn) -> None:
+def answered(store: SqliteStore, prepared: PreparedTurn, cited: tuple[str, ...] = ()) -> None:
     message = StoredMessage(
         message_id=prepared.message_id,
         conversation_id=prepared.conversation.conversation_id,
@@ -39,6 +43,7 @@ def answered(store: SqliteStore, prepared: PreparedTurn) -> None:
         answer="Jawaban.",
         trace_id=prepared.trace_id,
         created_at=time.time(),
+        cited_documents=list(cited),
     )
     store_turn(store, prepared, message, refusal_annotation("Jawaban."))
 
@@ -83,3 +88,44 @@ def test_a_give_back_that_fails_is_logged_and_the_turns_own_error_propagates(
     with caplog.at_level(logging.WARNING), pytest.raises(TimeoutError):
         turn()
     assert "could not give back conversation" in caplog.text
+
+
+def test_only_documents_cited_by_supported_segments_are_kept_for_the_next_turn() -> None:
+    # Given an answer whose supported segment cites d-ok and whose unsupported one cites d-no
+    def segment(verdict: Verdict, document_id: str) -> Claim:
+        cited = ClaimCitation(
+            citation_key="P1", citation=Citation(citation_key="P1", document_id=document_id)
+        )
+        return Claim(
+            text="Satu.",
+            citation_keys=["P1"],
+            citations=[cited],
+            verdict=verdict,
+            unverified_reason=None,
+            invalid_citation_keys=[],
+            kind=SegmentKind.fact,
+            layout=Layout.paragraph,
+            start=0,
+            end=5,
+            start_utf16=0,
+            end_utf16=5,
+        )
+
+    claims = [segment(Verdict.unsupported, "d-no"), segment(Verdict.supported, "d-ok")]
+    annotation = replace(refusal_annotation("Satu."), claims=claims)
+    # When the stored message records what may steer a follow-up, then only d-ok is kept (V2-22)
+    assert supported_documents(annotation) == ["d-ok"]
+
+
+def test_a_follow_up_reads_whole_the_one_document_the_previous_answer_cited(
+    store: SqliteStore,
+) -> None:
+    # Given turn 1 relied on documents A and B, and turn 2 (the previous answer) only on B
+    conversation_id = create_conversation(store, ALICE).conversation_id
+    answered(store, prepare_turn(store, ALICE, conversation_id, "query_v2"), ("d-A", "d-B"))
+    answered(store, prepare_turn(store, ALICE, conversation_id, "query_v2"), ("d-B",))
+    # When turn 3 is prepared from the stored conversation
+    turn = prepare_turn(store, ALICE, conversation_id, "query_v2")
+    # Then it reads B whole, as the seed says, and prefers nothing else (V2-22, issue 23)
+    assert turn.history.read_whole == "d-B"
+    assert turn.history.preferred_documents == ["d-B"]
