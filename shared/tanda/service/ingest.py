@@ -42,6 +42,8 @@ from tanda.retrieval.ingest.identity import (
 from tanda.retrieval.ingest.parsed import ParsedDocument, Skipped, TableBlock
 from tanda.retrieval.ingest.readers import (
     BINARY_REASON,
+    LONE_SURROGATE_REASON,
+    holds_lone_surrogate,
     looks_binary,
     one_line,
     parse_plain_text,
@@ -548,6 +550,9 @@ def _read_sidecar(path: Path) -> dict[str, object] | SkippedSource:
         return SkippedSource(
             source=str(path), reason=f"bad {sidecar.name}: not a JSON object", failed=True
         )
+    if holds_lone_surrogate(value):
+        reason = f"bad {sidecar.name}: {LONE_SURROGATE_REASON}"
+        return SkippedSource(source=str(path), reason=reason, failed=True)
     return value
 
 
