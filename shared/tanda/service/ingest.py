@@ -230,8 +230,18 @@ class _Tally:
             self.unchanged += 1
 
 
+OUTSIDE_ROOT_REASON = "symbolic link to outside the folder (not followed)"
+BROKEN_LINK_REASON = "symbolic link to nothing"
+
+
 def discover(paths: Iterable[Path]) -> tuple[list[SourceFile], list[SkippedSource]]:
-    """Files under ``paths`` (folders recursed, hidden entries and sidecars ignored), sorted."""
+    """Files under ``paths`` (folders recursed, hidden entries and sidecars ignored), sorted.
+
+    Issue 23: a folder's symbolic links never lead out of it. A link (to a file or a folder)
+    whose target resolves outside the folder is skipped with a reason; a link to a file inside it
+    is read once — as its target, when the walk finds that too, else under the link's name. A
+    path given directly is read wherever it points: whoever named it chose it.
+    """
     found: list[SourceFile] = []
     skipped: list[SkippedSource] = []
     for root in paths:
@@ -241,16 +251,50 @@ def discover(paths: Iterable[Path]) -> tuple[list[SourceFile], list[SkippedSourc
         if root.is_file():
             found.append(SourceFile(root, root.name))
             continue
-        for path in sorted(root.rglob("*")):
-            relative = path.relative_to(root)
-            if any(part.startswith(".") for part in relative.parts) or not path.is_file():
-                continue
-            if path.name.endswith(SIDECAR_SUFFIX):
-                continue
-            if _inside_beir(path) and path.name != "corpus.jsonl":
-                continue  # BEIR queries and qrels are not documents
-            found.append(SourceFile(path, PurePosixPath(*relative.parts).as_posix()))
+        inside, links = _walk(root, skipped)
+        read = {source.path.resolve() for source in inside}
+        for link in links:  # a link to a file the walk found is that file: read once
+            target = link.path.resolve()
+            if target not in read:
+                read.add(target)
+                inside.append(link)
+        found.extend(sorted(inside, key=lambda source: source.path))
     return found, skipped
+
+
+def _walk(root: Path, skipped: list[SkippedSource]) -> tuple[list[SourceFile], list[SourceFile]]:
+    """The files under ``root``, and its links to files inside it. ``rglob`` never descends into
+    a linked folder; whatever such a folder holds inside ``root`` the walk finds directly."""
+    real_root = root.resolve()
+    files: list[SourceFile] = []
+    links: list[SourceFile] = []
+    for path in sorted(root.rglob("*")):
+        relative = path.relative_to(root)
+        if any(part.startswith(".") for part in relative.parts):
+            continue
+        if path.is_symlink():
+            target = path.resolve()
+            if not target.is_relative_to(real_root):
+                skipped.append(
+                    SkippedSource(source=str(path), reason=OUTSIDE_ROOT_REASON, failed=False)
+                )
+            elif not target.exists():
+                skipped.append(
+                    SkippedSource(source=str(path), reason=BROKEN_LINK_REASON, failed=True)
+                )
+            elif target.is_file() and _is_document(path):
+                links.append(SourceFile(path, PurePosixPath(*relative.parts).as_posix()))
+            continue
+        if path.is_file() and _is_document(path):
+            files.append(SourceFile(path, PurePosixPath(*relative.parts).as_posix()))
+    return files, links
+
+
+def _is_document(path: Path) -> bool:
+    if path.name.endswith(SIDECAR_SUFFIX):
+        return False
+    # BEIR queries and qrels are not documents
+    return not _inside_beir(path) or path.name == "corpus.jsonl"
 
 
 def _inside_beir(path: Path) -> bool:
