@@ -288,6 +288,29 @@ def test_given_links_out_of_the_folder_when_ingested_then_they_are_skipped_with_
     assert report.added == 1
 
 
+def test_given_a_sidecar_linked_out_of_the_folder_when_ingested_then_its_file_is_skipped(
+    tmp_path: Path,
+) -> None:
+    # Given a file whose sidecar is a link to a JSON file outside the folder (issue 23)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "kredensial.json").write_text('{"title": "token rahasia"}')
+    root = tmp_path / "docs"
+    root.mkdir()
+    (root / "a.md").write_text("Isi dokumen biasa.")
+    (root / "a.md.meta.json").symlink_to(outside / "kredensial.json")
+    index = InMemorySearchIndex()
+
+    # when the folder is ingested, then the file is skipped rather than titled from outside.
+    report = ingest_paths(index, None, [root], tenant="t1")
+
+    reason = "bad a.md.meta.json: symbolic link to outside the folder (not followed)"
+    assert [(s.source, s.reason, s.failed) for s in report.skipped] == [
+        (str(root / "a.md"), reason, True)
+    ]
+    assert index.documents(SCOPE) == []
+
+
 def test_given_links_inside_the_folder_when_ingested_then_each_file_is_read_once(
     tmp_path: Path,
 ) -> None:

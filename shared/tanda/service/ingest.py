@@ -210,6 +210,7 @@ class _StructureTally:
 class SourceFile:
     path: Path
     key: str  # POSIX path relative to the ingest root: what identifies the document
+    root: Path | None = None  # the resolved folder it was found in; None when named directly
 
 
 @dataclass
@@ -270,8 +271,8 @@ def _walk(root: Path, skipped: list[SkippedSource]) -> tuple[list[SourceFile], l
     links: list[SourceFile] = []
     for path in sorted(root.rglob("*")):
         relative = path.relative_to(root)
-        if any(part.startswith(".") for part in relative.parts):
-            continue
+        if any(part.startswith(".") for part in relative.parts) or not _is_document(path):
+            continue  # a sidecar is checked with the file it belongs to (_read_sidecar)
         if path.is_symlink():
             target = path.resolve()
             if not target.is_relative_to(real_root):
@@ -282,12 +283,16 @@ def _walk(root: Path, skipped: list[SkippedSource]) -> tuple[list[SourceFile], l
                 skipped.append(
                     SkippedSource(source=str(path), reason=BROKEN_LINK_REASON, failed=True)
                 )
-            elif target.is_file() and _is_document(path):
-                links.append(SourceFile(path, PurePosixPath(*relative.parts).as_posix()))
+            elif target.is_file():
+                links.append(SourceFile(path, _key(relative), real_root))
             continue
-        if path.is_file() and _is_document(path):
-            files.append(SourceFile(path, PurePosixPath(*relative.parts).as_posix()))
+        if path.is_file():
+            files.append(SourceFile(path, _key(relative), real_root))
     return files, links
+
+
+def _key(relative: Path) -> str:
+    return PurePosixPath(*relative.parts).as_posix()
 
 
 def _is_document(path: Path) -> bool:
@@ -549,7 +554,7 @@ def _units(
                 metadata=dict(record.metadata),
             )
         return
-    sidecar = _read_sidecar(source.path)
+    sidecar = _read_sidecar(source.path, source.root)
     if isinstance(sidecar, SkippedSource):
         yield sidecar
         return
@@ -582,10 +587,14 @@ def _read_file(source: SourceFile, data: bytes, suffix: str) -> ParsedDocument |
     return read_text(data, name=source.path.name)
 
 
-def _read_sidecar(path: Path) -> dict[str, object] | SkippedSource:
+def _read_sidecar(path: Path, root: Path | None) -> dict[str, object] | SkippedSource:
     sidecar = path.with_name(path.name + SIDECAR_SUFFIX)
     if not sidecar.is_file():
         return {}
+    if root is not None and not sidecar.resolve().is_relative_to(root):
+        # Issue 23: a sidecar is read into the document's metadata, so a link out is refused too.
+        reason = f"bad {sidecar.name}: {OUTSIDE_ROOT_REASON}"
+        return SkippedSource(source=str(path), reason=reason, failed=True)
     try:
         value = json.loads(sidecar.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
