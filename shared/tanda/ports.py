@@ -203,7 +203,9 @@ class Store(Protocol):
         ...
 
     def grant_credits(self, tenant_id: str, amount: Decimal, *, opening: Decimal) -> CreditAccount:
-        """Add ``amount`` (> 0) to the balance in one write; the account after it."""
+        """Add ``amount`` (> 0, at most ``MAX_GRANT``) to the balance in one write; the account
+        after it. ``CreditLimitError`` (nothing written) when the balance would pass
+        ``MAX_BALANCE`` (``tanda.credits``, issue 23)."""
         ...
 
     def tenant_profile(self, tenant_id: str) -> TenantProfile:

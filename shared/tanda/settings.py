@@ -17,6 +17,8 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
+from tanda.credits import MAX_BALANCE, read_amount
+
 
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="TANDA_", extra="ignore", frozen=True)
@@ -189,6 +191,7 @@ class Settings(BaseSettings):
     ask_price: Decimal = Field(
         default=Decimal("0.20"),
         ge=0,
+        le=MAX_BALANCE,  # issue 23: every amount fits the ledger
         decimal_places=4,
         description="Credits one successful /v1/ask costs (ASK-12); `dip_test_` keys are metered, "
         "never charged.",
@@ -196,12 +199,14 @@ class Settings(BaseSettings):
     search_price: Decimal = Field(
         default=Decimal("0.05"),
         ge=0,
+        le=MAX_BALANCE,  # issue 23: every amount fits the ledger
         decimal_places=4,
         description="Credits one /v1/search costs (ASK-13): cheaper than an ask.",
     )
     initial_credits: Decimal = Field(
         default=Decimal("100"),
         ge=0,
+        le=MAX_BALANCE,  # issue 23: every amount fits the ledger
         decimal_places=4,
         description="The balance a tenant's credit ledger opens with, the first time the tenant "
         "is metered, charged or granted credits (embedded default: 500 asks for a demo; the "
@@ -355,6 +360,12 @@ class Settings(BaseSettings):
     admin_rate_burst: int = Field(
         default=5, ge=1, description="Playground requests an admin may send in one burst (PG-1)."
     )
+
+    @field_validator("ask_price", "search_price", "initial_credits", mode="before")
+    @classmethod
+    def _ascii_amount(cls, value: Any) -> Any:
+        # Issue 23: "1_000", "1e3" and digits of other scripts are no amounts here either.
+        return read_amount(value) if isinstance(value, str) else value
 
     @field_validator("api_key_hashes", mode="before")
     @classmethod

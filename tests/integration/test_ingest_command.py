@@ -112,6 +112,26 @@ def test_given_only_unreadable_files_when_tanda_ingest_runs_then_exit_is_non_zer
     assert "rusak.pdf: not a readable PDF" in capsys.readouterr().out
 
 
+def test_given_a_link_to_a_file_outside_when_tanda_ingest_runs_then_it_is_not_indexed(
+    home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Given the probe of issue 23: `ln -s /etc/passwd x/l.md` beside one ordinary file
+    secret = tmp_path / "passwd"
+    secret.write_text("root:x:0:0:root:/root:/bin/bash\n")
+    root = tmp_path / "x"
+    root.mkdir()
+    (root / "l.md").symlink_to(secret)
+    (root / "catatan.txt").write_text("Anggaran disetujui dalam rapat.")
+
+    # when the folder is ingested,
+    assert main(["ingest", str(root), "--tenant", "H", "--no-progress"]) == 0
+
+    # then the link is a line of the report and the index holds only the ordinary file.
+    out = capsys.readouterr().out
+    assert f"  {root / 'l.md'}: symbolic link to outside the folder (not followed)" in out
+    assert list(_indexed_sources(home, "H")) == [str(root / "catatan.txt")]
+
+
 def _indexed_sources(home: Path, tenant: str) -> dict[str, str]:
     """Each indexed document's source → its chunks' text, read back from the SQLite file."""
     from tanda.adapters.sqlite_index import SqliteSearchIndex

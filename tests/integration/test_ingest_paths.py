@@ -256,3 +256,82 @@ def test_given_a_missing_path_when_ingested_then_it_is_reported_and_the_rest_lan
     )
     assert report.added == 1
     assert report.skipped[0].reason == "no such path"
+
+
+def test_given_links_out_of_the_folder_when_ingested_then_they_are_skipped_with_a_reason(
+    tmp_path: Path,
+) -> None:
+    # Given a folder with a link to a file outside it, a link to a folder outside it, a link
+    # leading out through a second link, and one ordinary file (issue 23)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret.md").write_text("Kata sandi rahasia di luar folder.")
+    root = tmp_path / "docs"
+    (root / "sub").mkdir(parents=True)
+    (root / "a.txt").write_text("Teks biasa untuk diuji.")
+    (root / "l.md").symlink_to(outside / "secret.md")
+    (root / "luar").symlink_to(outside, target_is_directory=True)
+    (root / "sub" / "hop.md").symlink_to(Path("..") / "l.md")
+    index = InMemorySearchIndex()
+
+    # when the folder is ingested
+    report = ingest_paths(index, None, [root], tenant="t1")
+
+    # then nothing outside it is read, and each link out is a line of the report, not a failure.
+    reason = "symbolic link to outside the folder (not followed)"
+    assert [(s.source, s.reason, s.failed) for s in report.skipped] == [
+        (str(root / "l.md"), reason, False),
+        (str(root / "luar"), reason, False),
+        (str(root / "sub" / "hop.md"), reason, False),
+    ]
+    assert [d.source for d in index.documents(SCOPE)] == [str(root / "a.txt")]
+    assert report.added == 1
+
+
+def test_given_a_sidecar_linked_out_of_the_folder_when_ingested_then_its_file_is_skipped(
+    tmp_path: Path,
+) -> None:
+    # Given a file whose sidecar is a link to a JSON file outside the folder (issue 23)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "kredensial.json").write_text('{"title": "token rahasia"}')
+    root = tmp_path / "docs"
+    root.mkdir()
+    (root / "a.md").write_text("Isi dokumen biasa.")
+    (root / "a.md.meta.json").symlink_to(outside / "kredensial.json")
+    index = InMemorySearchIndex()
+
+    # when the folder is ingested, then the file is skipped rather than titled from outside.
+    report = ingest_paths(index, None, [root], tenant="t1")
+
+    reason = "bad a.md.meta.json: symbolic link to outside the folder (not followed)"
+    assert [(s.source, s.reason, s.failed) for s in report.skipped] == [
+        (str(root / "a.md"), reason, True)
+    ]
+    assert index.documents(SCOPE) == []
+
+
+def test_given_links_inside_the_folder_when_ingested_then_each_file_is_read_once(
+    tmp_path: Path,
+) -> None:
+    # Given a file, a link to it, a link to its folder, and a link to a file in a hidden folder
+    root = tmp_path / "docs"
+    (root / "sub").mkdir(parents=True)
+    (root / "sub" / "isi.md").write_text("Isi yang hanya sekali diindeks.")
+    (root / "lagi.md").symlink_to(Path("sub") / "isi.md")
+    (root / "sub-lagi").symlink_to("sub", target_is_directory=True)
+    (root / ".simpan").mkdir()
+    (root / ".simpan" / "arsip.md").write_text("Arsip yang ditautkan.")
+    (root / "arsip.md").symlink_to(Path(".simpan") / "arsip.md")
+    index = InMemorySearchIndex()
+
+    # when the folder is ingested
+    report = ingest_paths(index, None, [root], tenant="t1")
+
+    # then the linked file is one document, under its own path; the hidden one under its link.
+    assert not report.skipped
+    assert sorted(d.source for d in index.documents(SCOPE)) == [
+        str(root / "arsip.md"),
+        str(root / "sub" / "isi.md"),
+    ]
+    assert report.added == 2

@@ -14,7 +14,7 @@ import pytest
 
 from tanda.adapters.dynamodb_store import RECEIPTS_KEYS, TABLE_KEYS, TTL_ATTRIBUTE, DynamoStore
 from tanda.adapters.sqlite_store import SqliteStore
-from tanda.credits import TenantProfile, Usage
+from tanda.credits import MAX_BALANCE, MAX_GRANT, CreditLimitError, TenantProfile, Usage
 from tanda.ports import ConversationConflict, ConversationMissing, Store
 from tanda.records.conversations import (
     Conversation,
@@ -515,6 +515,47 @@ def test_a_grant_adds_to_the_balance_exactly(store: Store) -> None:
     )
     with pytest.raises(ValueError):
         store.grant_credits("t1", Decimal(0), opening=OPENING)
+
+
+NEAR_MAX = MAX_BALANCE - Decimal(1)
+
+
+def test_a_ledger_near_its_maximum_keeps_integer_units_exact(store: Store) -> None:
+    # Given a ledger opening 1 credit below the maximum balance (issue 23: 10**18 units),
+    # when two asks are charged 0.40 and the balance is granted back up to the maximum,
+    after = [store.charge("t1", "ask", Decimal("0.40"), opening=NEAR_MAX) for _ in range(2)]
+    account = store.grant_credits("t1", Decimal("1.80"), opening=NEAR_MAX)
+
+    # then every step is exact to the last unit.
+    assert after == [MAX_BALANCE - Decimal("1.40"), MAX_BALANCE - Decimal("1.80")]
+    assert str(account.balance) == "100000000000000.00" and account.balance == MAX_BALANCE
+    assert account.usage_of("ask") == Usage(charged=2, credits=Decimal("0.80"))
+
+
+def test_a_grant_over_the_maximum_balance_is_refused_whole(store: Store) -> None:
+    # Given a ledger at the maximum balance but for 0.0001,
+    store.grant_credits("t1", Decimal("0.9999"), opening=NEAR_MAX)
+
+    # when 0.0002 is granted, then it is refused and nothing is written; 0.0001 still fits.
+    with pytest.raises(CreditLimitError, match="over its maximum of 100000000000000 credits"):
+        store.grant_credits("t1", Decimal("0.0002"), opening=NEAR_MAX)
+    assert store.credit_account("t1", opening=OPENING).balance == MAX_BALANCE - Decimal("0.0001")
+    assert store.grant_credits("t1", Decimal("0.0001"), opening=NEAR_MAX).balance == MAX_BALANCE
+
+    # And a first grant that the opening balance leaves no room for opens no ledger either.
+    with pytest.raises(CreditLimitError):
+        store.grant_credits("t2", Decimal(2), opening=NEAR_MAX)
+    assert store.credit_account("t2", opening=OPENING).balance == OPENING
+
+
+@pytest.mark.parametrize("amount", ["1000000000000.0001", "900000000000000", "1e100", "Infinity"])
+def test_a_grant_over_the_maximum_grant_is_refused_and_writes_nothing(
+    store: Store, amount: str
+) -> None:
+    with pytest.raises(ValueError, match="a grant adds"):
+        store.grant_credits("t1", Decimal(amount), opening=OPENING)
+    assert store.credit_account("t1", opening=Decimal(7)).balance == Decimal(7)
+    assert store.grant_credits("t1", MAX_GRANT, opening=OPENING).balance == MAX_GRANT + OPENING
 
 
 def test_ledgers_of_tenants_are_apart(store: Store) -> None:

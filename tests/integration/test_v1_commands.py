@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import json
 import re
+import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from tanda.cli import main
+from tanda.credits import MAX_BALANCE
 from tanda.settings import Settings, load_settings
 from tanda.wiring import Runtime
 from tests.corpus import add_qanun
@@ -106,14 +108,58 @@ def test_credits_grant_adds_exactly_and_show_prints_balance_and_usage(
     assert "ask          charged 0 (0.00 credits) · metered (test keys) 0" in out
 
 
-@pytest.mark.parametrize("amount", ["0", "-1", "abc", "0.00001", "NaN"])
+@pytest.mark.parametrize(
+    "amount",
+    [
+        "0",
+        "-1",
+        "abc",
+        "0.00001",
+        "NaN",
+        # issue 23: digit grouping, exponents and digits of other scripts are no amounts,
+        "1_000",
+        "1e3",
+        "1e100",
+        "\u0661\u0660\u0660",  # ١٠٠ (Arabic-Indic)
+        "\uff11\uff10\uff10",  # １００ (fullwidth)
+        # and a grant is at most 10**12 credits.
+        "1000000000000.0001",
+        "900000000000000",
+    ],
+)
 def test_credits_grant_refuses_what_is_not_a_positive_amount(
     home: Path, capsys: pytest.CaptureFixture[str], amount: str
 ) -> None:
     assert main(["credits", "grant", "--tenant", "t1", amount]) == 2
-    assert "tanda credits:" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert err.startswith("tanda credits:") and len(err.splitlines()) == 1
     assert main(["credits", "show", "--tenant", "t1"]) == 0
     assert "balance 10.00 credits" in capsys.readouterr().out
+
+
+def test_credits_grant_over_the_maximum_balance_is_refused_whole(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Given a ledger opened 5 credits below the maximum balance (issue 23),
+    Runtime(settings=Settings(home=home)).store.meter("t1", "ask", opening=MAX_BALANCE - 5)
+
+    # when 5 credits are granted, then 0.0001 more,
+    assert main(["credits", "grant", "--tenant", "t1", "5"]) == 0
+    assert main(["credits", "grant", "--tenant", "t1", "0.0001"]) == 2
+
+    # then the first lands exactly and the second is one line, with nothing written,
+    out, err = capsys.readouterr()
+    assert "tenant t1: balance 100000000000000.00 credits" in out
+    assert err == (
+        "tanda credits: a grant of 0.0001 credits would take the balance over its maximum of "
+        "100000000000000 credits; nothing was granted\n"
+    )
+    assert main(["credits", "show", "--tenant", "t1", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["balance"] == "100000000000000.00"
+    # and the ledger keeps integer units (a lossy REAL is what SQLite writes past 2**63 - 1).
+    with sqlite3.connect(home / "store.sqlite") as db:
+        stored = db.execute("SELECT balance_units, typeof(balance_units) FROM credit_accounts")
+        assert stored.fetchall() == [(10**18, "integer")]
 
 
 def test_tenants_set_lang_is_the_default_of_later_asks(

@@ -64,12 +64,15 @@ from typing import TYPE_CHECKING, Any
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from tanda.credits import (
+    MAX_BALANCE,
     USAGE_KINDS,
     CreditAccount,
     TenantProfile,
     Usage,
     UsageKind,
     as_credits,
+    check_grant,
+    over_max_balance,
 )
 from tanda.ports import ConversationConflict, ConversationMissing
 from tanda.records.conversations import (
@@ -478,19 +481,31 @@ class DynamoStore:
         self.client.update_item(**self._meter_update(tenant_id, kind, opening))
 
     def grant_credits(self, tenant_id: str, amount: Decimal, *, opening: Decimal) -> CreditAccount:
-        if amount <= 0:
-            raise ValueError("a grant adds a positive amount of credits")
-        updated = self.client.update_item(
-            TableName=self.table,
-            Key=self._tenant_key(tenant_id, CREDITS_SK),
-            UpdateExpression="SET #balance = if_not_exists(#balance, :opening) + :amount",
-            ExpressionAttributeNames={"#balance": BALANCE},
-            ExpressionAttributeValues={
-                ":opening": _decimal(opening),
-                ":amount": _decimal(amount),
-            },
-            ReturnValues="ALL_NEW",
-        )
+        check_grant(amount)
+        as_credits(amount)  # at most CREDIT_PLACES decimal places, as on SQLite
+        # Issue 23: refused whole, like SQLite's, when the balance would pass MAX_BALANCE; a
+        # ledger not yet written is bounded by its opening balance.
+        fits = "#balance <= :room"
+        if opening + amount <= MAX_BALANCE:
+            fits = f"attribute_not_exists(#balance) OR {fits}"
+        try:
+            updated = self.client.update_item(
+                TableName=self.table,
+                Key=self._tenant_key(tenant_id, CREDITS_SK),
+                UpdateExpression="SET #balance = if_not_exists(#balance, :opening) + :amount",
+                ConditionExpression=fits,
+                ExpressionAttributeNames={"#balance": BALANCE},
+                ExpressionAttributeValues={
+                    ":opening": _decimal(opening),
+                    ":amount": _decimal(amount),
+                    ":room": _decimal(MAX_BALANCE - amount),
+                },
+                ReturnValues="ALL_NEW",
+            )
+        except Exception as error:
+            if _error_code(error) != "ConditionalCheckFailedException":
+                raise
+            raise over_max_balance(amount) from None
         return _account(tenant_id, updated["Attributes"], opening)
 
     def tenant_profile(self, tenant_id: str) -> TenantProfile:

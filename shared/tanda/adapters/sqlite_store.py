@@ -28,11 +28,14 @@ from typing import TypeVar
 from tanda.adapters.connection_pool import ConnectionPool, PooledConnections, leased_per_call
 from tanda.adapters.private_files import private_database
 from tanda.credits import (
+    MAX_BALANCE_UNITS,
     CreditAccount,
     TenantProfile,
     Usage,
     UsageKind,
+    check_grant,
     from_units,
+    over_max_balance,
     to_units,
 )
 from tanda.ports import ConversationConflict, ConversationMissing
@@ -412,16 +415,21 @@ class SqliteStore(PooledConnections[sqlite3.Connection]):
         self._in_transaction(write)
 
     def grant_credits(self, tenant_id: str, amount: Decimal, *, opening: Decimal) -> CreditAccount:
+        check_grant(amount)
         units = to_units(amount)
-        if units <= 0:
-            raise ValueError("a grant adds a positive amount of credits")
 
         def write(db: sqlite3.Connection) -> None:
             self._open_account(db, tenant_id, opening)
-            db.execute(
-                "UPDATE credit_accounts SET balance_units = balance_units + ? WHERE tenant_id = ?",
-                (units, tenant_id),
-            )
+            # Issue 23: the bound is in the UPDATE, so the sum never passes 2**63 - 1 (where
+            # SQLite would store a lossy REAL); refused, the transaction (and the opening of a
+            # new ledger) rolls back whole.
+            granted = db.execute(
+                "UPDATE credit_accounts SET balance_units = balance_units + ? "
+                "WHERE tenant_id = ? AND balance_units <= ?",
+                (units, tenant_id, MAX_BALANCE_UNITS - units),
+            ).rowcount
+            if not granted:
+                raise over_max_balance(amount)
 
         self._in_transaction(write)
         return self.credit_account(tenant_id, opening=opening)

@@ -44,9 +44,9 @@ def credits_command(args: argparse.Namespace) -> int:
     if args.credits_command == "grant":
         try:
             amount = parse_amount(args.amount)
-        except ValueError as error:
+            account = runtime.store.grant_credits(args.tenant, amount, opening=opening)
+        except ValueError as error:  # CreditLimitError too: nothing was written
             return fail("credits", str(error))
-        account = runtime.store.grant_credits(args.tenant, amount, opening=opening)
     else:
         account = runtime.store.credit_account(args.tenant, opening=opening)
     if args.json:

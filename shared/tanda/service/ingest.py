@@ -42,6 +42,8 @@ from tanda.retrieval.ingest.identity import (
 from tanda.retrieval.ingest.parsed import ParsedDocument, Skipped, TableBlock
 from tanda.retrieval.ingest.readers import (
     BINARY_REASON,
+    LONE_SURROGATE_REASON,
+    holds_lone_surrogate,
     looks_binary,
     one_line,
     parse_plain_text,
@@ -208,6 +210,7 @@ class _StructureTally:
 class SourceFile:
     path: Path
     key: str  # POSIX path relative to the ingest root: what identifies the document
+    root: Path | None = None  # the resolved folder it was found in; None when named directly
 
 
 @dataclass
@@ -228,8 +231,18 @@ class _Tally:
             self.unchanged += 1
 
 
+OUTSIDE_ROOT_REASON = "symbolic link to outside the folder (not followed)"
+BROKEN_LINK_REASON = "symbolic link to nothing"
+
+
 def discover(paths: Iterable[Path]) -> tuple[list[SourceFile], list[SkippedSource]]:
-    """Files under ``paths`` (folders recursed, hidden entries and sidecars ignored), sorted."""
+    """Files under ``paths`` (folders recursed, hidden entries and sidecars ignored), sorted.
+
+    Issue 23: a folder's symbolic links never lead out of it. A link (to a file or a folder)
+    whose target resolves outside the folder is skipped with a reason; a link to a file inside it
+    is read once — as its target, when the walk finds that too, else under the link's name. A
+    path given directly is read wherever it points: whoever named it chose it.
+    """
     found: list[SourceFile] = []
     skipped: list[SkippedSource] = []
     for root in paths:
@@ -239,16 +252,54 @@ def discover(paths: Iterable[Path]) -> tuple[list[SourceFile], list[SkippedSourc
         if root.is_file():
             found.append(SourceFile(root, root.name))
             continue
-        for path in sorted(root.rglob("*")):
-            relative = path.relative_to(root)
-            if any(part.startswith(".") for part in relative.parts) or not path.is_file():
-                continue
-            if path.name.endswith(SIDECAR_SUFFIX):
-                continue
-            if _inside_beir(path) and path.name != "corpus.jsonl":
-                continue  # BEIR queries and qrels are not documents
-            found.append(SourceFile(path, PurePosixPath(*relative.parts).as_posix()))
+        inside, links = _walk(root, skipped)
+        read = {source.path.resolve() for source in inside}
+        for link in links:  # a link to a file the walk found is that file: read once
+            target = link.path.resolve()
+            if target not in read:
+                read.add(target)
+                inside.append(link)
+        found.extend(sorted(inside, key=lambda source: source.path))
     return found, skipped
+
+
+def _walk(root: Path, skipped: list[SkippedSource]) -> tuple[list[SourceFile], list[SourceFile]]:
+    """The files under ``root``, and its links to files inside it. ``rglob`` never descends into
+    a linked folder; whatever such a folder holds inside ``root`` the walk finds directly."""
+    real_root = root.resolve()
+    files: list[SourceFile] = []
+    links: list[SourceFile] = []
+    for path in sorted(root.rglob("*")):
+        relative = path.relative_to(root)
+        if any(part.startswith(".") for part in relative.parts) or not _is_document(path):
+            continue  # a sidecar is checked with the file it belongs to (_read_sidecar)
+        if path.is_symlink():
+            target = path.resolve()
+            if not target.is_relative_to(real_root):
+                skipped.append(
+                    SkippedSource(source=str(path), reason=OUTSIDE_ROOT_REASON, failed=False)
+                )
+            elif not target.exists():
+                skipped.append(
+                    SkippedSource(source=str(path), reason=BROKEN_LINK_REASON, failed=True)
+                )
+            elif target.is_file():
+                links.append(SourceFile(path, _key(relative), real_root))
+            continue
+        if path.is_file():
+            files.append(SourceFile(path, _key(relative), real_root))
+    return files, links
+
+
+def _key(relative: Path) -> str:
+    return PurePosixPath(*relative.parts).as_posix()
+
+
+def _is_document(path: Path) -> bool:
+    if path.name.endswith(SIDECAR_SUFFIX):
+        return False
+    # BEIR queries and qrels are not documents
+    return not _inside_beir(path) or path.name == "corpus.jsonl"
 
 
 def _inside_beir(path: Path) -> bool:
@@ -503,7 +554,7 @@ def _units(
                 metadata=dict(record.metadata),
             )
         return
-    sidecar = _read_sidecar(source.path)
+    sidecar = _read_sidecar(source.path, source.root)
     if isinstance(sidecar, SkippedSource):
         yield sidecar
         return
@@ -536,10 +587,14 @@ def _read_file(source: SourceFile, data: bytes, suffix: str) -> ParsedDocument |
     return read_text(data, name=source.path.name)
 
 
-def _read_sidecar(path: Path) -> dict[str, object] | SkippedSource:
+def _read_sidecar(path: Path, root: Path | None) -> dict[str, object] | SkippedSource:
     sidecar = path.with_name(path.name + SIDECAR_SUFFIX)
     if not sidecar.is_file():
         return {}
+    if root is not None and not sidecar.resolve().is_relative_to(root):
+        # Issue 23: a sidecar is read into the document's metadata, so a link out is refused too.
+        reason = f"bad {sidecar.name}: {OUTSIDE_ROOT_REASON}"
+        return SkippedSource(source=str(path), reason=reason, failed=True)
     try:
         value = json.loads(sidecar.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
@@ -548,6 +603,9 @@ def _read_sidecar(path: Path) -> dict[str, object] | SkippedSource:
         return SkippedSource(
             source=str(path), reason=f"bad {sidecar.name}: not a JSON object", failed=True
         )
+    if holds_lone_surrogate(value):
+        reason = f"bad {sidecar.name}: {LONE_SURROGATE_REASON}"
+        return SkippedSource(source=str(path), reason=reason, failed=True)
     return value
 
 

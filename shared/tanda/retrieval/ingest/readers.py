@@ -66,6 +66,10 @@ def decode_text(data: bytes) -> str:
 _NON_TEXT_RE = re.compile("[\x00-\x08\x0e-\x1f\x7f\ufffd]")
 _NON_TEXT_SHARE = 0.1
 BINARY_REASON = "not a text file (binary content)"
+LONE_SURROGATE_REASON = "not text (a lone surrogate)"
+# JSON's ``\ud800`` escape decodes to a lone surrogate, which no UTF-8 text holds (a pair
+# decodes to one astral character, so any surrogate left in a decoded string is lone).
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def looks_binary(data: bytes) -> bool:
@@ -446,6 +450,22 @@ class JsonlRecord:
     metadata: Mapping[str, object] = field(default_factory=dict)
 
 
+def holds_lone_surrogate(value: object) -> bool:
+    """True when a string anywhere in ``value`` (decoded JSON: keys too) holds a lone surrogate."""
+    pending = [value]
+    while pending:  # a loop, not recursion: JSON nests as deep as the decoder let it
+        item = pending.pop()
+        if isinstance(item, str):
+            if _SURROGATE.search(item):
+                return True
+        elif isinstance(item, dict):
+            pending.extend(item)
+            pending.extend(item.values())
+        elif isinstance(item, list):
+            pending.extend(item)
+    return False
+
+
 def read_jsonl_records(data: bytes) -> Iterator[JsonlRecord | tuple[int, Skipped]]:
     """Each non-empty line → a record, or ``(line_no, Skipped)`` for a bad line."""
     for line_no, raw in enumerate(data.splitlines(), start=1):
@@ -461,6 +481,9 @@ def read_jsonl_records(data: bytes) -> Iterator[JsonlRecord | tuple[int, Skipped
             continue
         if not isinstance(obj, dict):
             yield line_no, Skipped(f"line {line_no}: not a JSON object")
+            continue
+        if holds_lone_surrogate(obj):  # issue 23: a bad line, not a reader bug
+            yield line_no, Skipped(f"line {line_no}: {LONE_SURROGATE_REASON}")
             continue
         text = obj.get("text")
         if not isinstance(text, str) or not text.strip():

@@ -82,6 +82,52 @@ def test_given_a_deeply_nested_jsonl_line_when_ingested_then_only_that_line_is_s
     _assert_good_sources_indexed(index, good)
 
 
+def test_given_a_lone_surrogate_in_a_jsonl_line_when_ingested_then_that_line_is_skipped_as_not_text(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    # Given a JSONL file whose third line escapes a lone surrogate (in its text, or in a key)
+    lines = [
+        json.dumps({"document_id": "first", "text": "Baris pertama masuk."}),
+        json.dumps({"document_id": "second", "text": "Baris kedua masuk."}),
+        '{"document_id": "bad", "text": "Ada \\ud800 di sini."}',
+        '{"document_id": "bad-key", "text": "Kunci buruk.", "metadata": {"\\udfff": 1}}',
+        json.dumps({"document_id": "pair", "text": "Sepasang \U0001f600 tetap teks."}),
+    ]
+    (tmp_path / "campur.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+    # when it is ingested
+    with caplog.at_level(logging.ERROR):
+        index, report = _ingest(tmp_path)
+
+    # then only those lines are skipped, with an ordinary reason and no traceback (issue 23),
+    source = tmp_path / "campur.jsonl"
+    assert [(s.source, s.reason, s.failed) for s in report.skipped] == [
+        (f"{source}#3", "line 3: not text (a lone surrogate)", True),
+        (f"{source}#4", "line 4: not text (a lone surrogate)", True),
+    ]
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+    # and the other lines land, an escaped surrogate pair (one astral character) among them.
+    assert sorted(d.document_id for d in index.documents(SCOPE)) == ["first", "pair", "second"]
+    assert "\U0001f600" in index.document_chunks(SCOPE, "pair")[0].text
+
+
+def test_given_a_lone_surrogate_in_a_sidecar_when_ingested_then_its_file_is_skipped_as_not_text(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    (tmp_path / "isi.md").write_text("# Judul\n\nAda isinya.\n", encoding="utf-8")
+    (tmp_path / "isi.md.meta.json").write_text('{"title": "Judul \\ud800"}', encoding="utf-8")
+    (tmp_path / "lain.txt").write_text("Berkas lain masuk.", encoding="utf-8")
+
+    with caplog.at_level(logging.ERROR):
+        index, report = _ingest(tmp_path)
+
+    assert _reasons(report) == {
+        "isi.md": ("bad isi.md.meta.json: not text (a lone surrogate)", True)
+    }
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert [d.source for d in index.documents(SCOPE)] == [str(tmp_path / "lain.txt")]
+
+
 @pytest.mark.parametrize(
     ("name", "content"),
     [
