@@ -173,6 +173,27 @@ def test_a_wrong_vat_amount_in_the_answer_is_refuted_with_the_invoices_value(
     assert (body["proof"]["verdict"], body["proof"]["stats"]["computed_refuted"]) == ("broken", 1)
 
 
+def test_an_invoice_s_number_is_no_proof_step_and_its_own_vat_rounding_is_verified(
+    serve_app: ServeApp, tmp_path: Path, signing_key: ed25519.Ed25519PrivateKey
+) -> None:
+    # Given a forint invoice (21/001003559/996) that rounds its VAT to whole forints, and an
+    # answer naming the invoice by its number and showing that VAT (issue 23),
+    answer = "Invoice no. 21/001003559/996: VAT 69180.00 × 27 % = 18679.00 HUF [S1][S2][S3]."
+    model = ScriptedModel({"default": Scenario(ask=AskScript(answer=answer))})
+    url = _serve(serve_app, tmp_path, signing_key, ["../cii/huf_example_cii.xml"], model)
+
+    # when it is asked,
+    body = _ask(url, "What is the VAT of the invoice?")
+
+    # then the VAT's operation holds at the invoice's precision, as BR-CO-17 holds it,
+    proof = body["proof"]
+    assert _computed(body) == {"69180.00 × 27 % = 18679.00": ("exact", "18678.60")}
+    # the invoice number is no observed value (nor a hole), and the chain is verified.
+    observed = [s["value"] for s in proof["steps"] if s["kind"] == "observed"]
+    assert not [v for v in observed if v.strip("no. ") in "21/001003559/996"]
+    assert (proof["verdict"], proof["holes"]) == ("verified", [])
+
+
 # --- the evidence layers: line items, the KALEM ÖZETİ, unasked violations (ASK-08) --------------
 
 LIST_ITEMS = "Faturadaki kalemleri listele"

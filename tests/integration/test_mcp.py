@@ -367,6 +367,38 @@ def test_when_no_row_fits_the_result_is_a_budget_limit_never_absence(host: Host)
     assert budget["next_cursor"] is None  # nothing to repeat unchanged
     assert budget["next_row_codepoints"] > 500
     assert len(enough["candidates"]) >= 1
+    # Issue 23: the budget bounds the whole page, its envelope included (829 before).
+    assert budget["used_codepoints"] == size_of(tight) <= 500
+    assert enough["budget"]["used_codepoints"] == size_of(enough) <= budget["next_row_codepoints"]
+
+
+def test_every_page_at_the_minimum_budget_is_within_it_envelope_included(host: Host) -> None:
+    # Given a long query and every document id echoed in the envelope (issue 23, KB-03),
+    many_ids = {"document_ids": ["uu-27-2022", *[f"absent-{i:03}" for i in range(40)]]}
+
+    async def body(client: Client) -> list[dict[str, Any]]:
+        tight = {"budget": {"max_codepoints": 500}}
+        return [
+            await call(client, "search", query="data pribadi", scope=STATUTE, **tight),
+            await call(client, "search", query="data pribadi " * 100, scope={}, **tight),
+            await call(client, "search", query="data pribadi", scope=many_ids, **tight),
+            await call(client, "list_sources", scope={}, **tight),
+            await call(client, "list_sources", scope=many_ids, **tight),
+        ]
+
+    # when each is asked at the documented minimum of 500 code points,
+    pages = host.run(body)
+
+    # then every page is within it and states its size exactly; a page that holds nothing says
+    # it is a response-budget limit (never COMPLETE, never a cursor to repeat), not absence.
+    for page in pages:
+        budget = page["budget"]
+        assert budget["used_codepoints"] == size_of(page) <= 500, page
+        if budget["abbreviated"]:
+            assert page["warnings"] is None and page["scope"] is None
+            assert (budget["status"], budget["limit"]) == ("BUDGET_TRUNCATED", "response_budget")
+            assert budget["next_cursor"] is None and budget["next_row_codepoints"] > 500
+    assert any(p["budget"]["abbreviated"] for p in pages)
 
 
 def test_a_cursor_replayed_with_another_scope_or_query_is_refused(host: Host) -> None:

@@ -152,7 +152,14 @@ class BudgetProfile(WireModel):
     )
     next_row_codepoints: int | None = Field(
         default=None,
-        description="With `limit`: the budget the next row needs (the result with it alone).",
+        description="With `limit`: the budget the next row needs (the result with it alone); "
+        "on an abbreviated page of a result with no row left, the budget its envelope needs.",
+    )
+    abbreviated: bool = Field(
+        default=False,
+        description="true: not even this page's envelope (`scope`, `filters`, `index`, "
+        "`warnings`) fits the budget, so they are null here — its warnings are not known to be "
+        "absent. Never `COMPLETE`: raise `max_codepoints` to `next_row_codepoints` and resend.",
     )
 
 
@@ -239,11 +246,14 @@ class SearchFilters(WireModel):
     limit: int
 
 
+_ABBREVIATED = "Null only on a page abbreviated to its budget (`budget.abbreviated`, KB-03)."
+
+
 class SearchResult(WireModel):
-    scope: KnowledgeScope
-    filters: SearchFilters
-    index: IndexInfo
-    warnings: list[KnowledgeWarning]
+    scope: KnowledgeScope | None = Field(description=_ABBREVIATED)
+    filters: SearchFilters | None = Field(description=_ABBREVIATED)
+    index: IndexInfo | None = Field(description=_ABBREVIATED)
+    warnings: list[KnowledgeWarning] | None = Field(description=_ABBREVIATED)
     candidates: list[Candidate]
     budget: BudgetProfile
 
@@ -270,9 +280,9 @@ class SourceInfo(WireModel):
 
 
 class SourcesResult(WireModel):
-    scope: KnowledgeScope
-    index: IndexInfo
-    warnings: list[KnowledgeWarning]
+    scope: KnowledgeScope | None = Field(description=_ABBREVIATED)
+    index: IndexInfo | None = Field(description=_ABBREVIATED)
+    warnings: list[KnowledgeWarning] | None = Field(description=_ABBREVIATED)
     sources: list[SourceInfo]
     budget: BudgetProfile
 

@@ -15,7 +15,7 @@ from tanda.contract.common import WireModel
 ObservedGround = Literal["exact", "tolerant", "relocated", "unverified"]
 Ground = Literal["exact", "tolerant", "relocated", "unverified", "refuted"]
 ProofVerdict = Literal["verified", "partial", "broken"]
-RuleOutcome = Literal["IHLAL", "sağlandı", "DEĞERLENDİRİLEMEDİ"]
+RuleOutcome = Literal["IHLAL", "sağlandı", "DEĞERLENDİRİLEMEDİ", "UYARI"]
 SourceLayer = Literal["passage", "entity", "table", "claim", "line_item", "rule"]
 
 
@@ -91,7 +91,9 @@ class RuleStep(WireModel):
     statement: str
     quote: str = Field(description="The condition as the document states it, verbatim.")
     outcome: RuleOutcome = Field(
-        description="`IHLAL` (violated), `sağlandı` (met) or `DEĞERLENDİRİLEMEDİ` (not evaluable)."
+        description="`IHLAL` (violated), `sağlandı` (met), `DEĞERLENDİRİLEMEDİ` (not evaluable) "
+        "or `UYARI` (a warning: a check of tanda's own, not the document's or EN 16931's, does "
+        "not hold — an invoice due before its issue date; it does not weaken the verdict)."
     )
     detail: str | None = Field(description="The facts that violate it, or why it is not evaluable.")
     source_no: int | None

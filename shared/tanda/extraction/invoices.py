@@ -535,8 +535,8 @@ def _rules(
             subject=check.rule_id + (f" ({check.subject})" if check.subject else ""),
             condition=check.title,
             evaluation=check.evaluation,
-            violations=_facts(check, fact_id, chunk, start, end, "IHLAL"),
-            satisfied_by=_facts(check, fact_id, chunk, start, end, "sağlandı"),
+            violations=_facts(check, fact_id, chunk, start, end, ("IHLAL", "UYARI")),
+            satisfied_by=_facts(check, fact_id, chunk, start, end, ("sağlandı",)),
             reason=check.reason,
         )
 
@@ -551,9 +551,14 @@ def rule_text(check: RuleCheck) -> str:
 
 
 def _facts(
-    check: RuleCheck, fact_id: str | None, chunk: Chunk, start: int, end: int, when: str
+    check: RuleCheck,
+    fact_id: str | None,
+    chunk: Chunk,
+    start: int,
+    end: int,
+    when: tuple[str, ...],
 ) -> tuple[dict[str, str], ...]:
-    if check.evaluation != when:
+    if check.evaluation not in when:
         return ()
     node_id = fact_id or f"{chunk.document_id}:{chunk.chunk_id}@{start}"
     return ({"node_id": node_id, "text": chunk.text[start:end], "value": check.stated or ""},)

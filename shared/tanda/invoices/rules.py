@@ -2,7 +2,9 @@
 business rules that tie its totals together, the due date, and each tax subtotal against its rate.
 
 Each check says ``sağlandı`` (holds), ``IHLAL`` (violated) or ``DEĞERLENDİRİLEMEDİ`` (a value it
-needs is not stated), with the values involved written out, so a reader can redo it by hand.
+needs is not stated), with the values involved written out, so a reader can redo it by hand. A
+check of tanda's own that EN 16931 does not make (DUE-DATE) says ``UYARI`` (a warning) where it
+does not hold: worth a reader's attention, never a violation of the standard (issue 23).
 Sums are exact (``Decimal``); a stated amount is compared at the precision the document writes it:
 it holds when it is within half a unit of its last written decimal of the computed value (a total
 of ``229.60`` stands for anything in ``[229.595, 229.605]``). Everything here is linear in the
@@ -18,7 +20,7 @@ from typing import Final, Literal
 
 from tanda.invoices.model import AllowanceCharge, Amount, Invoice, TaxSubtotal, percent_text
 
-Evaluation = Literal["IHLAL", "sağlandı", "DEĞERLENDİRİLEMEDİ"]
+Evaluation = Literal["IHLAL", "sağlandı", "DEĞERLENDİRİLEMEDİ", "UYARI"]
 RuleKind = Literal["sum", "date", "tax_rate"]
 
 SHOWN_TERMS: Final = 8
@@ -244,7 +246,9 @@ def _due_date(invoice: Invoice) -> RuleCheck:
         rule_id="DUE-DATE",
         title=TITLES["DUE-DATE"],
         kind="date",
-        evaluation="sağlandı" if holds else "IHLAL",
+        # Issue 23: a tanda rule, not EN 16931 (which sets no order of BT-9 and BT-2): a due date
+        # before the issue date is a warning, not a violation.
+        evaluation="sağlandı" if holds else "UYARI",
         expression=f"{due} ≥ {issued}" if holds else f"{due} < {issued}",
         stated=due,
         computed=issued,

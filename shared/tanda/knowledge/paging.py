@@ -8,6 +8,13 @@ fits; the rest is reached by the page's cursor, which always advances. When not 
 fits, the page holds none, says ``limit: "response_budget"`` with the size the next row needs,
 and issues no cursor: the host raises the budget and resends the cursor it has, and never reads
 the empty page as the source lacking the answer.
+
+The budget bounds the whole page, its envelope included (issue 23): when not even the page
+without rows fits — a long query or many document ids echoed, long warnings, a budget at the
+500 minimum — the page is *abbreviated*: the caller's ``abbreviate(profile)`` leaves out the
+envelope (its parts null), the profile says ``abbreviated: true`` and ``limit:
+"response_budget"`` with the budget the full page needs, and the status is never ``COMPLETE`` —
+an abbreviated page has dropped its warnings, so it must never read as a finished result.
 """
 
 from __future__ import annotations
@@ -42,12 +49,16 @@ def fit_page(
     offset: int,
     max_codepoints: int,
     render: Callable[[list[RowT], BudgetProfile], ResultT],
+    abbreviate: Callable[[BudgetProfile], ResultT],
     cursor_after: Callable[[int], str],
 ) -> ResultT:
     """The page of ``rows`` from ``offset`` that fits ``max_codepoints``.
 
     ``render(page_rows, profile)`` builds the whole result (its rows in one JSON list);
-    ``cursor_after(n)`` is the cursor of the position ``n`` (rows before it were returned).
+    ``abbreviate(profile)`` builds the result without rows and without the envelope, for a
+    budget too small for the envelope; ``cursor_after(n)`` is the cursor of the position ``n``
+    (rows before it were returned). Raises :class:`BudgetTooSmall` when not even the abbreviated
+    page fits (never under the 500 code point minimum of a real result).
     """
     total = len(rows)
     row_sizes = [codepoints(row.model_dump(mode="json", by_alias=True)) for row in rows[offset:]]
@@ -78,10 +89,39 @@ def fit_page(
     chosen = profile(returned)
     if returned == 0 and row_sizes:
         chosen = chosen.model_copy(
-            update={"limit": "response_budget", "next_row_codepoints": _needed(size)}
+            update={
+                "limit": "response_budget",
+                "next_row_codepoints": _needed(lambda budget: size(1, budget)),
+            }
         )
     page = list(rows[offset : offset + returned])
-    return _settle(lambda p: render(page, p), chosen)
+    result = _settle(lambda p: render(page, p), chosen)
+    if returned or result_codepoints(result) <= max_codepoints:
+        return result
+    # KB-03: not even the page without rows fits: it leaves out its envelope and says what the
+    # full page needs — with the next row when one is left, else the envelope alone.
+    rows_needed = 1 if row_sizes else 0
+    brief = profile(0).model_copy(
+        update={
+            "status": "BUDGET_TRUNCATED",
+            "limit": "response_budget",
+            "next_row_codepoints": _needed(lambda budget: size(rows_needed, budget)),
+            "abbreviated": True,
+        }
+    )
+    result = _settle(abbreviate, brief)
+    if result_codepoints(result) > max_codepoints:
+        raise BudgetTooSmall(result_codepoints(result))
+    return result
+
+
+class BudgetTooSmall(ValueError):
+    """Not even a page without rows and envelope fits the budget (a bug for real results: the
+    minimum budget is far above the size of an abbreviated page)."""
+
+    def __init__(self, needed: int) -> None:
+        super().__init__(f"an abbreviated page needs {needed} code points")
+        self.needed = needed
 
 
 def _self_counting(fixed: int) -> int:
@@ -92,12 +132,12 @@ def _self_counting(fixed: int) -> int:
     return size
 
 
-def _needed(size: Callable[[int, int], int]) -> int:
-    """The smallest budget the next row fits in: the size of its page stated with that budget
+def _needed(size: Callable[[int], int]) -> int:
+    """The smallest budget a page fits in: ``size(budget)`` is its size stated with that budget
     (a budget with more digits makes the page larger)."""
-    needed = size(1, 0)
+    needed = size(0)
     for _ in range(_FIXED_POINT_ROUNDS):
-        grown = size(1, needed)
+        grown = size(needed)
         if grown <= needed:
             return needed
         needed = grown

@@ -36,6 +36,7 @@ from tanda.proof.grounding import (
     ground,
     weakest,
 )
+from tanda.proof.identifiers import identifier_spans, overlaps
 from tanda.proof.operations import ShownOperation, shown_operations
 from tanda.records.structure import RuleRecord
 
@@ -75,7 +76,8 @@ class RuleResult:
     def of(cls, record: RuleRecord, source_no: int | None = None) -> RuleResult:
         """A stored rule record (``tanda.extraction``) cited as ``[S<source_no>]``: its
         condition, its quote, the engine's evaluation and the facts behind it."""
-        facts = record.violations if record.evaluation == "IHLAL" else record.satisfied_by
+        broken = record.evaluation in ("IHLAL", "UYARI")
+        facts = record.violations if broken else record.satisfied_by
         detail = "; ".join(f.text for f in facts) or record.reason
         return cls(
             statement=f"{record.subject} {record.condition}".strip(),
@@ -132,7 +134,12 @@ def build_proof(
     if statements is None:
         statements = statements_from_markers(answer)
     lang = lang or guess_lang(answer) or _sources_lang(sources)
-    read = [q for q in extract_quantities(answer, lang) if _stated_value(q)]
+    identifiers = identifier_spans(answer)
+    read = [
+        q
+        for q in extract_quantities(answer, lang)
+        if _stated_value(q) and not overlaps(identifiers, q.start, q.end)
+    ]
     operations = _other_readings(answer, shown_operations(answer, read), lang, sources)
     # Quantities by where they end: an operand is the quantity as its operation reads it (``3``
     # of ``5 -3``, ``44.1`` of ``44.1 - 56.7 = -12.6 million`` at the chain's scale).
@@ -262,7 +269,8 @@ def _sources_lang(sources: Sequence[ProofSource]) -> str | None:
 
 
 def _stated_value(q: Quantity) -> bool:
-    """Every numeric surface states a value, but for the ``(1)`` that opens a paragraph."""
+    """Every numeric surface states a value, but for the ``(1)`` that opens a paragraph (and
+    the identifiers :func:`~tanda.proof.identifiers.identifier_spans` finds)."""
     return not (q.kind is QuantityKind.ordinal and q.label == "enumerator")
 
 

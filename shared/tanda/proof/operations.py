@@ -740,12 +740,16 @@ def _recompute(
     best: tuple[Decimal, Decimal, bool, Decimal | None] | None = None
     linear = _linear(tree, operands, constants)
     percents = frozenset(i for i, q in enumerate(operands) if _percent_divisor(q) is not None)
+    own_rounding = _tax_rounding(tree, operands, result)
     for reading, chain in _readings(operands, result, percent_points, linear):
         computed = _compute(tree, reading.operand_values, percents)
         if computed is None:
             return None
         value, exact = computed
-        ok = abs(value - reading.stated) <= reading.tolerance
+        tolerance = reading.tolerance
+        if own_rounding is not None and chain is None:
+            tolerance = max(tolerance, own_rounding)
+        ok = abs(value - reading.stated) <= tolerance
         shown = _written(value * reading.display, exact, result.decimals)
         distance = _decades(value, reading.stated)
         if ok:
@@ -772,6 +776,35 @@ def _recompute(
         arithmetic_ok=ok,
         chain_factor=chain,
     )
+
+
+def _tax_rounding(tree: Node, operands: Sequence[Quantity], result: Quantity) -> Decimal | None:
+    """The tolerance of a tax amount rounded as its document rounds (BR-CO-17, issue 23): for
+    ``base × rate % = tax`` whose base and tax are whole though written with decimals
+    (``69180.00 × 27 % = 18679.00``, a forint invoice), half a unit of the precision they
+    actually keep — as :func:`tanda.invoices.rules.document_places` reads the document. Any
+    other operation, or a base or tax with a significant decimal, stays at the precision the
+    result is written with (``None``)."""
+    if not (isinstance(tree, Binary) and tree.op == "*"):
+        return None
+    if not (isinstance(tree.left, Leaf) and isinstance(tree.right, Leaf)):
+        return None
+    pair = (operands[tree.left.index], operands[tree.right.index])
+    rates = [q for q in pair if _percent_divisor(q) is not None]
+    if len(rates) != 1 or _percent_divisor(result) is not None:
+        return None
+    base = pair[1] if rates[0] is pair[0] else pair[0]
+    if base.scale is not None or result.scale is not None or result.factor != _ONE:
+        return None
+    places = max(_significant_places(base.value), _significant_places(result.value))
+    if places >= result.decimals:
+        return None
+    return Decimal(5).scaleb(-(places + 1))
+
+
+def _significant_places(value: Decimal) -> int:
+    exponent = value.normalize().as_tuple().exponent
+    return -exponent if isinstance(exponent, int) and exponent < 0 else 0
 
 
 def _magnitude(q: Quantity) -> Quantity:

@@ -49,13 +49,17 @@ RuleType = Literal[
 ]
 """``invoice_total``, ``date_order``, ``tax_rate``: an invoice's own arithmetic (EN 16931 BR-CO
 rules, the due date, each tax subtotal; issue 18, docs/invoices.md)."""
-Evaluation = Literal["IHLAL", "sağlandı", "DEĞERLENDİRİLEMEDİ"]
+Evaluation = Literal["IHLAL", "sağlandı", "DEĞERLENDİRİLEMEDİ", "UYARI"]
+"""``UYARI`` (a warning, issue 23): a rule of tanda's own, not the document's or the standard's,
+does not hold — DUE-DATE of an invoice. Its facts are in ``violations``; it is never reported as a
+violation."""
 
-STRUCTURE_VERSION: Final = "extraction/2"
+STRUCTURE_VERSION: Final = "extraction/3"
 """What ``Document.structure_version`` says when the records of a document were built by this
 version of ``tanda.extraction``; a re-ingest rebuilds a document built by another (or by none),
 its chunks with its records. ``extraction/2`` (issue 22): definition records; no heading in a
-passage's text, claims and rule quotes start after their list or ayat number."""
+passage's text, claims and rule quotes start after their list or ayat number. ``extraction/3``
+(issue 23): an invoice's DUE-DATE that does not hold is ``UYARI``, not ``IHLAL``."""
 
 
 class _Model(BaseModel):
@@ -218,7 +222,9 @@ class RuleRecord(_Node):
     condition: str = Field(description="The condition in short: `≤ 14 d`, `items = total`.")
     limit: NormalValue | None = None
     evaluation: Evaluation
-    violations: tuple[RuleFact, ...] = Field(default=(), description="IHLAL: the violating facts.")
+    violations: tuple[RuleFact, ...] = Field(
+        default=(), description="IHLAL (and UYARI): the facts that break it."
+    )
     satisfied_by: tuple[RuleFact, ...] = Field(
         default=(), description="sağlandı: facts meeting it."
     )

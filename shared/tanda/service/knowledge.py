@@ -298,9 +298,13 @@ def kb_search(
             budget=profile,
         )
 
-    return _paged(
-        candidates, [c.node_id for c in candidates], binding, cursor, render, runtime, budget
-    )
+    def abbreviate(profile: BudgetProfile) -> SearchResult:
+        return SearchResult(
+            scope=None, filters=None, index=None, warnings=None, candidates=[], budget=profile
+        )
+
+    keys = [c.node_id for c in candidates]
+    return _paged(candidates, keys, binding, cursor, (render, abbreviate), runtime, budget)
 
 
 def kb_list_sources(
@@ -342,8 +346,11 @@ def kb_list_sources(
             scope=scope, index=index, warnings=warnings, sources=rows, budget=profile
         )
 
+    def abbreviate(profile: BudgetProfile) -> SourcesResult:
+        return SourcesResult(scope=None, index=None, warnings=None, sources=[], budget=profile)
+
     keys = [s.document_id for s in sources]
-    return _paged(sources, keys, binding, cursor, render, runtime, budget)
+    return _paged(sources, keys, binding, cursor, (render, abbreviate), runtime, budget)
 
 
 def _paged(
@@ -351,17 +358,22 @@ def _paged(
     keys: list[str],
     binding: str,
     cursor: str | None,
-    render: Callable[[list[RowT], BudgetProfile], ResultT],
+    renderers: tuple[
+        Callable[[list[RowT], BudgetProfile], ResultT], Callable[[BudgetProfile], ResultT]
+    ],
     runtime: Runtime,
     budget: Budget | None,
 ) -> ResultT:
-    """KB-03: the page after ``cursor`` (bound to ``binding``) that fits the budget."""
+    """KB-03: the page after ``cursor`` (bound to ``binding``) that fits the budget, envelope
+    included: ``renderers`` build the full page and the abbreviated one."""
     offset = resume_offset(cursor, binding, keys)
+    render, abbreviate = renderers
     return fit_page(
         rows,
         offset=offset,
         max_codepoints=_budget(runtime, budget),
         render=render,
+        abbreviate=abbreviate,
         cursor_after=lambda end: encode_cursor(binding, end, keys[end - 1]),
     )
 

@@ -69,10 +69,12 @@ def test_given_a_wrong_vat_total_when_evaluated_then_the_vat_rules_are_violated(
     assert checks["BR-CO-17"][0].expression == "1000.00 × 20% = 200.00 ≠ 210.00 (stated)"
 
 
-def test_given_a_due_date_before_the_issue_date_when_evaluated_then_due_date_is_violated() -> None:
+def test_given_a_due_date_before_the_issue_date_when_evaluated_then_due_date_is_a_warning() -> None:
+    # Issue 23: DUE-DATE is tanda's own check, not an EN 16931 rule: it warns, never violates.
     invoice = _read(ubl_tr(due_date="2024-04-30"))
-    assert _violations(invoice) == ["DUE-DATE"]
+    assert _violations(invoice) == []
     (check,) = _by_rule(evaluate_rules(invoice))["DUE-DATE"]
+    assert check.evaluation == "UYARI"
     assert check.expression == "2024-04-30 < 2024-05-02"
 
 

@@ -31,7 +31,7 @@ class Row(BaseModel):
 
 
 class Result(BaseModel):
-    query: str
+    query: str | None
     rows: list[Row]
     budget: BudgetProfile
 
@@ -46,6 +46,7 @@ def page(rows: list[Row], budget: int, cursor: str | None, query: str = "q") -> 
         offset=resume_offset(cursor, BINDING, keys),
         max_codepoints=budget,
         render=lambda part, profile: Result(query=query, rows=part, budget=profile),
+        abbreviate=lambda profile: Result(query=None, rows=[], budget=profile),
         cursor_after=lambda end: encode_cursor(BINDING, end, keys[end - 1]),
     )
 
@@ -188,3 +189,69 @@ def test_a_page_whose_size_gains_a_digit_still_fits_its_budget() -> None:
         if result.budget.next_row_codepoints is not None:
             needed = result.budget.next_row_codepoints
             assert page(rows, needed, None).rows, (budget, needed)
+
+
+# --- issue 23, KB-03: the budget bounds the envelope too ---------------------------------------
+
+MIN_BUDGET = 500  # the documented minimum (MIN_BUDGET_CODEPOINTS)
+
+
+@pytest.mark.parametrize("rows", [[Row(key="n0", text="a")], []], ids=["a row left", "no row"])
+@pytest.mark.parametrize("query_chars", [350, 2000])
+def test_a_page_whose_envelope_does_not_fit_is_abbreviated_within_the_budget(
+    rows: list[Row], query_chars: int
+) -> None:
+    # Given a result whose envelope alone (here an echoed long query) exceeds the minimum budget,
+    query = "q" * query_chars
+
+    # when a page is asked at the minimum,
+    result = page(rows, MIN_BUDGET, None, query=query)
+
+    # then the page is within the budget, envelope included, and says so exactly;
+    assert result.budget.used_codepoints == result_codepoints(result) <= MIN_BUDGET
+    # it leaves the envelope out, and reads as a response-budget limit, never as a finished
+    # (let alone empty) result: no COMPLETE, no cursor to repeat,
+    assert result.budget.abbreviated is True and result.query is None and result.rows == []
+    assert (result.budget.status, result.budget.limit) == ("BUDGET_TRUNCATED", "response_budget")
+    assert result.budget.next_cursor is None
+    # and the budget it states is enough for the full page (with the row when one is left).
+    needed = result.budget.next_row_codepoints
+    assert needed is not None and needed > MIN_BUDGET
+    full = page(rows, needed, None, query=query)
+    assert not full.budget.abbreviated and full.query == query
+    assert full.rows == rows and full.budget.used_codepoints <= needed
+
+
+@given(
+    rows=row_lists,
+    budget=st.integers(min_value=MIN_BUDGET, max_value=1500),
+    query_chars=st.integers(min_value=0, max_value=2000),
+)
+@example(rows=[Row(key="n0", text="a" * 100)], budget=MIN_BUDGET, query_chars=300)
+def test_no_page_exceeds_its_budget_at_any_size_of_envelope(
+    rows: list[Row], budget: int, query_chars: int
+) -> None:
+    # Given any result, any envelope and any budget from the minimum up, every page the host
+    # reaches (following cursors) is within the budget and states its own size.
+    result = page(rows, budget, None, query="q" * query_chars)
+    seen = 0
+    while True:
+        assert result.budget.used_codepoints == result_codepoints(result) <= budget
+        assert result.budget.status == "BUDGET_TRUNCATED" or not result.budget.abbreviated
+        cursor = result.budget.next_cursor
+        seen += 1
+        if cursor is None or seen > len(rows):
+            break
+        result = page(rows, budget, cursor, query="q" * query_chars)
+
+
+def test_a_page_without_rows_that_states_its_limit_still_fits() -> None:
+    # Given an envelope that fits the budget only without the limit's own fields (the
+    # 500 → 516 of list_sources in issue 23),
+    rows = [Row(key="n0", text="x" * 2000)]
+    for budget in range(MIN_BUDGET, 800):
+        # when no row fits,
+        result = page(rows, budget, None, query="q" * 250)
+        # then the page, limit fields included, is within the budget.
+        assert result.budget.used_codepoints == result_codepoints(result) <= budget, budget
+        assert result.budget.limit == "response_budget" and result.rows == []

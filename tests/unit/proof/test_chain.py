@@ -243,3 +243,90 @@ def test_a_stored_rule_record_becomes_a_rule_step_with_the_engine_s_facts() -> N
     proof = build("Pembayaran melewati batas [S3].", [], rules=[result])
     (step,) = proof.steps
     assert (step.kind, step.ground, step.outcome, step.source_no) == ("rule", "exact", "IHLAL", 3)
+
+
+# --- issue 23: identifiers, the invoice's own rounding, warnings -------------------------------
+
+INVOICE = ProofSource(
+    1,
+    "Invoice no: 0\nOrder reference: PO-4711\nSeller tax id: DE123456789\n"
+    "Payment terms: 30 days net\nAmount due: 250.33 EUR\nTax: 27 % of 69180.00 HUF = 18679.00 HUF",
+    layer="entity",
+    lang="en",
+)
+
+
+def test_an_identifier_is_not_an_observed_value() -> None:
+    # Given an answer that states only the invoice's number (an evidence line of the entity layer),
+    # when its proof is built, then nothing is proved: `0` is a name, not a quantity.
+    assert build_proof("REFERENCE: Invoice no = 0 [S1]", [INVOICE]) is None
+
+
+def test_identifiers_in_prose_are_neither_steps_nor_holes_and_values_still_are() -> None:
+    # Given an answer naming the invoice, its order and the seller's tax id by their numbers —
+    # one of them found in no source — beside the payment terms and the amount due,
+    answer = (
+        "Invoice no. 12115118 (order reference PO-4711, seller tax id DE123456789) is payable "
+        "30 days net [S1]. The amount due on invoice 20150483 is 250.33 EUR [S1]."
+    )
+
+    # when its proof is built,
+    proof = build(answer, [INVOICE])
+
+    # then only the quantities are observed steps, and no identifier is a hole.
+    values = [s.value for s in proof.steps if isinstance(s, ObservedStep)]
+    assert values == ["30 days", "250.33 EUR"]
+    assert (proof.verdict, proof.holes) == ("verified", [])
+
+
+def test_a_date_is_still_a_value_and_an_unfound_amount_still_a_hole() -> None:
+    proof = build("REFERENCE: Invoice no = 0 [S1]; amount due 260.00 EUR [S1].", [INVOICE])
+    assert [h.value for h in proof.holes] == ["260.00 EUR"]
+    assert proof.verdict == "partial"
+
+
+def test_a_tax_rounded_to_the_invoice_s_whole_units_is_verified_as_br_co_17_accepts_it() -> None:
+    # Given a forint invoice writing whole amounts with two decimals: 69180.00 × 27 % = 18678.60,
+    # which the invoice (and BR-CO-17) round to 18679.00,
+    proof = build("VAT: 69180.00 × 27 % = 18679.00 [S1]", [INVOICE])
+    # then the computed step holds at the invoice's precision.
+    (step,) = computed(proof)
+    assert (step.arithmetic_ok, step.ground, step.recomputed) == (True, "exact", "18678.60")
+    assert proof.verdict == "verified"
+
+
+def test_the_invoice_s_rounding_accepts_an_exact_half_either_way_and_nothing_beyond() -> None:
+    # 69181.00 × 50 % = 34590.50: an exact half rounds to 34590.00 or 34591.00 (BR-CO-17's half
+    # unit, inclusive); a whole unit further is wrong.
+    for stated, ok in (("34590.00", True), ("34591.00", True), ("34592.00", False)):
+        (step,) = computed(build(f"69181.00 × 50 % = {stated} [S1]", [INVOICE]))
+        assert step.arithmetic_ok is ok, stated
+
+
+def test_the_proof_stays_strict_where_the_invoice_s_rounding_does_not_apply() -> None:
+    for answer in (
+        "69180.00 × 27 % = 18680.00 [S1]",  # more than half a unit off
+        "69180.50 × 27 % = 18679.00 [S1]",  # the base keeps cents: so does the tax
+        "69180.00 × 27 % = 18678.70 [S1]",  # the result keeps a decimal
+        "69180.00 + 1000.00 = 70180.40 [S1]",  # no rate: not a tax amount
+        "18678.60 / 1.00 = 18679.00 [S1]",
+    ):
+        (step,) = computed(build(answer, [INVOICE]))
+        assert (step.arithmetic_ok, step.ground) == (False, "refuted"), answer
+
+
+def test_a_warning_rule_is_shown_as_such_and_does_not_weaken_the_verdict() -> None:
+    # Given the engine's DUE-DATE warning (a tanda rule, not EN 16931: issue 23),
+    warning = RuleResult(
+        statement="DUE-DATE The payment due date is not before the issue date",
+        quote="Invoice: 380, issued 2013-08-25, due 2013-05-10",
+        outcome="UYARI",
+        detail="2013-05-10 < 2013-08-25",
+        source_no=1,
+    )
+    # when it is a rule step of a chain,
+    proof = build("Amount due: 250.33 EUR [S1]", [INVOICE], rules=[warning])
+    # then the step says UYARI, evaluated (exact), and the chain is still verified.
+    (step,) = [s for s in proof.steps if isinstance(s, RuleStep)]
+    assert (step.outcome, step.ground, step.detail) == ("UYARI", "exact", warning.detail)
+    assert proof.verdict == "verified"
