@@ -12,6 +12,8 @@ from typing import Any
 
 import uvicorn
 
+from tanda.api.serve import uvicorn_options
+
 
 class _Server(uvicorn.Server):
     def install_signal_handlers(self) -> None:  # not the main thread
@@ -36,7 +38,8 @@ def serving(app: Any) -> Iterator[str]:
     """Serve ``app`` on 127.0.0.1 (a free port) until the block ends; yields the base URL."""
     sock = listening_socket()
     port = sock.getsockname()[1]
-    config = uvicorn.Config(app, log_level="warning", lifespan="off", server_header=False)
+    # The options of `tanda serve` (its protocol and request head limit, issue 23).
+    config = uvicorn.Config(app, log_level="warning", lifespan="off", **uvicorn_options())
     server = _Server(config)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()

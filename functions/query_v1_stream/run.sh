@@ -5,4 +5,6 @@
 # search: the Python runtime adds it for its own handlers, this script is not one of them.
 cd "${LAMBDA_TASK_ROOT:-$(dirname "$0")}" || exit 1
 export PYTHONPATH="${PYTHONPATH:+$PYTHONPATH:}/opt/python"
-exec python -m uvicorn app:app --host 0.0.0.0 --port "${PORT:-8080}" --no-access-log
+# The request head limit of `tanda serve` (tanda.api.serve.uvicorn_options, docs/requests.md).
+exec python -m uvicorn app:app --host 0.0.0.0 --port "${PORT:-8080}" --no-access-log \
+  --http h11 --h11-max-incomplete-event-size 65536

@@ -19,6 +19,10 @@ from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from tanda.credits import MAX_BALANCE, read_amount
 
+DEFAULT_JWT_PARTNER_SCOPE = "tanda:partner"
+DEFAULT_JWT_ADMIN_SCOPE = "tanda:admin"
+_SCOPE_PATTERN = r"^[!#-\[\]-~]*$"  # RFC 6749 §3.3: a scope-token, or empty
+
 
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="TANDA_", extra="ignore", frozen=True)
@@ -340,6 +344,23 @@ class Settings(BaseSettings):
         "be a key of `jwt_issuers`.",
     )
     jwt_audience: str = Field(default="tanda", description="Required JWT `aud` value.")
+    jwt_partner_scope: str = Field(
+        default=DEFAULT_JWT_PARTNER_SCOPE,
+        max_length=128,
+        pattern=_SCOPE_PATTERN,
+        description="The scope a JWT must carry for the partner routes (V2-01), in its `scope` "
+        "claim (space-separated) or `scp` claim (array); without it 403 `insufficient_scope`. "
+        "An admin token needs it too. Empty: none required — only while partners' tokens do not "
+        "carry it yet (docs/auth.md).",
+    )
+    jwt_admin_scope: str = Field(
+        default=DEFAULT_JWT_ADMIN_SCOPE,
+        max_length=128,
+        pattern=_SCOPE_PATTERN,
+        description="The scope an admin JWT must carry for the admin routes (`/playground`, "
+        "PG-1), beside coming from the admin issuer; without it 403 `insufficient_scope`. "
+        "Empty: none required.",
+    )
     jwt_leeway_s: float = Field(
         default=30.0, ge=0, le=300, description="Clock skew tolerated on JWT `exp`/`nbf`, seconds."
     )

@@ -14,7 +14,7 @@ from cryptography.hazmat.primitives.asymmetric import ed25519
 
 from tanda.auth.api_keys import hash_api_key
 from tanda.auth.tokens import public_jwk
-from tanda.settings import Settings
+from tanda.settings import DEFAULT_JWT_ADMIN_SCOPE, DEFAULT_JWT_PARTNER_SCOPE, Settings
 
 API_KEY = "tk_integration-shared-key"
 V1_KEY = "dip_test_integration-key"
@@ -23,8 +23,12 @@ ADMIN = "https://idp.admin.example"
 
 
 def sign(key: ed25519.Ed25519PrivateKey, issuer: str = PARTNER, **extra: Any) -> str:
+    """A token of ``issuer`` with the default scope of its route family (V2-01); ``scope=None``
+    leaves the claim out."""
     now = int(time.time())
-    claims = {"iss": issuer, "sub": "user-1", "aud": "tanda", "exp": now + 300, **extra}
+    scope = DEFAULT_JWT_ADMIN_SCOPE if issuer == ADMIN else DEFAULT_JWT_PARTNER_SCOPE
+    claims = {"iss": issuer, "sub": "user-1", "aud": "tanda", "exp": now + 300, "scope": scope}
+    claims = {name: value for name, value in {**claims, **extra}.items() if value is not None}
     token: str = jwt.encode(claims, key, algorithm="EdDSA", headers={"kid": "k1"})
     return token
 

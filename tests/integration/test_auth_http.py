@@ -146,6 +146,90 @@ def test_given_a_partner_token_on_the_admin_route_then_403_not_admin(
     assert_error(response, 403, "not_admin")
 
 
+# --- V2-01: the route family's scope (issue 23) -------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "claims",
+    [
+        {"scope": None},
+        {"scope": "openid profile"},
+        {"scope": "tanda:partner:read"},
+        {"scope": None, "scp": ["tanda:admin"]},
+        {"scope": None, "scp": "tanda"},
+    ],
+    ids=["no-scope", "other-scopes", "a-longer-scope", "scp-admin-only", "scp-prefix"],
+)
+def test_given_a_partner_token_without_the_partner_scope_then_403_insufficient_scope(
+    base_url: str, signing_key: ed25519.Ed25519PrivateKey, claims: dict[str, Any]
+) -> None:
+    token = sign(signing_key, **claims)
+    response = httpx.get(
+        f"{base_url}/t/partner", headers={"X-API-Key": API_KEY, "Authorization": f"Bearer {token}"}
+    )
+    assert_error(response, 403, "insufficient_scope")
+
+
+@pytest.mark.parametrize(
+    "claims",
+    [
+        {"scope": "openid tanda:partner profile"},
+        {"scope": None, "scp": ["openid", "tanda:partner"]},
+        {"scope": "openid", "scp": ["tanda:partner"]},
+    ],
+    ids=["space-separated-scope", "scp-array", "either-claim"],
+)
+def test_given_the_partner_scope_in_scope_or_scp_then_the_partner_route_answers(
+    base_url: str, signing_key: ed25519.Ed25519PrivateKey, claims: dict[str, Any]
+) -> None:
+    token = sign(signing_key, **claims)
+    response = httpx.get(
+        f"{base_url}/t/partner", headers={"X-API-Key": API_KEY, "Authorization": f"Bearer {token}"}
+    )
+    assert response.status_code == 200, response.text
+
+
+def test_given_an_admin_token_then_the_partner_route_needs_the_partner_scope_too(
+    base_url: str, signing_key: ed25519.Ed25519PrivateKey
+) -> None:
+    # Given an admin token with the admin scope only, and one with both scopes
+    admin_only = sign(signing_key, ADMIN)
+    both = sign(signing_key, ADMIN, scope="tanda:admin tanda:partner")
+    url = f"{base_url}/t/partner"
+    # Then the scope decides on a partner route, not the admin issuer
+    refused = httpx.get(
+        url, headers={"X-API-Key": API_KEY, "Authorization": f"Bearer {admin_only}"}
+    )
+    assert_error(refused, 403, "insufficient_scope")
+    served = httpx.get(url, headers={"X-API-Key": API_KEY, "Authorization": f"Bearer {both}"})
+    assert served.status_code == 200 and served.json()["is_admin"] is True
+
+
+def test_given_an_admin_token_without_the_admin_scope_then_403_insufficient_scope(
+    base_url: str, signing_key: ed25519.Ed25519PrivateKey
+) -> None:
+    token = sign(signing_key, ADMIN, scope="tanda:partner")
+    response = httpx.get(
+        f"{base_url}/t/admin", headers={"X-API-Key": API_KEY, "Authorization": f"Bearer {token}"}
+    )
+    assert_error(response, 403, "insufficient_scope")
+
+
+def test_given_the_scope_settings_emptied_then_tokens_without_a_scope_are_served(
+    serve_app: ServeApp, tmp_path: Path, signing_key: ed25519.Ed25519PrivateKey
+) -> None:
+    # Given a server that requires no scope (the migration switch of docs/auth.md)
+    url = serve_app(make_app(tmp_path, signing_key, jwt_partner_scope="", jwt_admin_scope=""))
+    partner = sign(signing_key, scope=None)
+    admin = sign(signing_key, ADMIN, scope=None)
+    # Then tokens without any scope claim pass, each on its own family's route
+    for path, token in (("/t/partner", partner), ("/t/admin", admin)):
+        response = httpx.get(
+            f"{url}{path}", headers={"X-API-Key": API_KEY, "Authorization": f"Bearer {token}"}
+        )
+        assert response.status_code == 200, response.text
+
+
 def test_given_an_admin_over_the_rate_then_429_with_retry_after(
     base_url: str, signing_key: ed25519.Ed25519PrivateKey
 ) -> None:
@@ -247,3 +331,15 @@ def test_given_keys_create_and_token_from_the_cli_then_the_credentials_pass(
     assert partner.json()["subject"] == "cli-user"
     assert admin.status_code == 200 and admin.json()["is_admin"] is True
     assert v1.status_code == 200 and v1.json()["is_test"] is True
+    # V2-01: each token carries its family's default scope, so the admin token alone is not a
+    # partner token; `--scope` mints one that is both.
+    admin_as_partner = httpx.get(
+        f"{url}/t/partner", headers={"X-API-Key": api_key, "Authorization": f"Bearer {admin_token}"}
+    )
+    assert_error(admin_as_partner, 403, "insufficient_scope")
+    both = _tanda(home, "token", "--admin", "--scope", "tanda:admin tanda:partner").stdout.strip()
+    for path in ("/t/partner", "/t/admin"):
+        response = httpx.get(
+            f"{url}{path}", headers={"X-API-Key": api_key, "Authorization": f"Bearer {both}"}
+        )
+        assert response.status_code == 200, response.text

@@ -51,9 +51,11 @@ class Caller:
     def headers(
         self, key: ed25519.Ed25519PrivateKey, scenario: str | None = None
     ) -> dict[str, str]:
+        # V2-01: an admin asks on partner routes with a token granting both families' scopes.
+        scopes = {"scope": "tanda:admin tanda:partner"} if self.issuer == ADMIN else {}
         out = {
             "X-API-Key": API_KEY,
-            "Authorization": f"Bearer {sign(key, self.issuer, sub=self.subject)}",
+            "Authorization": f"Bearer {sign(key, self.issuer, sub=self.subject, **scopes)}",
         }
         if scenario:
             out["X-Tanda-Scenario"] = scenario

@@ -8,6 +8,8 @@ budget Qanun, a stale circular indexed in 2020, and another tenant's Qanun.
 from __future__ import annotations
 
 import hashlib
+import os
+import time
 from collections.abc import Iterator
 from decimal import Decimal
 from pathlib import Path
@@ -759,3 +761,41 @@ def test_mcp_over_http_answers_errors_in_the_shape_of_every_route(
         assert response.json()["error"]["code"] == code
         assert "Traceback" not in response.text
     assert missing.headers["WWW-Authenticate"]
+
+
+def _open_fds() -> int:
+    return len(os.listdir("/proc/self/fd"))
+
+
+def test_get_on_mcp_is_refused_at_once_and_holds_no_stream_open(
+    served: tuple[str, Runtime],
+) -> None:
+    # Issue 23 (3): a GET opened the SDK's server-sent event stream and held it forever (a
+    # `: ping` every 15 s); 300 of them took the server from 46 to 346 open files. Stateless
+    # JSON responses need no GET stream: the route serves POST only.
+    base_url, _ = served
+    url = f"{base_url}/mcp"
+    headers = {"Accept": "text/event-stream", "Authorization": f"Bearer {V1_KEY}"}
+    before = _open_fds()
+
+    # Given an authenticated host asking for the event stream, again and again on new
+    # connections,
+    responses = []
+    for _ in range(30):
+        with httpx.Client(timeout=5) as http:
+            responses.append(http.get(url, headers=headers))
+    with httpx.Client(timeout=5) as http:
+        deleted = http.delete(url, headers=headers)
+
+    # then each GET (and a DELETE: there is no session to end) answers 405 at once, in the
+    # ErrorResponse shape, naming the one method served,
+    for response in (*responses, deleted):
+        assert response.status_code == 405, response.text
+        assert response.json()["error"]["code"] == "method_not_allowed"
+        assert response.headers["Allow"] == "POST"
+        assert response.headers["content-type"] == "application/json"
+    # and no stream stays open behind them: the server's files come back to where they were.
+    deadline = time.monotonic() + 5
+    while _open_fds() > before + 3 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert _open_fds() <= before + 3

@@ -17,6 +17,7 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric import ed25519
 
 from tanda.api.app import create_app
+from tanda.api.body_gate import MAX_HEADER_BYTES, MAX_HEADER_FIELDS
 from tanda.wiring import Runtime
 from tests.corpus import QUESTION, add_qanun
 
@@ -179,6 +180,71 @@ def test_an_anonymous_huge_upload_does_not_grow_the_server_by_its_size(
     grown_mb = (resident_kb("VmHWM") - before) / 1024
     assert grown_mb < 50, f"the server grew by {grown_mb:.0f} MB for a 200 MB body"
     assert httpx.get(f"{base_url}/healthz").status_code == 200
+
+
+# --- headers (issue 23) ---------------------------------------------------------------------------
+
+
+def probes(count: int) -> list[str]:
+    return [f"X-Probe-{n:04d}: 1" for n in range(count)]
+
+
+def test_two_thousand_headers_are_431_in_the_error_shape_before_authentication(
+    base_url: str,
+) -> None:
+    # Given an anonymous request with 2 000 small header fields (34 KB: under the server's own
+    # limit on a request head, which answered a plain-text 400 before the gate counted them)
+    head = request_head("/query/v2", "Content-Type: application/json", *probes(2000))
+    # When it arrives, Then the gate answers 431 in the error shape and closes the connection
+    response = raw_http(base_url, head)
+    assert status_line(response) == "HTTP/1.1 431 Request Header Fields Too Large"
+    assert error_code(response) == "request_header_fields_too_large"
+    assert b"connection: close" in response.lower()
+
+
+def test_one_header_over_the_gates_size_is_431_in_the_error_shape_also_when_it_trickles_in(
+    base_url: str,
+) -> None:
+    # Given one header field of 40 000 bytes (over MAX_HEADER_BYTES, under the server's limit on
+    # a head, which h11 applies while the head is incomplete: 16 KiB by default, so a head
+    # arriving in pieces got uvicorn's plain-text 400),
+    with socket.create_connection(address(base_url), timeout=10) as conn:
+        conn.sendall(request_head("/query/v2", "X-Big: " + "a" * 40_000)[:-4])
+        time.sleep(0.2)
+        conn.sendall(b"\r\n\r\n")
+        response = b"".join(iter(lambda: conn.recv(65536), b""))
+    # Then the gate answers 431 in the error shape.
+    assert status_line(response) == "HTTP/1.1 431 Request Header Fields Too Large"
+    assert error_code(response) == "request_header_fields_too_large"
+
+
+def test_a_head_at_the_gates_limits_is_served(base_url: str) -> None:
+    # Given exactly MAX_HEADER_FIELDS fields, one of them filling MAX_HEADER_BYTES to the byte
+    fields = ["Host: t", "Connection: close", *probes(MAX_HEADER_FIELDS - 3)]
+    used = sum(
+        len(name) + len(value.strip()) for name, _, value in (f.partition(":") for f in fields)
+    )
+    filler = MAX_HEADER_BYTES - used - len("x-fill")
+    lines = ["GET /healthz HTTP/1.1", *fields, f"X-Fill: {'a' * filler}", "", ""]
+    # Then it is served
+    response = raw_http(base_url, "\r\n".join(lines).encode())
+    assert status_line(response) == "HTTP/1.1 200 OK"
+
+
+def test_a_head_over_the_servers_limit_is_refused_by_uvicorn_and_the_server_serves_on(
+    base_url: str,
+) -> None:
+    # Given a request head still arriving when it passes MAX_REQUEST_HEAD_BYTES (70 000 bytes of
+    # one header, and no end of the head yet: h11 measures a head only while it is incomplete),
+    with socket.create_connection(address(base_url), timeout=10) as conn:
+        conn.sendall(b"GET /healthz HTTP/1.1\r\nHost: t\r\nX-Big: " + b"a" * 70_000)
+        # When the server reads it, Then uvicorn refuses it before the app: its plain-text 400,
+        # the one shape the app cannot choose (docs/requests.md),
+        response = b"".join(iter(lambda: conn.recv(65536), b""))
+    assert status_line(response) == "HTTP/1.1 400 Bad Request"
+    assert b"content-type: text/plain" in response.lower()
+    # and the server goes on serving.
+    assert httpx.get(f"{base_url}/healthz", timeout=10).status_code == 200
 
 
 # --- media type ----------------------------------------------------------------------------------

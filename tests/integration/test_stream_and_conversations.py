@@ -331,11 +331,10 @@ def test_unknown_or_foreign_conversations_are_404(
     mine = httpx.post(f"{base_url}/conversations", headers=headers(signing_key)).json()[
         "conversation_id"
     ]
-    other = {
-        "X-API-Key": API_KEY,
-        "Authorization": f"Bearer {sign(signing_key, 'https://idp.admin.example')}",
-    }
-    # The admin issuer maps to tenant acme too, with the same sub: still another owner (issue 11).
+    admin = sign(signing_key, "https://idp.admin.example", scope="tanda:admin tanda:partner")
+    other = {"X-API-Key": API_KEY, "Authorization": f"Bearer {admin}"}
+    # The admin issuer maps to tenant acme too, with the same sub: still another owner (issue 11);
+    # its token grants the partner scope, as an admin's must to ask on partner routes (V2-01).
     assert_error(
         httpx.get(f"{base_url}/conversations/{mine}", headers=other), 404, "conversation_not_found"
     )

@@ -5,13 +5,21 @@ from __future__ import annotations
 
 import asyncio
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi import APIRouter
 from starlette.types import Message, Receive, Scope, Send
 
-from tanda.api.body_gate import BodyGate, is_json_media_type, json_body_routes
+from tanda.api.body_gate import (
+    MAX_HEADER_BYTES,
+    MAX_HEADER_FIELDS,
+    BodyGate,
+    is_json_media_type,
+    json_body_routes,
+)
+from tanda.api.serve import MAX_REQUEST_HEAD_BYTES, uvicorn_options
 from tanda.contract.conversations import CreateConversationRequest
 
 LIMIT = 1024
@@ -190,3 +198,40 @@ def test_the_default_limit_holds_the_largest_valid_body_with_room(model: str) ->
     size = len(json.dumps(body).encode())
     # Then the default limit holds it twice over (docs/requests.md: about 261 KB)
     assert size * 2 < Settings().max_body_bytes, size
+
+
+# --- headers (issue 23) --------------------------------------------------------------------------
+
+
+def test_more_header_fields_than_the_limit_are_431_and_nothing_is_read() -> None:
+    # Given a Lambda event (no server limit in front of the gate) with one field too many
+    headers = {f"X-Probe-{n}": "1" for n in range(MAX_HEADER_FIELDS + 1)}
+    status, error, app = call("POST", b"{}", {**JSON, **headers})
+    assert status == 431 and error is not None
+    assert error["error"]["code"] == "request_header_fields_too_large"
+    assert app.bodies == []
+
+
+def test_header_bytes_over_the_limit_are_431_and_exactly_the_limit_passes() -> None:
+    name = "x-fill"
+    at_limit = {name: "a" * (MAX_HEADER_BYTES - len(name))}
+    over = {name: "a" * (MAX_HEADER_BYTES - len(name) + 1)}
+    assert call("GET", b"", at_limit)[0] == 200
+    assert call("GET", b"", over)[0] == 431
+
+
+def test_the_gates_header_limits_sit_well_below_the_servers_head_limit() -> None:
+    # The gate can only answer in the error shape what the server lets through (docs/requests.md):
+    # the most the gate accepts, as it travels (": " and CRLF per field), leaves the server room
+    # for a long request line and for heads well over the gate's limits (a 431, not a 400).
+    largest_accepted = MAX_HEADER_BYTES + 4 * MAX_HEADER_FIELDS
+    assert largest_accepted + 16 * 1024 < MAX_REQUEST_HEAD_BYTES
+    assert uvicorn_options()["h11_max_incomplete_event_size"] == MAX_REQUEST_HEAD_BYTES
+    assert uvicorn_options()["http"] == "h11"
+
+
+@pytest.mark.parametrize("function", ["query_v1_stream", "query_v2_stream"])
+def test_the_stream_functions_run_uvicorn_with_the_same_head_limit(function: str) -> None:
+    run_sh = (Path(__file__).parents[2] / "functions" / function / "run.sh").read_text()
+    assert "--http h11" in run_sh
+    assert f"--h11-max-incomplete-event-size {MAX_REQUEST_HEAD_BYTES}" in run_sh

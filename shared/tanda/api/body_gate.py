@@ -1,10 +1,15 @@
-"""The request body gate: size and media type, before any parsing and before authentication
-(issue 11).
+"""The request gate: header size, body size and media type, before any parsing and before
+authentication (issue 11, issue 23).
 
 FastAPI reads and parses a body before the route's dependencies authenticate the caller, so
 without this gate an anonymous 300 MB POST was read whole into memory (1.3 GB RSS) and stalled
 every other request before its 401. The gate is pure ASGI and sits outside the app:
 
+- a request head with more than ``MAX_HEADER_FIELDS`` header fields, or more than
+  ``MAX_HEADER_BYTES`` of them (names and values) → 431 ``request_header_fields_too_large``,
+  before the body is read. Both sit well below the HTTP server's own hard limit on a request head
+  (``tanda.api.serve.MAX_REQUEST_HEAD_BYTES``), so that a large head still gets an answer in the
+  error shape; over that limit the server refuses it itself, before the app (docs/requests.md).
 - a body over ``max_body_bytes`` → 413 ``payload_too_large``. A declared ``Content-Length`` over
   the limit is refused before a byte of the body is read; a chunked body is counted as it
   arrives and reading stops at the limit. The connection is then closed, so the rest of an
@@ -31,6 +36,12 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from tanda.api.errors import http_error_body
 
 _CLOSE = {"Connection": "close"}
+MAX_HEADER_FIELDS = 100
+"""The most header fields a request may send (Apache's ``LimitRequestFields``): every client of
+tanda sends fewer than 20."""
+MAX_HEADER_BYTES = 32 * 1024
+"""The most bytes of header names and values a request may send: room for a partner token at its
+longest (8 192 characters, ``tanda.auth.tokens.MAX_TOKEN_CHARS``) four times over."""
 
 
 def is_json_media_type(content_type: str) -> bool:
@@ -81,6 +92,9 @@ class BodyGate:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        if headers_too_large(scope["headers"]):
+            await _refuse(431, scope, receive, send)  # the body, if any, is never read
+            return
         headers = Headers(scope=scope)
         declared = headers.get("content-length")
         if declared is not None and not (declared.isascii() and declared.isdigit()):
@@ -106,6 +120,13 @@ class BodyGate:
             await _refuse(415, scope, receive, send)
             return
         await self.app(scope, _replay(body, receive), send)
+
+
+def headers_too_large(raw_headers: Sequence[tuple[bytes, bytes]]) -> bool:
+    """More than ``MAX_HEADER_FIELDS`` fields, or more than ``MAX_HEADER_BYTES`` of them."""
+    if len(raw_headers) > MAX_HEADER_FIELDS:
+        return True
+    return sum(len(name) + len(value) for name, value in raw_headers) > MAX_HEADER_BYTES
 
 
 class Disconnected:
@@ -160,8 +181,8 @@ def _replay(body: bytes, receive: Receive) -> Receive:
 
 
 async def _refuse(status: int, scope: Scope, receive: Receive, send: Send) -> None:
-    # 413 (and a length that cannot be read) closes the connection: the unread rest of the body
-    # is neither drained nor kept. A 415 body has been read whole, so the connection can stay.
+    # 413, 431 (and a length that cannot be read) close the connection: the unread rest of the
+    # body is neither drained nor kept. A 415 body has been read whole, so the connection can stay.
     headers = None if status == 415 else _CLOSE
     response = JSONResponse(http_error_body(status), status_code=status, headers=headers)
     await response(scope, receive, send)

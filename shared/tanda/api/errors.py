@@ -40,6 +40,7 @@ _HTTP_CODES: dict[int, tuple[str, str]] = {
     405: ("method_not_allowed", "This method is not allowed on this route."),
     413: ("payload_too_large", "The request body is too large."),
     415: ("unsupported_media_type", "The request body must be JSON."),
+    431: ("request_header_fields_too_large", "The request's header fields are too large."),
 }
 
 
@@ -71,7 +72,7 @@ def _http_code(status: int) -> tuple[str, str]:
 
 
 def http_error_body(status: int) -> dict[str, Any]:
-    """The error body of a plain HTTP error status (400, 404, 405, 413, 415…)."""
+    """The error body of a plain HTTP error status (400, 404, 405, 413, 415, 431…)."""
     return error_body(*_http_code(status))
 
 

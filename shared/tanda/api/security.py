@@ -50,13 +50,16 @@ SECURITY_SCHEMES: dict[str, dict[str, str]] = {
         "type": "http",
         "scheme": "bearer",
         "bearerFormat": "JWT",
-        "description": "A JWT signed by a partner issuer: its `iss` names the tenant (V2-01).",
+        "description": "A JWT signed by a partner issuer: its `iss` names the tenant, and its "
+        "`scope` (space-separated) or `scp` (array) claim must grant `TANDA_JWT_PARTNER_SCOPE`, "
+        "default `tanda:partner`, else 403 `insufficient_scope` (V2-01).",
     },
     "AdminJWT": {
         "type": "http",
         "scheme": "bearer",
         "bearerFormat": "JWT",
-        "description": "A JWT of the admin issuer (`TANDA_JWT_ADMIN_ISSUER`, PG-1).",
+        "description": "A JWT of the admin issuer (`TANDA_JWT_ADMIN_ISSUER`, PG-1) whose `scope` "
+        "or `scp` claim grants `TANDA_JWT_ADMIN_SCOPE`, default `tanda:admin`.",
     },
     "V1ApiKey": {
         "type": "http",

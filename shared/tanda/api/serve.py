@@ -3,6 +3,28 @@
 from __future__ import annotations
 
 import sys
+from typing import Any
+
+MAX_REQUEST_HEAD_BYTES = 64 * 1024
+"""The server's hard limit on a request head (request line and headers), h11's
+``max_incomplete_event_size`` (h11's own default is 16 KiB). A head over it is refused by uvicorn
+before the app sees it: a plain-text 400, or a reset connection when the client is still sending.
+Below it the app's gate (``tanda.api.body_gate``) refuses too many or too large headers with 431
+in the error shape, so the gate's limits must stay well under this one."""
+
+
+def uvicorn_options() -> dict[str, Any]:
+    """The options ``tanda serve`` runs uvicorn with (the loopback test server uses them too).
+
+    ``http="h11"`` names the protocol whose head limit is set here: with uvicorn's default
+    ``"auto"``, installing ``httptools`` would swap in a parser with limits of its own.
+    """
+    return {
+        "http": "h11",
+        "h11_max_incomplete_event_size": MAX_REQUEST_HEAD_BYTES,
+        "proxy_headers": False,
+        "server_header": False,
+    }
 
 
 def run_server(host: str | None = None, port: int | None = None) -> int:
@@ -31,7 +53,6 @@ def run_server(host: str | None = None, port: int | None = None) -> int:
         create_app(runtime),
         host=host if host is not None else settings.host,
         port=port if port is not None else settings.port,
-        proxy_headers=False,
-        server_header=False,
+        **uvicorn_options(),
     )
     return 0

@@ -45,6 +45,15 @@ def _single(values: Sequence[str]) -> str | None:
     return values[0] if values else None
 
 
+def _require_scope(principal: Principal, scope: str) -> None:
+    """V2-01: a token without the route family's scope → 403 ``insufficient_scope``."""
+    if scope and scope not in principal.scopes:
+        raise Forbidden(
+            f"The token does not grant the scope {scope!r} this route requires.",
+            code="insufficient_scope",
+        )
+
+
 def _bearer(authorization: str) -> str:
     scheme, _, token = authorization.strip().partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
@@ -60,8 +69,14 @@ class Authenticator:
         v1_keys: V1KeyRing,
         jwt_verifier: JwtVerifier | None,
         admin_limiter: TokenBucket,
+        partner_scope: str,
+        admin_scope: str,
         verified_identity: bool = True,
     ) -> None:
+        """``partner_scope`` and ``admin_scope``: the scope each route family requires of a
+        token (empty: none)."""
+        self._partner_scope = partner_scope
+        self._admin_scope = admin_scope
         self._shared_keys = shared_keys
         self._v1_keys = v1_keys
         self._jwt = jwt_verifier
@@ -121,6 +136,8 @@ class Authenticator:
                 burst=settings.admin_rate_burst,
                 clock=clock,
             ),
+            partner_scope=settings.jwt_partner_scope,
+            admin_scope=settings.jwt_admin_scope,
             verified_identity=settings.verified_identity,
         )
         if not authenticator.partner_configured and not authenticator.v1_configured:
@@ -136,7 +153,9 @@ class Authenticator:
         return bool(self._v1_keys)
 
     def partner(self, credentials: Credentials) -> Principal:
-        """V2-01: the shared API key **and** a partner JWT. Missing → 401, refused → 403."""
+        """V2-01: the shared API key **and** a partner JWT with the partner scope. Missing → 401,
+        refused or without the scope → 403. An admin token is served here only when it carries
+        the partner scope too: the scope decides, not the issuer (docs/auth.md)."""
         api_key = _single(credentials.api_keys)
         authorization = _single(credentials.authorizations)
         if not self.partner_configured or self._jwt is None:
@@ -147,10 +166,13 @@ class Authenticator:
         self._shared_keys.check(api_key.strip())
         if authorization is None:
             raise MissingCredentials("A partner token is required.", code="missing_token")
-        return self._jwt.verify(_bearer(authorization))
+        principal = self._jwt.verify(_bearer(authorization))
+        _require_scope(principal, self._partner_scope)
+        return principal
 
     def admin(self, credentials: Credentials) -> Principal:
-        """PG-1: shared key + admin JWT, verified identity on, within the admin's rate."""
+        """PG-1: shared key + admin JWT (an admin issuer's, with the admin scope), verified
+        identity on, within the admin's rate."""
         api_key = _single(credentials.api_keys)
         authorization = _single(credentials.authorizations)
         if not self.partner_configured or self._jwt is None:
@@ -168,6 +190,7 @@ class Authenticator:
         principal = self._jwt.verify(_bearer(authorization))
         if not principal.is_admin:
             raise Forbidden("This route requires a verified administrator.", code="not_admin")
+        _require_scope(principal, self._admin_scope)
         self._admin_limiter.take(f"{principal.partner_id}\x00{principal.subject}")
         return principal
 

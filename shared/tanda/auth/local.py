@@ -185,9 +185,12 @@ def sign_local_token(
     admin: bool,
     ttl_s: int,
     audience: str,
+    scope: str,
     now: float | None = None,
 ) -> str:
-    """A JWT for ``tenant`` signed with the local key (``kid`` = its RFC 7638 thumbprint)."""
+    """A JWT for ``tenant`` signed with the local key (``kid`` = its RFC 7638 thumbprint),
+    granting ``scope`` (space-separated; the server's ``jwt_partner_scope`` or
+    ``jwt_admin_scope``, V2-01)."""
     import jwt
 
     from tanda.auth.tokens import thumbprint
@@ -213,6 +216,8 @@ def sign_local_token(
         "exp": issued + ttl_s,
         "jti": secrets.token_urlsafe(12),
     }
+    if scope.split():
+        claims["scope"] = " ".join(scope.split())
     token: str = jwt.encode(
         claims, key, algorithm="EdDSA", headers={"kid": thumbprint(key.public_key())}
     )

@@ -20,6 +20,8 @@ class Principal:
     partner_id: str
     subject: str
     roles: frozenset[str] = field(default_factory=frozenset)
+    scopes: frozenset[str] = field(default_factory=frozenset)
+    """What the token grants (its ``scope`` and ``scp`` claims); checked per route family."""
     is_test: bool = False
     """ASK-01: a ``dip_test_`` key — usage is metered but never charged."""
 

@@ -206,6 +206,21 @@ def load_configured_keys(setting: str) -> list[VerificationKey]:
 # --- verifying tokens --------------------------------------------------------------------------
 
 
+def granted_scopes(claims: Mapping[str, Any]) -> frozenset[str]:
+    """The scopes a token grants: its ``scope`` claim, a space-separated string (RFC 8693 §4.2,
+    RFC 9068), and its ``scp`` claim, an array of strings (Okta and others; a space-separated
+    string, as Entra ID writes it, is read too). Anything else in them grants nothing."""
+    scopes: set[str] = set()
+    scope, scp = claims.get("scope"), claims.get("scp")
+    if isinstance(scope, str):
+        scopes.update(scope.split())
+    if isinstance(scp, str):
+        scopes.update(scp.split())
+    elif isinstance(scp, list):
+        scopes.update(item for item in scp if isinstance(item, str) and item)
+    return frozenset(scopes)
+
+
 class _Rejected(Exception):
     """Internal: why a token was refused (logged, never returned)."""
 
@@ -351,4 +366,5 @@ class JwtVerifier:
             partner_id=issuer,
             subject=subject,
             roles=frozenset({role}),
+            scopes=granted_scopes(claims),
         )

@@ -168,6 +168,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--subject", default="local-user", help="the `sub` claim")
     p.add_argument("--admin", action="store_true", help="sign as the admin issuer (playground)")
     p.add_argument("--ttl", type=int, default=900, help="lifetime in seconds (default 900)")
+    p.add_argument(
+        "--scope",
+        default=None,
+        help="the scopes the token grants, space-separated (default: TANDA_JWT_PARTNER_SCOPE, "
+        "or TANDA_JWT_ADMIN_SCOPE with --admin)",
+    )
 
     p = add("ask", _ask, "Ask a question and print the annotated answer in the terminal.")
     p.add_argument("question", help="the question")

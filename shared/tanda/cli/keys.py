@@ -40,6 +40,10 @@ def token_command(args: argparse.Namespace) -> int:
             admin=bool(args.admin),
             ttl_s=int(args.ttl),
             audience=settings.jwt_audience,
+            # V2-01: the scope the server requires of the route family; --scope replaces it.
+            scope=args.scope
+            if args.scope is not None
+            else (settings.jwt_admin_scope if args.admin else settings.jwt_partner_scope),
         )
     except AuthConfigError as exc:
         print(f"tanda: {exc}", file=sys.stderr)

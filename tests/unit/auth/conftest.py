@@ -14,6 +14,7 @@ from cryptography.hazmat.primitives.asymmetric import ec, ed25519, rsa
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
 from tanda.auth.tokens import JwtVerifier, VerificationKey, algorithm_for, thumbprint
+from tanda.settings import DEFAULT_JWT_ADMIN_SCOPE, DEFAULT_JWT_PARTNER_SCOPE
 
 NOW = 1_800_000_000.0
 AUDIENCE = "tanda"
@@ -82,6 +83,9 @@ def claims(**overrides: Any) -> dict[str, Any]:
         "exp": int(NOW) + 300,
     }
     base.update(overrides)
+    if "scope" not in overrides:  # V2-01: the default scope of the issuer's route family
+        admin = base["iss"] == ADMIN_ISSUER
+        base["scope"] = DEFAULT_JWT_ADMIN_SCOPE if admin else DEFAULT_JWT_PARTNER_SCOPE
     return {k: v for k, v in base.items() if v is not None}
 
 

@@ -48,7 +48,13 @@ def test_given_keys_created_twice_then_both_generations_stay_valid_and_the_signi
 
     auth = Authenticator.from_settings(settings_for(tmp_path))
     token = sign_local_token(
-        tmp_path, tenant="demo", subject="u", admin=False, ttl_s=60, audience="tanda"
+        tmp_path,
+        tenant="demo",
+        subject="u",
+        admin=False,
+        ttl_s=60,
+        audience="tanda",
+        scope="tanda:partner",
     )
     for created in (first, second):
         auth.partner(Credentials((created["api_key"],), (f"Bearer {token}",)))
@@ -61,7 +67,13 @@ def test_given_keys_created_twice_then_both_generations_stay_valid_and_the_signi
 def test_given_local_keys_then_an_admin_token_yields_an_admin_principal(tmp_path: Path) -> None:
     created = create_local_keys(tmp_path, tenant="demo", test=False)
     token = sign_local_token(
-        tmp_path, tenant="demo", subject="boss", admin=True, ttl_s=60, audience="tanda"
+        tmp_path,
+        tenant="demo",
+        subject="boss",
+        admin=True,
+        ttl_s=60,
+        audience="tanda",
+        scope="tanda:admin",
     )
 
     principal = Authenticator.from_settings(settings_for(tmp_path)).admin(
@@ -78,7 +90,13 @@ def test_given_local_keys_for_one_tenant_then_a_token_for_another_is_not_signed(
     create_local_keys(tmp_path, tenant="demo", test=False)
     with pytest.raises(AuthConfigError, match="tanda keys create --tenant other"):
         sign_local_token(
-            tmp_path, tenant="other", subject="u", admin=False, ttl_s=60, audience="tanda"
+            tmp_path,
+            tenant="other",
+            subject="u",
+            admin=False,
+            ttl_s=60,
+            audience="tanda",
+            scope="tanda:partner",
         )
 
 
@@ -87,7 +105,13 @@ def test_given_an_out_of_range_ttl_then_no_token_is_signed(tmp_path: Path, ttl: 
     create_local_keys(tmp_path, tenant="demo", test=False)
     with pytest.raises(AuthConfigError):
         sign_local_token(
-            tmp_path, tenant="demo", subject="u", admin=False, ttl_s=ttl, audience="tanda"
+            tmp_path,
+            tenant="demo",
+            subject="u",
+            admin=False,
+            ttl_s=ttl,
+            audience="tanda",
+            scope="tanda:partner",
         )
 
 
@@ -100,6 +124,7 @@ def test_given_an_expired_local_token_then_it_is_refused(tmp_path: Path) -> None
         admin=False,
         ttl_s=60,
         audience="tanda",
+        scope="tanda:partner",
         now=time.time() - 3600,
     )
     auth = Authenticator.from_settings(settings_for(tmp_path))
@@ -151,7 +176,13 @@ def test_given_settings_with_a_jwks_and_hashes_then_the_partner_is_accepted(
     )
     now = int(time.time())
     token = jwt.encode(
-        {"iss": "https://idp.partner.example", "sub": "u", "aud": "tanda-prod", "exp": now + 60},
+        {
+            "iss": "https://idp.partner.example",
+            "sub": "u",
+            "aud": "tanda-prod",
+            "exp": now + 60,
+            "scp": ["tanda:partner"],
+        },
         private,
         algorithm="ES256",
         headers={"kid": "p-1"},
@@ -180,3 +211,25 @@ def test_given_an_invalid_tenant_id_then_no_keys_are_created(tmp_path: Path) -> 
     with pytest.raises(AuthConfigError):
         create_local_keys(tmp_path, tenant="../etc", test=False)
     assert partner_issuer("demo") == "tanda-local:demo"
+
+
+def test_given_a_scope_then_the_local_token_carries_it_as_a_space_separated_claim(
+    tmp_path: Path,
+) -> None:
+    import jwt
+
+    # V2-01: `tanda token` mints the scope the server requires of the route family.
+    create_local_keys(tmp_path, tenant="demo", test=False)
+    token = sign_local_token(
+        tmp_path,
+        tenant="demo",
+        subject="u",
+        admin=True,
+        ttl_s=60,
+        audience="tanda",
+        scope=" tanda:admin   tanda:partner ",
+    )
+
+    assert jwt.decode(token, options={"verify_signature": False})["scope"] == (
+        "tanda:admin tanda:partner"
+    )

@@ -1,7 +1,11 @@
 """``/mcp`` — the MCP server over streamable HTTP (KB-01 … KB-07, docs/mcp.md).
 
 Stateless, JSON responses: every POST is served on its own (no session, no server-sent stream),
-so any process or Lambda instance answers any request. Before the SDK sees a request it is
+so any process or Lambda instance answers any request. The route serves POST only: a GET would
+open the SDK's standalone event stream and hold it (and a file) until the client left, and a
+DELETE ends a session there is none of — both answer 405 ``method_not_allowed`` with
+``Allow: POST`` in the ErrorResponse shape, before authentication, like every other route
+(issue 23). Before the SDK sees a request it is
 authenticated like every /v1 route — ``Authorization: Bearer dip_live_…|dip_test_…``, the tenant
 is the key's (ASK-01) — and a failure answers in the ErrorResponse shape; the body gate in front
 of the app (``tanda.api.body_gate``) applies the same size limit (413) and media type (415) as to
@@ -83,7 +87,5 @@ class McpEndpoint:
 
 router = APIRouter(tags=["mcp"])
 router.routes.append(
-    Route(
-        MCP_PATH, endpoint=McpEndpoint(), methods=["GET", "POST", "DELETE"], include_in_schema=False
-    )
+    Route(MCP_PATH, endpoint=McpEndpoint(), methods=["POST"], include_in_schema=False)
 )
