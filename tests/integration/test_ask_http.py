@@ -544,6 +544,16 @@ def test_a_balance_too_low_is_402_before_any_work(base_url: str, runtime: Runtim
     assert balance(runtime) == Decimal("0.10")
 
 
+def test_a_balance_equal_to_the_price_is_spent_to_zero(base_url: str, runtime: Runtime) -> None:
+    # Issue 23: at the limit — the last 0.20 pays for one ask; then the next is 402.
+    runtime.store.charge("acme", "ask", Decimal("0.80"), opening=Decimal("1.00"))
+    response = ask(base_url)
+    assert response.status_code == 200, response.text
+    assert response.json()["usage"]["credits_charged"] == "0.20"
+    assert balance(runtime) == Decimal(0)
+    assert_error(ask(base_url), 402, "insufficient_credit")
+
+
 def test_a_test_key_is_metered_and_never_charged(base_url: str, runtime: Runtime) -> None:
     runtime.store.charge("acme", "ask", Decimal("1.00"), opening=Decimal("1.00"))
     response = ask(base_url, key=V1_KEY)  # dip_test_, with a balance of 0

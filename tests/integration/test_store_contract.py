@@ -482,6 +482,12 @@ def test_a_charge_the_balance_does_not_cover_writes_nothing(store: Store) -> Non
     assert store.charge("t1", "search", Decimal("0.0001"), opening=OPENING) is None
 
 
+def test_an_opening_balance_equal_to_the_first_charge_pays_for_it(store: Store) -> None:
+    # Issue 23: at the limit — a new ledger opening at exactly the price covers its first charge.
+    assert store.charge("t1", "ask", Decimal("0.20"), opening=Decimal("0.20")) == Decimal(0)
+    assert store.charge("t1", "ask", Decimal("0.20"), opening=Decimal("0.20")) is None
+
+
 def test_an_opening_balance_too_small_refuses_the_first_charge(store: Store) -> None:
     assert store.charge("t1", "ask", Decimal("0.20"), opening=Decimal("0.10")) is None
     assert store.credit_account("t1", opening=Decimal("0.10")).balance == Decimal("0.10")
