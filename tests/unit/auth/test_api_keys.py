@@ -86,3 +86,16 @@ def test_given_a_stored_key_without_the_dip_prefix_then_it_is_refused() -> None:
     ring = V1KeyRing.of({hash_api_key("plain-secret"): "acme"})
     with pytest.raises(Forbidden):
         ring.principal("plain-secret")
+
+
+def test_a_stored_digest_differing_only_in_its_last_characters_accepts_nothing() -> None:
+    # Issue 23: at the limit — a key is its whole digest, never a prefix of one.
+    key = new_v1_key(test=False)
+    digest = hash_api_key(key)
+    for cut in (1, 2):
+        near = digest[:-cut] + "".join("0" if c != "0" else "1" for c in digest[-cut:])
+        with pytest.raises(Forbidden):
+            SharedKeyRing([near]).check(key)
+        with pytest.raises(Forbidden):
+            V1KeyRing.of({near: "acme"}).principal(key)
+    assert V1KeyRing.of({digest: "acme"}).principal(key).tenant_id == "acme"

@@ -161,3 +161,37 @@ def test_given_many_lines_when_the_sum_is_written_then_only_the_first_and_last_t
         "5000.00",
         True,
     )
+
+
+# --- at the limit (issue 23 item 13) -----------------------------------------------------------
+
+
+def test_given_a_rounding_amount_when_the_amount_due_is_checked_then_it_is_added() -> None:
+    # BR-CO-16: amount due = total with VAT − paid + rounding (BT-114); 119.00 + 0.01 = 119.01.
+    invoice = _read(cii())
+    totals = replace(
+        invoice.totals,
+        rounding=Amount(Decimal("0.01"), "0.01"),
+        payable=Amount(Decimal("119.01"), "119.01"),
+    )
+    (check,) = _by_rule(evaluate_rules(replace(invoice, totals=totals)))["BR-CO-16"]
+    assert check.evaluation == "sağlandı"
+    wrong = replace(totals, payable=Amount(Decimal("118.99"), "118.99"))
+    (refused,) = _by_rule(evaluate_rules(replace(invoice, totals=wrong)))["BR-CO-16"]
+    assert refused.evaluation == "IHLAL"
+
+
+def test_given_an_exact_half_cent_of_vat_when_checked_then_either_rounding_is_accepted() -> None:
+    # 12.25 × 18 % = 2.205: 2.21 and 2.20 are both the document's rounding; 2.22 is not.
+    def vat(stated: str) -> str:
+        subtotal = TaxSubtotal(
+            base=Amount(Decimal("12.25"), "12.25"),
+            tax=Amount(Decimal(stated), stated),
+            category="S",
+            rate=Decimal(18),
+        )
+        invoice = replace(_read(cii()), tax_subtotals=(subtotal,))
+        (check,) = _by_rule(evaluate_rules(invoice))["BR-CO-17"]
+        return check.evaluation
+
+    assert [vat(s) for s in ("2.21", "2.20", "2.22")] == ["sağlandı", "sağlandı", "IHLAL"]
