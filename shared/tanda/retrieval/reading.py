@@ -17,11 +17,15 @@ extractive reader asks of each sentence (or table row, read under its header):
   defined term followed by a definition for a definition, a cause for a reason; for anything
   else, something the question does not already say.
 
-The best unit leads. It *answers* only when its place holds the whole focus (every name and
-number, and at least :data:`PLACED_MIN` of the weight), the unit itself holds a fair share
-(:data:`COVERED_MIN`), and it holds an answer of the asked kind; otherwise the documents do not
-answer the question, and the reader says so (:mod:`tanda.not_found`). No rule here is about any
-one set of documents: the thresholds are shares of the question, the same for every partner.
+A unit *answers* only when its place holds every number of the question, more than half the
+words of each of its names, at least half of its content words (the one, when it has one; in
+Turkish, one of them), at least :data:`PLACED_MIN` of the focus weight, and no opposite of a word
+of the question (:mod:`tanda.retrieval.opposites`); the unit itself holds a fair share
+(:data:`COVERED_MIN`) and an answer of the asked kind. Units that answer lead, best first;
+when none does, the documents do not answer the question, and the offline model says so
+(:mod:`tanda.not_found`). No rule here is about any one set of documents: the thresholds are
+shares of the question, the same for every partner. It is word matching: a synonym and a changed
+word look alike to it (docs/evaluation.md "Answers that answer").
 """
 
 from __future__ import annotations
