@@ -247,6 +247,22 @@ def test_v1_ask_says_the_documents_do_not_answer_in_the_answer_language(
     assert all(c.get("record_kind") == "rule" for c in body["citations"])
 
 
+def test_a_definition_passage_is_kept_by_the_floor_and_answers(
+    home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Issue 22: "Apa pengertian dari kitab Bhagawadgita?" — the paragraph defining it fell under
+    # the old lexical floor (0.34 of a share of words) and the question ended in a 404.
+    corpus = shared_data("eval", "retrieval", "tydiqa_id", "corpus.jsonl")
+    rows = [json.loads(line) for line in corpus.read_text(encoding="utf-8").splitlines()]
+    (paragraph,) = [r for r in rows if r["_id"] == "d00606"]
+    source = tmp_path / "docs"
+    source.mkdir()
+    (source / "gita.txt").write_text(paragraph["text"], encoding="utf-8")
+    assert main(["ingest", str(source), "--tenant", "demo", "--no-progress"]) == 0
+    body = _ask(capsys, "Apa pengertian dari kitab Bhagawadgita?")
+    assert "bagian dari Mahabharata yang termasyhur" in _supported(body)[0]
+
+
 def test_a_tenant_with_documents_is_never_told_to_ingest_first(
     in_corpus: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
