@@ -30,9 +30,11 @@ from typing import Any
 from tanda.contract.response import QueryV2Response
 from tanda.contract.v1_ask import V1AskResponse
 from tanda.service.answers_eval import (
+    ROUTES,
     AnswerRecord,
     AnswerSet,
     EvalQuestion,
+    error_record,
     load_answer_set,
     pick_questions,
     score_records,
@@ -52,7 +54,6 @@ SETS = {
     "tydiqa_id": ("eval", "retrieval", "tydiqa_id"),
     "xquad_tr": ("eval", "retrieval", "xquad_tr"),
 }
-ROUTES = ("v2", "v1")
 LEGACY_NOTICES = (
     # The baseline offline model's own "nothing found" sentences (agent and /v1/ask synthesis).
     "Dokumen yang ditemukan tidak memuat kalimat yang menjawab pertanyaan ini.",
@@ -109,16 +110,7 @@ def records_of(
         question = by_id[row["id"]]
         latency = float(row["latency_ms"])
         if "error" in row:
-            nothing = row["error"] == "no_readable_result"
-            records.append(
-                AnswerRecord(
-                    question,
-                    not_found=nothing,
-                    no_match=nothing,
-                    error=None if nothing else row["error"],
-                    latency_ms=latency,
-                )
-            )
+            records.append(error_record(question, row["error"], latency))
             continue
         if route == "v2":
             record = v2_record(question, QueryV2Response.model_validate(row["response"]), latency)

@@ -79,7 +79,6 @@ _TIME_KINDS: Final = frozenset({QuantityKind.year, QuantityKind.date, QuantityKi
 _YEAR: Final = re.compile(
     r"(?<![\d.,])(?:1\d{3}|20\d{2}|\d{1,4}\s?(?:SM|M|BC|AD|BCE|CE|MÖ|MS))(?!\d)"
 )
-_DIGITS: Final = re.compile(r"\d")
 _BARE_YEAR: Final = re.compile(r"^(?:1[5-9]|20)\d{2}$")
 _CENTURY: Final = re.compile(
     r"\b(?:abad|milenium|yüzyıl\w*|binyıl\w*|century|centuries|millennium|dekade|dasawarsa|"

@@ -406,9 +406,17 @@ def ingest_set(runtime: Runtime, answer_set: AnswerSet, home: Path, *, tenant: s
 Ask = Callable[[EvalQuestion], AnswerRecord]
 
 
+def error_record(question: EvalQuestion, code: str, latency_ms: float) -> AnswerRecord:
+    """A question the route answered with an error ``code``. The 404 of V2-19 (nothing matched)
+    is a held-back answer; any other error is an error."""
+    if code == "no_readable_result":
+        return AnswerRecord(question, not_found=True, no_match=True, latency_ms=latency_ms)
+    return AnswerRecord(question, error=code, latency_ms=latency_ms)
+
+
 def asker(runtime: Runtime, route: Route, *, tenant: str) -> Ask:
-    """One question through the route's use case, as a reader of the response sees it. The
-    404 of V2-19 (nothing matched) is a held-back answer; any other error is an error."""
+    """One question through the route's use case, as a reader of the response sees it; an
+    error is recorded by ``error_record``."""
     from tanda.auth import Principal
     from tanda.errors import TandaError
 
@@ -423,10 +431,7 @@ def asker(runtime: Runtime, route: Route, *, tenant: str) -> Ask:
             try:
                 response = answer_v2(runtime, user, QueryV2Request(query=question.text))
             except TandaError as error:
-                elapsed = (time.perf_counter() - started) * 1000
-                if error.code == "no_readable_result":
-                    return AnswerRecord(question, not_found=True, no_match=True, latency_ms=elapsed)
-                return AnswerRecord(question, error=error.code, latency_ms=elapsed)
+                return error_record(question, error.code, (time.perf_counter() - started) * 1000)
             return v2_record(question, response, (time.perf_counter() - started) * 1000)
 
         return ask_v2
@@ -442,9 +447,7 @@ def asker(runtime: Runtime, route: Route, *, tenant: str) -> Ask:
         try:
             response = ask_v1(runtime, key, V1AskRequest(query=question.text))
         except TandaError as error:
-            return AnswerRecord(
-                question, error=error.code, latency_ms=(time.perf_counter() - started) * 1000
-            )
+            return error_record(question, error.code, (time.perf_counter() - started) * 1000)
         return v1_record(question, response, (time.perf_counter() - started) * 1000)
 
     return ask_on_v1
