@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import SplitResult, urlsplit
 
 
 class Unsupported(ValueError):
@@ -85,7 +85,7 @@ class MemoryOpenSearch:
         query = body.get("query") or {"match_all": {}}
         found = [(i, s) for i, s in self.documents.items() if matches(s, query)]
         sort = body.get("sort")
-        hits = []
+        hits: list[dict[str, Any]] = []
         if sort:
             keyed = sorted(((_sort_key(s, sort), i, s) for i, s in found), key=lambda t: t[0])
             after = body.get("search_after")
@@ -140,9 +140,15 @@ class MemoryOpenSearch:
         raise Unsupported(f"{method} {'/'.join(parts)}")
 
 
+Answer = Callable[[str, SplitResult, dict[str, str], Any], tuple[int, Any]]
+"""``(method, url, headers, body) -> (status, reply)``; ``body`` is the parsed JSON (a list of
+lines for the NDJSON of ``_bulk`` / ``_msearch``), ``reply`` None for an empty body."""
+
+
 @contextmanager
-def serving(store: MemoryOpenSearch) -> Iterator[str]:
-    """``store`` on a loopback port; yields its URL."""
+def serve_json(answer: Answer) -> Iterator[str]:
+    """An OpenSearch-shaped JSON server on a loopback port, each request answered by ``answer``;
+    yields its URL."""
 
     class Handler(BaseHTTPRequestHandler):
         def log_message(self, format: str, *args: Any) -> None:
@@ -157,10 +163,10 @@ def serving(store: MemoryOpenSearch) -> Iterator[str]:
                 lines = [line for line in raw.splitlines() if line.strip()]
                 body = (
                     [json.loads(line) for line in lines]
-                    if url.path.endswith("_bulk")
+                    if url.path.endswith(("_bulk", "_msearch"))
                     else json.loads(raw)
                 )
-            status, reply = store.reply(self.command, url.path, body)
+            status, reply = answer(self.command, url, dict(self.headers.items()), body)
             payload = b"" if reply is None else json.dumps(reply).encode()
             self.send_response(status)
             self.send_header("Content-Type", "application/json")
@@ -180,3 +186,10 @@ def serving(store: MemoryOpenSearch) -> Iterator[str]:
         server.shutdown()
         server.server_close()
         thread.join(timeout=5)
+
+
+@contextmanager
+def serving(store: MemoryOpenSearch) -> Iterator[str]:
+    """``store`` on a loopback port; yields its URL."""
+    with serve_json(lambda method, url, headers, body: store.reply(method, url.path, body)) as url:
+        yield url

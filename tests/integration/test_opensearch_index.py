@@ -3,13 +3,10 @@ loopback: what goes over the wire (bodies, order, pipeline, SigV4), not search q
 
 from __future__ import annotations
 
-import json
-import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import SplitResult, parse_qs
 
 import pytest
 
@@ -24,6 +21,7 @@ from tanda.records.structure import ClaimRecord, RecordQuery, Span, StructureRec
 from tanda.retrieval import opensearch_bodies as bodies
 from tanda.retrieval.fusion import FusionConfig, reciprocal_rank_fusion
 from tanda.settings import Settings
+from tests.opensearch_memory import serve_json
 
 pytestmark = pytest.mark.integration
 
@@ -136,45 +134,13 @@ def _hits(sources: list[dict[str, Any]], *, sort_key: str | None = None) -> dict
 def fake() -> Iterator[FakeOpenSearch]:
     state = FakeOpenSearch()
 
-    class Handler(BaseHTTPRequestHandler):
-        def log_message(self, format: str, *args: Any) -> None:
-            pass
+    def answer(method: str, url: SplitResult, headers: dict[str, str], body: Any) -> Any:
+        request = Recorded(method, url.path, parse_qs(url.query), headers, body)
+        state.requests.append(request)
+        return state.reply(request)
 
-        def _handle(self) -> None:
-            url = urlsplit(self.path)
-            length = int(self.headers.get("Content-Length") or 0)
-            raw = self.rfile.read(length).decode("utf-8") if length else ""
-            body: Any = None
-            if raw:
-                lines = [line for line in raw.splitlines() if line.strip()]
-                body = (
-                    [json.loads(line) for line in lines]
-                    if url.path.endswith(("_bulk", "_msearch"))
-                    else json.loads(raw)
-                )
-            request = Recorded(
-                self.command, url.path, parse_qs(url.query), dict(self.headers.items()), body
-            )
-            state.requests.append(request)
-            status, reply = state.reply(request)
-            payload = b"" if reply is None else json.dumps(reply).encode()
-            self.send_response(status)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(payload)))
-            self.end_headers()
-            if self.command != "HEAD":
-                self.wfile.write(payload)
-
-        do_GET = do_PUT = do_POST = do_DELETE = do_HEAD = _handle
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    state.url = f"http://127.0.0.1:{server.server_address[1]}"
-    thread = threading.Thread(target=server.serve_forever, args=(0.01,), daemon=True)
-    thread.start()
-    yield state
-    server.shutdown()
-    server.server_close()
-    thread.join(timeout=5)
+    with serve_json(answer) as state.url:
+        yield state
 
 
 def _index(fake: FakeOpenSearch, **options: Any) -> OpenSearchIndex:
