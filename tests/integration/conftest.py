@@ -5,13 +5,16 @@ from __future__ import annotations
 import socket
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack
+from pathlib import Path
 from typing import Any
 
 import pytest
 from cryptography.hazmat.primitives.asymmetric import ed25519
 
 from tanda.adapters.dynamodb_store import DynamoStore
+from tanda.settings import load_settings
 from tests.aws import moto_dynamo_store
+from tests.homes import use_home
 from tests.servers import serving
 
 ServeApp = Callable[[Any], str]
@@ -47,3 +50,11 @@ def dynamo_store(monkeypatch: pytest.MonkeyPatch) -> Iterator[DynamoStore]:
     """A ``DynamoStore`` under moto, its tables created from template.yaml."""
     with moto_dynamo_store(monkeypatch) as store:
         yield store
+
+
+@pytest.fixture
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """A fresh home on the embedded defaults for the CLI (a module may define its own)."""
+    use_home(monkeypatch, tmp_path / "home")
+    yield tmp_path / "home"
+    load_settings.cache_clear()

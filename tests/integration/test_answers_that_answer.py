@@ -17,6 +17,7 @@ from tanda.cli import main
 from tanda.not_found import NOT_FOUND_NOTICE
 from tanda.settings import load_settings
 from tests.corpus import shared_data
+from tests.homes import use_home
 
 pytestmark = pytest.mark.integration
 
@@ -65,16 +66,6 @@ SET = [
         ],
     },
 ]
-
-
-@pytest.fixture
-def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    monkeypatch.setenv("TANDA_HOME", str(tmp_path / "home"))
-    monkeypatch.setenv("TANDA_INDEX", "sqlite")
-    monkeypatch.setenv("TANDA_EMBEDDER", "none")
-    load_settings.cache_clear()
-    yield tmp_path / "home"
-    load_settings.cache_clear()
 
 
 def _eval(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, Any]:
@@ -147,10 +138,7 @@ def corpus_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     shutil.copy(shared_data("corpus", "apbd_jatim", "UPSTREAM_README.md"), source / "apbd_jatim")
     home = tmp_path_factory.mktemp("home")
     with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("TANDA_HOME", str(home))
-        patch.setenv("TANDA_INDEX", "sqlite")
-        patch.setenv("TANDA_EMBEDDER", "none")
-        load_settings.cache_clear()
+        use_home(patch, home)
         assert main(["ingest", str(source), "--tenant", "demo", "--no-progress"]) == 0
         yield home
     load_settings.cache_clear()
@@ -158,10 +146,7 @@ def corpus_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
 
 @pytest.fixture
 def in_corpus(corpus_home: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    monkeypatch.setenv("TANDA_HOME", str(corpus_home))
-    monkeypatch.setenv("TANDA_INDEX", "sqlite")
-    monkeypatch.setenv("TANDA_EMBEDDER", "none")
-    load_settings.cache_clear()
+    use_home(monkeypatch, corpus_home)
     yield corpus_home
     load_settings.cache_clear()
 

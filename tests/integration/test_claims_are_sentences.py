@@ -6,7 +6,6 @@ unchanged file whose structure an older extraction built rebuilds its chunks too
 from __future__ import annotations
 
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -15,7 +14,6 @@ from tanda.cli import main
 from tanda.ports import SearchIndex
 from tanda.records.documents import Chunk, SearchScope
 from tanda.records.structure import STRUCTURE_VERSION, ClaimRecord, RecordQuery, RuleRecord
-from tanda.settings import load_settings
 from tanda.wiring import build_runtime
 from tests.corpus import shared_data
 
@@ -35,17 +33,6 @@ PASAL_5 = (
     "Rp 5.000.000."
 )
 PASAL_6 = "Walikota menetapkan tata cara pengenaan denda sebagaimana dimaksud dalam Pasal 5."
-
-
-@pytest.fixture
-def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    monkeypatch.setenv("TANDA_HOME", str(tmp_path / "home"))
-    monkeypatch.setenv("TANDA_INDEX", "sqlite")
-    monkeypatch.setenv("TANDA_EMBEDDER", "none")
-    monkeypatch.setenv("TANDA_MODEL", "offline")
-    load_settings.cache_clear()
-    yield tmp_path / "home"
-    load_settings.cache_clear()
 
 
 @pytest.fixture

@@ -6,7 +6,6 @@ import itertools
 import logging
 import shutil
 import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -15,24 +14,11 @@ from hypothesis import strategies as st
 
 from tanda.cli import main
 from tanda.service.ingest import SUPPORTED_SUFFIXES
-from tanda.settings import load_settings
 from tests.corpus import shared_data
 from tests.unit.invoices.samples import cii
 from tests.unit.retrieval.ingest.sample_sources import STATUTE_TEXT, text_pdf, write_good_sources
 
 pytestmark = pytest.mark.integration
-
-
-@pytest.fixture
-def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    monkeypatch.setenv("TANDA_HOME", str(tmp_path / "home"))
-    monkeypatch.setenv("TANDA_INDEX", "sqlite")
-    monkeypatch.setenv("TANDA_EMBEDDER", "none")
-    # Settings are read once per process: without this, every test after the first one that
-    # ran the CLI would ingest into that test's home.
-    load_settings.cache_clear()
-    yield tmp_path / "home"
-    load_settings.cache_clear()
 
 
 @pytest.fixture

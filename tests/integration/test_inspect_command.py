@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -24,17 +23,6 @@ INVOICE = (
     "| No | Uraian | Jumlah (Rp) |\n|---|---|---:|\n| 1 | Kertas A4 | 500.000 |\n"
     "| 2 | Tinta | 300.000 |\n| | Total | 800.000 |\n"
 )
-
-
-@pytest.fixture
-def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    monkeypatch.setenv("TANDA_HOME", str(tmp_path / "home"))
-    monkeypatch.setenv("TANDA_INDEX", "sqlite")
-    monkeypatch.setenv("TANDA_EMBEDDER", "none")
-    monkeypatch.setenv("TANDA_MODEL", "offline")
-    load_settings.cache_clear()
-    yield tmp_path / "home"
-    load_settings.cache_clear()
 
 
 @pytest.fixture
