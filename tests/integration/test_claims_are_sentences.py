@@ -16,18 +16,11 @@ from tanda.records.documents import Chunk, SearchScope
 from tanda.records.structure import STRUCTURE_VERSION, ClaimRecord, RecordQuery, RuleRecord
 from tanda.wiring import build_runtime
 from tests.corpus import shared_data
+from tests.unit.retrieval.ingest.sample_sources import PERDA
 
 pytestmark = pytest.mark.integration
 
 SCOPE = SearchScope(tenant_id="t1")
-PERDA = (
-    "# PERATURAN DAERAH KOTA CONTOH NOMOR 3 TAHUN 2020 TENTANG KETERTIBAN UMUM\n\n"
-    "## Pasal 5\n\n"
-    "Setiap pelanggaran terhadap ketentuan ketertiban umum dikenakan denda paling banyak "
-    "Rp 5.000.000.\n\n"
-    "## Pasal 6\n\n"
-    "Walikota menetapkan tata cara pengenaan denda sebagaimana dimaksud dalam Pasal 5.\n"
-)
 PASAL_5 = (
     "Setiap pelanggaran terhadap ketentuan ketertiban umum dikenakan denda paling banyak "
     "Rp 5.000.000."

@@ -17,6 +17,16 @@ STATUTE_TEXT = (
     "(1) Arsip disimpan paling singkat sepuluh tahun.\n(2) Arsip vital disimpan di ruang khusus.\n"
 )
 
+PERDA = (
+    "# PERATURAN DAERAH KOTA CONTOH NOMOR 3 TAHUN 2020 TENTANG KETERTIBAN UMUM\n\n"
+    "## Pasal 5\n\n"
+    "Setiap pelanggaran terhadap ketentuan ketertiban umum dikenakan denda paling banyak "
+    "Rp 5.000.000.\n\n"
+    "## Pasal 6\n\n"
+    "Walikota menetapkan tata cara pengenaan denda sebagaimana dimaksud dalam Pasal 5.\n"
+)
+"""A Markdown Perda whose articles are ``##`` headings."""
+
 
 def text_pdf(lines: list[str]) -> bytes:
     """A one-page PDF whose text layer holds ``lines`` (Helvetica, Latin-1)."""

@@ -11,6 +11,7 @@ from tanda.retrieval.ingest.identity import extract_legal_identity
 from tanda.retrieval.ingest.parsed import ParsedDocument
 from tanda.retrieval.ingest.readers import parse_plain_text, read_markdown
 from tanda.retrieval.ingest.statute import parse_statute_pages
+from tests.unit.retrieval.ingest.sample_sources import PERDA
 
 
 def test_given_a_title_block_with_ocr_slips_when_read_then_numbers_are_repaired() -> None:
@@ -91,15 +92,6 @@ def test_given_a_statute_in_markdown_when_read_then_its_pasal_lines_make_section
 
 
 # --- headings are section identity, never words of a sentence (issue 22) ----------------------
-
-PERDA = (
-    "# PERATURAN DAERAH KOTA CONTOH NOMOR 3 TAHUN 2020 TENTANG KETERTIBAN UMUM\n\n"
-    "## Pasal 5\n\n"
-    "Setiap pelanggaran terhadap ketentuan ketertiban umum dikenakan denda paling banyak "
-    "Rp 5.000.000.\n\n"
-    "## Pasal 6\n\n"
-    "Walikota menetapkan tata cara pengenaan denda sebagaimana dimaksud dalam Pasal 5.\n"
-)
 
 
 def test_given_a_markdown_excerpt_from_pasal_5_when_read_then_its_headings_are_sections() -> None:
