@@ -343,6 +343,10 @@ def test_every_alarm_notifies_the_alarm_topic() -> None:
     topic = {"Fn::If": ["CreateAlarmTopic", {"Ref": "AlarmTopic"}, {"Ref": "AlarmTopicArn"}]}
     assert TEMPLATE["Parameters"]["AlarmTopicArn"]["Default"] == ""
     assert RESOURCES["AlarmTopic"]["Condition"] == "CreateAlarmTopic"
+    # CloudWatch cannot publish to a topic under the AWS-managed aws/sns key: the alarms would
+    # change state and nobody would hear of it.
+    key = RESOURCES["AlarmTopic"]["Properties"].get("KmsMasterKeyId", "")
+    assert "aws/sns" not in str(key)
     for name, alarm in ALARMS.items():
         assert alarm["Properties"]["AlarmActions"] == [topic], name
         assert alarm["Properties"]["OKActions"] == [topic], name
