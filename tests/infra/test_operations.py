@@ -6,6 +6,8 @@ alarms must cover, where they notify, their runbook entries, and the API's acces
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import re
 from collections.abc import Iterator
@@ -74,7 +76,8 @@ def emitted() -> Iterator[set[Metric]]:
         "POWERTOOLS_METRICS_NAMESPACE": variables["POWERTOOLS_METRICS_NAMESPACE"],
         "POWERTOOLS_SERVICE_NAME": variables["POWERTOOLS_SERVICE_NAME"],
     }
-    with pytest.MonkeyPatch.context() as patch, CapturedStdout() as out:
+    out = io.StringIO()  # Powertools prints its EMF to stdout
+    with pytest.MonkeyPatch.context() as patch, contextlib.redirect_stdout(out):
         for key, value in env.items():
             patch.setenv(key, value)
         observability.metrics.cache_clear()
@@ -104,7 +107,7 @@ def emitted() -> Iterator[set[Metric]]:
             observability.metrics.cache_clear()
             observability.logger.cache_clear()
     metrics: set[Metric] = set()
-    for line in out.text.splitlines():
+    for line in out.getvalue().splitlines():
         if not line.startswith("{") or '"_aws"' not in line:
             continue
         blob = json.loads(line)
@@ -115,23 +118,6 @@ def emitted() -> Iterator[set[Metric]]:
                 metrics.add((directive["Namespace"], metric["Name"], dimensions))
     assert metrics, "Powertools wrote no EMF: is aws-lambda-powertools installed (dev extra)?"
     yield metrics
-
-
-class CapturedStdout:
-    """Powertools prints EMF to stdout; keep what is printed inside the block."""
-
-    def __enter__(self) -> CapturedStdout:
-        import contextlib
-        import io
-
-        self._buffer = io.StringIO()
-        self._redirect = contextlib.redirect_stdout(self._buffer)
-        self._redirect.__enter__()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._redirect.__exit__(*exc)  # type: ignore[arg-type]
-        self.text = self._buffer.getvalue()
 
 
 # --- what AWS writes, about which resource ------------------------------------------------------
