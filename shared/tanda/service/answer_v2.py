@@ -7,6 +7,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from tanda.contract.common import StageStatus
 from tanda.contract.response import GroundingPassage, QueryV2Response, UsedDoc
 from tanda.conversations.scope import TurnScope
 from tanda.conversations.service import (
@@ -128,14 +129,23 @@ def observe(
     """Metrics and one structured log line per answer (Lambda only; never any text)."""
     from tanda.observability import record_answer
 
+    claims = outcome.annotation.claims
+    faithfulness = outcome.annotation.faithfulness
+    judged = faithfulness.judge_status is not StageStatus.skipped
     record_answer(
         route=route,
         tenant_id=tenant_id,
         trace_id=trace_id,
         latency_ms=(time.perf_counter() - started) * 1000,
-        verdicts=[c.verdict.value for c in outcome.annotation.claims],
+        verdicts=[c.verdict.value for c in claims],
         fallback=outcome.fallback.value if outcome.fallback else None,
         model_calls=outcome.model_calls,
+        verification=faithfulness.verification.value,
+        judge_failures=(
+            [c.unverified_reason.value for c in claims if c.unverified_reason is not None]
+            if judged
+            else None
+        ),
     )
 
 
