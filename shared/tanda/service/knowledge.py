@@ -679,10 +679,7 @@ def kb_service_status(
         reranker=_reranker_status(runtime),
         model=_model_status(settings.model),
         ask_model=_ask_model_status(runtime),
-        job_runner=ComponentStatus(
-            status="available" if settings.runner == "inprocess" else "configured",
-            detail=f"{settings.runner} runner of cross-check jobs",
-        ),
+        job_runner=runtime.job_runner_status(),
         retrieval_mode="hybrid" if hybrid else "lexical",
         degraded=not hybrid,
         scope=scope,
