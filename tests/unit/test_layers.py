@@ -272,7 +272,7 @@ def test_the_layer_check_finds_an_upward_import_and_an_adapter_out_of_place() ->
         ("tanda.api.answering", "tanda.adapters.scripted"),  # a surface builds an adapter
         ("tanda.adapters.stepfunctions", "tanda.pipeline.steps"),  # an adapter runs steps
         ("tanda.pipeline.answer_v2", "tanda.agent.run"),  # down: fine
-        ("tanda.agent.tools", "tanda.retriever"),  # the named exception: fine
+        ("tanda.agent.tools", "tanda.search"),  # the named exception: fine
         ("tanda.ports", "tanda.records.jobs"),  # kernel siblings: fine
         ("tanda.wiring", "tanda.adapters.offline"),  # the factory: fine
     )

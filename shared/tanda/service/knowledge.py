@@ -55,7 +55,7 @@ from tanda.knowledge.paging import ResultT, RowT, fit_page
 from tanda.knowledge.quotes import check_quote
 from tanda.records.documents import Chunk, SearchQuery, SearchScope
 from tanda.records.structure import EntityRecord, RecordQuery, StructureRecord
-from tanda.retriever import retrieve
+from tanda.search import retrieve
 from tanda.service.ask_v1 import ask_v1
 from tanda.service.cross_check import start_cross_check, wait_for_cross_check
 
