@@ -24,7 +24,7 @@ from typing import Any, ClassVar
 from tanda.agent.tool_loop import Agent, AgentInstructions
 from tanda.agent.tools import AgentTools, unreadable_call
 from tanda.annotate.aggregate import Annotation, SegmentOutcome, aggregate, refusal_annotation
-from tanda.annotate.compose import Span, compose
+from tanda.annotate.compose import SegmentSpan, compose
 from tanda.annotate.gate import compose_kept, gate
 from tanda.contract.common import Citation, FallbackReason, StageStatus, WireModel
 from tanda.contract.query import QueryV2Request
@@ -432,7 +432,9 @@ def cited_citations(annotation: Annotation) -> list[Citation]:
 
 
 def claim_map(
-    segments: Sequence[Segment], outcomes: Sequence[SegmentOutcome], spans: Mapping[int, Span]
+    segments: Sequence[Segment],
+    outcomes: Sequence[SegmentOutcome],
+    spans: Mapping[int, SegmentSpan],
 ) -> list[ClaimMapEntry]:
     """CV-2: every claim with its verdict, and where it stands in the published answer if kept."""
     entries: list[ClaimMapEntry] = []
