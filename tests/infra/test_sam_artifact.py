@@ -186,8 +186,12 @@ def adapter_matrix(scenarios: Path) -> list[dict[str, Any]]:
     cases = [
         ("store sqlite", {"store": "sqlite"}, "store"),
         ("store dynamodb", aws, "store"),
-        ("progress dynamodb", aws, "progress"),
-        ("progress memory", {"store": "sqlite"}, "progress"),
+        (
+            "progress dynamodb",
+            {**aws, "runner": "stepfunctions", "query_state_machine_arn": arn},
+            "progress",
+        ),
+        ("progress memory", {"runner": "inprocess"}, "progress"),
         ("index sqlite", {"index": "sqlite"}, "search_index"),
         (
             "index opensearch",

@@ -63,6 +63,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from tanda.adapters.aws_errors import error_code as _error_code
 from tanda.credits import (
     MAX_BALANCE,
     USAGE_KINDS,
@@ -146,14 +147,6 @@ def _s(value: str) -> dict[str, str]:
 
 def _n(value: float) -> dict[str, str]:
     return {"N": repr(value) if isinstance(value, float) else str(value)}
-
-
-def _error_code(error: Exception) -> str | None:
-    response = getattr(error, "response", None)
-    if isinstance(response, dict):
-        code: str | None = response.get("Error", {}).get("Code")
-        return code
-    return None
 
 
 class DynamoStore:

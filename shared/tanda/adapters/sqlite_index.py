@@ -54,7 +54,8 @@ import sqlite_vec
 
 from tanda.adapters.connection_pool import ConnectionPool, PooledConnections, leased_per_call
 from tanda.adapters.private_files import private_database
-from tanda.lang import DEFAULT_LANG, Lang, guess_lang, normalize_lang
+from tanda.lang import DEFAULT_TEXT_LANG as DEFAULT_LANG
+from tanda.lang import Lang, guess_lang, normalize_lang
 from tanda.records.documents import (
     Chunk,
     Document,

@@ -29,7 +29,7 @@ from tanda.passages import Passage, passage_from_chunk
 from tanda.ports import Embedder, Reranker, SearchIndex
 from tanda.records.documents import Chunk, Document, SearchHit, SearchQuery, SearchScope
 from tanda.retrieval.question import QuestionAnalysis
-from tanda.retriever import retrieve
+from tanda.search import retrieve
 from tanda.threads import SharedPool
 
 TOOL_SPECS = [

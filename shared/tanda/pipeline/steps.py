@@ -24,7 +24,7 @@ from typing import Any, ClassVar
 from tanda.agent.tool_loop import Agent, AgentInstructions
 from tanda.agent.tools import AgentTools, unreadable_call
 from tanda.annotate.aggregate import Annotation, SegmentOutcome, aggregate, refusal_annotation
-from tanda.annotate.compose import Span, compose
+from tanda.annotate.compose import SegmentSpan, compose
 from tanda.annotate.gate import compose_kept, gate
 from tanda.contract.common import Citation, FallbackReason, StageStatus, WireModel
 from tanda.contract.query import QueryV2Request
@@ -41,7 +41,7 @@ from tanda.pipeline.notices import INSUFFICIENT_GROUNDING_NOTICE, NOTICES
 from tanda.pipeline.proof import prove_answer
 from tanda.pipeline.routing import collect_outcomes, route_segments
 from tanda.pipeline.states import (
-    AgentOutput,
+    AgentStepOutput,
     AnswerMode,
     AnswerOutcome,
     AnswerRequest,
@@ -173,13 +173,13 @@ def resolve_scope(
     return scope
 
 
-def agent_step(request: AnswerRequest, deps: StepDeps, ports: AgentPorts) -> AgentOutput:
+def agent_step(request: AnswerRequest, deps: StepDeps, ports: AgentPorts) -> AgentStepOutput:
     """Scope → agent ⇄ tools → routing: the refusal, the 404 of V2-19, or the checks' work."""
     settings = deps.settings
     body = request.body
     scope = resolve_scope(ports.index, request.tenant_id, body)
     if isinstance(scope, FallbackReason):
-        return AgentOutput(done=AnswerOutcome.refusal(scope))
+        return AgentStepOutput(done=AnswerOutcome.refusal(scope))
 
     total = request.deadline_ms / 1000
     ledger = ledger_for(
@@ -228,13 +228,13 @@ def agent_step(request: AnswerRequest, deps: StepDeps, ports: AgentPorts) -> Age
             tool_audit=tools.audit,
             model_calls=ledger.records,
         )
-        return AgentOutput(done=refused)
+        return AgentStepOutput(done=refused)
     unreadable = unreadable_call(tools)
     if unreadable is not None:
         # V2-19: the 404 crosses the Lambda boundary as an output (the ASL ends the execution
         # with it), so its tool and status reach the route; a Fail state would lose them.
         found = NothingReadableState(tool=unreadable.tool, tool_status=unreadable.status)
-        return AgentOutput(nothing_readable=found)
+        return AgentStepOutput(nothing_readable=found)
 
     routing = route_segments(result.segments, tools.passages)
     size = settings.judge_batch_size
@@ -275,7 +275,7 @@ def agent_step(request: AnswerRequest, deps: StepDeps, ports: AgentPorts) -> Age
         judge_batches=batches,
         include_proof=body.include_proof,
     )
-    return AgentOutput(work=work)
+    return AgentStepOutput(work=work)
 
 
 # --- the checks ----------------------------------------------------------------------------------
@@ -432,7 +432,9 @@ def cited_citations(annotation: Annotation) -> list[Citation]:
 
 
 def claim_map(
-    segments: Sequence[Segment], outcomes: Sequence[SegmentOutcome], spans: Mapping[int, Span]
+    segments: Sequence[Segment],
+    outcomes: Sequence[SegmentOutcome],
+    spans: Mapping[int, SegmentSpan],
 ) -> list[ClaimMapEntry]:
     """CV-2: every claim with its verdict, and where it stands in the published answer if kept."""
     entries: list[ClaimMapEntry] = []

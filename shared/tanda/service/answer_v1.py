@@ -14,7 +14,7 @@ from tanda.contract.common import FallbackReason
 from tanda.contract.query import QueryV2Request
 from tanda.contract.query_v1 import ClaimMapEntry, QueryV1Request, QueryV1Response
 from tanda.contract.response import GroundingPassage
-from tanda.conversations.service import (
+from tanda.conversations.storage import (
     PreparedTurn,
     abandoned_on_failure,
     build_message,

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from tanda.contract.common import StageStatus
 from tanda.contract.response import GroundingPassage, QueryV2Response, UsedDoc
 from tanda.conversations.scope import TurnScope
-from tanda.conversations.service import (
+from tanda.conversations.storage import (
     PreparedTurn,
     abandoned_on_failure,
     build_message,

@@ -11,7 +11,7 @@ from tanda.contract.conversations import (
     CreateConversationRequest,
     MessageView,
 )
-from tanda.conversations.service import create_conversation, read_conversation
+from tanda.conversations.storage import create_conversation, read_conversation
 from tanda.records.conversations import ConversationOwner
 
 if TYPE_CHECKING:

@@ -12,7 +12,7 @@ from tanda.contract.playground import PlaygroundRequest, PlaygroundResponse
 from tanda.contract.query import QueryV2Request
 from tanda.conversations.history import build_history
 from tanda.conversations.scope import bind_scope
-from tanda.conversations.service import new_id, read_conversation
+from tanda.conversations.storage import new_id, read_conversation
 from tanda.observability import record_playground_run
 from tanda.pipeline.states import AnswerOutcome, AnswerRequest
 from tanda.records.conversations import PlaygroundReceipt

@@ -26,7 +26,7 @@ from tanda.contract.query_v1 import (
     V1FaithfulnessFrame,
     V1MessageStartFrame,
 )
-from tanda.conversations.service import abandon
+from tanda.conversations.storage import abandon
 from tanda.service.answer_v1 import PreparedV1, answer_v1_request, complete_v1, prepare_v1
 from tanda.wiring import Runtime
 

@@ -23,7 +23,7 @@ from tanda.api.security import PARTNER_SECURITY, current_runtime, partner_princi
 from tanda.auth import Principal
 from tanda.contract import QueryV2Request, QueryV2Response
 from tanda.contract.frames import STREAM_FRAMES, MessageStartFrame
-from tanda.conversations.service import abandon
+from tanda.conversations.storage import abandon
 from tanda.service.answer_v2 import PreparedAnswer, answer_v2, complete_v2, prepare_v2
 from tanda.wiring import Runtime
 

@@ -1,5 +1,7 @@
-"""Opening a conversation for an answer (owner and route, V2-19, issue 11), storing the answered
-turn (CV-3), and leaving nothing claimed when a turn fails before it is stored."""
+"""What a conversation keeps in the Store: opening it for an answer (owner and route, V2-19,
+issue 11), storing the answered turn (CV-3), and leaving nothing claimed when a turn fails before
+it is stored. (``conversations/service.py`` until issue 24: the use cases are
+``tanda.service``'s.)"""
 
 from __future__ import annotations
 
