@@ -261,7 +261,7 @@ class Store(Protocol):
 
     def key(self, key_id: str) -> ApiKeyRecord | None: ...
 
-    def keys(self, tenant_id: str | None = None) -> list[ApiKeyRecord]:
+    def api_keys(self, tenant_id: str | None = None) -> list[ApiKeyRecord]:
         """Every key (of ``tenant_id``), oldest first."""
         ...
 

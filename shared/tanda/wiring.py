@@ -41,7 +41,8 @@ class Runtime:
     def authenticator(self) -> Authenticator:
         from tanda.auth import Authenticator
 
-        return Authenticator.from_settings(self.settings)
+        # Issue 27: the Store's keys and tenants beside the settings' (the bootstrap path).
+        return Authenticator.from_settings(self.settings, store=self.store)
 
     @cached_property
     def store(self) -> Store:

@@ -75,10 +75,10 @@ def test_keys_are_listed_oldest_first_and_by_tenant(store: Store) -> None:
     store.put_key(record("b" * 64, created_at=2000.0))
     store.put_key(record("a" * 64, created_at=1000.0))
     store.put_key(record("c" * 64, tenant="t2", kind="shared", created_at=1500.0))
-    assert [k.digest[0] for k in store.keys()] == ["a", "c", "b"]
-    assert [k.digest[0] for k in store.keys("t1")] == ["a", "b"]
-    assert [k.kind for k in store.keys("t2")] == ["shared"]
-    assert store.keys("t3") == []
+    assert [k.digest[0] for k in store.api_keys()] == ["a", "c", "b"]
+    assert [k.digest[0] for k in store.api_keys("t1")] == ["a", "b"]
+    assert [k.kind for k in store.api_keys("t2")] == ["shared"]
+    assert store.api_keys("t3") == []
 
 
 def test_ending_a_key_keeps_an_earlier_end_and_refuses_it_from_then(store: Store) -> None:

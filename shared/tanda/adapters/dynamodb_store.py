@@ -780,7 +780,7 @@ class DynamoStore:
         ).get("Item")
         return None if item is None else _key_record(item)
 
-    def keys(self, tenant_id: str | None = None) -> list[ApiKeyRecord]:
+    def api_keys(self, tenant_id: str | None = None) -> list[ApiKeyRecord]:
         records = [_key_record(item) for item in self._query_all(KEYS_PK, None)]
         records = [r for r in records if tenant_id is None or r.tenant_id == tenant_id]
         return sorted(records, key=lambda r: (r.created_at, r.key_id))

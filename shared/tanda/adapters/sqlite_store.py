@@ -631,7 +631,7 @@ class SqliteStore(PooledConnections[sqlite3.Connection]):
         )
         return None if row is None else _key(row[0], row[1])
 
-    def keys(self, tenant_id: str | None = None) -> list[ApiKeyRecord]:
+    def api_keys(self, tenant_id: str | None = None) -> list[ApiKeyRecord]:
         where, params = ("WHERE tenant_id = ?", (tenant_id,)) if tenant_id else ("", ())
         rows = self._leased().execute(
             f"SELECT body, last_used_at FROM api_keys {where} "  # noqa: S608
