@@ -53,6 +53,7 @@ ROUTE_FIRST_REQUEST: tuple[str, ...] = (
     "tanda.auth",
     "tanda.auth.tokens",
     "tanda.auth.local",
+    "tanda.auth.directory",
 )
 
 # What a state machine task (functions/steps/*) imports on its first invocation beyond its entry

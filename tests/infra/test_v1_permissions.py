@@ -41,10 +41,12 @@ def test_a_v1_function_touches_only_tenant_rate_and_key_items(function: str) -> 
     assert not [p for p in policies if "DynamoDBCrudPolicy" in p]
     dynamo = [s for s in statements(function) if any(a.startswith("dynamodb:") for a in actions(s))]
     (statement,) = dynamo
-    # Put: a charge's ledger entry is written in its transaction (issue 27).
+    # Put: a charge's ledger entry is written in its transaction; Query: whether the KEYS
+    # partition holds any key (issue 27).
     assert sorted(actions(statement)) == [
         "dynamodb:GetItem",
         "dynamodb:PutItem",
+        "dynamodb:Query",
         "dynamodb:UpdateItem",
     ]
     assert statement["Resource"] == {"Fn::GetAtt": ["TandaTable", "Arn"]}
