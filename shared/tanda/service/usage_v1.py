@@ -18,6 +18,9 @@ if TYPE_CHECKING:
     from tanda.service.runtime import Runtime
 
 
+DAY_S = 86_400.0
+
+
 def _midnight(day: dt.date) -> float:
     return dt.datetime(day.year, day.month, day.day, tzinfo=dt.UTC).timestamp()
 
@@ -49,11 +52,14 @@ class _Tally:
 
 
 def usage_v1(runtime: Runtime, principal: Principal, start: dt.date, end: dt.date) -> V1Usage:
-    """Usage of ``principal``'s tenant from ``start`` to ``end`` (UTC days, both included)."""
-    entries = runtime.store.ledger(
-        principal.tenant_id,
-        since=_midnight(start),
-        until=_midnight(end + dt.timedelta(days=1)),
+    """Usage of ``principal``'s tenant from ``start`` to ``end`` (UTC days, both included; none
+    when ``end`` is before ``start``)."""
+    entries = (
+        runtime.store.ledger(
+            principal.tenant_id, since=_midnight(start), until=_midnight(end) + DAY_S
+        )
+        if start <= end
+        else []
     )
     rows: dict[tuple[dt.date, str], _Tally] = defaultdict(_Tally)
     total = _Tally()

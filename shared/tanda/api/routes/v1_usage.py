@@ -21,16 +21,48 @@ USAGE_RESPONSES: dict[int | str, dict[str, Any]] = {
     **AUTH_RESPONSES,
     422: {
         "model": ErrorResponse,
-        "description": "`validation_error`: `from` or `to` is not a date (`YYYY-MM-DD`), `from` "
-        f"is after `to`, or the range is longer than {MAX_USAGE_DAYS} days.",
+        "description": "`validation_error`: `from` or `to` is not a day `YYYY-MM-DD` "
+        "(`error.fields` names it).",
     },
 }
 
 
-def _refuse(field: str, message: str) -> RequestValidationError:
-    return RequestValidationError(
-        [{"loc": ("query", field), "msg": message, "type": "value_error"}]
+DAY = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$"
+_DAY_SCHEMA = {"format": "date"}
+
+
+def _day(field: str, written: str | None) -> dt.date | None:
+    """A ``YYYY-MM-DD`` day, or 422 ``validation_error`` naming the parameter."""
+    if written is None:
+        return None
+    try:
+        return dt.date.fromisoformat(written)
+    except ValueError:
+        raise RequestValidationError(
+            [
+                {
+                    "loc": ("query", field),
+                    "msg": "not a day YYYY-MM-DD",
+                    "type": "date_from_datetime_parsing",
+                }
+            ]
+        ) from None
+
+
+def usage_range(
+    start: dt.date | None, end: dt.date | None, today: dt.date
+) -> tuple[dt.date, dt.date]:
+    """The days read: ``to`` (default today) and ``from`` (default 29 days before), cut to the
+    :data:`MAX_USAGE_DAYS` days ending at ``to``."""
+    last = end if end is not None else today
+    first_allowed = dt.date.min + dt.timedelta(days=MAX_USAGE_DAYS - 1)
+    earliest = (
+        last - dt.timedelta(days=MAX_USAGE_DAYS - 1) if last >= first_allowed else dt.date.min
     )
+    if start is None:
+        default = dt.date.min + dt.timedelta(days=DEFAULT_USAGE_DAYS - 1)
+        start = last - dt.timedelta(days=DEFAULT_USAGE_DAYS - 1) if last >= default else dt.date.min
+    return max(start, earliest), last
 
 
 @router.get(
@@ -44,21 +76,25 @@ def get_usage(
     request: Request,
     principal: Annotated[Principal, Depends(v1_principal)],
     from_: Annotated[
-        dt.date | None,
+        str | None,
         Query(
             alias="from",
+            pattern=DAY,
+            json_schema_extra=_DAY_SCHEMA,
             description=f"First UTC day, `YYYY-MM-DD` (default: {DEFAULT_USAGE_DAYS - 1} days "
-            "before `to`).",
+            f"before `to`; at most {MAX_USAGE_DAYS - 1} days before it: an earlier one is cut "
+            "there, and the response's `from` says so).",
         ),
     ] = None,
     to: Annotated[
-        dt.date | None, Query(description="Last UTC day, included (default: today).")
+        str | None,
+        Query(
+            pattern=DAY,
+            json_schema_extra=_DAY_SCHEMA,
+            description="Last UTC day, included (default: today). A `to` before `from` reads "
+            "no day.",
+        ),
     ] = None,
 ) -> V1Usage:
-    end = to if to is not None else dt.datetime.now(dt.UTC).date()
-    start = from_ if from_ is not None else end - dt.timedelta(days=DEFAULT_USAGE_DAYS - 1)
-    if start > end:
-        raise _refuse("from", "`from` is after `to`")
-    if (end - start).days + 1 > MAX_USAGE_DAYS:
-        raise _refuse("from", f"one request reads at most {MAX_USAGE_DAYS} days")
+    start, end = usage_range(_day("from", from_), _day("to", to), dt.datetime.now(dt.UTC).date())
     return usage_v1(current_runtime(request), principal, start, end)
