@@ -31,9 +31,10 @@ DAY = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$"
 _DAY_SCHEMA = {"format": "date"}
 
 
-def _day(field: str, written: str | None) -> dt.date | None:
-    """A ``YYYY-MM-DD`` day, or 422 ``validation_error`` naming the parameter."""
-    if written is None:
+def _day(field: str, written: str) -> dt.date | None:
+    """A ``YYYY-MM-DD`` day (``None`` when not given), or 422 ``validation_error`` naming the
+    parameter."""
+    if not written:
         return None
     try:
         return dt.date.fromisoformat(written)
@@ -76,7 +77,7 @@ def get_usage(
     request: Request,
     principal: Annotated[Principal, Depends(v1_principal)],
     from_: Annotated[
-        str | None,
+        str,
         Query(
             alias="from",
             pattern=DAY,
@@ -85,16 +86,16 @@ def get_usage(
             f"before `to`; at most {MAX_USAGE_DAYS - 1} days before it: an earlier one is cut "
             "there, and the response's `from` says so).",
         ),
-    ] = None,
+    ] = "",
     to: Annotated[
-        str | None,
+        str,
         Query(
             pattern=DAY,
             json_schema_extra=_DAY_SCHEMA,
             description="Last UTC day, included (default: today). A `to` before `from` reads "
             "no day.",
         ),
-    ] = None,
+    ] = "",
 ) -> V1Usage:
     start, end = usage_range(_day("from", from_), _day("to", to), dt.datetime.now(dt.UTC).date())
     return usage_v1(current_runtime(request), principal, start, end)
