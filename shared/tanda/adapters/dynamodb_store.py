@@ -131,6 +131,7 @@ KEYS_PK = "KEYS"
 LAST_USED = "last_used_at"
 TRANSACTION_ATTEMPTS = 6
 LEDGER_OPEN_ATTEMPTS = 3
+"""At most: the attempt, the ledger opened (by this writer or another), the attempt again."""
 JOB_PK_PREFIX = "XC#"
 JOB_SK_PREFIX = "JOB#"
 OPEN_JOBS_PK = "XCOPEN"
@@ -542,6 +543,7 @@ class DynamoStore:
         ``fits`` the balance it would open at (else nothing is written). ``False`` when the
         update's condition fails. Built anew for each attempt: its entry is stamped after the
         opening's."""
+        known_open = False
         for _ in range(LEDGER_OPEN_ATTEMPTS):
             try:
                 self._transact(writes())
@@ -549,10 +551,16 @@ class DynamoStore:
             except _Cancelled as cancelled:
                 if cancelled.codes[:1] != ["ConditionalCheckFailed"]:
                     raise
+            if known_open:
+                return False  # the ledger was open before this attempt: its condition failed
+            # Refused because the ledger was not open yet — or it was, and the balance did not
+            # cover it: once open, the next attempt tells them apart.
             unopened = self._unopened_balance(tenant_id, opening)
-            if unopened is None or not fits(unopened[0]):
-                return False
-            self._open_ledger(tenant_id, *unopened)
+            if unopened is not None:
+                if not fits(unopened[0]):
+                    return False
+                self._open_ledger(tenant_id, *unopened)
+            known_open = True
         return False
 
     def _charge_update(self, tenant_id: str, kind: UsageKind, amount: Decimal) -> dict[str, Any]:

@@ -173,15 +173,15 @@ def _allow_negative_balances(db: sqlite3.Connection) -> None:
     ).fetchone()
     if "CHECK" not in sql:
         return
-    db.executescript(
-        "BEGIN IMMEDIATE;"
+    db.execute(
         "CREATE TABLE credit_accounts_new (tenant_id TEXT PRIMARY KEY, "
-        "balance_units INTEGER NOT NULL);"
-        "INSERT INTO credit_accounts_new SELECT tenant_id, balance_units FROM credit_accounts;"
-        "DROP TABLE credit_accounts;"
-        "ALTER TABLE credit_accounts_new RENAME TO credit_accounts;"
-        "COMMIT;"
+        "balance_units INTEGER NOT NULL)"
     )
+    db.execute(
+        "INSERT INTO credit_accounts_new SELECT tenant_id, balance_units FROM credit_accounts"
+    )
+    db.execute("DROP TABLE credit_accounts")
+    db.execute("ALTER TABLE credit_accounts_new RENAME TO credit_accounts")
 
 
 def _carry_balances_into_the_ledger(db: sqlite3.Connection) -> None:
@@ -231,8 +231,15 @@ class SqliteStore(PooledConnections[sqlite3.Connection]):
             db.executescript(SCHEMA)
             _add_owner_columns(db)
             _add_refund_column(db)
-            _allow_negative_balances(db)
-            _carry_balances_into_the_ledger(db)
+            # One transaction, so two processes opening an old file at once migrate it once.
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                _allow_negative_balances(db)
+                _carry_balances_into_the_ledger(db)
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+            db.execute("COMMIT")
 
     # --- connections -----------------------------------------------------------------------------
 
