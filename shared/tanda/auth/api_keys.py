@@ -18,7 +18,6 @@ from dataclasses import dataclass
 
 from tanda.auth.principal import Principal
 from tanda.errors import Forbidden
-from tanda.records.keys import key_id_of
 
 V1_LIVE_PREFIX = "dip_live_"
 V1_TEST_PREFIX = "dip_test_"
@@ -100,6 +99,9 @@ class V1KeyRing:
         digest = _matches(hash_api_key(presented), self.tenants_by_digest)
         if digest is None:
             return None
+        # Lazily: importing tanda.auth stays free of pydantic (cold start).
+        from tanda.records.keys import key_id_of
+
         return v1_principal(self.tenants_by_digest[digest], key_id_of(digest), presented)
 
 
