@@ -316,17 +316,26 @@ class Settings(BaseSettings):
     )
 
     # --- auth (docs/auth.md) -------------------------------------------------------------------
-    # Secrets are never configured here, only their SHA-256 hashes; keys written by
-    # `tanda keys create` to `<home>/keys.json` are trusted in addition to these.
+    # Secrets are never configured here, only their SHA-256 hashes. Keys made by `tanda keys
+    # create` are records in the Store (issue 27); these hashes are the bootstrap path.
     api_key_hashes: Annotated[tuple[str, ...], NoDecode] = Field(
         default=(),
         description="SHA-256 hex digests of accepted shared `X-API-Key` values (V2-01, PG-1); "
-        "a JSON list or a comma-separated string.",
+        "a JSON list or a comma-separated string. The bootstrap path: accepted beside the keys "
+        "in the Store, never revoked by `tanda keys revoke`.",
     )
     v1_api_key_hashes: dict[str, str] = Field(
         default_factory=dict,
         description="JSON map SHA-256 hex digest of a `dip_live_…`/`dip_test_…` key → tenant id "
-        "(ASK-01).",
+        "(ASK-01). The bootstrap path, as `TANDA_API_KEY_HASHES`.",
+    )
+    auth_cache_s: float = Field(
+        default=60.0,
+        ge=0,
+        le=60,
+        description="Seconds a process keeps what it read of a key or a tenant's status from the "
+        "Store (issue 27): a revoked or expired key, or a suspended tenant, is refused by every "
+        "process within this bound. 0 reads the Store on every request.",
     )
     jwt_public_keys: str | None = Field(
         default=None,

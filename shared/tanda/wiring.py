@@ -67,6 +67,7 @@ _ROUTE: tuple[str, ...] = (
     "tanda.auth",
     "tanda.auth.tokens",
     "tanda.auth.local",
+    "tanda.auth.directory",
 )
 """What the first request of every API route imports beyond its entry module: the above,
 anyio's asyncio backend (Mangum and uvicorn run the app on asyncio; anyio loads it on first use)
@@ -112,6 +113,7 @@ SNAPSHOT_PRIMES: dict[str, tuple[str, ...]] = {
     "v1_cross_check": (
         *_ROUTE,
         "tanda.service.cross_check",
+        "tanda.service.usage_v1",
         "tanda.pipeline.runners.cross_check",
     ),
     "v1_search": (*_ROUTE, "tanda.service.search_v1"),
@@ -150,7 +152,8 @@ class Runtime:
     def authenticator(self) -> Authenticator:
         from tanda.auth import Authenticator
 
-        return Authenticator.from_settings(self.settings)
+        # Issue 27: the Store's keys and tenants beside the settings' (the bootstrap path).
+        return Authenticator.from_settings(self.settings, store=self.store)
 
     @cached_property
     def store(self) -> Store:

@@ -33,7 +33,7 @@ from tanda.errors import NotFound, PaymentRequired
 from tanda.pipeline.cross_check import XcJobRef, fail_job, new_job_id
 from tanda.records.documents import SearchScope
 from tanda.records.jobs import CrossCheckJob
-from tanda.service.metering import admit_v1_call, price_of
+from tanda.service.metering import admit_v1_call, call_ref, price_of
 
 if TYPE_CHECKING:
     from tanda.auth import Principal
@@ -95,7 +95,8 @@ def start_cross_check(
         scenario=scenario,
     )
     # XC-2: charged once, as one ask, in the write that creates the job.
-    if not runtime.store.create_job(job, opening=runtime.settings.initial_credits):
+    opening = runtime.settings.initial_credits
+    if not runtime.store.create_job(job, opening=opening, ref=call_ref(principal)):
         raise PaymentRequired()
     if launch:
         hand_over(runtime.cross_check_jobs, runtime, job, clock)
