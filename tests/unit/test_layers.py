@@ -34,6 +34,7 @@ KERNEL = [
     "passages",
     "credits",
     "threads",
+    "sources",  # issue 25: what the settings say of a tenant's portal and MCP servers
 ]
 DOMAIN = [
     "annotate",
