@@ -489,3 +489,35 @@ def test_a_tenant_never_reaches_another_tenants_portal_or_key(
     # then only beta's portal was asked, and never with acme's key.
     assert acme.seen == []
     assert beta.seen and {s.authorization for s in beta.seen} == {None}
+
+
+# --- a conversation keeps its sources ----------------------------------------------------------
+
+
+def test_a_conversation_keeps_its_sources_across_turns_and_its_route(
+    base_url: str, signing_key: ed25519.Ed25519PrivateKey
+) -> None:
+    def turn(scenario: str, route: str = "/query/v2", **body: Any) -> httpx.Response:
+        return httpx.post(
+            f"{base_url}{route}",
+            json={"query": QUESTION, "include_provenance": True, **body},
+            headers=headers(signing_key, scenario=scenario),
+            timeout=60,
+        )
+
+    def tools(response: httpx.Response) -> list[tuple[str, str]]:
+        assert response.status_code == 200, response.text
+        return [(a["tool"], a["status"]) for a in response.json()["tool_call_audit"]]
+
+    # Given a conversation whose first turn used the portal,
+    first = turn("portal_rows", sources=["portal"])
+    conversation = first.json()["conversation_id"]
+    # when the next turn names no sources, then it still has the portal;
+    kept = turn("portal_rows", conversation_id=conversation)
+    assert tools(kept) == [("portal_search", "ok"), ("portal_read", "ok")]
+    # a turn naming an MCP server changes them, and the turns after it keep that one;
+    changed = turn("mcp_search", conversation_id=conversation, mcp_servers=["partner"])
+    assert tools(changed) == [("mcp.partner.search", "ok")]
+    assert tools(turn("mcp_search", conversation_id=conversation)) == [("mcp.partner.search", "ok")]
+    # and changing them never released the conversation to another route (V2-19).
+    assert turn("portal_rows", "/query", conversation_id=conversation).status_code == 409
