@@ -34,6 +34,8 @@ from tanda.model_calls import (
     ModelTimeout,
     ModelUnavailable,
     ToolCall,
+    tools_named_from_wire,
+    wire_tool_name,
 )
 
 log = logging.getLogger(__name__)
@@ -126,7 +128,7 @@ class OpenAICompatModel:
                 remaining = min(remaining, self._attempt_timeout_s)
             result, retry_after = self._attempt(body, remaining)
             if isinstance(result, ChatResponse):
-                return result
+                return tools_named_from_wire(result, request.tools)
             failure = result
             if attempt >= self._max_retries:
                 raise failure
@@ -211,7 +213,7 @@ def chat_completions_body(model: str, request: ChatRequest) -> dict[str, Any]:
             {
                 "type": "function",
                 "function": {
-                    "name": tool.name,
+                    "name": wire_tool_name(tool.name),
                     "description": tool.description,
                     "parameters": tool.parameters,
                 },
@@ -244,7 +246,10 @@ def _wire_message(message: ChatMessage) -> dict[str, Any]:
                 {
                     "id": call.id,
                     "type": "function",
-                    "function": {"name": call.name, "arguments": json.dumps(call.arguments)},
+                    "function": {
+                        "name": wire_tool_name(call.name),
+                        "arguments": json.dumps(call.arguments),
+                    },
                 }
                 for call in message.tool_calls
             ],
