@@ -51,7 +51,7 @@ def _checked_url(value: str) -> str:
 
 
 class _Config(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
 class PortalConfig(_Config):
