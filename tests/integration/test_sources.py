@@ -521,3 +521,45 @@ def test_a_conversation_keeps_its_sources_across_turns_and_its_route(
     assert tools(turn("mcp_search", conversation_id=conversation)) == [("mcp.partner.search", "ok")]
     # and changing them never released the conversation to another route (V2-19).
     assert turn("portal_rows", "/query", conversation_id=conversation).status_code == 409
+
+
+# --- the CLI -------------------------------------------------------------------------------------
+
+
+def test_tanda_ask_answers_from_the_portal_and_a_stdio_partner(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    portals: tuple[FakeCkan, str, FakeCkan, str],
+    partner_home: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from tanda.cli import main
+    from tanda.settings import load_settings
+    from tests.homes import use_home
+
+    # Given the demo tenant's portal (the fake) and `tanda mcp` of globex as its stdio server,
+    _, acme_url, _, _ = portals
+    use_home(monkeypatch, tmp_path / "home")
+    monkeypatch.setenv(
+        "TANDA_PORTALS", json.dumps({"demo": {"name": PORTAL_NAME, "base_url": acme_url}})
+    )
+    monkeypatch.setenv("TANDA_MCP_SERVERS", json.dumps({"demo": [stdio_server(partner_home)]}))
+    monkeypatch.setenv("TANDA_TOOL_DEADLINE_S", "30")
+    load_settings.cache_clear()
+    try:
+        # when the operator asks with --source portal, then with --mcp-server,
+        assert main(["ask", QUESTION, "--source", "portal", "--json"]) == 0
+        portal_answer = json.loads(capsys.readouterr().out)
+        question = "Berapa anggaran pendidikan 2023?"
+        assert main(["ask", question, "--mcp-server", "partner_stdio", "--json"]) == 0
+        mcp_answer = json.loads(capsys.readouterr().out)
+    finally:
+        load_settings.cache_clear()
+    # then each answer is a supported claim from that source.
+    assert any(
+        "Pendapatan Daerah; anggaran: 9.533,44 M" in text
+        for text, v in verdicts(portal_answer)
+        if v == "supported"
+    )
+    assert ("Anggaran pendidikan 2023 adalah Rp 5 miliar.", "supported") in verdicts(mcp_answer)
+    assert mcp_answer["citations"][0]["source"] == "partner_stdio"
