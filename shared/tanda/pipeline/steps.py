@@ -190,13 +190,12 @@ def agent_step(request: AnswerRequest, deps: StepDeps, ports: AgentPorts) -> Age
     scope = resolve_scope(ports.index, request.tenant_id, body, ports.sources)
     if isinstance(scope, FallbackReason):
         return AgentOutput(done=AnswerOutcome.refusal(scope))
-    agent_until = request.started_at + request.deadline_ms / 1000 * (1 - settings.judge_share)
     sources = open_source_tools(
         ports.sources,
         request.tenant_id,
         portal=bool(body.sources and "portal" in body.sources),
         servers=body.mcp_servers or (),
-        timeout=min(settings.tool_deadline_s, agent_until - deps.clock()),
+        timeout=min(settings.tool_deadline_s, agent_deadline(request, settings) - deps.clock()),
     )
     if isinstance(sources, FallbackReason):
         return AgentOutput(done=AnswerOutcome.refusal(sources))
@@ -205,6 +204,11 @@ def agent_step(request: AnswerRequest, deps: StepDeps, ports: AgentPorts) -> Age
     finally:
         if sources is not None:
             sources.close()
+
+
+def agent_deadline(request: AnswerRequest, settings: Settings) -> float:
+    """V2-23: the agent stops early enough that the checks keep their share of time and calls."""
+    return request.started_at + request.deadline_ms / 1000 * (1 - settings.judge_share)
 
 
 def _agent_output(
@@ -223,8 +227,7 @@ def _agent_output(
         calls=settings.model_call_budget,
         scenario=request.scenario,
     )
-    # V2-23: the agent stops early enough that the checks keep their share of time and calls.
-    agent_until = request.started_at + total * (1 - settings.judge_share)
+    agent_until = agent_deadline(request, settings)
     history = request.history
     question = analyze_question(body.query)  # issue 22: the question, read once
     tools = AgentTools(
