@@ -18,6 +18,7 @@ from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from tanda.credits import MAX_BALANCE, read_amount
+from tanda.sources import McpServerConfig, PortalConfig, parse_mcp_servers, parse_portals
 
 DEFAULT_JWT_PARTNER_SCOPE = "tanda:partner"
 DEFAULT_JWT_ADMIN_SCOPE = "tanda:admin"
@@ -144,9 +145,23 @@ class Settings(BaseSettings):
     tool_deadline_s: float = Field(
         default=10.0,
         gt=0,
-        description="The most one agent tool call (search, read_document, list_sources) may take; "
-        "never past the agent's share of the request deadline. When it passes the call ends with "
-        "status `timeout` (V2-19).",
+        description="The most one agent tool call (search, read_document, list_sources, the "
+        "portal and MCP tools) may take; never past the agent's share of the request deadline. "
+        "When it passes the call ends with status `timeout` (V2-19).",
+    )
+
+    # --- sources beyond the tenant's documents (docs/sources.md, issue 25) ------------------------
+    portals: Annotated[dict[str, PortalConfig], NoDecode] = Field(
+        default_factory=dict,
+        description='JSON map tenant → its open-data portal `{name, base_url, kind: "ckan", '
+        'api_key_ref?, timeout_s, max_rows}` (`sources: ["portal"]`). Secrets by reference '
+        "only: an environment variable name, or a Secrets Manager ARN on AWS.",
+    )
+    mcp_servers: Annotated[dict[str, dict[str, McpServerConfig]], NoDecode] = Field(
+        default_factory=dict,
+        description="JSON map tenant → its MCP servers (a list of `{name, transport: "
+        '"streamable_http" | "stdio" (embedded only), url | command, headers_ref?, '
+        "allowed_tools?, timeout_s}`) a request may name in `mcp_servers`.",
     )
 
     stream_workers: int = Field(
@@ -396,6 +411,16 @@ class Settings(BaseSettings):
     def _ascii_amount(cls, value: Any) -> Any:
         # Issue 23: "1_000", "1e3" and digits of other scripts are no amounts here either.
         return read_amount(value) if isinstance(value, str) else value
+
+    @field_validator("portals", mode="before")
+    @classmethod
+    def _portals(cls, value: Any) -> Any:
+        return parse_portals(value)
+
+    @field_validator("mcp_servers", mode="before")
+    @classmethod
+    def _mcp_servers(cls, value: Any) -> Any:
+        return parse_mcp_servers(value)
 
     @field_validator("api_key_hashes", mode="before")
     @classmethod

@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from tanda.ports import Embedder, Progress, Reranker, SearchIndex, Store
     from tanda.retrieval.fusion import FusionConfig
     from tanda.settings import Settings
+    from tanda.sources import SourceConnector
 
 RUNNERS = ("inprocess", "stepfunctions")
 """The deployment modes (``TANDA_RUNNER``): everything runs in this process (embedded), or the
@@ -278,7 +279,18 @@ class Runtime:
             embedder=self.embedder,
             reranker=self.reranker,
             progress=sink,
+            sources=self.sources,
         )
+
+    @cached_property
+    def sources(self) -> SourceConnector | None:
+        """Issue 25: the tenants' portals and MCP servers (``TANDA_PORTALS``,
+        ``TANDA_MCP_SERVERS``); ``None`` when neither is configured."""
+        if not self.settings.portals and not self.settings.mcp_servers:
+            return None
+        from tanda.adapters.sources import ConfiguredSources
+
+        return ConfiguredSources(self.settings.portals, self.settings.mcp_servers)
 
     def cross_check_ports(self) -> CrossCheckPorts:
         """What the cross-check job steps read and write through (XC-2)."""

@@ -33,6 +33,8 @@ from tanda.model_calls import (
     ModelTimeout,
     ModelUnavailable,
     ToolCall,
+    tools_named_from_wire,
+    wire_tool_name,
 )
 
 log = logging.getLogger(__name__)
@@ -128,7 +130,9 @@ class OpenAICompatModel:
             if self._attempt_timeout_s is not None:
                 remaining = min(remaining, self._attempt_timeout_s)
             result, retry_after = self._attempt(body, remaining)
-            return result if isinstance(result, ChatResponse) else Retry(result, retry_after)
+            if isinstance(result, ChatResponse):
+                return tools_named_from_wire(result, request.tools)
+            return Retry(result, retry_after)
 
         def logged(made: int, retry: Retry) -> None:
             outcome = getattr(retry.cause, "outcome", None)
@@ -210,7 +214,7 @@ def chat_completions_body(model: str, request: ChatRequest) -> dict[str, Any]:
             {
                 "type": "function",
                 "function": {
-                    "name": tool.name,
+                    "name": wire_tool_name(tool.name),
                     "description": tool.description,
                     "parameters": tool.parameters,
                 },
@@ -243,7 +247,10 @@ def _wire_message(message: ChatMessage) -> dict[str, Any]:
                 {
                     "id": call.id,
                     "type": "function",
-                    "function": {"name": call.name, "arguments": json.dumps(call.arguments)},
+                    "function": {
+                        "name": wire_tool_name(call.name),
+                        "arguments": json.dumps(call.arguments),
+                    },
                 }
                 for call in message.tool_calls
             ],

@@ -201,6 +201,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("question", help="the question")
     p.add_argument("--tenant", default="demo")
     p.add_argument("--json", action="store_true", help="print the response JSON instead")
+    p.add_argument(
+        "--source",
+        dest="sources",
+        action="append",
+        choices=["documents", "portal"],
+        default=None,
+        help="source kinds the agent may use (repeatable; default: documents; docs/sources.md)",
+    )
+    p.add_argument(
+        "--mcp-server",
+        dest="mcp_servers",
+        action="append",
+        default=None,
+        help="an MCP server of the tenant the agent may call (repeatable; docs/sources.md)",
+    )
     p.add_argument("--v1", action="store_true", help="answer as POST /v1/ask does ([S#] citations)")
     p.add_argument("--document", default=None, help="--v1: only this document")
     p.add_argument("--batch", default=None, help="--v1: only this ingest batch")

@@ -13,12 +13,12 @@ unbound: each of its turns names its own scope, as before.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TypeVar
 
 from tanda.contract.common import FallbackReason
 from tanda.contract.query import QueryV2Request
-from tanda.records.conversations import Conversation
+from tanda.records.conversations import Conversation, StoredMessage
 
 Body = TypeVar("Body", bound=QueryV2Request)
 
@@ -31,12 +31,32 @@ class TurnScope:
     document_ids: list[str] | None = None
     selection: str | None = None
     refusal: FallbackReason | None = None
+    kept_sources: tuple[list[str] | None, list[str] | None] | None = None
+    """Issue 25: the conversation's sources and MCP servers, for a turn that names none."""
 
     def apply(self, body: Body) -> Body:
         """``body`` with this scope in place of its own (what the pipeline's scope step reads)."""
-        return body.model_copy(
-            update={"document_ids": self.document_ids, "selection": self.selection}
-        )
+        update: dict[str, object] = {"document_ids": self.document_ids, "selection": self.selection}
+        if self.kept_sources is not None:
+            update["sources"], update["mcp_servers"] = self.kept_sources
+        return body.model_copy(update=update)
+
+
+def keep_sources(
+    scope: TurnScope,
+    earlier: Sequence[StoredMessage],
+    sources: Sequence[str] | None,
+    mcp_servers: Sequence[str] | None,
+) -> TurnScope:
+    """Issue 25: a conversation keeps its sources across turns — a turn that names neither
+    ``sources`` nor ``mcp_servers`` uses those of the conversation's latest turn; one that names
+    them changes them for the turns after it (its route stays the conversation's, V2-19)."""
+    if sources is not None or mcp_servers is not None or not earlier:
+        return scope
+    latest = earlier[-1]
+    if latest.sources is None and latest.mcp_servers is None:
+        return scope
+    return replace(scope, kept_sources=(latest.sources, latest.mcp_servers))
 
 
 OUT_OF_SCOPE = TurnScope(refusal=FallbackReason.source_out_of_scope)

@@ -21,6 +21,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from tanda.agent.source_tools import SourceTools, open_source_tools
 from tanda.agent.tool_loop import Agent, AgentInstructions
 from tanda.agent.tools import AgentTools, unreadable_call
 from tanda.annotate.aggregate import Annotation, SegmentOutcome, aggregate, refusal_annotation
@@ -60,6 +61,7 @@ from tanda.ports import Embedder, Reranker, SearchIndex
 from tanda.records.documents import SearchScope
 from tanda.retrieval.question import analyze_question
 from tanda.settings import Settings
+from tanda.sources import SourceConnector
 
 Clock = Callable[[], float]
 ProgressSink = Callable[[WireModel], None]
@@ -92,6 +94,8 @@ class AgentPorts:
     embedder: Embedder | None = None
     reranker: Reranker | None = None
     progress: ProgressSink | None = None
+    sources: SourceConnector | None = None
+    """Issue 25: the tenants' portals and MCP servers (``None``: none configured)."""
 
 
 class NothingReadable(NotFound):
@@ -151,14 +155,20 @@ def ledger_for(deps: StepDeps, *, deadline: float, calls: int, scenario: str | N
 
 
 def resolve_scope(
-    index: SearchIndex, tenant_id: str, body: QueryV2Request
+    index: SearchIndex,
+    tenant_id: str,
+    body: QueryV2Request,
+    sources: SourceConnector | None = None,
 ) -> SearchScope | FallbackReason:
     """Step 1 (V2-20): the caller's scope, or the refusal that ends the request before any tool
-    or model call."""
-    if body.sources and "portal" in body.sources:
-        return FallbackReason.source_scope_unavailable  # no portal source is configured here
+    or model call. Issue 25: a portal or MCP server only as the tenant has configured it."""
+    wants_portal = bool(body.sources and "portal" in body.sources)
+    if wants_portal and (sources is None or sources.portal(tenant_id) is None):
+        return FallbackReason.source_scope_unavailable  # the tenant has no portal
     if body.mcp_servers:
-        return FallbackReason.mcp_source_unavailable  # no MCP server is configured here
+        known = set(sources.mcp_names(tenant_id)) if sources is not None else set()
+        if not set(body.mcp_servers) <= known:
+            return FallbackReason.mcp_source_unavailable  # not one of the tenant's servers
     scope = SearchScope(
         tenant_id=tenant_id,
         document_ids=tuple(body.document_ids) if body.document_ids else None,
@@ -177,10 +187,39 @@ def agent_step(request: AnswerRequest, deps: StepDeps, ports: AgentPorts) -> Age
     """Scope → agent ⇄ tools → routing: the refusal, the 404 of V2-19, or the checks' work."""
     settings = deps.settings
     body = request.body
-    scope = resolve_scope(ports.index, request.tenant_id, body)
+    scope = resolve_scope(ports.index, request.tenant_id, body, ports.sources)
     if isinstance(scope, FallbackReason):
         return AgentStepOutput(done=AnswerOutcome.refusal(scope))
+    sources = open_source_tools(
+        ports.sources,
+        request.tenant_id,
+        portal=bool(body.sources and "portal" in body.sources),
+        servers=body.mcp_servers or (),
+        timeout=min(settings.tool_deadline_s, agent_deadline(request, settings) - deps.clock()),
+    )
+    if isinstance(sources, FallbackReason):
+        return AgentStepOutput(done=AnswerOutcome.refusal(sources))
+    try:
+        return _agent_output(request, deps, ports, scope, sources)
+    finally:
+        if sources is not None:
+            sources.close()
 
+
+def agent_deadline(request: AnswerRequest, settings: Settings) -> float:
+    """V2-23: the agent stops early enough that the checks keep their share of time and calls."""
+    return request.started_at + request.deadline_ms / 1000 * (1 - settings.judge_share)
+
+
+def _agent_output(
+    request: AnswerRequest,
+    deps: StepDeps,
+    ports: AgentPorts,
+    scope: SearchScope,
+    sources: SourceTools | None,
+) -> AgentStepOutput:
+    settings = deps.settings
+    body = request.body
     total = request.deadline_ms / 1000
     ledger = ledger_for(
         deps,
@@ -188,8 +227,7 @@ def agent_step(request: AnswerRequest, deps: StepDeps, ports: AgentPorts) -> Age
         calls=settings.model_call_budget,
         scenario=request.scenario,
     )
-    # V2-23: the agent stops early enough that the checks keep their share of time and calls.
-    agent_until = request.started_at + total * (1 - settings.judge_share)
+    agent_until = agent_deadline(request, settings)
     history = request.history
     question = analyze_question(body.query)  # issue 22: the question, read once
     tools = AgentTools(
@@ -206,6 +244,8 @@ def agent_step(request: AnswerRequest, deps: StepDeps, ports: AgentPorts) -> Age
         call_timeout_s=settings.tool_deadline_s,
         until=agent_until,
         clock=deps.clock,
+        sources=sources,
+        documents=not body.sources or "documents" in body.sources,
     )
     if history is not None:
         tools.follow_up(history.passages, history.read_whole)

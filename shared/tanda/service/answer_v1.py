@@ -23,7 +23,7 @@ from tanda.conversations.storage import (
 )
 from tanda.errors import PayloadTooLarge
 from tanda.pipeline.states import AnswerOutcome, AnswerRequest
-from tanda.service.answer_v2 import observe, run_turn, unless_abandoned, used_docs
+from tanda.service.answer_v2 import observe, run_turn, turn_sources, unless_abandoned, used_docs
 from tanda.service.conversations import owner_of
 
 if TYPE_CHECKING:
@@ -89,6 +89,8 @@ def prepare_v1(runtime: Runtime, principal: Principal, body: QueryV1Request) -> 
         "query",
         document_ids=body.document_ids,
         selection=body.selection,
+        sources=body.sources,
+        mcp_servers=body.mcp_servers,
     )
 
 
@@ -131,6 +133,7 @@ def complete_v1(
             citations=[c.model_dump(mode="json") for c in response.citations],
             message_id=prepared.message_id,
             trace_id=prepared.trace_id,
+            **turn_sources(prepared, body),
         ).model_copy(
             # CV-3: the v2 report of every checked claim, withheld ones included.
             update={

@@ -66,6 +66,8 @@ def prepare_v2(runtime: Runtime, principal: Principal, body: QueryV2Request) -> 
         "query_v2",
         document_ids=body.document_ids,
         selection=body.selection,
+        sources=body.sources,
+        mcp_servers=body.mcp_servers,
     )
 
 
@@ -117,10 +119,18 @@ def complete_v2(
             citations=[c.model_dump(mode="json") for c in outcome.citations],
             message_id=prepared.message_id,
             trace_id=prepared.trace_id,
+            **turn_sources(prepared, body),
         )
         store_turn(runtime.store, prepared, message, outcome.annotation)
     observe("query_v2", conversation.tenant_id, prepared.trace_id, started, outcome)
     return response, outcome
+
+
+def turn_sources(prepared: PreparedTurn, body: QueryV2Request) -> dict[str, list[str] | None]:
+    """Issue 25: the sources the turn used, stored with it for the conversation's next turns."""
+    used = prepared.scope.apply(body)
+    kinds = [str(kind) for kind in used.sources] if used.sources is not None else None
+    return {"sources": kinds, "mcp_servers": used.mcp_servers}
 
 
 def observe(

@@ -19,6 +19,10 @@ if TYPE_CHECKING:
     from tanda.service.runtime import Runtime
 
 
+STORED_ONLY = {"conversation_id", "tenant_id", "cited_documents", "sources", "mcp_servers"}
+"""What a stored message keeps that its view does not show."""
+
+
 def owner_of(principal: Principal) -> ConversationOwner:
     """The caller as a conversation owner: the issuer that vouched for them (``partner_id``), their
     tenant and their subject. An admin token carries the admin issuer, so an admin whose ``sub``
@@ -58,10 +62,5 @@ def conversation_view(
         created_at=conversation.created_at,
         document_ids=list(conversation.document_ids) if conversation.document_ids else None,
         selection=conversation.selection,
-        messages=[
-            MessageView.model_validate(
-                m.model_dump(exclude={"conversation_id", "tenant_id", "cited_documents"})
-            )
-            for m in messages
-        ],
+        messages=[MessageView.model_validate(m.model_dump(exclude=STORED_ONLY)) for m in messages],
     )
