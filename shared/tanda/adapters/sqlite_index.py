@@ -74,7 +74,7 @@ from tanda.retrieval.analysis import query_terms
 from tanda.retrieval.fusion import FusionConfig, reciprocal_rank_fusion
 
 if TYPE_CHECKING:
-    from tanda.adapters.tantivy_lexicon import TantivyLexicon
+    from tanda.adapters.tantivy_lexicon import LexicalEntry, TantivyLexicon
 
 CANDIDATE_POOL: Final = 100
 """Candidates each arm hands to fusion when more than one arm runs."""
@@ -100,6 +100,9 @@ documents instead of one per document."""
 
 TIE_SLACK: Final = 8
 """tantivy's top k is cut at a score; a few more hits let ties at the cut break by chunk id."""
+
+_READ_BACK: Final = 2_000
+"""Journal rows read back per statement when a flush analyzes chunks itself."""
 
 PROGRESS_MIN_CHUNKS: Final = 10_000
 """A (re)index of at least this many chunks shows a progress bar (on a terminal)."""
@@ -309,9 +312,10 @@ class SqliteSearchIndex(PooledConnections[apsw.Connection]):
         self._progress = progress
         self._stats: dict[int, _TermStats] = {}  # by tenant_fts.id
         self._write_lock = threading.Lock()
-        # Analyzed terms of committed chunks not yet in tantivy, by (rowid, nonce) of their
-        # `lexical_pending` row: a flush by this process need not analyze them again.
-        self._pending_terms: dict[tuple[int, int], str] = {}
+        # What tantivy is to hold of chunks this process wrote and tantivy does not hold yet,
+        # by (rowid, nonce) of their `lexical_pending` row: a flush by this process need neither
+        # read them back nor analyze them again.
+        self._pending_terms: dict[tuple[int, int], LexicalEntry] = {}
         self._connections = ConnectionPool(self._connect, apsw.Connection.close)
         private_database(self.path)  # every document's text: owner only, side files too
         self._tantivy: TantivyLexicon | None = None
@@ -383,7 +387,7 @@ class SqliteSearchIndex(PooledConnections[apsw.Connection]):
                     f"not {document.tenant_id}/{document.document_id}"
                 )
         key = (document.tenant_id, document.document_id)
-        pending: dict[tuple[int, int], str] = {}
+        pending = 0
         with self._transaction() as conn:
             stored = _stored_document(conn, document)
             if stored is not None and keeps_version(
@@ -413,7 +417,13 @@ class SqliteSearchIndex(PooledConnections[apsw.Connection]):
                     "VALUES (?, ?, ?)",
                     [(document.tenant_id, rowid, nonce) for rowid in rowids],
                 )
-                pending = {(rowid, nonce): t for rowid, t in zip(rowids, terms, strict=True)}
+                # Kept by (rowid, nonce): were this transaction to roll back, no later journal
+                # row (another nonce) could pick these terms up.
+                self._pending_terms.update(
+                    ((rowid, nonce), _entry(rowid, chunk, t))
+                    for rowid, chunk, t in zip(rowids, chunks, terms, strict=True)
+                )
+                pending = len(rowids)
             if self._vector_dimensions(conn) is not None:
                 conn.execute(f"DELETE FROM chunk_vec WHERE rowid IN ({stale})", key)  # noqa: S608
             conn.execute(
@@ -444,10 +454,8 @@ class SqliteSearchIndex(PooledConnections[apsw.Connection]):
                     document.model_copy(update={"indexed_at": self._clock()}).model_dump_json(),
                 ),
             )
-        if pending:
-            self._pending_terms.update(pending)
-            if len(self._pending_terms) >= self.flush_chunks:
-                self.flush()
+        if pending and len(self._pending_terms) >= self.flush_chunks:
+            self.flush()
         return IngestOutcome(
             document_id=document.document_id,
             status="added" if stored is None else "replaced",
@@ -572,25 +580,19 @@ class SqliteSearchIndex(PooledConnections[apsw.Connection]):
         an older file — is analyzed here. The number of rows applied; ``0`` on FTS5."""
         if self._tantivy is None:
             return 0
+        where, params = ("WHERE tenant_id = ?", (tenant_id,)) if tenant_id else ("", ())
+        waiting = f"SELECT DISTINCT tenant_id FROM lexical_pending {where}"  # noqa: S608
+        if not self._leased().execute(waiting, params).fetchall():
+            return 0  # nothing waits: no write transaction
         applied = 0
         with self._transaction() as conn:
-            where, params = ("WHERE tenant_id = ?", (tenant_id,)) if tenant_id else ("", ())
-            tenants = [
-                str(t)
-                for (t,) in conn.execute(
-                    f"SELECT DISTINCT tenant_id FROM lexical_pending {where}",  # noqa: S608
-                    params,
-                ).fetchall()
-            ]
-            for tenant in tenants:
-                applied += self._flush_tenant(conn, self._tantivy, tenant)
+            for (tenant,) in conn.execute(waiting, params).fetchall():
+                applied += self._flush_tenant(conn, self._tantivy, str(tenant))
         if tenant_id is None:
             self._pending_terms.clear()
         return applied
 
     def _flush_tenant(self, conn: apsw.Connection, lexicon: TantivyLexicon, tenant: str) -> int:
-        from tanda.adapters.tantivy_lexicon import LexicalEntry
-
         tenant_no = _tenant_number(conn, tenant)
         pending = [
             (_as_int(rowid), _as_int(nonce))
@@ -598,54 +600,33 @@ class SqliteSearchIndex(PooledConnections[apsw.Connection]):
                 "SELECT chunk_rowid, nonce FROM lexical_pending WHERE tenant_id = ?", (tenant,)
             ).fetchall()
         ]
-        known: dict[int, str] = {}
-        for key in pending:
-            terms = self._pending_terms.pop(key, None)
-            if terms is not None:
-                known[key[0]] = terms
         entries: list[LexicalEntry] = []
-        rows = conn.execute(
-            "SELECT c.id, c.chunk_id, c.document_id, c.ordinal, c.title, c.section, c.text, "
-            "c.lang, c.batch_id, c.selections FROM lexical_pending p "
-            "JOIN chunks c ON c.id = p.chunk_rowid AND c.tenant_id = p.tenant_id "
-            "WHERE p.tenant_id = ? AND c.stale = 0 ORDER BY c.document_id, c.ordinal, c.id",
-            (tenant,),
-        )
+        unknown: list[int] = []
+        for key in pending:
+            entry = self._pending_terms.pop(key, None)
+            if entry is None:
+                unknown.append(key[0])
+            else:
+                entries.append(entry)
         bar = _bar(len(pending), f"tantivy: indexing tenant {tenant_no}", self._progress)
-        for document_id, group in itertools.groupby(rows, key=lambda row: str(row[2])):
-            members = list(group)
-            missing = [row for row in members if _as_int(row[0]) not in known]
-            if missing:  # written by another process, rescoped, or from an older file
-                chunks = [
-                    Chunk(
-                        chunk_id=chunk_id,
-                        document_id=document_id,
-                        tenant_id=tenant,
-                        ordinal=ordinal,
-                        title=title,
-                        section=section,
-                        text=text,
-                        lang=lang,
-                    )
-                    for _, chunk_id, _, ordinal, title, section, text, lang, _, _ in members
-                ]
-                document = _document_row(conn, chunks[0])
-                document_lang = _document_lang(document, chunks)
-                for row, chunk in zip(members, chunks, strict=True):
-                    if _as_int(row[0]) not in known:
-                        known[_as_int(row[0])] = _analyzed(chunk, document, document_lang)
-            entries.extend(
-                LexicalEntry(
-                    rowid=_as_int(row[0]),
-                    terms=known[_as_int(row[0])],
-                    document_id=document_id,
-                    batch_id=row[8],
-                    selections=tuple(json.loads(row[9])),
-                )
-                for row in members
-            )
+        if bar is not None:
+            bar.update(len(entries))
+        # Written by another process, rescoped, removed, or from an older file: read back
+        # (the live ones) and analyzed here, document by document.
+        for first in range(0, len(unknown), _READ_BACK):
+            part = unknown[first : first + _READ_BACK]
+            marks = ", ".join("?" for _ in part)
+            rows = conn.execute(
+                "SELECT c.id, c.chunk_id, c.document_id, c.ordinal, c.title, c.section, "  # noqa: S608
+                "c.text, c.lang, c.batch_id, c.selections FROM chunks c NOT INDEXED "
+                f"WHERE c.id IN ({marks}) AND c.tenant_id = ? AND c.stale = 0 "
+                "ORDER BY c.document_id, c.ordinal, c.id",
+                (*part, tenant),
+            ).fetchall()
+            for _, group in itertools.groupby(rows, key=lambda row: str(row[2])):
+                entries.extend(_read_back(conn, tenant, list(group)))
             if bar is not None:
-                bar.update(len(members))
+                bar.update(len(part))
         lexicon.apply(tenant_no, [rowid for rowid, _ in pending], entries)
         if bar is not None:
             bar.close()
@@ -1301,6 +1282,41 @@ def _standin_document(chunk: Chunk) -> Document:
         source="",
         content_hash="",
     )
+
+
+def _entry(rowid: int, chunk: Chunk, terms: str) -> LexicalEntry:
+    from tanda.adapters.tantivy_lexicon import LexicalEntry
+
+    return LexicalEntry(rowid, terms, chunk.document_id, chunk.batch_id, chunk.selections)
+
+
+def _read_back(
+    conn: apsw.Connection, tenant: str, members: Sequence[Sequence[Any]]
+) -> list[LexicalEntry]:
+    """One document's live chunk rows as tantivy is to hold them, analyzed as an upsert does."""
+    chunks = [
+        Chunk(
+            chunk_id=chunk_id,
+            document_id=document_id,
+            tenant_id=tenant,
+            ordinal=ordinal,
+            title=title,
+            section=section,
+            text=text,
+            lang=lang,
+            batch_id=batch,
+            selections=tuple(json.loads(selections)),
+        )
+        for _, chunk_id, document_id, ordinal, title, section, text, lang, batch, selections in (
+            members
+        )
+    ]
+    document = _document_row(conn, chunks[0])
+    document_lang = _document_lang(document, chunks)
+    return [
+        _entry(_as_int(row[0]), chunk, _analyzed(chunk, document, document_lang))
+        for row, chunk in zip(members, chunks, strict=True)
+    ]
 
 
 def _document_row(conn: apsw.Connection, chunk: Chunk) -> Document:

@@ -104,15 +104,16 @@ class TantivyLexicon:
             for rowid in removed:
                 writer.delete_documents_by_term("rid", int(rowid))
             for entry in added:
-                document = tantivy.Document()
-                document.add_integer("rid", entry.rowid)
-                document.add_text("terms", entry.terms)
-                document.add_text("doc", entry.document_id)
+                fields: dict[str, object] = {
+                    "rid": entry.rowid,
+                    "terms": entry.terms,
+                    "doc": entry.document_id,
+                }
                 if entry.batch_id is not None:
-                    document.add_text("batch", entry.batch_id)
-                for selection in entry.selections:
-                    document.add_text("sel", selection)
-                writer.add_document(document)
+                    fields["batch"] = entry.batch_id
+                if entry.selections:
+                    fields["sel"] = list(entry.selections)
+                writer.add_document(tantivy.Document(**fields))
             writer.commit()
         except BaseException:
             writer.rollback()

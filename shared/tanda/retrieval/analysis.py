@@ -117,7 +117,7 @@ def index_terms(text: str, lang: Lang) -> list[str]:
     add = terms.append
     for number, word, suffix in _TOKEN.findall(lowered):
         if number:
-            add(fold(number))
+            add(number if number.isascii() else fold(number))
             if not number.isdigit():  # separators inside: its digit groups too
                 groups = _DIGIT_GROUP.findall(number)
                 if len(groups) > 1:
