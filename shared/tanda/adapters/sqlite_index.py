@@ -600,34 +600,38 @@ class SqliteSearchIndex(PooledConnections[apsw.Connection]):
                 "SELECT chunk_rowid, nonce FROM lexical_pending WHERE tenant_id = ?", (tenant,)
             ).fetchall()
         ]
-        entries: list[LexicalEntry] = []
+        known: list[LexicalEntry] = []
         unknown: list[int] = []
         for key in pending:
             entry = self._pending_terms.pop(key, None)
             if entry is None:
                 unknown.append(key[0])
             else:
-                entries.append(entry)
+                known.append(entry)
         bar = _bar(len(pending), f"tantivy: indexing tenant {tenant_no}", self._progress)
-        if bar is not None:
-            bar.update(len(entries))
-        # Written by another process, rescoped, removed, or from an older file: read back
-        # (the live ones) and analyzed here, document by document.
-        for first in range(0, len(unknown), _READ_BACK):
-            part = unknown[first : first + _READ_BACK]
-            marks = ", ".join("?" for _ in part)
-            rows = conn.execute(
-                "SELECT c.id, c.chunk_id, c.document_id, c.ordinal, c.title, c.section, "  # noqa: S608
-                "c.text, c.lang, c.batch_id, c.selections FROM chunks c NOT INDEXED "
-                f"WHERE c.id IN ({marks}) AND c.tenant_id = ? AND c.stale = 0 "
-                "ORDER BY c.document_id, c.ordinal, c.id",
-                (*part, tenant),
-            ).fetchall()
-            for _, group in itertools.groupby(rows, key=lambda row: str(row[2])):
-                entries.extend(_read_back(conn, tenant, list(group)))
+
+        def entries() -> Iterator[LexicalEntry]:
+            yield from known
             if bar is not None:
-                bar.update(len(part))
-        lexicon.apply(tenant_no, [rowid for rowid, _ in pending], entries)
+                bar.update(len(known))
+            # Written by another process, rescoped, removed, or from an older file: the live
+            # ones read back and analyzed here, streamed (a re-index of a large file included).
+            for first in range(0, len(unknown), _READ_BACK):
+                part = unknown[first : first + _READ_BACK]
+                marks = ", ".join("?" for _ in part)
+                rows = conn.execute(
+                    "SELECT c.id, c.chunk_id, c.document_id, c.ordinal, c.title, c.section, "  # noqa: S608
+                    "c.text, c.lang, c.batch_id, c.selections FROM chunks c NOT INDEXED "
+                    f"WHERE c.id IN ({marks}) AND c.tenant_id = ? AND c.stale = 0 "
+                    "ORDER BY c.document_id, c.ordinal, c.id",
+                    (*part, tenant),
+                ).fetchall()
+                for _, group in itertools.groupby(rows, key=lambda row: str(row[2])):
+                    yield from _read_back(conn, tenant, list(group))
+                if bar is not None:
+                    bar.update(len(part))
+
+        lexicon.apply(tenant_no, [rowid for rowid, _ in pending], entries())
         if bar is not None:
             bar.close()
         conn.execute("DELETE FROM lexical_pending WHERE tenant_id = ?", (tenant,))
@@ -1312,11 +1316,34 @@ def _read_back(
         )
     ]
     document = _document_row(conn, chunks[0])
-    document_lang = _document_lang(document, chunks)
+
+    def document_lang() -> Lang:
+        # The guess an upsert made: from the document's first chunks, whichever of its chunks
+        # are read back here.
+        first = conn.execute(
+            "SELECT text FROM chunks WHERE tenant_id = ? AND document_id = ? AND stale = 0 "
+            "ORDER BY ordinal, id LIMIT 8",
+            (tenant, document.document_id),
+        ).fetchall()
+        sample = [chunks[0].model_copy(update={"text": str(text)}) for (text,) in first]
+        return _document_lang(document, sample)()
+
+    once = _once(document_lang)
     return [
-        _entry(_as_int(row[0]), chunk, _analyzed(chunk, document, document_lang))
+        _entry(_as_int(row[0]), chunk, _analyzed(chunk, document, once))
         for row, chunk in zip(members, chunks, strict=True)
     ]
+
+
+def _once(compute: Callable[[], Lang]) -> Callable[[], Lang]:
+    done: list[Lang] = []
+
+    def value() -> Lang:
+        if not done:
+            done.append(compute())
+        return done[0]
+
+    return value
 
 
 def _document_row(conn: apsw.Connection, chunk: Chunk) -> Document:
