@@ -45,17 +45,6 @@ def _directions(dimensions: int) -> tuple[tuple[tuple[tuple[int, int], ...], ...
     )
 
 
-def _dense_directions(dimensions: int) -> list[list[int]]:
-    """:func:`_directions` as a ``dimensions × (TABLES·BITS)`` matrix of 0 and ±1 (bit ``b`` of
-    table ``t`` in column ``t·BITS + b``)."""
-    columns = [direction for bits in _directions(dimensions) for direction in bits]
-    matrix = [[0] * len(columns) for _ in range(dimensions)]
-    for column, direction in enumerate(columns):
-        for coordinate, sign in direction:
-            matrix[coordinate][column] = sign
-    return matrix
-
-
 def embedding_neighbours(
     claims: Sequence[XcClaim], vectors: Mapping[str, Vector], k: int
 ) -> list[tuple[XcClaim, XcClaim, float]]:
@@ -70,11 +59,23 @@ def embedding_neighbours(
     if not indexed:
         return []
     matrix = np.asarray([vectors[claims[i].node_id] for i in indexed], dtype=np.float64)
-    lengths = np.sqrt(np.einsum("ij,ij->i", matrix, matrix))
+    # Lengths and projections summed coordinate by coordinate (vectorised over the claims), in
+    # the order a plain sum takes: the same floats to the last bit, so a projection that is
+    # exactly 0 stays 0 and every claim lands in the buckets it always did.
+    squares = np.zeros(len(indexed))
+    for column in matrix.T:
+        squares += column * column
+    lengths = np.sqrt(squares)
     lengths[lengths == 0] = 1.0
     unit = matrix / lengths[:, None]
-    directions = np.asarray(_dense_directions(unit.shape[1]), dtype=np.float64)
-    sides = (unit @ directions >= 0).reshape(len(indexed), TABLES, BITS)
+    bits = []
+    for table_directions in _directions(unit.shape[1]):
+        for direction in table_directions:
+            side = np.zeros(len(indexed))
+            for coordinate, sign in direction:
+                side += unit[:, coordinate] * sign
+            bits.append(side >= 0)
+    sides = np.stack(bits, axis=1).reshape(len(indexed), TABLES, BITS)
     signatures = (sides * (1 << np.arange(BITS - 1, -1, -1))).sum(axis=2).tolist()
     buckets: dict[tuple[int, int], list[int]] = defaultdict(list)
     for row, own in enumerate(signatures):
@@ -82,26 +83,25 @@ def embedding_neighbours(
             bucket = buckets[(table, signature)]
             if len(bucket) < BUCKET_CAP:
                 bucket.append(row)
-    documents = [claims[i].document_id for i in indexed]
+    members = {key: np.asarray(rows, dtype=np.int64) for key, rows in buckets.items()}
+    document_ids: dict[str, int] = {}
+    documents = np.asarray(
+        [document_ids.setdefault(claims[i].document_id, len(document_ids)) for i in indexed]
+    )
     found: list[tuple[XcClaim, XcClaim, float]] = []
     for row, own in enumerate(signatures):
-        document = documents[row]
-        near = sorted(
-            {
-                mate
-                for table, signature in enumerate(own)
-                for mate in buckets[(table, signature)]
-                if documents[mate] != document
-            }
+        near = np.unique(
+            np.concatenate([members[(table, signature)] for table, signature in enumerate(own)])
         )
-        if not near:
+        near = near[documents[near] != documents[row]]
+        if not len(near):
             continue
-        cosines = (unit[near] @ unit[row]).tolist()
-        scored = sorted(zip(cosines, near, strict=True), key=lambda pair: (-pair[0], pair[1]))
+        cosines = unit[near] @ unit[row]
+        kept = cosines >= MIN_COSINE
+        near, cosines = near[kept], cosines[kept]
+        best = np.lexsort((near, -cosines))[:k]  # highest cosine first, ties by claim order
         claim = claims[indexed[row]]
         found.extend(
-            (claim, claims[indexed[mate]], cosine)
-            for cosine, mate in scored[:k]
-            if cosine >= MIN_COSINE
+            (claim, claims[indexed[int(near[b])]], float(cosines[b])) for b in best.tolist()
         )
     return found
