@@ -81,8 +81,12 @@ class TantivyLexicon:
         with self._lock:
             index = self._indexes.get(tenant_no)
             if index is None:
+                # Owner only, as the SQLite file (issue 11): the terms are the documents' words.
+                for folder in (self.folder, self.folder / f"t{int(tenant_no)}"):
+                    folder.mkdir(exist_ok=True, mode=0o700)
+                    if folder.stat().st_mode & 0o077:
+                        folder.chmod(0o700)
                 path = self.folder / f"t{int(tenant_no)}"
-                path.mkdir(parents=True, exist_ok=True, mode=0o700)
                 index = tantivy.Index(self._schema, path=str(path))
                 index.register_tokenizer(
                     _TOKENIZER,
