@@ -202,6 +202,33 @@ def test_a_write_of_one_index_object_is_seen_by_another_at_once(tmp_path: Path) 
         reader.close()
 
 
+def test_a_search_leaves_a_bulk_ingest_in_flight_to_its_writer(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Given a writer batching its tantivy commits, with more chunks pending than a search
+    # flushes itself (a bulk ingest in another process)
+    import tanda.adapters.sqlite_index as sqlite_index
+
+    monkeypatch.setattr(sqlite_index, "READER_FLUSH_MAX", 5)
+    monkeypatch.setattr(sqlite_index, "FLUSH_SECONDS", 3600.0)
+    path = tmp_path / "index.sqlite"
+    _old_documents(path)
+    writer = SqliteSearchIndex(path)
+    reader = SqliteSearchIndex(path)
+    try:
+        writer.upsert_document(*_document("t1", "bulk", [f"muatan bagian {i}" for i in range(8)]))
+        # Then a search answers from what tantivy holds (the old documents), not waiting for
+        # or doing the writer's batch …
+        assert _ids(reader, "muatan") == set()
+        assert _ids(reader, "lama1") == {"old1#0"}
+        # … and sees the whole batch once the writer commits it
+        writer.flush()
+        assert len(_ids(reader, "muatan")) == 8
+    finally:
+        writer.close()
+        reader.close()
+
+
 def _replaced(document_id: str, version: str, text: str) -> tuple[Document, list[Chunk]]:
     document, chunks = _document("t1", document_id, [text])
     return document.model_copy(update={"content_hash": f"{document_id}:{version}"}), chunks

@@ -43,6 +43,7 @@ import math
 import secrets
 import sys
 import threading
+import time
 from array import array
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -94,9 +95,15 @@ LEXICAL_ENGINES: Final[tuple[LexicalEngine, ...]] = ("tantivy", "sqlite")
 beside the file, issue 28) or FTS5 (one table per tenant inside it)."""
 
 FLUSH_CHUNKS: Final = 20_000
-"""With tantivy, committed chunks wait in ``lexical_pending`` until this many are pending, a
-search needs them, or the index is closed: one tantivy commit (an fsync, ~30 ms) per batch of
-documents instead of one per document."""
+FLUSH_SECONDS: Final = 1.0
+"""With tantivy, committed chunks wait in ``lexical_pending`` until this many are pending or the
+first of them waited this long (checked at the next upsert), a search needs them, or the index
+is closed: one tantivy commit (an fsync, ~30 ms) per batch of documents instead of one per
+document."""
+READER_FLUSH_MAX: Final = 2_000
+"""A search flushes its tenant's pending chunks itself when at most this many wait (a write of
+another index object or process is then seen at once); more — a bulk ingest in flight — are left
+to the writer's next batch, so a search never stalls on another's ingest."""
 
 TIE_SLACK: Final = 8
 """tantivy's top k is cut at a score; a few more hits let ties at the cut break by chunk id."""
@@ -316,6 +323,7 @@ class SqliteSearchIndex(PooledConnections[apsw.Connection]):
         # by (rowid, nonce) of their `lexical_pending` row: a flush by this process need neither
         # read them back nor analyze them again.
         self._pending_terms: dict[tuple[int, int], LexicalEntry] = {}
+        self._oldest_pending = 0.0  # time.monotonic() of the first write not flushed yet
         self._connections = ConnectionPool(self._connect, apsw.Connection.close)
         private_database(self.path)  # every document's text: owner only, side files too
         self._tantivy: TantivyLexicon | None = None
@@ -454,8 +462,14 @@ class SqliteSearchIndex(PooledConnections[apsw.Connection]):
                     document.model_copy(update={"indexed_at": self._clock()}).model_dump_json(),
                 ),
             )
-        if pending and len(self._pending_terms) >= self.flush_chunks:
-            self.flush()
+        if pending:
+            now = time.monotonic()
+            self._oldest_pending = self._oldest_pending or now
+            if (
+                len(self._pending_terms) >= self.flush_chunks
+                or now - self._oldest_pending >= FLUSH_SECONDS
+            ):
+                self.flush()
         return IngestOutcome(
             document_id=document.document_id,
             status="added" if stored is None else "replaced",
@@ -590,6 +604,7 @@ class SqliteSearchIndex(PooledConnections[apsw.Connection]):
                 applied += self._flush_tenant(conn, self._tantivy, str(tenant))
         if tenant_id is None:
             self._pending_terms.clear()
+            self._oldest_pending = 0.0
         return applied
 
     def _flush_tenant(self, conn: apsw.Connection, lexicon: TantivyLexicon, tenant: str) -> int:
@@ -842,8 +857,9 @@ class SqliteSearchIndex(PooledConnections[apsw.Connection]):
     ) -> list[str]:
         """The ``limit`` best chunks by tantivy's BM25 over ``terms``, from the tenant's own
         tantivy index, with the scope's document, batch and selection filters inside the query.
-        Chunks committed to the file and not yet to tantivy are flushed first (by whichever
-        process reads them first), so a search sees every committed write. The hits are joined
+        A few chunks committed to the file and not yet to tantivy (``READER_FLUSH_MAX``) are
+        flushed first, whichever process wrote them; more — a bulk ingest in flight — are left to
+        their writer's next batch. The hits are joined
         back to their live rows under :func:`scope_filter` (tenant and scope checked again);
         ties break by ``chunk_id``."""
         state = _lexical_state(conn, scope.tenant_id)
@@ -1109,15 +1125,16 @@ def _tenant_fts(conn: apsw.Connection, tenant_id: str) -> _TenantFts | None:
 
 
 def _lexical_state(conn: apsw.Connection, tenant_id: str) -> tuple[int, int, bool] | None:
-    """The tenant's number, ``lexical_generation`` and whether chunks wait in the journal."""
+    """The tenant's number, ``lexical_generation`` and whether a few chunks wait in the journal
+    (at least one, at most ``READER_FLUSH_MAX``: what a search flushes itself)."""
     row = conn.execute(
-        "SELECT id, lexical_generation, EXISTS (SELECT 1 FROM lexical_pending p "
-        "WHERE p.tenant_id = t.tenant_id) FROM tenant_fts t WHERE tenant_id = ?",
-        (tenant_id,),
+        "SELECT id, lexical_generation, (SELECT count(*) FROM (SELECT 1 FROM lexical_pending p "
+        "WHERE p.tenant_id = t.tenant_id LIMIT ?)) FROM tenant_fts t WHERE tenant_id = ?",
+        (READER_FLUSH_MAX + 1, tenant_id),
     ).fetchone()
     if row is None:
         return None
-    return _as_int(row[0]), _as_int(row[1]), bool(row[2])
+    return _as_int(row[0]), _as_int(row[1]), 0 < _as_int(row[2]) <= READER_FLUSH_MAX
 
 
 def _tenant_fts_table(conn: apsw.Connection, tenant_id: str, *, create: bool = True) -> str:
