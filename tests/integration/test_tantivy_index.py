@@ -221,8 +221,9 @@ def test_a_search_leaves_a_bulk_ingest_in_flight_to_its_writer(
         # or doing the writer's batch …
         assert _ids(reader, "muatan") == set()
         assert _ids(reader, "lama1") == {"old1#0"}
-        # … and sees the whole batch once the writer commits it
-        writer.flush()
+        # … the writer reads its own writes (its search commits its batch) …
+        assert len(_ids(writer, "muatan")) == 8
+        # … and the reader sees the whole batch once it is committed
         assert len(_ids(reader, "muatan")) == 8
     finally:
         writer.close()

@@ -857,16 +857,17 @@ class SqliteSearchIndex(PooledConnections[apsw.Connection]):
     ) -> list[str]:
         """The ``limit`` best chunks by tantivy's BM25 over ``terms``, from the tenant's own
         tantivy index, with the scope's document, batch and selection filters inside the query.
-        A few chunks committed to the file and not yet to tantivy (``READER_FLUSH_MAX``) are
-        flushed first, whichever process wrote them; more — a bulk ingest in flight — are left to
-        their writer's next batch. The hits are joined
+        Chunks committed to the file and not yet to tantivy are flushed first when this object
+        wrote them (read your writes) or when a few wait (``READER_FLUSH_MAX``), whoever wrote
+        them; more from elsewhere — a bulk ingest in flight — are left to their writer's next
+        batch. The hits are joined
         back to their live rows under :func:`scope_filter` (tenant and scope checked again);
         ties break by ``chunk_id``."""
         state = _lexical_state(conn, scope.tenant_id)
         if state is None:
             return []  # the tenant never indexed anything
-        number, generation, pending = state
-        if pending:
+        number, generation, few_pending = state
+        if few_pending or self._pending_terms:  # a few, or this object's own writes
             self.flush(scope.tenant_id)
             state = _lexical_state(conn, scope.tenant_id)
             assert state is not None
