@@ -365,3 +365,21 @@ def test_a_reindex_that_fails_midway_is_finished_by_the_next_open(
         assert hits and hits[0].chunk.document_id == "kvkk"
     finally:
         index.close()
+
+
+def test_a_file_restored_without_its_tantivy_folder_is_indexed_again(tmp_path: Path) -> None:
+    # Given an index whose file is kept (a backup of index.sqlite) but whose folder is lost
+    path = tmp_path / "index.sqlite"
+    index = SqliteSearchIndex(path)
+    index.upsert_document(*_document("t1", "a", ["pajak kendaraan bermotor", "pajak hotel"]))
+    index.upsert_document(*_document("t2", "b", ["pajak restoran"]))
+    before = [_hits(index, "pajak kendaraan", t) for t in ("t1", "t2")]
+    index.close()
+    shutil.rmtree(tmp_path / "index.sqlite.tantivy")
+    # Then opening it indexes every tenant again: the same hits
+    again = SqliteSearchIndex(path)
+    try:
+        assert [_hits(again, "pajak kendaraan", t) for t in ("t1", "t2")] == before
+        assert before[0] and before[1]
+    finally:
+        again.close()

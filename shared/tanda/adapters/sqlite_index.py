@@ -676,6 +676,7 @@ class SqliteSearchIndex(PooledConnections[apsw.Connection]):
         assert self._tantivy is not None
         with self._transaction() as conn:
             if _engine(conn) == "tantivy":
+                self._rebuild_missing(conn, self._tantivy)
                 return
             self._tantivy.drop_all()  # a folder left by an earlier tantivy spell is out of date
             conn.execute("DELETE FROM lexical_pending")
@@ -693,6 +694,22 @@ class SqliteSearchIndex(PooledConnections[apsw.Connection]):
                 conn.execute(f'DROP TABLE "{name}"')
             conn.execute("DELETE FROM settings WHERE name = 'generation'")
             _set_engine(conn, "tantivy")
+
+    def _rebuild_missing(self, conn: apsw.Connection, lexicon: TantivyLexicon) -> None:
+        """A tenant whose tantivy index is gone (the file copied or restored without the folder
+        beside it) is indexed again from its chunks: its live chunks go into the journal, which
+        the flush after opening applies."""
+        for number, tenant in conn.execute(
+            "SELECT t.id, t.tenant_id FROM tenant_fts t WHERE EXISTS "
+            "(SELECT 1 FROM chunks c WHERE c.tenant_id = t.tenant_id AND c.stale = 0)"
+        ).fetchall():
+            if lexicon.exists(_as_int(number)):
+                continue
+            conn.execute(
+                "INSERT OR REPLACE INTO lexical_pending (tenant_id, chunk_rowid, nonce) "
+                "SELECT tenant_id, id, 0 FROM chunks WHERE tenant_id = ? AND stale = 0",
+                (tenant,),
+            )
 
     def _migrate_engine_to_fts(self) -> None:
         """A file last opened with tantivy goes back to FTS5: each tenant's FTS5 table is built
