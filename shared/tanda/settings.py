@@ -66,6 +66,14 @@ class Settings(BaseSettings):
         description="Search index: `sqlite` (embedded file `<home>/index.sqlite`) or "
         "`opensearch:https://HOST` (AWS SigV4 when `opensearch_service` is set).",
     )
+    lexical_engine: Literal["tantivy", "sqlite"] = Field(
+        default="tantivy",
+        description="The engine of the embedded index's lexical arm (`TANDA_INDEX=sqlite`): "
+        "`tantivy` (one tantivy index per tenant in `<home>/index.sqlite.tantivy/`; documents, "
+        "chunks, records and vectors stay in the SQLite file) or `sqlite` (FTS5 inside the "
+        "file). Switching re-indexes the file's chunks once when it is next opened "
+        "(docs/retrieval.md).",
+    )
     opensearch_index: str = Field(default="tanda-chunks", description="OpenSearch index name.")
     opensearch_service: str | None = Field(
         default=None, description="SigV4 signing service: `es` (managed) or `aoss` (serverless)."

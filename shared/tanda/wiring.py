@@ -220,7 +220,11 @@ class Runtime:
         if spec == "sqlite":
             from tanda.adapters.sqlite_index import SqliteSearchIndex
 
-            return SqliteSearchIndex(self.settings.home / "index.sqlite", fusion=self.fusion)
+            return SqliteSearchIndex(
+                self.settings.home / "index.sqlite",
+                fusion=self.fusion,
+                lexical=self.settings.lexical_engine,
+            )
         if spec.startswith("opensearch:"):
             from tanda.adapters.opensearch_index import OpenSearchIndex
 
