@@ -17,6 +17,7 @@ sets) is asserted against the values OpenSearch documents, listed below with the
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
 import re
@@ -25,6 +26,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import jsonschema_rs
 import yaml
@@ -101,7 +103,8 @@ class Operation:
     pattern: re.Pattern[str]
     literal_segments: int
     operation_id: str
-    parameters: frozenset[str]
+    parameters: Mapping[str, str | None]
+    """Query parameter name → the URI of its schema (None when the spec gives it inline)."""
     body_schema: str | None
     """The URI of the request body's schema; None when the operation takes no body."""
 
@@ -171,7 +174,7 @@ DIALECT = "https://json-schema.org/draft/2020-12/schema"
 @dataclass
 class Spec:
     operations: tuple[Operation, ...]
-    global_parameters: frozenset[str]
+    global_parameters: Mapping[str, str | None]
     registry: jsonschema_rs.Registry
     schema_uri: dict[str, str]
     validators: dict[str, jsonschema_rs.Validator]
@@ -213,10 +216,11 @@ def load_spec() -> Spec:
         documents[path.resolve().as_uri()] = yaml.load(path.read_text(), Loader=yaml.CSafeLoader)
     _strict(documents)
     registry = jsonschema_rs.Registry(list(documents.items()), draft=jsonschema_rs.Draft202012)
-    global_doc = documents[(root / "_global_parameters.yaml").resolve().as_uri()]
-    global_parameters = frozenset(
-        p["name"] for p in global_doc["components"]["parameters"].values()
-    )
+    global_uri = (root / "_global_parameters.yaml").resolve().as_uri()
+    global_parameters = {
+        p["name"]: f"{global_uri}#/components/parameters/{_escape(key)}/schema"
+        for key, p in documents[global_uri]["components"]["parameters"].items()
+    }
     operations: list[Operation] = []
     for uri, document in documents.items():
         if "/namespaces/" not in uri:
@@ -226,10 +230,14 @@ def load_spec() -> Spec:
                 op = item.get(method)
                 if op is None:
                     continue
-                params = [
-                    _lookup(document, p)
-                    for p in [*item.get("parameters", []), *op.get("parameters", [])]
-                ]
+                declared = [*item.get("parameters", []), *op.get("parameters", [])]
+                params = {
+                    p["name"]: f"{uri}#{_escape_pointer(ref['$ref'][1:])}/schema"
+                    if "$ref" in ref
+                    else None
+                    for ref in declared
+                    if (p := _lookup(document, ref))["in"] == "query"
+                }
                 body_schema = None
                 if "requestBody" in op:
                     ref = op["requestBody"].get("$ref")
@@ -245,7 +253,7 @@ def load_spec() -> Spec:
                             1 for s in template.split("/") if s and not s.startswith("{")
                         ),
                         operation_id=op["operationId"],
-                        parameters=frozenset(p["name"] for p in params if p["in"] == "query"),
+                        parameters=params,
                         body_schema=body_schema,
                     )
                 )
@@ -255,6 +263,11 @@ def load_spec() -> Spec:
 
 def _escape(token: str) -> str:
     return token.replace("~", "~0").replace("/", "~1")
+
+
+def _escape_pointer(pointer: str) -> str:
+    """``/components/parameters/bulk::query.refresh`` → a pointer a URI fragment can carry."""
+    return "/".join(quote(part, safe=":.@_-~") for part in pointer.split("/"))
 
 
 def _lookup(document: Mapping[str, Any], node: Any) -> Any:
@@ -327,24 +340,41 @@ def violations(
     except ContractViolation as exc:
         return [str(exc)]
     found: list[str] = []
-    unknown = set(request.params) - op.parameters - spec.global_parameters
+    unknown = set(request.params) - set(op.parameters) - set(spec.global_parameters)
     if unknown:
         found.append(f"query parameters {sorted(unknown)} are not parameters of {op.operation_id}")
-    if request.body is None:
-        return found
-    if op.body_schema is None:
-        return [*found, f"{op.operation_id} takes no body"]
-    if op.operation_id.startswith("bulk."):
-        found += _bulk(request.body, spec, mapping)
-    elif op.operation_id.startswith("msearch."):
-        found += _msearch(request.body, spec)
-    else:
-        validator = spec.validator(op.body_schema)
-        found += _schema_errors(validator, request.body)
-        found += free_strings(request.body)
-        if op.operation_id.startswith(("index.", "create.")):
-            found += [f"document: {p}" for p in document_errors(request.body, mapping)]
+    for name, values in request.params.items():
+        schema = op.parameters.get(name) or spec.global_parameters.get(name)
+        for value in values if schema else ():
+            if not any(spec.validator(schema).is_valid(v) for v in _query_values(value)):
+                found.append(f"query parameter {name}={value!r} does not match its schema")
+    if request.body is not None:
+        found += _body_errors(op, request.body, spec, mapping)
     return [f"{op.operation_id} ({op.template}): {f}" for f in found]
+
+
+def _body_errors(
+    op: Operation, body: Any, spec: Spec, mapping: Mapping[str, Any] | None
+) -> list[str]:
+    if op.body_schema is None:
+        return ["the operation takes no body"]
+    if op.operation_id.startswith("bulk."):
+        return _bulk(body, spec, mapping)
+    if op.operation_id.startswith("msearch."):
+        return _msearch(body, spec)
+    found = [*_schema_errors(spec.validator(op.body_schema), body), *free_strings(body)]
+    if op.operation_id.startswith(("index.", "create.")):
+        found += [f"document: {p}" for p in document_errors(body, mapping)]
+    return found
+
+
+def _query_values(value: str) -> list[Any]:
+    """The values a query string ``value`` may stand for: itself, its JSON reading (``true``,
+    ``10``) and a comma-separated list."""
+    readings: list[Any] = [value, value.split(",")]
+    with contextlib.suppress(ValueError):
+        readings.append(json.loads(value))
+    return readings
 
 
 def _bulk(lines: Sequence[Any], spec: Spec, mapping: Mapping[str, Any] | None) -> list[str]:

@@ -70,6 +70,17 @@ def test_an_unknown_path_and_an_unknown_parameter_fail() -> None:
     assert _search({"size": 1}, filter_path=["hits"]) == []  # a global parameter
 
 
+def test_query_parameter_values_are_checked_against_their_schemas() -> None:
+    bulk = [{"delete": {"_id": "a"}}]
+    for refresh in ("true", "false", "wait_for"):
+        assert violations(Request("POST", f"/{INDEX}/_bulk", {"refresh": [refresh]}, bulk)) == []
+    [problem] = violations(Request("POST", f"/{INDEX}/_bulk", {"refresh": ["soon"]}, bulk))
+    assert "query parameter refresh='soon' does not match its schema" in problem
+    assert _search(None, size=["10"]) == []
+    [problem] = _search(None, size=["ten"])
+    assert "search.3" in problem and "size='ten'" in problem
+
+
 def test_bad_bulk_lines_fail_line_by_line() -> None:
     document = {"tenant_id": "t", "document_id": "d", "ordinal": 1}
     assert _bulk({"index": {"_id": "a"}}, document) == []
