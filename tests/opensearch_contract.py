@@ -549,6 +549,7 @@ CHECKED = Checked(0, set())
 
 def check(requests: Iterable[Request]) -> None:
     """Fail (as a test failure) with every recorded request the contract does not allow."""
+    __tracebackhide__ = True  # pytest shows the message, not this function
     spec = load_spec()
     requests = list(requests)
     mapping = recorded_mapping(requests)

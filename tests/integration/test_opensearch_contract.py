@@ -12,6 +12,7 @@ from urllib.parse import SplitResult
 import httpx
 import pytest
 
+from tanda.records.documents import SearchQuery, SearchScope
 from tanda.retrieval import opensearch_bodies as bodies
 from tests.opensearch_contract import (
     SPEC_GAPS,
@@ -167,3 +168,34 @@ def test_the_spec_loads_once_with_its_operations() -> None:
     assert load_spec() is spec
     assert spec.operation("POST", f"/{INDEX}/_search").operation_id == "search.3"
     assert spec.operation("PUT", "/_search/pipeline/p").operation_id == "search_pipeline.put.0"
+
+
+SCOPES = [
+    SearchScope(tenant_id="t"),
+    SearchScope(tenant_id="t", document_ids=("d1", "d2")),
+    SearchScope(tenant_id="t", batch_id="b1", selection="pasal"),
+    SearchScope(tenant_id="t", selection="pasal"),
+]
+
+
+@pytest.mark.parametrize("scope", SCOPES, ids=["tenant", "documents", "batch", "selection"])
+@pytest.mark.parametrize("lang", [None, "id", "tr", "en", "fr"])
+def test_every_search_body_tanda_builds_passes(scope: SearchScope, lang: str | None) -> None:
+    """Beyond what the fakes' tests happen to send: each read body over every scope narrowing
+    and query language, with and without a vector."""
+    search = f"/{INDEX}/_search"
+    for vector in (None, (0.1, 0.2, 0.3)):
+        query = SearchQuery(text="data pribadi", scope=scope, lang=lang, vector=vector)
+        pipeline = {"search_pipeline": ["tanda-hybrid"]} if vector else {}
+        requests = [Request("POST", search, pipeline, bodies.search_body(query, candidates=20))]
+        if vector:  # fused in the adapter: the two arms in one _msearch
+            searches = bodies.arm_search_bodies(query, candidates=20)
+            lines = bodies.msearch_lines(INDEX, searches)
+            requests.append(Request("POST", f"/{INDEX}/_msearch", {}, lines))
+        assert [p for r in requests for p in violations(r)] == []
+    reads = [
+        bodies.chunks_body(scope, ["c1", "c2"]),
+        bodies.document_chunks_body(scope, "d1", size=10, after=[3, "c3"]),
+        bodies.documents_body(scope, after=["d0"]),
+    ]
+    assert [p for body in reads for p in violations(Request("POST", search, {}, body))] == []
