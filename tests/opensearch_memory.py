@@ -14,7 +14,9 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
-from urllib.parse import SplitResult, urlsplit
+from urllib.parse import SplitResult, parse_qs, urlsplit
+
+from tests.opensearch_contract import Request, check
 
 
 class Unsupported(ValueError):
@@ -146,9 +148,13 @@ lines for the NDJSON of ``_bulk`` / ``_msearch``), ``reply`` None for an empty b
 
 
 @contextmanager
-def serve_json(answer: Answer) -> Iterator[str]:
+def serve_json(answer: Answer, *, contract: bool = True) -> Iterator[str]:
     """An OpenSearch-shaped JSON server on a loopback port, each request answered by ``answer``;
-    yields its URL."""
+    yields its URL. On leaving (the fixtures' teardown), every request it received is checked
+    against OpenSearch's API specification (``tests/opensearch_contract.py``, issue 26) and a
+    request the spec does not allow fails the test; ``contract=False`` only for a test of that
+    check itself."""
+    received: list[Request] = []
 
     class Handler(BaseHTTPRequestHandler):
         def log_message(self, format: str, *args: Any) -> None:
@@ -166,6 +172,7 @@ def serve_json(answer: Answer) -> Iterator[str]:
                     if url.path.endswith(("_bulk", "_msearch"))
                     else json.loads(raw)
                 )
+            received.append(Request(self.command, url.path, parse_qs(url.query), body))
             status, reply = answer(self.command, url, dict(self.headers.items()), body)
             payload = b"" if reply is None else json.dumps(reply).encode()
             self.send_response(status)
@@ -186,6 +193,8 @@ def serve_json(answer: Answer) -> Iterator[str]:
         server.shutdown()
         server.server_close()
         thread.join(timeout=5)
+    if contract:
+        check(received)
 
 
 @contextmanager
