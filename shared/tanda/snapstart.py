@@ -56,10 +56,20 @@ ROUTE_FIRST_REQUEST: tuple[str, ...] = (
 )
 
 # What a state machine task (functions/steps/*) imports on its first invocation beyond its entry
-# module: the steps import every stage at import; the progress publisher (agent step of a stream)
-# and the quantities the judge's numbers check reads are imported when first used.
+# module: each step imports the stages it runs when it first runs (issue 24: an on-demand cold
+# start pays only for its own step), the progress publisher (agent step of a stream) and the
+# quantities the judge's numbers check reads likewise. A snapshot holds them all.
 PIPELINE_STEPS: tuple[str, ...] = (
     "tanda.pipeline.steps",
+    "tanda.agent.tool_loop",
+    "tanda.agent.tools",
+    "tanda.retrieval.question",
+    "tanda.pipeline.routing",
+    "tanda.judge.strict_judge",
+    "tanda.judge.framing_check",
+    "tanda.annotate.gate",
+    "tanda.guard.policy_guard",
+    "tanda.pipeline.proof",
     "tanda.pipeline.progress",
     "tanda.numbers",
 )

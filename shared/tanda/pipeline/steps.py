@@ -12,6 +12,10 @@ split, the same on both runners (docs/pipeline.md "Budgets"): the agent stops wi
 ``max(3, share × budget)`` calls left; what it left goes one call to the guard, one to the
 framing check (if there is framing to examine), the rest in equal shares to the judge batches
 (the remainder to the first). A check never borrows another's calls.
+
+Each step imports the stages it runs when it first runs (issue 24): a step's Lambda imports this
+module, so the judge batch's does not pay for the agent, its tools and retrieval, nor the guard's
+for the judge. ``tanda.snapstart`` primes them all before a snapshot.
 """
 
 from __future__ import annotations
@@ -19,27 +23,12 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from tanda.agent.tool_loop import Agent, AgentInstructions
-from tanda.agent.tools import AgentTools, unreadable_call
-from tanda.annotate.aggregate import Annotation, SegmentOutcome, aggregate, refusal_annotation
-from tanda.annotate.compose import Span, compose
-from tanda.annotate.gate import compose_kept, gate
 from tanda.contract.common import Citation, FallbackReason, StageStatus, WireModel
-from tanda.contract.query import QueryV2Request
-from tanda.contract.query_v1 import ClaimMapEntry
-from tanda.contract.response import ModelCallRecord
-from tanda.contract.segments import Segment
+from tanda.contract.response import ClaimMapEntry
 from tanda.errors import NotFound
-from tanda.guard.policy_guard import PolicyGuard
-from tanda.judge.framing_check import FramingCheck
-from tanda.judge.strict_judge import Judge
-from tanda.model_calls import ChatModel
 from tanda.model_calls.budget import ModelLedger, RequestBudget
-from tanda.pipeline.notices import INSUFFICIENT_GROUNDING_NOTICE, NOTICES
-from tanda.pipeline.proof import prove_answer
-from tanda.pipeline.routing import collect_outcomes, route_segments
 from tanda.pipeline.states import (
     AgentOutput,
     AnswerMode,
@@ -56,10 +45,16 @@ from tanda.pipeline.states import (
     guard_reserve_s,
     step_timeouts,
 )
-from tanda.ports import Embedder, Reranker, SearchIndex
-from tanda.records.documents import SearchScope
-from tanda.retrieval.question import analyze_question
-from tanda.settings import Settings
+
+if TYPE_CHECKING:
+    from tanda.agent.tool_loop import AgentInstructions
+    from tanda.annotate.aggregate import Annotation, SegmentOutcome
+    from tanda.annotate.compose import Span
+    from tanda.contract.response import ModelCallRecord
+    from tanda.contract.segments import Segment
+    from tanda.model_calls import ChatModel
+    from tanda.ports import Embedder, Reranker, SearchIndex
+    from tanda.settings import Settings
 
 Clock = Callable[[], float]
 ProgressSink = Callable[[WireModel], None]
@@ -150,34 +145,16 @@ def ledger_for(deps: StepDeps, *, deadline: float, calls: int, scenario: str | N
 # --- the agent -----------------------------------------------------------------------------------
 
 
-def resolve_scope(
-    index: SearchIndex, tenant_id: str, body: QueryV2Request
-) -> SearchScope | FallbackReason:
-    """Step 1 (V2-20): the caller's scope, or the refusal that ends the request before any tool
-    or model call."""
-    if body.sources and "portal" in body.sources:
-        return FallbackReason.source_scope_unavailable  # no portal source is configured here
-    if body.mcp_servers:
-        return FallbackReason.mcp_source_unavailable  # no MCP server is configured here
-    scope = SearchScope(
-        tenant_id=tenant_id,
-        document_ids=tuple(body.document_ids) if body.document_ids else None,
-        selection=body.selection,
-    )
-    if body.selection is not None or body.document_ids:
-        found = {d.document_id for d in index.documents(scope)}
-        if body.selection is not None and not found:
-            return FallbackReason.source_scope_empty
-        if body.document_ids and not set(body.document_ids) <= found:
-            return FallbackReason.source_out_of_scope
-    return scope
-
-
 def agent_step(request: AnswerRequest, deps: StepDeps, ports: AgentPorts) -> AgentOutput:
     """Scope → agent ⇄ tools → routing: the refusal, the 404 of V2-19, or the checks' work."""
+    from tanda.agent.tool_loop import Agent
+    from tanda.agent.tools import AgentTools, unreadable_call
+    from tanda.conversations.scope import resolve_scope
+    from tanda.pipeline.routing import route_segments
+    from tanda.retrieval.question import analyze_question
+
     settings = deps.settings
-    body = request.body
-    scope = resolve_scope(ports.index, request.tenant_id, body)
+    scope = resolve_scope(ports.index, request.tenant_id, request.scope)
     if isinstance(scope, FallbackReason):
         return AgentOutput(done=AnswerOutcome.refusal(scope))
 
@@ -191,7 +168,7 @@ def agent_step(request: AnswerRequest, deps: StepDeps, ports: AgentPorts) -> Age
     # V2-23: the agent stops early enough that the checks keep their share of time and calls.
     agent_until = request.started_at + total * (1 - settings.judge_share)
     history = request.history
-    question = analyze_question(body.query)  # issue 22: the question, read once
+    question = analyze_question(request.query)  # issue 22: the question, read once
     tools = AgentTools(
         ports.index,
         scope,
@@ -260,7 +237,7 @@ def agent_step(request: AnswerRequest, deps: StepDeps, ports: AgentPorts) -> Age
     ]
     work = ChecksWork(
         mode=request.mode,
-        question=body.query,
+        question=request.query,
         scenario=request.scenario,
         deadline_at=request.deadline_at,
         checks_until=checks_until,
@@ -273,7 +250,7 @@ def agent_step(request: AnswerRequest, deps: StepDeps, ports: AgentPorts) -> Age
         framing_items=routing.framing,
         framing_calls=framing_calls,
         judge_batches=batches,
-        include_proof=body.include_proof,
+        include_proof=request.include_proof,
     )
     return AgentOutput(work=work)
 
@@ -284,6 +261,8 @@ def agent_step(request: AnswerRequest, deps: StepDeps, ports: AgentPorts) -> Age
 def judge_batch_step(batch: JudgeBatchInput, deps: StepDeps) -> JudgeBatchOutput:
     """One batch through the strict judge with its re-checks (V2-07 … V2-10), on the batch's
     allotment of calls."""
+    from tanda.judge.strict_judge import Judge
+
     ledger = ledger_for(
         deps, deadline=batch.deadline_at, calls=batch.calls, scenario=batch.scenario
     )
@@ -301,6 +280,8 @@ def judge_batch_step(batch: JudgeBatchInput, deps: StepDeps) -> JudgeBatchOutput
 
 def framing_check_step(state: ChecksState, deps: StepDeps) -> FramingOutput:
     """V2-06: the one framing-check call over the uncited framing segments."""
+    from tanda.judge.framing_check import FramingCheck
+
     work = state.work
     ledger = ledger_for(
         deps, deadline=work.deadline_at, calls=work.framing_calls, scenario=work.scenario
@@ -318,6 +299,13 @@ def guard_step(state: GuardInput, deps: StepDeps) -> AnswerOutcome:
     """Every verdict in answer order, aggregated; then the policy guard over what would be
     published (fails closed, V2-13). In ``v1-gate`` mode the gate comes first: the guard reads
     the kept sentences only, and an answer with too few of them is never guarded (CV-2)."""
+    from tanda.annotate.aggregate import aggregate, refusal_annotation
+    from tanda.annotate.compose import compose
+    from tanda.guard.policy_guard import PolicyGuard
+    from tanda.pipeline.notices import NOTICES
+    from tanda.pipeline.proof import prove_answer
+    from tanda.pipeline.routing import collect_outcomes
+
     work = state.work
     judged, framing = state.checks
     ordered, framing_status = collect_outcomes(
@@ -383,6 +371,11 @@ def _gated(
     """CV-2: publish only the sentences the judge confirmed; reject the whole answer when too
     few remain (no guard call: nothing would be published); else the guard reads the kept
     sentences. ``annotation`` stays the report of every checked claim, withheld ones included."""
+    from tanda.annotate.aggregate import aggregate
+    from tanda.annotate.gate import compose_kept, gate
+    from tanda.guard.policy_guard import PolicyGuard
+    from tanda.pipeline.notices import INSUFFICIENT_GROUNDING_NOTICE, NOTICES
+
     decision = gate(ordered, min_supported_ratio=deps.settings.v1_min_supported_ratio)
 
     def outcome(answer: str, gated: GateOutcome, **fields: Any) -> AnswerOutcome:
