@@ -18,8 +18,6 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tanda.settings import Settings, load_settings
-
 if TYPE_CHECKING:
     from tanda.auth import Authenticator
     from tanda.model_calls import ChatModel
@@ -29,6 +27,7 @@ if TYPE_CHECKING:
     from tanda.pipeline.steps import AgentPorts, StepDeps
     from tanda.ports import Embedder, Progress, Reranker, SearchIndex, Store
     from tanda.retrieval.fusion import FusionConfig
+    from tanda.settings import Settings
 
 
 @dataclass
@@ -237,6 +236,10 @@ def build_model(spec: str) -> ChatModel:
 
 
 def build_runtime(settings: Settings | None = None) -> Runtime:
+    # The settings (pydantic-settings) load on the first invocation, not at a step's import
+    # (cold start, issue 24).
+    from tanda.settings import load_settings
+
     return Runtime(settings=settings or load_settings())
 
 

@@ -15,7 +15,7 @@ monotonic clock does not survive a Lambda boundary.
 from __future__ import annotations
 
 import math
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -28,7 +28,9 @@ from tanda.conversations.history import History
 from tanda.conversations.scope import Scope
 from tanda.judge.strict_judge import JudgeItem
 from tanda.passages import Passage
-from tanda.settings import Settings
+
+if TYPE_CHECKING:
+    from tanda.settings import Settings
 
 AnswerMode = Literal["annotate-v2", "v1-gate"]
 """``annotate-v2``: every segment published with its mark (``/query/v2``, its stream, the
