@@ -9,7 +9,7 @@ DEMO_CORPUS ?= $(firstword $(wildcard ../shared/data/corpus) demo/corpus)
 DEMO_HOME   ?= .tanda/demo
 DEMO_QUESTION ?= Berapa realisasi pendapatan daerah Surabaya tahun 2023?
 
-.PHONY: demo test test-deep sam-smoke lint bench openapi clean
+.PHONY: demo test test-deep sam-smoke policy lint bench openapi clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "tanda needs Python >= 3.11")'
@@ -37,6 +37,11 @@ test-deep: $(STAMP)
 ## test (docs/deploy.md); the SAM CLI and Python 3.12 tools go under .tanda/sam/
 sam-smoke: $(STAMP)
 	SAM_SMOKE=1 $(BIN)/python -m pytest tests/infra -m sam
+
+## policy: checkov over template.yaml (issue 27): nothing failed, every skip in the template with
+## its reason (docs/operations.md "Policy scan"); checkov goes under .tanda/checkov/
+policy: $(STAMP)
+	SAM_SMOKE=1 $(BIN)/python -m pytest tests/infra -m policy
 
 ## lint: ruff (lint + format check), mypy (strict) and the import contracts (DESIGN §2)
 lint: $(STAMP)

@@ -210,12 +210,68 @@ def measure(documents: int, per_document: int, rounds: int) -> dict[str, Any]:
     return row
 
 
+def channel(documents: int, per_document: int, rounds: int) -> dict[str, Any]:
+    """The embedding channel alone (issue 28): the numpy ``embedding_neighbours`` against the
+    pure-Python channel it replaced (kept in ``tests/unit/crosscheck/test_similarity.py``), the
+    same claims and vectors, timed in alternation, and how many pairs they share."""
+    sys.path.insert(0, str(ROOT))
+    from tests.unit.crosscheck.test_similarity import _pure_python_neighbours
+
+    from tanda.crosscheck.similarity import embedding_neighbours
+
+    claims = synthetic_corpus(documents, per_document).claims
+    vectors = dict(
+        zip(
+            (c.node_id for c in claims),
+            HashedEmbedder().embed([c.statement for c in claims]),
+            strict=True,
+        )
+    )
+    seconds: dict[str, list[float]] = {"numpy": [], "pure_python": []}
+    found: dict[str, list[tuple[str, str]]] = {}
+    for _ in range(rounds):
+        for name, run in (
+            ("numpy", embedding_neighbours),
+            ("pure_python", _pure_python_neighbours),
+        ):
+            started = time.perf_counter()
+            pairs = run(claims, vectors, NEIGHBOURS)
+            seconds[name].append(time.perf_counter() - started)
+            found[name] = [(x.node_id, y.node_id) for x, y, _ in pairs]
+    shared = len(set(found["numpy"]) & set(found["pure_python"]))
+    return {
+        "claims": len(claims),
+        **{f"{name}_seconds_median": round(statistics.median(v), 3) for name, v in seconds.items()},
+        "speedup": round(
+            statistics.median(seconds["pure_python"]) / statistics.median(seconds["numpy"]), 1
+        ),
+        "pairs_numpy": len(found["numpy"]),
+        "pairs_pure_python": len(found["pure_python"]),
+        "pairs_shared": shared,
+        "note": "signatures bit-identical (summed in the same order); cosines by BLAS may "
+        "differ in the last bit, which moves pairs tied at the 0.5 floor or with each other",
+    }
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--sizes", default="2x200,50x100,100x100")
     parser.add_argument("--out", type=Path, default=RESULTS)
+    parser.add_argument(
+        "--channel",
+        action="store_true",
+        help="only the embedding channel, numpy against pure Python, merged into --out",
+    )
     args = parser.parse_args()
+    if args.channel:
+        committed = json.loads(args.out.read_text(encoding="utf-8")) if args.out.is_file() else {}
+        committed["embedding_channel"] = {
+            f"{d}x{c}": channel(d, c, args.rounds) for d, c in ((50, 100), (100, 100))
+        }
+        print(json.dumps(committed["embedding_channel"], indent=1))
+        args.out.write_text(json.dumps(committed, indent=2) + "\n", encoding="utf-8")
+        return 0
     sizes = [tuple(int(n) for n in size.split("x")) for size in args.sizes.split(",")]
     rows = [measure(d, c, args.rounds) for d, c in sizes]
     print(
@@ -264,6 +320,10 @@ def main() -> int:
         "sizes": rows,
         "growth": growth,
     }
+    if args.out.is_file():  # the channel comparison has its own run (--channel)
+        kept = json.loads(args.out.read_text(encoding="utf-8")).get("embedding_channel")
+        if kept is not None:
+            result["embedding_channel"] = kept
     args.out.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
     if growth:
         print(

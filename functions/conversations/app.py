@@ -11,7 +11,8 @@ from tanda import snapstart
 from tanda.api.app import create_app
 from tanda.api.routes.conversations import router
 from tanda.observability import instrumented
+from tanda.wiring import snapshot_primes
 
 app = create_app(routers=[router])
 handler = instrumented("conversations")(Mangum(app, lifespan="off"))
-snapstart.register(prime_modules=(*snapstart.AWS_ADAPTERS, *snapstart.ROUTE_FIRST_REQUEST))
+snapstart.register(prime_modules=snapshot_primes("conversations"))

@@ -11,8 +11,8 @@ from tanda import snapstart
 from tanda.api.app import create_app
 from tanda.api.routes.health import router
 from tanda.observability import instrumented
+from tanda.wiring import snapshot_primes
 
 app = create_app(routers=[router])
 handler = instrumented("health")(Mangum(app, lifespan="off"))
-# instrumented() logs with Powertools; FastAPI runs the sync route on anyio's asyncio backend.
-snapstart.register(prime_modules=("aws_lambda_powertools", "anyio._backends._asyncio"))
+snapstart.register(prime_modules=snapshot_primes("health"))

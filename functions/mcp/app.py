@@ -13,19 +13,8 @@ from tanda import snapstart
 from tanda.api.app import create_app
 from tanda.api.routes.mcp import router
 from tanda.observability import instrumented
+from tanda.wiring import snapshot_primes
 
 app = create_app(routers=[router])
 handler = instrumented("mcp")(Mangum(app, lifespan="off"))
-snapstart.register(
-    prime_modules=(
-        *snapstart.AWS_ADAPTERS,
-        *snapstart.ROUTE_FIRST_REQUEST,
-        "tanda.service.knowledge",
-        "tanda.service.ask_v1",
-        "tanda.ask.run",
-        "tanda.service.cross_check",
-        "tanda.pipeline.runners.cross_check",
-        "mcp.server.streamable_http",
-        "mcp.server.runner",
-    )
-)
+snapstart.register(prime_modules=snapshot_primes("mcp"))

@@ -11,13 +11,8 @@ from tanda import snapstart
 from tanda.api.app import create_app
 from tanda.api.routes.query_v1 import router
 from tanda.observability import instrumented
+from tanda.wiring import snapshot_primes
 
 app = create_app(routers=[router])
 handler = instrumented("query_v1")(Mangum(app, lifespan="off"))
-snapstart.register(
-    prime_modules=(
-        *snapstart.AWS_ADAPTERS,
-        *snapstart.ROUTE_FIRST_REQUEST,
-        "tanda.service.answer_v1",
-    )
-)
+snapstart.register(prime_modules=snapshot_primes("query_v1"))

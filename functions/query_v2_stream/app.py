@@ -20,13 +20,7 @@ Wiring only (DESIGN §2): no settings are read and no adapter is built at import
 from tanda import snapstart
 from tanda.api.app import create_app
 from tanda.api.routes.query_v2 import router
+from tanda.wiring import snapshot_primes
 
 app = create_app(routers=[router])
-snapstart.install_lwa_hooks(
-    app,
-    prime_modules=(
-        *snapstart.AWS_ADAPTERS,
-        *snapstart.ROUTE_FIRST_REQUEST,
-        "tanda.service.answer_v2",
-    ),
-)
+snapstart.install_lwa_hooks(app, prime_modules=snapshot_primes("query_v2_stream"))

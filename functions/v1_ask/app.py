@@ -11,14 +11,8 @@ from tanda import snapstart
 from tanda.api.app import create_app
 from tanda.api.routes.v1_ask import router
 from tanda.observability import instrumented
+from tanda.wiring import snapshot_primes
 
 app = create_app(routers=[router])
 handler = instrumented("v1_ask")(Mangum(app, lifespan="off"))
-snapstart.register(
-    prime_modules=(
-        *snapstart.AWS_ADAPTERS,
-        *snapstart.ROUTE_FIRST_REQUEST,
-        "tanda.service.ask_v1",
-        "tanda.ask.run",
-    )
-)
+snapstart.register(prime_modules=snapshot_primes("v1_ask"))

@@ -70,11 +70,114 @@ class CreditAccount(_Model):
         return self.usage.get(kind, Usage())
 
 
+TenantStatus = Literal["active", "suspended"]
+
+
 class TenantProfile(_Model):
-    """What a tenant has chosen for itself (ASK-07: the default output language)."""
+    """A tenant (issue 27): its name, what it has chosen for itself (ASK-07: the default output
+    language) and its status — a ``suspended`` tenant's keys and tokens get 403
+    ``tenant_suspended`` and its scheduled cross-checks stop; nothing of it is deleted. A tenant
+    never created reads as an active one without a name."""
 
     tenant_id: str
     lang: str | None = Field(default=None, description="Default `lang` of /v1/ask answers.")
+    name: str | None = Field(default=None, description="A display name.")
+    status: TenantStatus = "active"
+    created_at: float | None = None
+
+
+LedgerKind = Literal["charge", "metered", "refund", "grant", "adjustment"]
+"""What a ledger entry records (issue 27): a charged call (negative), a test key's metered call
+(zero), a failed job's refund, a grant (the opening balance too) and an operator's adjustment."""
+LEDGER_KINDS: tuple[LedgerKind, ...] = get_args(LedgerKind)
+ROUTES: dict[UsageKind, str] = {
+    "ask": "/v1/ask",
+    "search": "/v1/search",
+    "cross_check": "/v1/cross-check",
+}
+"""The /v1 route each usage kind is charged on (the ``route`` of its ledger entries)."""
+OPENING_REASON = "opening balance (TANDA_INITIAL_CREDITS)"
+CARRIED_REASON = "balance before the ledger (issue 27)"
+
+
+class LedgerEntry(_Model):
+    """One change of a tenant's balance, written in the same conditional write as the change:
+    the balance is the sum of the tenant's entries."""
+
+    entry_id: str
+    tenant_id: str
+    kind: LedgerKind
+    amount: Decimal = Field(description="Signed: a charge is negative, a refund positive.")
+    reason: str = ""
+    route: str | None = None
+    request_id: str | None = Field(default=None, description="The call's id (`req_…`).")
+    job_id: str | None = Field(default=None, description="The cross-check job's id.")
+    key_id: str | None = Field(default=None, description="The /v1 key that made the call.")
+    at: float
+
+
+class LedgerRef(_Model):
+    """What a metered call adds to its ledger entry: who made it and under which id."""
+
+    request_id: str | None = None
+    key_id: str | None = None
+    job_id: str | None = None
+
+
+def new_entry_id(at: float) -> str:
+    """A ledger entry id that sorts by time: ``le_<microseconds>_<random>``."""
+    import secrets
+
+    return f"le_{int(at * 1_000_000):017d}_{secrets.token_hex(6)}"
+
+
+def call_entry(
+    tenant_id: str,
+    kind: LedgerKind,
+    usage: UsageKind,
+    amount: Decimal,
+    ref: LedgerRef | None,
+    reason: str,
+) -> LedgerEntry:
+    """The entry of a metered /v1 call or a job's refund, ``amount`` signed as it changes the
+    balance, stamped now."""
+    import time
+
+    at = time.time()
+    ref = ref or LedgerRef()
+    return LedgerEntry(
+        entry_id=new_entry_id(at),
+        tenant_id=tenant_id,
+        kind=kind,
+        amount=as_credits(amount),
+        reason=reason,
+        route=ROUTES[usage],
+        request_id=ref.request_id,
+        job_id=ref.job_id,
+        key_id=ref.key_id,
+        at=at,
+    )
+
+
+def operator_entry(tenant_id: str, kind: LedgerKind, amount: Decimal, reason: str) -> LedgerEntry:
+    """The entry of a grant, an adjustment or an opening balance, stamped now."""
+    import time
+
+    at = time.time()
+    return LedgerEntry(
+        entry_id=new_entry_id(at),
+        tenant_id=tenant_id,
+        kind=kind,
+        amount=as_credits(amount),
+        reason=reason,
+        at=at,
+    )
+
+
+def new_request_id() -> str:
+    import secrets
+
+    return "req_" + secrets.token_hex(10)
 
 
 def to_units(amount: Decimal) -> int:
@@ -115,6 +218,19 @@ def parse_amount(text: str) -> Decimal:
     check_grant(amount)
     to_units(amount)
     return amount
+
+
+def parse_adjustment(text: str) -> Decimal:
+    """A signed, non-zero credit amount typed by an operator (``tanda credits adjust``): ``-5``,
+    ``+2.5``, ``12``; at most :data:`MAX_GRANT` either way."""
+    written = text.strip()
+    sign = -1 if written.startswith("-") else 1
+    amount = read_amount(written[1:] if written[:1] in ("-", "+") else written)
+    if amount == 0:
+        raise ValueError("an adjustment changes the balance: it is not zero")
+    check_grant(amount)
+    to_units(amount)
+    return amount * sign
 
 
 def check_grant(amount: Decimal) -> None:

@@ -11,7 +11,11 @@ and a stopword list must not drop them from a query.
 One rule: each word of the text that is a function word of a language counts one for it, each
 Turkish-only letter two for Turkish; the language with the most wins. A tie, or fewer than
 ``min_hits``, is no evidence: ``None``, and each caller says what it falls back to (the search
-analysis to :data:`DEFAULT_LANG`, the numbers to reading ambiguous separators language-free).
+analysis to :data:`DEFAULT_TEXT_LANG`, the numbers to reading ambiguous separators language-free).
+
+Two defaults, for two questions: the language a *text* is read in when nothing says
+(:data:`DEFAULT_TEXT_LANG`, the corpus's), and the language an *answer* is written in when
+neither the request nor the tenant says (:data:`DEFAULT_ANSWER_LANG`, ASK-07).
 """
 
 from __future__ import annotations
@@ -22,7 +26,18 @@ from typing import Final, Literal
 
 Lang = Literal["id", "tr", "en"]
 LANGS: Final[tuple[Lang, ...]] = ("id", "tr", "en")
-DEFAULT_LANG: Final[Lang] = "id"
+DEFAULT_TEXT_LANG: Final[Lang] = "id"
+"""The language a text — a query, a document, a claim — is analysed in when its caller does not
+say and the guess finds no evidence: the search analysis, extraction and the offline judges."""
+DEFAULT_ANSWER_LANG: Final[Lang] = "tr"
+"""The language of an answer or an explanation when neither the request nor the tenant's stored
+default says (ASK-07: ``/v1/ask``, cross-check explanations)."""
+LANGUAGE_NAMES: Final[dict[Lang, str]] = {
+    "tr": "Turkish (Türkçe)",
+    "id": "Indonesian (Bahasa Indonesia)",
+    "en": "English",
+}
+"""How a model is told which language to write in."""
 
 GUESS_SAMPLE_CHARS: Final = 20_000
 """A guess reads at most this much of the text's start: enough to tell three languages apart, and

@@ -20,6 +20,32 @@ from typing import Any, Protocol, TypeVar
 NAMESPACE = "tanda"
 SERVICE = "tanda"
 
+# What is written, by name: template.yaml's alarms and dashboard watch these, and
+# tests/infra/test_operations.py checks each one they name is one this module writes (issue 27).
+# Every metric carries the ``service`` dimension (Powertools adds it) and one of these two.
+ROUTE_DIMENSION = "route"
+STEP_DIMENSION = "step"
+SERVICE_DIMENSION = "service"
+# instrumented(): one of each per invocation of a route or a step.
+LATENCY = "Latency"
+ERRORS = "Errors"
+# record_answer(): one of each per answer, under its route.
+ANSWER_LATENCY = "AnswerLatency"
+MODEL_CALLS = "ModelCalls"
+FALLBACKS = "Fallbacks"
+VERDICT_PREFIX = "Verdict."
+# 1 for the answer's verification (V2-16), 0 for the others: their Average is each one's share.
+VERIFICATION_PREFIX = "Verification."
+VERIFICATIONS = ("full", "partial", "none")  # tanda.contract.Verification (a test compares)
+# For an answer the judge examined: 1 when a statement of it was left unverified for that
+# reason (V2-10), else 0 — the Average is the share of judged answers it hit.
+JUDGE_UNAVAILABLE = "JudgeUnavailable"
+JUDGE_DEADLINE = "JudgeDeadline"
+JUDGE_FAILURES = {"judge_unavailable": JUDGE_UNAVAILABLE, "deadline": JUDGE_DEADLINE}
+# record_playground_run()
+PLAYGROUND_RUNS = "PlaygroundRuns"
+PLAYGROUND_ROUTE = "playground"
+
 Handler = TypeVar("Handler", bound=Callable[..., Any])
 
 
@@ -81,9 +107,9 @@ def instrumented(name: str, *, kind: str = "route") -> Callable[[Handler], Handl
                     log.info("invocation", extra={"status": status, "latency_ms": latency_ms})
                 if emf is not None:
                     emf.add_dimension(name=kind, value=name)
-                    emf.add_metric(name="Latency", unit="Milliseconds", value=latency_ms)
+                    emf.add_metric(name=LATENCY, unit="Milliseconds", value=latency_ms)
                     if status == "error" or (isinstance(status, int) and status >= 500):
-                        emf.add_metric(name="Errors", unit="Count", value=1)
+                        emf.add_metric(name=ERRORS, unit="Count", value=1)
                     emf.flush_metrics()
 
         return invoke  # type: ignore[return-value]
@@ -100,8 +126,13 @@ def record_answer(
     verdicts: Iterable[str | None],
     fallback: str | None,
     model_calls: Iterable[_CallRecord],
+    verification: str | None = None,
+    judge_failures: Iterable[str] | None = None,
 ) -> None:
-    """One answer's figures: latency, model calls by role/outcome, verdict counts, fallback.
+    """One answer's figures: latency, model calls by role/outcome, verdict counts, fallback,
+    its verification, and — when the judge examined it (``judge_failures`` not None: the
+    reasons its statements were left unverified) — whether the judge was unavailable or out
+    of time for any of them.
 
     Only inside a Lambda function: locally (``tanda ask --json``, tests) nothing is written to
     stdout.
@@ -126,12 +157,21 @@ def record_answer(
         )
     if emf is None:
         return
-    emf.add_dimension(name="route", value=route)
-    emf.add_metric(name="AnswerLatency", unit="Milliseconds", value=latency_ms)
-    emf.add_metric(name="ModelCalls", unit="Count", value=sum(calls.values()))
+    emf.add_dimension(name=ROUTE_DIMENSION, value=route)
+    emf.add_metric(name=ANSWER_LATENCY, unit="Milliseconds", value=latency_ms)
+    emf.add_metric(name=MODEL_CALLS, unit="Count", value=sum(calls.values()))
     for verdict, count in counts.items():
-        emf.add_metric(name=f"Verdict.{verdict}", unit="Count", value=count)
-    emf.add_metric(name="Fallbacks", unit="Count", value=1 if fallback else 0)
+        emf.add_metric(name=f"{VERDICT_PREFIX}{verdict}", unit="Count", value=count)
+    emf.add_metric(name=FALLBACKS, unit="Count", value=1 if fallback else 0)
+    if verification is not None:
+        for state in VERIFICATIONS:
+            emf.add_metric(
+                name=f"{VERIFICATION_PREFIX}{state}", unit="Count", value=int(state == verification)
+            )
+    if judge_failures is not None:
+        reasons = set(judge_failures)
+        for reason, name in JUDGE_FAILURES.items():
+            emf.add_metric(name=name, unit="Count", value=int(reason in reasons))
     emf.flush_metrics()
 
 
@@ -150,7 +190,7 @@ def record_playground_run(*, tenant_id: str, trace_id: str, status: str, latency
         log.info(
             "playground_run",
             extra={
-                "route": "playground",
+                "route": PLAYGROUND_ROUTE,
                 "tenant": tenant_id,
                 "trace_id": trace_id,
                 "status": status,
@@ -159,6 +199,6 @@ def record_playground_run(*, tenant_id: str, trace_id: str, status: str, latency
         )
     if emf is None:
         return
-    emf.add_dimension(name="route", value="playground")
-    emf.add_metric(name="PlaygroundRuns", unit="Count", value=1)
+    emf.add_dimension(name=ROUTE_DIMENSION, value=PLAYGROUND_ROUTE)
+    emf.add_metric(name=PLAYGROUND_RUNS, unit="Count", value=1)
     emf.flush_metrics()

@@ -21,6 +21,9 @@ class Passage:
     chunk: Chunk | None = None
     producing_call: str | None = None
     """For tool/portal results: the call that produced it, e.g. ``search("anggaran")``."""
+    unit: str | None = None
+    """For portal/MCP results: the unit its figures are stated in (issue 25: the numbers
+    cross-check reads it, as it reads the period)."""
 
     def identity_lines(self) -> list[str]:
         """The identity as both the agent and the judge see it, one ``label: value`` a line."""
@@ -41,6 +44,7 @@ class Passage:
             ("Halaman", self.citation.page_no),
             ("Dataset", ident.dataset),
             ("Periode", ident.period),
+            ("Satuan", self.unit),
             ("Sumber", self.citation.source),
             ("Dihasilkan oleh", self.producing_call),
         ]

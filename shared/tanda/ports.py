@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from decimal import Decimal
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
-from tanda.credits import CreditAccount, TenantProfile, UsageKind
+from tanda.credits import CreditAccount, LedgerEntry, LedgerRef, TenantProfile, UsageKind
 from tanda.records.conversations import (
     Conversation,
     ConversationOwner,
@@ -28,6 +28,7 @@ from tanda.records.documents import (
     SearchScope,
 )
 from tanda.records.jobs import CrossCheckJob, JobPage
+from tanda.records.keys import ApiKeyRecord
 from tanda.records.structure import RecordQuery, StructureRecord
 
 if TYPE_CHECKING:
@@ -181,42 +182,106 @@ class Store(Protocol):
         """Count one request for ``key`` in the current fixed window; refuse over ``limit``."""
         ...
 
-    # --- credits (ASK-12, ASK-13) and tenant profiles (ASK-07) ---------------------------------
+    # --- credits (ASK-12, ASK-13), their ledger (issue 27) and tenants (ASK-07, issue 27) -----
     #
     # A tenant's ledger opens with ``opening`` credits the first time it is written (a charge, a
-    # metered call or a grant); until then it reads as ``opening``.
+    # metered call, a grant or an adjustment) — itself an entry (a ``grant``, OPENING_REASON) —
+    # and until then reads as ``opening``. Every change of the balance is a ``LedgerEntry``
+    # written in the same transaction or conditional write as the change, so the balance is
+    # always the sum of the tenant's entries. ``ref`` names the call (request or job id, key id).
 
     def credit_account(self, tenant_id: str, *, opening: Decimal) -> CreditAccount:
         """The tenant's balance and usage. Reads only."""
         ...
 
     def charge(
-        self, tenant_id: str, kind: UsageKind, amount: Decimal, *, opening: Decimal
-    ) -> Decimal | None:
-        """ONE conditional write: if the balance covers ``amount``, take it and count one charged
-        call of ``kind``. Returns the balance after it, or ``None`` (nothing written) when the
+        self,
+        tenant_id: str,
+        kind: UsageKind,
+        amount: Decimal,
+        *,
+        opening: Decimal,
+        ref: LedgerRef | None = None,
+    ) -> bool:
+        """ONE conditional write: if the balance covers ``amount``, take it, count one charged
+        call of ``kind`` and write its ``charge`` entry. ``False`` (nothing written) when the
         balance does not cover it — never a negative balance, never a charge counted twice."""
         ...
 
-    def meter(self, tenant_id: str, kind: UsageKind, *, opening: Decimal) -> None:
-        """Count one metered call of ``kind`` (a ``dip_test_`` key): the balance is untouched."""
+    def meter(
+        self, tenant_id: str, kind: UsageKind, *, opening: Decimal, ref: LedgerRef | None = None
+    ) -> None:
+        """Count one metered call of ``kind`` (a ``dip_test_`` key) and write its ``metered``
+        entry (amount 0): the balance is untouched."""
         ...
 
-    def grant_credits(self, tenant_id: str, amount: Decimal, *, opening: Decimal) -> CreditAccount:
-        """Add ``amount`` (> 0, at most ``MAX_GRANT``) to the balance in one write; the account
-        after it. ``CreditLimitError`` (nothing written) when the balance would pass
+    def grant_credits(
+        self, tenant_id: str, amount: Decimal, *, opening: Decimal, reason: str = "grant"
+    ) -> CreditAccount:
+        """Add ``amount`` (> 0, at most ``MAX_GRANT``) to the balance with its ``grant`` entry;
+        the account after it. ``CreditLimitError`` (nothing written) when the balance would pass
         ``MAX_BALANCE`` (``tanda.credits``, issue 23)."""
         ...
 
+    def adjust_credits(
+        self,
+        tenant_id: str,
+        amount: Decimal,
+        *,
+        opening: Decimal,
+        reason: str,
+        allow_negative: bool = False,
+    ) -> CreditAccount | None:
+        """Add the signed ``amount`` (``tanda credits adjust``) with its ``adjustment`` entry;
+        the account after it. ``None`` (nothing written) when it would take the balance below
+        zero and ``allow_negative`` is off; ``CreditLimitError`` over ``MAX_BALANCE``."""
+        ...
+
+    def ledger(
+        self, tenant_id: str, *, since: float | None = None, until: float | None = None
+    ) -> list[LedgerEntry]:
+        """The tenant's entries with ``since <= at < until``, oldest first."""
+        ...
+
     def tenant_profile(self, tenant_id: str) -> TenantProfile:
-        """The tenant's profile; an empty one (no default language) if never set."""
+        """The tenant's profile; an empty, active one if never set."""
         ...
 
     def put_tenant_profile(self, profile: TenantProfile) -> None: ...
 
+    def tenants(self) -> list[TenantProfile]:
+        """Every tenant whose profile was ever written, by id."""
+        ...
+
+    # --- API keys (issue 27; tanda.records.keys) -----------------------------------------------
+
+    def put_key(self, record: ApiKeyRecord) -> None:
+        """Store a new key. ``ValueError`` (nothing written) when its ``key_id`` exists."""
+        ...
+
+    def key(self, key_id: str) -> ApiKeyRecord | None: ...
+
+    def api_keys(self, tenant_id: str | None = None) -> list[ApiKeyRecord]:
+        """Every key (of ``tenant_id``), oldest first."""
+        ...
+
+    def end_key(
+        self, key_id: str, *, revoked_at: float | None = None, expires_at: float | None = None
+    ) -> ApiKeyRecord | None:
+        """Set the key's revocation or (an earlier) expiry; the record after it, ``None`` when
+        there is no such key. A time already set earlier is kept."""
+        ...
+
+    def touch_key(self, key_id: str, at: float, *, every_s: float) -> bool:
+        """ONE conditional write: set ``last_used_at`` to ``at`` unless it was set less than
+        ``every_s`` before. ``True`` if it did."""
+        ...
+
     # --- cross-check jobs (XC-1, XC-2; tanda.records.jobs) -------------------------------------
 
-    def create_job(self, job: CrossCheckJob, *, opening: Decimal) -> bool:
+    def create_job(
+        self, job: CrossCheckJob, *, opening: Decimal, ref: LedgerRef | None = None
+    ) -> bool:
         """ONE atomic write: store the new ``job`` and, when it is ``queued``, pay for it: a
         ``test_key`` job counts one metered ``cross_check`` call; any other takes
         ``job.charged`` from the tenant's balance only if the balance covers it, counting one

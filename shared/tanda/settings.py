@@ -18,6 +18,7 @@ from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from tanda.credits import MAX_BALANCE, read_amount
+from tanda.sources import McpServerConfig, PortalConfig, parse_mcp_servers, parse_portals
 
 DEFAULT_JWT_PARTNER_SCOPE = "tanda:partner"
 DEFAULT_JWT_ADMIN_SCOPE = "tanda:admin"
@@ -64,6 +65,14 @@ class Settings(BaseSettings):
         default="sqlite",
         description="Search index: `sqlite` (embedded file `<home>/index.sqlite`) or "
         "`opensearch:https://HOST` (AWS SigV4 when `opensearch_service` is set).",
+    )
+    lexical_engine: Literal["tantivy", "sqlite"] = Field(
+        default="tantivy",
+        description="The engine of the embedded index's lexical arm (`TANDA_INDEX=sqlite`): "
+        "`tantivy` (one tantivy index per tenant in `<home>/index.sqlite.tantivy/`; documents, "
+        "chunks, records and vectors stay in the SQLite file) or `sqlite` (FTS5 inside the "
+        "file). Switching re-indexes the file's chunks once when it is next opened "
+        "(docs/retrieval.md).",
     )
     opensearch_index: str = Field(default="tanda-chunks", description="OpenSearch index name.")
     opensearch_service: str | None = Field(
@@ -144,9 +153,23 @@ class Settings(BaseSettings):
     tool_deadline_s: float = Field(
         default=10.0,
         gt=0,
-        description="The most one agent tool call (search, read_document, list_sources) may take; "
-        "never past the agent's share of the request deadline. When it passes the call ends with "
-        "status `timeout` (V2-19).",
+        description="The most one agent tool call (search, read_document, list_sources, the "
+        "portal and MCP tools) may take; never past the agent's share of the request deadline. "
+        "When it passes the call ends with status `timeout` (V2-19).",
+    )
+
+    # --- sources beyond the tenant's documents (docs/sources.md, issue 25) ------------------------
+    portals: Annotated[dict[str, PortalConfig], NoDecode] = Field(
+        default_factory=dict,
+        description='JSON map tenant → its open-data portal `{name, base_url, kind: "ckan", '
+        'api_key_ref?, timeout_s, max_rows}` (`sources: ["portal"]`). Secrets by reference '
+        "only: an environment variable name, or a Secrets Manager ARN on AWS.",
+    )
+    mcp_servers: Annotated[dict[str, dict[str, McpServerConfig]], NoDecode] = Field(
+        default_factory=dict,
+        description="JSON map tenant → its MCP servers (a list of `{name, transport: "
+        '"streamable_http" | "stdio" (embedded only), url | command, headers_ref?, '
+        "allowed_tools?, timeout_s}`) a request may name in `mcp_servers`.",
     )
 
     stream_workers: int = Field(
@@ -316,17 +339,26 @@ class Settings(BaseSettings):
     )
 
     # --- auth (docs/auth.md) -------------------------------------------------------------------
-    # Secrets are never configured here, only their SHA-256 hashes; keys written by
-    # `tanda keys create` to `<home>/keys.json` are trusted in addition to these.
+    # Secrets are never configured here, only their SHA-256 hashes. Keys made by `tanda keys
+    # create` are records in the Store (issue 27); these hashes are the bootstrap path.
     api_key_hashes: Annotated[tuple[str, ...], NoDecode] = Field(
         default=(),
         description="SHA-256 hex digests of accepted shared `X-API-Key` values (V2-01, PG-1); "
-        "a JSON list or a comma-separated string.",
+        "a JSON list or a comma-separated string. The bootstrap path: accepted beside the keys "
+        "in the Store, never revoked by `tanda keys revoke`.",
     )
     v1_api_key_hashes: dict[str, str] = Field(
         default_factory=dict,
         description="JSON map SHA-256 hex digest of a `dip_live_…`/`dip_test_…` key → tenant id "
-        "(ASK-01).",
+        "(ASK-01). The bootstrap path, as `TANDA_API_KEY_HASHES`.",
+    )
+    auth_cache_s: float = Field(
+        default=60.0,
+        ge=0,
+        le=60,
+        description="Seconds a process keeps what it read of a key or a tenant's status from the "
+        "Store (issue 27): a revoked or expired key, or a suspended tenant, is refused by every "
+        "process within this bound. 0 reads the Store on every request.",
     )
     jwt_public_keys: str | None = Field(
         default=None,
@@ -387,6 +419,16 @@ class Settings(BaseSettings):
     def _ascii_amount(cls, value: Any) -> Any:
         # Issue 23: "1_000", "1e3" and digits of other scripts are no amounts here either.
         return read_amount(value) if isinstance(value, str) else value
+
+    @field_validator("portals", mode="before")
+    @classmethod
+    def _portals(cls, value: Any) -> Any:
+        return parse_portals(value)
+
+    @field_validator("mcp_servers", mode="before")
+    @classmethod
+    def _mcp_servers(cls, value: Any) -> Any:
+        return parse_mcp_servers(value)
 
     @field_validator("api_key_hashes", mode="before")
     @classmethod

@@ -6,9 +6,11 @@ memory is shared by every environment restored from it, so:
 
 - **before the snapshot** (:func:`prime`): import what the first request would otherwise import
   lazily — the use case, the adapters an AWS deployment selects, the AWS SDK — so a restored
-  environment does not pay for it. Imports only: nothing reads the settings, opens a connection
-  or builds an SDK client here (credentials and sockets would be stale after a restore), which
-  is also why the entry modules keep building the runtime on the first request;
+  environment does not pay for it. Which modules, per function, is the factory's to say
+  (``tanda.wiring.snapshot_primes``); this module only imports the names it is handed. Imports
+  only: nothing reads the settings, opens a connection or builds an SDK client here
+  (credentials and sockets would be stale after a restore), which is also why the entry modules
+  keep building the runtime on the first request;
 - **after a restore** (:func:`reseed`): the ``random`` module was seeded once, at init; every
   restored environment would draw the same retry jitter, so it is seeded again.
 
@@ -27,52 +29,6 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from fastapi import FastAPI
-
-# What an AWS deployment of template.yaml builds on a first request, whichever the function:
-# the adapters (and the Step Functions runner) its settings can select there, and the SDK. A
-# function adds its own use case.
-AWS_ADAPTERS: tuple[str, ...] = (
-    "tanda.wiring",
-    "tanda.adapters.dynamodb_store",
-    "tanda.adapters.dynamodb_progress",
-    "tanda.pipeline.runners.stepfunctions",
-    "tanda.adapters.opensearch_index",
-    "tanda.adapters.offline",
-    "tanda.adapters.bedrock",
-    "tanda.adapters.openai_compat",
-    "tanda.adapters.embedders",
-    "tanda.adapters.rerankers",
-    "aws_lambda_powertools",
-    "boto3",
-)
-
-# What the first request of every API route imports: anyio's asyncio backend (Mangum and uvicorn
-# run the app on asyncio; anyio loads it on first use) and the partner credentials' checks.
-ROUTE_FIRST_REQUEST: tuple[str, ...] = (
-    "anyio._backends._asyncio",
-    "tanda.auth",
-    "tanda.auth.tokens",
-    "tanda.auth.local",
-)
-
-# What a state machine task (functions/steps/*) imports on its first invocation beyond its entry
-# module: each step imports the stages it runs when it first runs (issue 24: an on-demand cold
-# start pays only for its own step), the progress publisher (agent step of a stream) and the
-# quantities the judge's numbers check reads likewise. A snapshot holds them all.
-PIPELINE_STEPS: tuple[str, ...] = (
-    "tanda.pipeline.steps",
-    "tanda.agent.tool_loop",
-    "tanda.agent.tools",
-    "tanda.retrieval.question",
-    "tanda.pipeline.routing",
-    "tanda.judge.strict_judge",
-    "tanda.judge.framing_check",
-    "tanda.annotate.gate",
-    "tanda.guard.policy_guard",
-    "tanda.pipeline.proof",
-    "tanda.pipeline.progress",
-    "tanda.numbers",
-)
 
 # The Lambda Web Adapter's hook paths (AWS_LWA_SNAPSTART_*_PATH in template.yaml); the adapter
 # answers 403 to these paths when they come from outside.

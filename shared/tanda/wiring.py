@@ -20,14 +20,139 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from tanda.auth import Authenticator
+    from tanda.contract.knowledge import ComponentStatus
     from tanda.model_calls import ChatModel
-    from tanda.pipeline.cross_check import CrossCheckPorts
+    from tanda.pipeline.cross_check import CrossCheckPorts, XcJobRef
     from tanda.pipeline.runners import Runner
-    from tanda.pipeline.runners.cross_check import JobLauncher
+    from tanda.pipeline.runners.cross_check import CrossCheckWorkers, JobLauncher
     from tanda.pipeline.steps import AgentPorts, StepDeps
     from tanda.ports import Embedder, Progress, Reranker, SearchIndex, Store
     from tanda.retrieval.fusion import FusionConfig
     from tanda.settings import Settings
+    from tanda.sources import SourceConnector
+
+RUNNERS = ("inprocess", "stepfunctions")
+"""The deployment modes (``TANDA_RUNNER``): everything runs in this process (embedded), or the
+answers and the cross-check jobs run on state machines whose tasks are other Lambdas (AWS).
+Only this module reads ``settings.runner``; callers ask the runtime what the mode means for
+them (:attr:`Runtime.runs_jobs_here`, :meth:`Runtime.job_runner_status`)."""
+
+
+# --- what each Lambda function imports before its SnapStart snapshot (tanda.snapstart) ---------
+# Module names, imported by ``tanda.snapstart.prime`` in the snapshot instead of on the first
+# request. They live here, beside the code that imports them lazily: the adapters an AWS
+# deployment selects are this factory's choice (tests/unit/test_snapstart.py checks that every
+# name imports and sits where this module may import it). Names only: nothing is built.
+
+_AWS_ADAPTERS: tuple[str, ...] = (
+    "tanda.wiring",
+    "tanda.settings",  # read by build_runtime on the first request
+    "tanda.adapters.dynamodb_store",
+    "tanda.adapters.dynamodb_progress",
+    "tanda.pipeline.runners.stepfunctions",
+    "tanda.adapters.opensearch_index",
+    "tanda.adapters.offline",
+    "tanda.adapters.bedrock",
+    "tanda.adapters.openai_compat",
+    "tanda.adapters.embedders",
+    "tanda.adapters.rerankers",
+    "aws_lambda_powertools",
+    "boto3",
+)
+"""What an AWS deployment of template.yaml builds on a first request, whichever the function:
+the adapters (and the Step Functions runner) its settings can select there, and the SDK."""
+
+_ROUTE: tuple[str, ...] = (
+    *_AWS_ADAPTERS,
+    "anyio._backends._asyncio",
+    "tanda.auth",
+    "tanda.auth.tokens",
+    "tanda.auth.local",
+    "tanda.auth.directory",
+)
+"""What the first request of every API route imports beyond its entry module: the above,
+anyio's asyncio backend (Mangum and uvicorn run the app on asyncio; anyio loads it on first use)
+and the partner credentials' checks. A route adds its use case."""
+
+_ANSWER_STEP: tuple[str, ...] = (
+    *_AWS_ADAPTERS,
+    "tanda.pipeline.steps",
+    "tanda.conversations.scope",
+    "tanda.agent.source_tools",
+    "tanda.agent.tool_loop",
+    "tanda.agent.tools",
+    "tanda.retrieval.question",
+    "tanda.pipeline.routing",
+    "tanda.judge.strict_judge",
+    "tanda.judge.framing_check",
+    "tanda.annotate.gate",
+    "tanda.guard.policy_guard",
+    "tanda.pipeline.proof",
+    "tanda.pipeline.progress",
+    "tanda.numbers",
+)
+"""A task of the query state machine (functions/steps/*): each step imports the stages it runs
+when it first runs (issue 24: an on-demand cold start pays only for its own step), the progress
+publisher (agent step of a stream) and the quantities the judge's numbers check reads likewise.
+A snapshot holds them all."""
+
+_JOB_STEP: tuple[str, ...] = (*_AWS_ADAPTERS, "tanda.pipeline.cross_check")
+"""A task of the cross-check state machine; each adds the stage modules its step runs."""
+
+_ANSWER_ROUTE: dict[str, tuple[str, ...]] = {
+    "playground": (*_ROUTE, "tanda.service.playground"),
+    "query_v1": (*_ROUTE, "tanda.service.answer_v1"),
+    "query_v1_stream": (*_ROUTE, "tanda.service.answer_v1"),
+    "query_v2": (*_ROUTE, "tanda.service.answer_v2"),
+    "query_v2_stream": (*_ROUTE, "tanda.service.answer_v2"),
+}
+
+SNAPSHOT_PRIMES: dict[str, tuple[str, ...]] = {
+    # liveness: instrumented() logs with Powertools; FastAPI runs the sync route on anyio
+    "health": ("aws_lambda_powertools", "anyio._backends._asyncio"),
+    "conversations": _ROUTE,
+    "mcp": (
+        *_ROUTE,
+        "tanda.service.knowledge",
+        "tanda.service.ask_v1",
+        "tanda.ask.run",
+        "tanda.service.cross_check",
+        "tanda.pipeline.runners.cross_check",
+        "mcp.server.streamable_http",
+        "mcp.server.runner",
+    ),
+    **_ANSWER_ROUTE,
+    "v1_ask": (*_ROUTE, "tanda.service.ask_v1", "tanda.ask.run"),
+    "v1_cross_check": (
+        *_ROUTE,
+        "tanda.service.cross_check",
+        "tanda.service.usage_v1",
+        "tanda.pipeline.runners.cross_check",
+    ),
+    "v1_search": (*_ROUTE, "tanda.service.search_v1"),
+    "steps/agent": _ANSWER_STEP,
+    "steps/framing_check": _ANSWER_STEP,
+    "steps/guard": _ANSWER_STEP,
+    "steps/judge_batch": _ANSWER_STEP,
+    "steps/xc_fail": _JOB_STEP,
+    "steps/xc_finish": (*_JOB_STEP, "tanda.crosscheck.findings", "tanda.crosscheck.reader"),
+    "steps/xc_judge_batch": (*_JOB_STEP, "tanda.crosscheck.judge", "tanda.crosscheck.reader"),
+    "steps/xc_open": (*_JOB_STEP, "tanda.adapters.dynamodb_store"),
+    "steps/xc_prepare": (
+        *_JOB_STEP,
+        "tanda.crosscheck",
+        "tanda.crosscheck.candidates",
+        "tanda.crosscheck.reader",
+    ),
+}
+"""Per Lambda function (its folder under ``functions/``), the modules its SnapStart snapshot
+imports: what its first request would otherwise import lazily."""
+
+
+def snapshot_primes(function: str) -> tuple[str, ...]:
+    """The modules ``functions/<function>/app.py`` primes before its snapshot (KeyError for a
+    function this map does not know: its publication fails instead of priming nothing)."""
+    return SNAPSHOT_PRIMES[function]
 
 
 @dataclass
@@ -40,7 +165,8 @@ class Runtime:
     def authenticator(self) -> Authenticator:
         from tanda.auth import Authenticator
 
-        return Authenticator.from_settings(self.settings)
+        # Issue 27: the Store's keys and tenants beside the settings' (the bootstrap path).
+        return Authenticator.from_settings(self.settings, store=self.store)
 
     @cached_property
     def store(self) -> Store:
@@ -57,17 +183,42 @@ class Runtime:
 
     @cached_property
     def progress(self) -> Progress:
-        """Progress events of answers run on the state machine: DynamoDB beside a DynamoDB store
-        (the agent step and the stream function are different Lambdas), else one process's
-        memory. The in-process runner needs neither: it hands the stream's callback to the
-        agent step."""
-        if self.settings.store == "dynamodb":
+        """Where the agent step publishes an answer's tool frames and the stream reads them: the
+        two meet only when the answer runs on the state machine (``TANDA_RUNNER=stepfunctions``:
+        the agent step and the stream function are different Lambdas), so it is chosen by the
+        runner — DynamoDB there, one process's memory otherwise. The in-process runner needs
+        neither: it hands the stream's callback to the agent step."""
+        if self._on_state_machines:
             from tanda.adapters.dynamodb_progress import DynamoProgress
 
             return DynamoProgress.from_settings(self.settings)
         from tanda.adapters.memory_progress import MemoryProgress
 
         return MemoryProgress()
+
+    @property
+    def _on_state_machines(self) -> bool:
+        """The deployment mode: ``True`` on AWS (the state machines run the steps)."""
+        runner = self.settings.runner
+        if runner not in RUNNERS:
+            raise ValueError(f"TANDA_RUNNER: unknown runner {runner!r}")
+        return runner == "stepfunctions"
+
+    @property
+    def runs_jobs_here(self) -> bool:
+        """Whether cross-check jobs run in this process (the worker pool of ``tanda serve``, or
+        :meth:`run_job_here`) rather than on the STANDARD state machine."""
+        return not self._on_state_machines
+
+    def job_runner_status(self) -> ComponentStatus:
+        """What ``service_status`` says of the job runner (KB-01): the in-process pool is
+        available; the state machine is configured, not probed."""
+        from tanda.contract.knowledge import ComponentStatus
+
+        return ComponentStatus(
+            status="configured" if self._on_state_machines else "available",
+            detail=f"{self.settings.runner} runner of cross-check jobs",
+        )
 
     @cached_property
     def fusion(self) -> FusionConfig:
@@ -81,7 +232,11 @@ class Runtime:
         if spec == "sqlite":
             from tanda.adapters.sqlite_index import SqliteSearchIndex
 
-            return SqliteSearchIndex(self.settings.home / "index.sqlite", fusion=self.fusion)
+            return SqliteSearchIndex(
+                self.settings.home / "index.sqlite",
+                fusion=self.fusion,
+                lexical=self.settings.lexical_engine,
+            )
         if spec.startswith("opensearch:"):
             from tanda.adapters.opensearch_index import OpenSearchIndex
 
@@ -107,19 +262,17 @@ class Runtime:
     def runner(self) -> Runner:
         """The one runner of this process (DESIGN §4): in-process (``TANDA_RUNNER=inprocess``)
         or the query state machine (``stepfunctions``)."""
-        if self.settings.runner == "inprocess":
-            from tanda.pipeline.runners.in_process import InProcessRunner
-
-            return InProcessRunner(self.step_deps(), self.agent_ports())
-        if self.settings.runner == "stepfunctions":
+        if self._on_state_machines:
             from tanda.pipeline.runners.stepfunctions import StepFunctionsRunner
 
             return StepFunctionsRunner(
-                _stepfunctions_client(self.settings),
+                _stepfunctions_client(self.settings, waits_for_answer=True),
                 self.settings.query_state_machine_arn or "",
                 self.progress,
             )
-        raise ValueError(f"TANDA_RUNNER: unknown runner {self.settings.runner!r}")
+        from tanda.pipeline.runners.in_process import InProcessRunner
+
+        return InProcessRunner(self.step_deps(), self.agent_ports())
 
     def step_deps(self) -> StepDeps:
         """What every step takes: the model, the settings, the clock."""
@@ -142,7 +295,18 @@ class Runtime:
             embedder=self.embedder,
             reranker=self.reranker,
             progress=sink,
+            sources=self.sources,
         )
+
+    @cached_property
+    def sources(self) -> SourceConnector | None:
+        """Issue 25: the tenants' portals and MCP servers (``TANDA_PORTALS``,
+        ``TANDA_MCP_SERVERS``); ``None`` when neither is configured."""
+        if not self.settings.portals and not self.settings.mcp_servers:
+            return None
+        from tanda.adapters.sources import ConfiguredSources
+
+        return ConfiguredSources(self.settings.portals, self.settings.mcp_servers)
 
     def cross_check_ports(self) -> CrossCheckPorts:
         """What the cross-check job steps read and write through (XC-2)."""
@@ -158,29 +322,35 @@ class Runtime:
 
     @cached_property
     def cross_check_jobs(self) -> JobLauncher:
-        """What runs cross-check jobs (DESIGN §4): the STANDARD state machine when
-        ``TANDA_RUNNER=stepfunctions``, else this process's worker pool — started here, so
-        that jobs a previous process left open are resumed (``tanda serve`` builds it when it
-        starts)."""
-        settings = self.settings
-        if settings.runner == "stepfunctions":
-            import boto3
-
+        """What runs cross-check jobs (DESIGN §4): the STANDARD state machine on AWS, else this
+        process's worker pool — started here, so that jobs a previous process left open are
+        resumed (``tanda serve`` builds it when it starts)."""
+        if self._on_state_machines:
             from tanda.pipeline.runners.cross_check import StepFunctionsJobs
 
             return StepFunctionsJobs(
-                boto3.client("stepfunctions"), settings.cross_check_state_machine_arn or ""
+                _stepfunctions_client(self.settings, waits_for_answer=False),
+                self.settings.cross_check_state_machine_arn or "",
             )
-        from tanda.pipeline.runners.cross_check import CrossCheckWorkers
-
-        workers = CrossCheckWorkers(
-            self.cross_check_ports(),
-            workers=settings.xc_workers,
-            lease_s=settings.xc_lease_s,
-            max_attempts=settings.xc_max_attempts,
-        )
+        workers = self._job_workers(self.settings.xc_workers)
         workers.start()
         return workers
+
+    def run_job_here(self, ref: XcJobRef) -> bool:
+        """Run one queued job in this process (``tanda cross-check --wait``), holding its lease
+        as the worker pool would; ``False`` when it was not to take (finished, or running under
+        another live lease)."""
+        return self._job_workers(1).run_job(ref)
+
+    def _job_workers(self, workers: int) -> CrossCheckWorkers:
+        from tanda.pipeline.runners.cross_check import CrossCheckWorkers
+
+        return CrossCheckWorkers(
+            self.cross_check_ports(),
+            workers=workers,
+            lease_s=self.settings.xc_lease_s,
+            max_attempts=self.settings.xc_max_attempts,
+        )
 
     @property
     def scripted(self) -> bool:
@@ -236,16 +406,28 @@ def build_model(spec: str) -> ChatModel:
 
 
 def build_runtime(settings: Settings | None = None) -> Runtime:
-    # The settings (pydantic-settings) load on the first invocation, not at a step's import
-    # (cold start, issue 24).
-    from tanda.settings import load_settings
+    if settings is None:
+        from tanda.settings import load_settings
 
-    return Runtime(settings=settings or load_settings())
+        settings = load_settings()
+    return Runtime(settings=settings)
 
 
-def _stepfunctions_client(settings: Settings) -> object:
-    """The boto3 client the Step Functions runner starts executions with."""
+def _stepfunctions_client(settings: Settings, *, waits_for_answer: bool) -> object:
+    """The one way a boto3 ``stepfunctions`` client is built; whether a start may be retried
+    follows from what it starts:
+
+    - an answer (``waits_for_answer``: ``StartSyncExecution`` of the EXPRESS query machine) is
+      never retried — a retried start would answer twice — and the read waits for the answer's
+      deadline;
+    - a cross-check job (``StartExecution`` of the STANDARD machine) is named after the job, and
+      Step Functions starts a name once: a retried start returns the same execution, so the
+      SDK's own retries are kept.
+    """
     import boto3
+
+    if not waits_for_answer:
+        return boto3.client("stepfunctions")
     from botocore.config import Config
 
     from tanda.pipeline.runners.stepfunctions import READ_TIMEOUT_MARGIN_S
@@ -255,8 +437,9 @@ def _stepfunctions_client(settings: Settings) -> object:
         config=Config(
             read_timeout=settings.request_deadline_s + READ_TIMEOUT_MARGIN_S,
             connect_timeout=5,
-            # A retried StartSyncExecution would answer twice: never retry it.
-            retries={"max_attempts": 1, "mode": "standard"},
+            # botocore's ``max_attempts`` counts retries (1 = one retry); the total counts the
+            # first call too: one call, no retry.
+            retries={"total_max_attempts": 1, "mode": "standard"},
         ),
     )
 

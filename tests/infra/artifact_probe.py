@@ -5,7 +5,8 @@ for what the runtime itself provides). Prints one JSON line of results; the test
 
 SPEC: ``{"path": [...], "module": "app", "handler": "handler", "snapstart": true,
 "events": [{"name": ..., "event": {...}}], "adapters": [{"name": ..., "settings": {...},
-"build": "model"}]}``. Stdlib only until ``path`` is on ``sys.path``.
+"build": "model"}], "imports": ["mcp.client.streamable_http", ...]}``. Stdlib only until
+``path`` is on ``sys.path``.
 """
 
 from __future__ import annotations
@@ -85,6 +86,13 @@ def main() -> None:
         result = {"name": item["name"], "response": response}
         watch.record(result, "invoke")
         out["events"].append(result)
+
+    out["imports"] = {}
+    for name in spec.get("imports", []):  # modules the function loads only when used
+        try:
+            out["imports"][name] = getattr(importlib.import_module(name), "__file__", None)
+        except Exception:
+            out["imports"][name] = "error: " + traceback.format_exc()
 
     out["adapters"] = []
     for item in spec.get("adapters", []):

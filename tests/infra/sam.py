@@ -248,8 +248,9 @@ RESOLVED = {
     "TANDA_JWT_PUBLIC_KEYS": PUBLIC_PEM,
 }
 # !If [HasModelApiKey, ..., !Ref AWS::NoValue]: no key; !If [HasRerankMinScore, ...]: the
-# parameter is empty by default, so the application's default floor applies.
-DROPPED = {"TANDA_MODEL_API_KEY", "TANDA_RERANK_MIN_SCORE"}
+# parameter is empty by default, so the application's default floor applies; !If
+# [HasSourcePortals / HasSourceMcpServers, ...]: no portal, no MCP server (issue 25).
+DROPPED = {"TANDA_MODEL_API_KEY", "TANDA_RERANK_MIN_SCORE", "TANDA_PORTALS", "TANDA_MCP_SERVERS"}
 
 
 def function_environment(name: str, home: Path) -> dict[str, str]:

@@ -16,6 +16,7 @@ from samtranslator.yaml_helper import yaml_parse
 
 from tanda.adapters.dynamodb_store import (
     JOB_PK_PREFIX,
+    KEYS_PK,
     OPEN_JOBS_PK,
     RATE_PREFIX,
     TENANT_PREFIX,
@@ -219,6 +220,7 @@ def test_the_route_starts_only_this_machine_and_touches_only_its_items(function:
         f"{RATE_PREFIX}*",
         f"{JOB_PK_PREFIX}*",
         OPEN_JOBS_PK,
+        KEYS_PK,  # issue 27: the keys it authenticates with
     }
     variables = resources()[function]["Properties"]["Environment"]["Variables"]
     assert variables["TANDA_CROSS_CHECK_STATE_MACHINE_ARN"] == {"Ref": "CrossCheckStateMachine"}

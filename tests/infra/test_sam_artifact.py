@@ -140,13 +140,20 @@ def test_each_function_imports_primes_and_answers_in_a_clean_python_312(
     assert handler == "app.handler", handler
     events = sam.function_events(name)
 
-    # when a clean Python 3.12 imports it, runs its SnapStart hooks and invokes it,
-    out = probe(host_build, name, runtime_stand_in, tmp_path, {"snapstart": True, "events": events})
+    # when a clean Python 3.12 imports it, runs its SnapStart hooks and invokes it (the agent
+    # step also imports the MCP client it opens only for a request naming an MCP server),
+    spec: dict[str, Any] = {"snapstart": True, "events": events}
+    if name == "AgentStepFunction":
+        spec["imports"] = list(AGENT_STEP_LAZY_IMPORTS)
+    out = probe(host_build, name, runtime_stand_in, tmp_path, spec)
 
     # then it ran from the artifact (not from a venv), under 3.12,
     assert out["python"].startswith("3.12."), out["python"]
     for module, file in out["module_files"].items():
         assert file is None or str(host_build) in file or str(runtime_stand_in) in file, module
+    # the lazily imported modules come from the artifact too (issue 25: the MCP client),
+    for module, file in out["imports"].items():
+        assert file is not None and str(host_build) in file, (module, file)
     # registered its hooks with the runtime (priming imported every module it names),
     assert out["before_snapshot_hooks"] == 1 and out["after_restore_hooks"] == 1
     # and answered each event as deployed.
@@ -163,6 +170,16 @@ def test_each_function_imports_primes_and_answers_in_a_clean_python_312(
                 assert_error_shape(response["body"], status)
         else:
             assert isinstance(response, dict), response
+
+
+AGENT_STEP_LAZY_IMPORTS = (
+    "mcp",
+    "mcp.client.streamable_http",
+    "mcp.client.stdio",
+    "tanda.adapters.mcp_source",
+    "tanda.adapters.ckan_portal",
+)
+"""Issue 25: what the agent step imports only when a request names a portal or MCP server."""
 
 
 def answers_as_deployed(event: str, body: dict[str, Any]) -> bool:
@@ -186,8 +203,12 @@ def adapter_matrix(scenarios: Path) -> list[dict[str, Any]]:
     cases = [
         ("store sqlite", {"store": "sqlite"}, "store"),
         ("store dynamodb", aws, "store"),
-        ("progress dynamodb", aws, "progress"),
-        ("progress memory", {"store": "sqlite"}, "progress"),
+        (
+            "progress dynamodb",
+            {**aws, "runner": "stepfunctions", "query_state_machine_arn": arn},
+            "progress",
+        ),
+        ("progress memory", {"runner": "inprocess"}, "progress"),
         ("index sqlite", {"index": "sqlite"}, "search_index"),
         (
             "index opensearch",
@@ -217,6 +238,16 @@ def adapter_matrix(scenarios: Path) -> list[dict[str, Any]]:
         ("reranker cohere", {"reranker": f"cohere:{unreachable}#smoke"}, "reranker"),
         ("reranker bedrock", {"reranker": "bedrock:amazon.rerank-v1:0"}, "reranker"),
         ("authenticator", {}, "authenticator"),
+        (
+            "sources",
+            {
+                "portals": {"acme": {"name": "smoke", "base_url": unreachable}},
+                "mcp_servers": {
+                    "acme": [{"name": "p", "transport": "streamable_http", "url": unreachable}]
+                },
+            },
+            "sources",
+        ),
     ]
     return [{"name": n, "settings": s, "build": b} for n, s, b in cases]
 

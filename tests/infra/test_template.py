@@ -40,6 +40,7 @@ EXPECTED_ROUTES = {
     ("/v1/cross-check", "post"): "V1CrossCheckFunction",
     ("/v1/cross-check", "get"): "V1CrossCheckFunction",
     ("/v1/cross-check/{job_id}", "get"): "V1CrossCheckFunction",
+    ("/v1/usage", "get"): "V1CrossCheckFunction",
     ("/mcp", "post"): "McpFunction",
 }
 STREAM_ROUTES = {

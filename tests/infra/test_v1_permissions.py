@@ -1,6 +1,6 @@
 """The /v1 functions hold exactly what metering, retrieval and synthesis need (issue 13, least
-privilege): the tenant's throttle window and credit ledger items, the index, Bedrock — no other
-table item, no state machine."""
+privilege): the tenant's throttle window and credit ledger items, the API keys they authenticate
+with (issue 27), the index, Bedrock — no other table item, no state machine."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from samtranslator.yaml_helper import yaml_parse
 
-from tanda.adapters.dynamodb_store import RATE_PREFIX, TENANT_PREFIX
+from tanda.adapters.dynamodb_store import KEYS_PK, RATE_PREFIX, TENANT_PREFIX
 
 REPO = Path(__file__).resolve().parents[2]
 V1_FUNCTIONS = ["V1SearchFunction", "V1AskFunction"]
@@ -36,15 +36,22 @@ def actions(statement: dict[str, Any]) -> list[str]:
 
 
 @pytest.mark.parametrize("function", V1_FUNCTIONS)
-def test_a_v1_function_reads_and_updates_only_tenant_and_rate_items(function: str) -> None:
+def test_a_v1_function_touches_only_tenant_rate_and_key_items(function: str) -> None:
     policies = template()["Resources"][function]["Properties"]["Policies"]
     assert not [p for p in policies if "DynamoDBCrudPolicy" in p]
     dynamo = [s for s in statements(function) if any(a.startswith("dynamodb:") for a in actions(s))]
     (statement,) = dynamo
-    assert sorted(actions(statement)) == ["dynamodb:GetItem", "dynamodb:UpdateItem"]
+    # Put: a charge's ledger entry is written in its transaction; Query: whether the KEYS
+    # partition holds any key (issue 27).
+    assert sorted(actions(statement)) == [
+        "dynamodb:GetItem",
+        "dynamodb:PutItem",
+        "dynamodb:Query",
+        "dynamodb:UpdateItem",
+    ]
     assert statement["Resource"] == {"Fn::GetAtt": ["TandaTable", "Arn"]}
     leading = statement["Condition"]["ForAllValues:StringLike"]["dynamodb:LeadingKeys"]
-    assert sorted(leading) == sorted([f"{TENANT_PREFIX}*", f"{RATE_PREFIX}*"])
+    assert sorted(leading) == sorted([f"{TENANT_PREFIX}*", f"{RATE_PREFIX}*", KEYS_PK])
 
 
 def test_the_ask_function_starts_no_state_machine_and_may_read_the_index() -> None:

@@ -299,3 +299,32 @@ def test_scheduled_jobs_are_listed_apart_a_page_at_a_time(
     assert [j["id"] for j in get(base_url, scheduled="false").json()["jobs"]] == on_demand[::-1]
     assert len(get(base_url).json()["jobs"]) == 5
     assert_error(get(base_url, limit=0), 422, "validation_error")
+
+
+def test_a_suspended_tenants_schedule_stops_without_a_charge(
+    runtime: Runtime, documents: list[str]
+) -> None:
+    """Issue 27: a suspended tenant's scheduled cross-checks stop; the listing shows the run
+    that did not start, and nothing was charged or deleted."""
+    from tanda.credits import TenantProfile
+
+    # Given a suspended tenant with a schedule,
+    store = runtime.store
+    store.put_tenant_profile(TenantProfile(tenant_id="acme", status="suspended"))
+    opening = runtime.settings.initial_credits
+    ports = runtime.cross_check_ports()
+    schedule = XcSchedule(name="nightly", tenant_id="acme", document_ids=documents)
+
+    # when the schedule fires, then its job is stored failed with tenant_suspended, uncharged,
+    ref = open_scheduled_job(ports, schedule).job
+    job = store.job("acme", ref.job_id)
+    assert job is not None and job.status == "failed" and job.error is not None
+    assert job.error.code == "tenant_suspended" and job.charged == Decimal("0.00")
+    assert store.credit_account("acme", opening=opening).balance == opening
+    assert [e.kind for e in store.ledger("acme") if e.kind != "grant"] == []
+
+    # and once active again, the next run is queued and charged as one ask.
+    store.put_tenant_profile(TenantProfile(tenant_id="acme"))
+    queued = store.job("acme", open_scheduled_job(ports, schedule).job.job_id)
+    assert queued is not None and queued.status == "queued"
+    assert [e.kind for e in store.ledger("acme")] == ["grant", "charge"]

@@ -14,7 +14,7 @@ from tanda.adapters.sqlite_index import SqliteSearchIndex
 from tanda.records.documents import SearchQuery, SearchScope
 from tanda.records.structure import DefinitionRecord, RecordQuery
 from tanda.retrieval.rerank import LexicalReranker
-from tanda.retriever import retrieve
+from tanda.search import retrieve
 from tanda.service.ingest import StructureLayers, ingest_paths
 from tests.corpus import shared_data
 

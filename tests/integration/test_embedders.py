@@ -221,4 +221,4 @@ def test_an_unreachable_server_is_retried_then_fails() -> None:
         )
         with pytest.raises(EmbeddingFailed):
             embedder.embed(["abc"])
-    assert sleeps.delays == [0.25]  # the bottom of the jittered first backoff (0.5 s)
+    assert sleeps.delays == [0.0]  # full jitter: the bottom of the first backoff is no wait

@@ -17,7 +17,7 @@ from tanda.adapters.opensearch_index import (
     build_client,
 )
 from tanda.records.documents import Chunk, Document, SearchQuery, SearchScope
-from tanda.records.structure import ClaimRecord, RecordQuery, Span, StructureRecord
+from tanda.records.structure import ClaimRecord, RecordQuery, SourceSpan, StructureRecord
 from tanda.retrieval import opensearch_bodies as bodies
 from tanda.retrieval.fusion import FusionConfig, reciprocal_rank_fusion
 from tanda.settings import Settings
@@ -668,7 +668,7 @@ def _records(document: Document, n: int) -> list[StructureRecord]:
             batch_id=document.batch_id,
             ordinal=i,
             chunk_id="c0",
-            span=Span(start=0, end=5),
+            span=SourceSpan(start=0, end=5),
             quote="Pasal",
             text=f"klaim {i}",
             statement=f"klaim {i}",

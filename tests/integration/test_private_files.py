@@ -14,7 +14,7 @@ import pytest
 from tanda.adapters.sqlite_index import SqliteSearchIndex
 from tanda.adapters.sqlite_store import SqliteStore
 from tanda.records.conversations import Conversation, ConversationOwner
-from tanda.records.documents import SearchScope
+from tanda.records.documents import SearchQuery, SearchScope
 from tanda.settings import Settings
 from tanda.wiring import Runtime
 from tests.corpus import add_qanun
@@ -52,12 +52,21 @@ def test_the_runtimes_store_and_index_and_their_side_files_are_0600(tmp_path: Pa
         )
     )
 
-    # then both databases and their -wal/-shm files are readable by the owner only.
+    # then both databases and their -wal/-shm files are readable by the owner only,
     home = tmp_path / "home"
     for database in (home / "store.sqlite", home / "index.sqlite"):
         found = modes(database)
         assert set(found) == {database.name, f"{database.name}-wal", f"{database.name}-shm"}
         assert found == dict.fromkeys(found, 0o600), found
+    # and so is the lexical engine's folder and each tenant's in it (issue 28): no one else
+    # can enter them to read the terms
+    runtime.search_index.search(SearchQuery(text="qanun", scope=SearchScope(tenant_id="acme")))
+    lexical = home / "index.sqlite.tantivy"
+    folders = [lexical, *(p for p in lexical.iterdir() if p.is_dir())]
+    assert len(folders) == 2
+    assert {f.name: stat.S_IMODE(f.stat().st_mode) for f in folders} == dict.fromkeys(
+        (f.name for f in folders), 0o700
+    )
 
 
 def test_files_made_before_with_a_wider_mode_are_narrowed_on_open(tmp_path: Path) -> None:

@@ -18,9 +18,10 @@ from tanda.records.documents import Chunk, Document, SearchQuery, SearchScope
 pytestmark = pytest.mark.integration
 
 
-@pytest.fixture
-def index(tmp_path: Path) -> Iterator[SqliteSearchIndex]:
-    idx = SqliteSearchIndex(tmp_path / "index.sqlite")
+@pytest.fixture(params=["tantivy", "sqlite"])
+def index(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[SqliteSearchIndex]:
+    # Every promise of the port holds on both lexical engines (issue 28).
+    idx = SqliteSearchIndex(tmp_path / "index.sqlite", lexical=request.param)
     yield idx
     idx.close()
 
@@ -375,8 +376,8 @@ def test_maxscore_pruning_returns_exactly_the_plain_ranking(
     import tanda.adapters.sqlite_index as sqlite_index
 
     monkeypatch.setattr(sqlite_index, "PRUNE_MIN_POSTINGS", 0)
-    pruned = SqliteSearchIndex(tmp_path / "i.sqlite")
-    plain = SqliteSearchIndex(tmp_path / "i.sqlite", prune=False)
+    pruned = SqliteSearchIndex(tmp_path / "i.sqlite", lexical="sqlite")  # FTS5's own path
+    plain = SqliteSearchIndex(tmp_path / "i.sqlite", prune=False, lexical="sqlite")
     rare = ["pendidikan", "kesehatan", "pertahanan", "pertanian", "perikanan"]
     for d in range(12):
         texts = [

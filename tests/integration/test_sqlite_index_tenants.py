@@ -127,8 +127,10 @@ def legacy_corpus() -> list[tuple[Document, list[Chunk]]]:
     ]
 
 
-def build(path: Path, corpus: Sequence[tuple[Document, list[Chunk]]]) -> SqliteSearchIndex:
-    index = SqliteSearchIndex(path)
+def build(
+    path: Path, corpus: Sequence[tuple[Document, list[Chunk]]], lexical: str = "tantivy"
+) -> SqliteSearchIndex:
+    index = SqliteSearchIndex(path, lexical=lexical)  # type: ignore[arg-type]
     for document, chunks in corpus:
         index.upsert_document(document, chunks)
     return index
@@ -230,7 +232,12 @@ def test_a_querys_work_does_not_grow_with_another_tenants_postings(
         conn.set_progress_handler(tick, 1)
 
     monkeypatch.setattr(apsw, "connection_hooks", [*apsw.connection_hooks, count_steps])
-    index = build(tmp_path / "i.sqlite", [p for p in legacy_corpus() if p[0].tenant_id == "t1"])
+    # (FTS5's work: tantivy's per-tenant folders are outside SQLite's count)
+    index = build(
+        tmp_path / "i.sqlite",
+        [p for p in legacy_corpus() if p[0].tenant_id == "t1"],
+        lexical="sqlite",
+    )
     try:
         query = SearchQuery(text="data pribadi pengendali", scope=SearchScope(tenant_id="t1"))
         index.search(query)  # statistics cached, statements prepared
@@ -263,18 +270,19 @@ def test_a_tenant_that_never_ingested_finds_nothing(tmp_path: Path) -> None:
 
 def test_a_file_from_before_is_migrated_to_one_fts_table_per_tenant(legacy_copy: Path) -> None:
     assert "chunk_fts" in _table_names(legacy_copy)
-    SqliteSearchIndex(legacy_copy).close()
+    SqliteSearchIndex(legacy_copy, lexical="sqlite").close()
     names = _table_names(legacy_copy)
     assert "chunk_fts" not in names
     assert {n for n in names if TENANT_FTS.fullmatch(n)} == {"chunk_fts_1", "chunk_fts_2"}
 
 
+@pytest.mark.parametrize("lexical", ["tantivy", "sqlite"])
 @pytest.mark.parametrize("text", QUERIES)
 def test_a_migrated_file_answers_exactly_like_a_fresh_one(
-    legacy_copy: Path, tmp_path: Path, text: str
+    legacy_copy: Path, tmp_path: Path, text: str, lexical: str
 ) -> None:
-    migrated = SqliteSearchIndex(legacy_copy)
-    fresh = build(tmp_path / "fresh.sqlite", legacy_corpus())
+    migrated = SqliteSearchIndex(legacy_copy, lexical=lexical)  # type: ignore[arg-type]
+    fresh = build(tmp_path / "fresh.sqlite", legacy_corpus(), lexical=lexical)
     try:
         for scope in SCOPES:
             for vector in (None, (0.8, 0.2)):
@@ -296,12 +304,16 @@ def test_a_migrated_file_answers_exactly_like_a_fresh_one(
         fresh.close()
 
 
-def test_a_migrated_file_keeps_taking_writes_and_is_migrated_once(legacy_copy: Path) -> None:
-    first = SqliteSearchIndex(legacy_copy)
+@pytest.mark.parametrize("lexical", ["tantivy", "sqlite"])
+def test_a_migrated_file_keeps_taking_writes_and_is_migrated_once(
+    legacy_copy: Path, lexical: str
+) -> None:
+    first = SqliteSearchIndex(legacy_copy, lexical=lexical)  # type: ignore[arg-type]
     document, chunks = _document("t2", "baru", "Dokumen baru", ["kelautan dan perikanan"])
     first.upsert_document(document, chunks)
     first.close()
-    second = SqliteSearchIndex(legacy_copy)  # nothing left to migrate: the write survives
+    second = SqliteSearchIndex(legacy_copy, lexical=lexical)  # type: ignore[arg-type]
+    # nothing left to migrate: the write survives
     try:
         hits = second.search(SearchQuery(text="perikanan", scope=SearchScope(tenant_id="t2")))
         assert [h.chunk.chunk_id for h in hits] == ["baru#0"]
@@ -324,13 +336,13 @@ def test_a_migration_that_fails_midway_leaves_the_file_as_it_was(
 
     monkeypatch.setattr(analysis, "index_terms", failing)
     with pytest.raises(RuntimeError, match="disk on fire"):
-        SqliteSearchIndex(legacy_copy)
+        SqliteSearchIndex(legacy_copy, lexical="sqlite")
     # Then the file still has its shared table and no per-tenant one, and opens fine later
     names = _table_names(legacy_copy)
     assert "chunk_fts" in names
     assert not any(TENANT_FTS.fullmatch(n) for n in names)
     monkeypatch.setattr(analysis, "index_terms", real)
-    index = SqliteSearchIndex(legacy_copy)
+    index = SqliteSearchIndex(legacy_copy, lexical="sqlite")
     try:
         hits = index.search(SearchQuery(text="kişisel", scope=SearchScope(tenant_id="t1")))
         assert hits and hits[0].chunk.document_id == "kvkk"

@@ -461,9 +461,12 @@ def test_a_tenant_never_written_reads_as_the_opening_balance_with_no_usage(store
 
 def test_a_charge_takes_the_amount_exactly_and_counts_the_call(store: Store) -> None:
     # Given a new tenant opening at 1.00, when 0.20 is charged for an ask three times,
-    after = [store.charge("t1", "ask", Decimal("0.20"), opening=OPENING) for _ in range(3)]
+    after = []
+    for _ in range(3):
+        assert store.charge("t1", "ask", Decimal("0.20"), opening=OPENING) is True
+        after.append(store.credit_account("t1", opening=OPENING).balance)
 
-    # then each charge says the balance after it, in exact decimals, and the usage counts them.
+    # then each charge takes it in exact decimals, and the usage counts them.
     assert [str(b) for b in after] == ["0.80", "0.60", "0.40"]
     account = store.credit_account("t1", opening=OPENING)
     assert str(account.balance) == "0.40"
@@ -476,20 +479,22 @@ def test_a_charge_the_balance_does_not_cover_writes_nothing(store: Store) -> Non
     store.charge("t1", "ask", Decimal("0.70"), opening=OPENING)
 
     # when 0.40 is asked for, then it is refused and nothing changes; 0.30 exactly still passes.
-    assert store.charge("t1", "ask", Decimal("0.40"), opening=OPENING) is None
+    assert store.charge("t1", "ask", Decimal("0.40"), opening=OPENING) is False
     assert store.credit_account("t1", opening=OPENING).usage_of("ask").charged == 1
-    assert store.charge("t1", "ask", Decimal("0.30"), opening=OPENING) == Decimal(0)
-    assert store.charge("t1", "search", Decimal("0.0001"), opening=OPENING) is None
+    assert store.charge("t1", "ask", Decimal("0.30"), opening=OPENING) is True
+    assert store.credit_account("t1", opening=OPENING).balance == Decimal(0)
+    assert store.charge("t1", "search", Decimal("0.0001"), opening=OPENING) is False
 
 
 def test_an_opening_balance_equal_to_the_first_charge_pays_for_it(store: Store) -> None:
     # Issue 23: at the limit — a new ledger opening at exactly the price covers its first charge.
-    assert store.charge("t1", "ask", Decimal("0.20"), opening=Decimal("0.20")) == Decimal(0)
-    assert store.charge("t1", "ask", Decimal("0.20"), opening=Decimal("0.20")) is None
+    assert store.charge("t1", "ask", Decimal("0.20"), opening=Decimal("0.20")) is True
+    assert store.credit_account("t1", opening=Decimal("0.20")).balance == Decimal(0)
+    assert store.charge("t1", "ask", Decimal("0.20"), opening=Decimal("0.20")) is False
 
 
 def test_an_opening_balance_too_small_refuses_the_first_charge(store: Store) -> None:
-    assert store.charge("t1", "ask", Decimal("0.20"), opening=Decimal("0.10")) is None
+    assert store.charge("t1", "ask", Decimal("0.20"), opening=Decimal("0.10")) is False
     assert store.credit_account("t1", opening=Decimal("0.10")).balance == Decimal("0.10")
 
 
@@ -529,7 +534,10 @@ NEAR_MAX = MAX_BALANCE - Decimal(1)
 def test_a_ledger_near_its_maximum_keeps_integer_units_exact(store: Store) -> None:
     # Given a ledger opening 1 credit below the maximum balance (issue 23: 10**18 units),
     # when two asks are charged 0.40 and the balance is granted back up to the maximum,
-    after = [store.charge("t1", "ask", Decimal("0.40"), opening=NEAR_MAX) for _ in range(2)]
+    after = []
+    for _ in range(2):
+        assert store.charge("t1", "ask", Decimal("0.40"), opening=NEAR_MAX)
+        after.append(store.credit_account("t1", opening=NEAR_MAX).balance)
     account = store.grant_credits("t1", Decimal("1.80"), opening=NEAR_MAX)
 
     # then every step is exact to the last unit.
@@ -572,7 +580,7 @@ def test_ledgers_of_tenants_are_apart(store: Store) -> None:
 
 def test_concurrent_charges_never_overdraw_nor_charge_twice(store: Store) -> None:
     # Given a balance that covers exactly 10 asks, and 100 charges racing for it,
-    results: list[Decimal | None] = []
+    results: list[bool] = []
     lock = threading.Lock()
 
     def charge() -> None:
@@ -586,10 +594,10 @@ def test_concurrent_charges_never_overdraw_nor_charge_twice(store: Store) -> Non
     for thread in threads:
         thread.join(timeout=60)
 
-    # then exactly 10 are charged, each leaving a different balance, and the rest refused.
-    charged = sorted(r for r in results if r is not None)
-    assert len(results) == 100 and len(charged) == 10
-    assert charged == [Decimal("0.20") * n for n in range(10)]
+    # then exactly 10 are charged, each with its ledger entry, and the rest refused.
+    assert len(results) == 100 and results.count(True) == 10
+    charges = [e for e in store.ledger("t1") if e.kind == "charge"]
+    assert [e.amount for e in charges] == [Decimal("-0.20")] * 10
     account = store.credit_account("t1", opening=Decimal("2.00"))
     assert account.balance == Decimal(0)
     assert account.usage_of("ask") == Usage(charged=10, credits=Decimal("2.00"))

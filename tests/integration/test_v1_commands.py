@@ -166,12 +166,12 @@ def test_tenants_set_lang_is_the_default_of_later_asks(
     home: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert main(["tenants", "set", "--tenant", "t1", "--lang", "id"]) == 0
-    assert capsys.readouterr().out.strip() == "tenant t1: lang id"
+    assert capsys.readouterr().out.strip() == "tenant t1: active · lang id"
     assert main(["ask", "--v1", "Berapa anggaran pendidikan 2023?", "--tenant", "t1"]) == 0
     assert "lang: id" in capsys.readouterr().out
     assert main(["tenants", "set", "--tenant", "t1", "--lang", "none"]) == 0
     assert main(["tenants", "show", "--tenant", "t1"]) == 0
-    assert capsys.readouterr().out.strip().endswith("lang not set (tr)")
+    assert "tenant t1: active · lang not set (tr)" in capsys.readouterr().out
 
 
 def test_tenants_set_refuses_an_unknown_language(

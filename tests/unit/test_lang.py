@@ -4,7 +4,7 @@ numbers and the offline model)."""
 import pytest
 
 from tanda.lang import (
-    DEFAULT_LANG,
+    DEFAULT_TEXT_LANG,
     FUNCTION_WORDS,
     GUESS_SAMPLE_CHARS,
     fold,
@@ -36,7 +36,7 @@ def test_a_text_without_function_words_is_no_evidence() -> None:
 
 def test_a_tie_is_no_evidence() -> None:
     # Given one Indonesian and one English function word, and nothing else
-    # Then neither language wins (the caller falls back, e.g. to DEFAULT_LANG)
+    # Then neither language wins (the caller falls back, e.g. to DEFAULT_TEXT_LANG)
     assert guess_lang("yang the") is None
 
 
@@ -100,4 +100,4 @@ def test_fold_removes_diacritics_and_keeps_ascii_untouched() -> None:
 
 
 def test_the_default_language_is_indonesian() -> None:
-    assert DEFAULT_LANG == "id"
+    assert DEFAULT_TEXT_LANG == "id"

@@ -4,16 +4,18 @@
 from __future__ import annotations
 
 import asyncio
+import importlib.util
 import random
 import sys
 from collections.abc import Iterator
+from pathlib import Path
 
 import httpx
 import pytest
 import snapshot_restore_py
 from fastapi import FastAPI
 
-from tanda import snapstart
+from tanda import snapstart, wiring
 
 PRIMED = "colorsys"  # a module nothing else here imports: forgetting it is harmless
 
@@ -101,3 +103,35 @@ def test_the_hook_paths_stay_out_of_the_openapi_document() -> None:
     app = FastAPI()
     snapstart.install_lwa_hooks(app)
     assert not any(path.startswith("/_snapstart") for path in app.openapi()["paths"])
+
+
+# --- what each function primes: one map, owned by the factory (issue 24) ----------------------
+
+REPO = Path(__file__).resolve().parents[2]
+FUNCTIONS = sorted(
+    str(app.parent.relative_to(REPO / "functions")) for app in REPO.glob("functions/**/app.py")
+)
+SURFACES = ("tanda.api", "tanda.cli", "tanda.mcp")
+
+
+def test_every_function_asks_the_factory_for_its_own_primes() -> None:
+    # Given the Lambda functions under functions/, each has an entry in the factory's map, the
+    # map names no other function, and each entry module asks for its own folder's entry.
+    assert sorted(wiring.SNAPSHOT_PRIMES) == FUNCTIONS
+    for function in FUNCTIONS:
+        source = (REPO / "functions" / function / "app.py").read_text(encoding="utf-8")
+        assert f'prime_modules=snapshot_primes("{function}")' in source, function
+
+
+@pytest.mark.parametrize("function", FUNCTIONS)
+def test_every_module_a_function_primes_exists_below_the_factory(function: str) -> None:
+    # A name the snapshot cannot import would fail the version's publication; a surface named as
+    # a string would be an import the contracts cannot see (the factory sits below them).
+    for module in wiring.snapshot_primes(function):
+        assert importlib.util.find_spec(module) is not None, module
+        assert not module.startswith(SURFACES), module
+
+
+def test_an_unknown_function_has_no_primes() -> None:
+    with pytest.raises(KeyError):
+        wiring.snapshot_primes("steps/no_such_step")

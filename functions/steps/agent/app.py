@@ -13,7 +13,7 @@ from typing import Any
 from tanda import snapstart
 from tanda.observability import instrumented
 from tanda.pipeline import states, steps
-from tanda.wiring import Runtime, build_runtime
+from tanda.wiring import Runtime, build_runtime, snapshot_primes
 
 
 @cache
@@ -31,4 +31,4 @@ def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
     return output.model_dump(mode="json")
 
 
-snapstart.register(prime_modules=(*snapstart.AWS_ADAPTERS, *snapstart.PIPELINE_STEPS))
+snapstart.register(prime_modules=snapshot_primes("steps/agent"))

@@ -14,7 +14,7 @@ from typing import Any
 from tanda import snapstart
 from tanda.observability import instrumented
 from tanda.pipeline import states, steps
-from tanda.wiring import Runtime, build_runtime
+from tanda.wiring import Runtime, build_runtime, snapshot_primes
 
 
 @cache
@@ -28,4 +28,4 @@ def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
     return steps.guard_step(state, runtime().step_deps()).model_dump(mode="json")
 
 
-snapstart.register(prime_modules=(*snapstart.AWS_ADAPTERS, *snapstart.PIPELINE_STEPS))
+snapstart.register(prime_modules=snapshot_primes("steps/guard"))

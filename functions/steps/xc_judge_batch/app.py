@@ -13,7 +13,7 @@ from typing import Any
 from tanda import snapstart
 from tanda.observability import instrumented
 from tanda.pipeline import cross_check
-from tanda.wiring import build_runtime
+from tanda.wiring import build_runtime, snapshot_primes
 
 
 @cache
@@ -28,11 +28,4 @@ def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
     ).model_dump(mode="json")
 
 
-snapstart.register(
-    prime_modules=(
-        *snapstart.AWS_ADAPTERS,
-        "tanda.pipeline.cross_check",
-        "tanda.crosscheck.judge",
-        "tanda.crosscheck.reader",
-    )
-)
+snapstart.register(prime_modules=snapshot_primes("steps/xc_judge_batch"))

@@ -28,6 +28,8 @@ from tanda.model_calls import (
     ModelTimeout,
     ModelUnavailable,
     ToolCall,
+    tools_named_from_wire,
+    wire_tool_name,
 )
 
 log = logging.getLogger(__name__)
@@ -123,7 +125,8 @@ class BedrockModel:
             log.debug("bedrock client error: %s", type(exc).__name__)
             raise ModelUnavailable(f"{self.name}: call failed ({type(exc).__name__})") from None
         try:
-            return parse_converse_response(reply, output_tool=_output_tool_name(request))
+            parsed = parse_converse_response(reply, output_tool=_output_tool_name(request))
+            return tools_named_from_wire(parsed, request.tools)
         except (KeyError, TypeError, ValueError) as exc:
             log.debug("bedrock reply unusable: %s", type(exc).__name__)
             raise ModelUnavailable(f"{self.name}: reply is not a Converse response") from None
@@ -195,7 +198,8 @@ def converse_request(model_id: str, request: ChatRequest) -> dict[str, Any]:
         inference["maxTokens"] = request.max_tokens
     params["inferenceConfig"] = inference
     tools = [
-        _tool_spec(tool.name, tool.description, tool.parameters) for tool in request.tools or []
+        _tool_spec(wire_tool_name(tool.name), tool.description, tool.parameters)
+        for tool in request.tools or []
     ]
     # A forced tool round: one of the real tools must be called, so the output tool is left out.
     forced = bool(request.tools) and request.tool_choice == "required"
@@ -252,7 +256,13 @@ def _blocks(message: ChatMessage) -> list[dict[str, Any]]:
         blocks.append({"text": message.content})
     for call in message.tool_calls:
         blocks.append(
-            {"toolUse": {"toolUseId": call.id, "name": call.name, "input": call.arguments}}
+            {
+                "toolUse": {
+                    "toolUseId": call.id,
+                    "name": wire_tool_name(call.name),
+                    "input": call.arguments,
+                }
+            }
         )
     return blocks
 

@@ -29,6 +29,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from tanda.adapters.aws_errors import error_code
 from tanda.records.progress import ProgressEvent, decode_frame, encode_frame
 
 if TYPE_CHECKING:
@@ -52,14 +53,6 @@ def progress_pk(request_id: str) -> str:
 
 def seq_sk(seq: int) -> str:
     return f"{seq:0{SEQ_DIGITS}d}"
-
-
-def _error_code(error: Exception) -> str | None:
-    response = getattr(error, "response", None)
-    if isinstance(response, dict):
-        code: str | None = response.get("Error", {}).get("Code")
-        return code
-    return None
 
 
 class DynamoProgress:
@@ -105,7 +98,7 @@ class DynamoProgress:
                         ConditionExpression="attribute_not_exists(SK)",
                     )
                 except Exception as error:
-                    if _error_code(error) != "ConditionalCheckFailedException":
+                    if error_code(error) != "ConditionalCheckFailedException":
                         raise
                     seq = self._last_seq(request_id) + 1  # another publisher took it
                     continue

@@ -14,7 +14,10 @@ Two tables, whose key schemas are declared in ``template.yaml`` (a test compares
   memory item (V2-22)  ``T#<tenant>#O#<owner digest>``         ``MEM#<sha256 of the text>``
   rate-limit window    ``RATE#<key>``                          ``W#<window number>``
   credit ledger        ``TENANT#<tenant>``                     ``CREDITS``
+  … its entries        ``TENANT#<tenant>``                     ``LEDGER#<at>#<entry id>``
   tenant profile       ``TENANT#<tenant>``                     ``PROFILE``
+  … listed             ``TENANTS``                             ``<tenant>``
+  API key (issue 27)   ``KEYS``                                ``<key id>``
   cross-check job      ``XC#<tenant>``                         ``JOB#<job id>``
   … its further pages  ``XC#<tenant>``                         ``JOB#<job id>#P#<n>``
   open job (pointer)   ``XCOPEN``                              ``<created_at>#<tenant>#<job id>``
@@ -34,10 +37,18 @@ A conversation item counts its messages (``message_count``): storing a message a
 conversation for its route are one transaction, and a claim is given back (``release``) or an
 empty conversation deleted (``discard``) only while no message exists.
 
-A tenant's credit ledger is one item: ``balance`` and, per usage kind, ``<kind>_charged``,
-``<kind>_metered`` and ``<kind>_credits`` (DynamoDB numbers are exact decimals). A charge is ONE
-conditional ``UpdateItem`` that takes the amount and counts the call only while the balance covers
-it (ASK-12); an item without ``balance`` reads as the opening balance, which the first write sets.
+A tenant's credit account is one item: ``balance`` and, per usage kind, ``<kind>_charged``,
+``<kind>_metered`` and ``<kind>_credits`` (DynamoDB numbers are exact decimals). Every change of
+the balance is ONE transaction of the conditional update of that item and the Put of its ledger
+entry (issue 27), so the balance is the sum of the entries: a charge takes the amount and counts
+the call only while the balance covers it (ASK-12). An item without ``balance`` reads as the
+opening balance; the first write opens the ledger (attribute ``ledger``) with its own transaction:
+the opening balance — or, for an account from before the ledger, its balance then — and its
+entry. Transactions that conflict on the item are retried a few times with jitter.
+
+API keys (issue 27) are one partition, ``KEYS``: a presented key is found by the id computed
+from its digest (one ``GetItem``), and ``tanda keys list`` is one query; ``last_used_at`` is an
+attribute of its own, updated by a conditional write at most once a minute.
 
 A cross-check job (XC-2) is its JSON, zlib-compressed, in ``body`` — split over page items when
 it is larger than :data:`JOB_PAGE_BYTES`, since an item holds at most 400 KB and a job holds its
@@ -56,22 +67,31 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import random
+import time
 import zlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from tanda.adapters.aws_errors import error_code as _error_code
 from tanda.credits import (
+    CARRIED_REASON,
     MAX_BALANCE,
+    OPENING_REASON,
     USAGE_KINDS,
     CreditAccount,
+    LedgerEntry,
+    LedgerRef,
     TenantProfile,
     Usage,
     UsageKind,
     as_credits,
+    call_entry,
     check_grant,
+    operator_entry,
     over_max_balance,
 )
 from tanda.ports import ConversationConflict, ConversationMissing
@@ -85,6 +105,7 @@ from tanda.records.conversations import (
     StoredMessage,
 )
 from tanda.records.jobs import CrossCheckJob, JobPage
+from tanda.records.keys import ApiKeyRecord
 
 if TYPE_CHECKING:
     from tanda.settings import Settings
@@ -103,6 +124,15 @@ TENANT_PREFIX = "TENANT#"
 CREDITS_SK = "CREDITS"
 PROFILE_SK = "PROFILE"
 BALANCE = "balance"
+LEDGER = "ledger"
+"""Set on a CREDITS item once its ledger is open (issue 27)."""
+LEDGER_PREFIX = "LEDGER#"
+TENANTS_PK = "TENANTS"
+KEYS_PK = "KEYS"
+LAST_USED = "last_used_at"
+TRANSACTION_ATTEMPTS = 6
+LEDGER_OPEN_ATTEMPTS = 3
+"""At most: the attempt, the ledger opened (by this writer or another), the attempt again."""
 JOB_PK_PREFIX = "XC#"
 JOB_SK_PREFIX = "JOB#"
 OPEN_JOBS_PK = "XCOPEN"
@@ -146,14 +176,6 @@ def _s(value: str) -> dict[str, str]:
 
 def _n(value: float) -> dict[str, str]:
     return {"N": repr(value) if isinstance(value, float) else str(value)}
-
-
-def _error_code(error: Exception) -> str | None:
-    response = getattr(error, "response", None)
-    if isinstance(response, dict):
-        code: str | None = response.get("Error", {}).get("Code")
-        return code
-    return None
 
 
 class DynamoStore:
@@ -426,87 +448,276 @@ class DynamoStore:
         ).get("Item")
         return _account(tenant_id, item or {}, opening)
 
-    def _charge_update(
-        self, tenant_id: str, kind: UsageKind, amount: Decimal, opening: Decimal
-    ) -> dict[str, Any]:
-        """The conditional charge as one ``UpdateItem`` request (ASK-12): it takes the amount and
-        counts the call only while the balance covers it."""
-        covers = "#balance >= :amount"
-        if opening >= amount:
-            covers = f"attribute_not_exists(#balance) OR {covers}"
+    # The ledger (issue 27): every write of the balance is a transaction of the conditional
+    # update of the CREDITS item — which requires the ledger open (attribute ``ledger``) — and
+    # the Put of its entry. A ledger is opened once, by its own transaction: the opening balance
+    # (or, for an account from before the ledger, its balance then) and that entry.
+
+    def _entry_put(self, entry: LedgerEntry) -> dict[str, Any]:
+        return {
+            "Put": {
+                "TableName": self.table,
+                "Item": {
+                    **self._tenant_key(entry.tenant_id, _ledger_sk(entry.at, entry.entry_id)),
+                    "amount": _decimal(entry.amount),
+                    "body": _s(entry.model_dump_json()),
+                },
+                "ConditionExpression": "attribute_not_exists(SK)",
+            }
+        }
+
+    def _transact(self, writes: list[dict[str, Any]]) -> None:
+        """One ``TransactWriteItems``; retried (a few times, with jitter) while another
+        transaction on the same item conflicts. Raises :class:`_Cancelled` with the reasons of
+        any other cancellation."""
+        for attempt in range(TRANSACTION_ATTEMPTS):
+            try:
+                self.client.transact_write_items(TransactItems=writes)
+                return
+            except Exception as error:
+                if _error_code(error) != "TransactionCanceledException":
+                    raise
+                reasons = getattr(error, "response", {}).get("CancellationReasons") or []
+                codes = [str(reason.get("Code")) for reason in reasons]
+                if "TransactionConflict" not in codes or attempt == TRANSACTION_ATTEMPTS - 1:
+                    raise _Cancelled(codes) from error
+            time.sleep(random.uniform(0, 0.01 * 2**attempt))  # noqa: S311 — jitter only
+
+    def _unopened_balance(self, tenant_id: str, opening: Decimal) -> tuple[Decimal, bool] | None:
+        """``None`` when the tenant's ledger is open; else the balance it would open at and
+        whether that is a balance from before the ledger (carried) or ``opening``."""
+        item = (
+            self.client.get_item(
+                TableName=self.table,
+                Key=self._tenant_key(tenant_id, CREDITS_SK),
+                ConsistentRead=True,
+            ).get("Item")
+            or {}
+        )
+        if LEDGER in item:
+            return None
+        if BALANCE in item:
+            return Decimal(item[BALANCE]["N"]), True
+        return opening, False
+
+    def _open_ledger(self, tenant_id: str, base: Decimal, carried: bool) -> None:
+        reason = CARRIED_REASON if carried else OPENING_REASON
+        writes: list[dict[str, Any]] = [
+            {
+                "Update": {
+                    "TableName": self.table,
+                    "Key": self._tenant_key(tenant_id, CREDITS_SK),
+                    "UpdateExpression": "SET #ledger = :true, #balance = :base",
+                    "ConditionExpression": "attribute_not_exists(#ledger) AND "
+                    "(attribute_not_exists(#balance) OR #balance = :base)",
+                    "ExpressionAttributeNames": {"#ledger": LEDGER, "#balance": BALANCE},
+                    "ExpressionAttributeValues": {":true": {"BOOL": True}, ":base": _decimal(base)},
+                }
+            }
+        ]
+        if base != 0:
+            writes.append(self._entry_put(operator_entry(tenant_id, "grant", base, reason)))
+        try:
+            self._transact(writes)
+        except _Cancelled as cancelled:
+            if "ConditionalCheckFailed" not in cancelled.codes:
+                raise
+            # Opened meanwhile (or an old writer moved the balance): the caller tries again.
+
+    def _on_ledger(
+        self,
+        tenant_id: str,
+        opening: Decimal,
+        writes: Callable[[], list[dict[str, Any]]],
+        fits: Callable[[Decimal], bool],
+    ) -> bool:
+        """Run the transaction ``writes()`` builds, whose first item is the conditional update
+        of the tenant's CREDITS item; first open the ledger when it is not, if the write
+        ``fits`` the balance it would open at (else nothing is written). ``False`` when the
+        update's condition fails. Built anew for each attempt: its entry is stamped after the
+        opening's."""
+        known_open = False
+        for _ in range(LEDGER_OPEN_ATTEMPTS):
+            try:
+                self._transact(writes())
+                return True
+            except _Cancelled as cancelled:
+                if cancelled.codes[:1] != ["ConditionalCheckFailed"]:
+                    raise
+            if known_open:
+                return False  # the ledger was open before this attempt: its condition failed
+            # Refused because the ledger was not open yet — or it was, and the balance did not
+            # cover it: once open, the next attempt tells them apart.
+            unopened = self._unopened_balance(tenant_id, opening)
+            if unopened is not None:
+                if not fits(unopened[0]):
+                    return False
+                self._open_ledger(tenant_id, *unopened)
+            known_open = True
+        return False
+
+    def _charge_update(self, tenant_id: str, kind: UsageKind, amount: Decimal) -> dict[str, Any]:
+        """The conditional charge (ASK-12): it takes the amount and counts the call only while
+        the balance covers it, on an open ledger."""
         return {
             "TableName": self.table,
             "Key": self._tenant_key(tenant_id, CREDITS_SK),
-            "UpdateExpression": "SET #balance = if_not_exists(#balance, :opening) - :amount "
+            "UpdateExpression": "SET #balance = #balance - :amount "
             "ADD #charged :one, #credits :amount",
-            "ConditionExpression": covers,
+            "ConditionExpression": "attribute_exists(#ledger) AND #balance >= :amount",
             "ExpressionAttributeNames": {
+                "#ledger": LEDGER,
                 "#balance": BALANCE,
                 "#charged": f"{kind}_charged",
                 "#credits": f"{kind}_credits",
             },
-            "ExpressionAttributeValues": {
-                ":opening": _decimal(opening),
-                ":amount": _decimal(amount),
-                ":one": _n(1),
-            },
+            "ExpressionAttributeValues": {":amount": _decimal(amount), ":one": _n(1)},
         }
 
-    def _meter_update(self, tenant_id: str, kind: UsageKind, opening: Decimal) -> dict[str, Any]:
+    def _meter_update(self, tenant_id: str, kind: UsageKind) -> dict[str, Any]:
         return {
             "TableName": self.table,
             "Key": self._tenant_key(tenant_id, CREDITS_SK),
-            "UpdateExpression": "SET #balance = if_not_exists(#balance, :opening) "
-            "ADD #metered :one",
-            "ExpressionAttributeNames": {"#balance": BALANCE, "#metered": f"{kind}_metered"},
-            "ExpressionAttributeValues": {":opening": _decimal(opening), ":one": _n(1)},
+            "UpdateExpression": "ADD #metered :one",
+            "ConditionExpression": "attribute_exists(#ledger)",
+            "ExpressionAttributeNames": {"#ledger": LEDGER, "#metered": f"{kind}_metered"},
+            "ExpressionAttributeValues": {":one": _n(1)},
         }
 
+    def _charge_writes(
+        self, tenant_id: str, kind: UsageKind, amount: Decimal, ref: LedgerRef | None
+    ) -> list[dict[str, Any]]:
+        entry = call_entry(tenant_id, "charge", kind, -amount, ref, f"{kind} call")
+        return [{"Update": self._charge_update(tenant_id, kind, amount)}, self._entry_put(entry)]
+
+    def _meter_writes(
+        self, tenant_id: str, kind: UsageKind, ref: LedgerRef | None
+    ) -> list[dict[str, Any]]:
+        reason = f"{kind} call with a test key"
+        entry = call_entry(tenant_id, "metered", kind, Decimal(0), ref, reason)
+        return [{"Update": self._meter_update(tenant_id, kind)}, self._entry_put(entry)]
+
     def charge(
-        self, tenant_id: str, kind: UsageKind, amount: Decimal, *, opening: Decimal
-    ) -> Decimal | None:
-        # ASK-12: the check and the charge are ONE conditional write; DynamoDB serialises writes
-        # to the item, so concurrent charges can never take the balance below zero.
-        try:
-            updated = self.client.update_item(
-                **self._charge_update(tenant_id, kind, amount, opening), ReturnValues="UPDATED_NEW"
-            )
-        except Exception as error:
-            if _error_code(error) != "ConditionalCheckFailedException":
-                raise
-            return None
-        return as_credits(Decimal(updated["Attributes"][BALANCE]["N"]))
+        self,
+        tenant_id: str,
+        kind: UsageKind,
+        amount: Decimal,
+        *,
+        opening: Decimal,
+        ref: LedgerRef | None = None,
+    ) -> bool:
+        # ASK-12: the check and the charge are ONE conditional write (with its entry, one
+        # transaction); DynamoDB serialises writes to the item, so concurrent charges can never
+        # take the balance below zero.
+        amount = as_credits(amount)
+        return self._on_ledger(
+            tenant_id,
+            opening,
+            lambda: self._charge_writes(tenant_id, kind, amount, ref),
+            lambda base: base >= amount,
+        )
 
-    def meter(self, tenant_id: str, kind: UsageKind, *, opening: Decimal) -> None:
-        self.client.update_item(**self._meter_update(tenant_id, kind, opening))
+    def meter(
+        self, tenant_id: str, kind: UsageKind, *, opening: Decimal, ref: LedgerRef | None = None
+    ) -> None:
+        self._on_ledger(
+            tenant_id, opening, lambda: self._meter_writes(tenant_id, kind, ref), _always
+        )
 
-    def grant_credits(self, tenant_id: str, amount: Decimal, *, opening: Decimal) -> CreditAccount:
+    def _add_writes(
+        self, entry: LedgerEntry, *, floor: bool, ceiling: bool = True
+    ) -> list[dict[str, Any]]:
+        """Add ``entry.amount`` to the balance, with the entry; the condition keeps it within
+        ``MAX_BALANCE`` and (``floor``) at or above zero."""
+        conditions = ["attribute_exists(#ledger)"]
+        values = {":amount": _decimal(entry.amount)}
+        if ceiling:
+            conditions.append("#balance <= :room")
+            values[":room"] = _decimal(MAX_BALANCE - entry.amount)
+        if floor:
+            conditions.append("#balance >= :need")
+            values[":need"] = _decimal(-entry.amount)
+        return [
+            {
+                "Update": {
+                    "TableName": self.table,
+                    "Key": self._tenant_key(entry.tenant_id, CREDITS_SK),
+                    "UpdateExpression": "SET #balance = #balance + :amount",
+                    "ConditionExpression": " AND ".join(conditions),
+                    "ExpressionAttributeNames": {"#ledger": LEDGER, "#balance": BALANCE},
+                    "ExpressionAttributeValues": values,
+                }
+            },
+            self._entry_put(entry),
+        ]
+
+    def grant_credits(
+        self, tenant_id: str, amount: Decimal, *, opening: Decimal, reason: str = "grant"
+    ) -> CreditAccount:
         check_grant(amount)
         as_credits(amount)  # at most CREDIT_PLACES decimal places, as on SQLite
+
+        def writes() -> list[dict[str, Any]]:
+            return self._add_writes(operator_entry(tenant_id, "grant", amount, reason), floor=False)
+
         # Issue 23: refused whole, like SQLite's, when the balance would pass MAX_BALANCE; a
-        # ledger not yet written is bounded by its opening balance.
-        fits = "#balance <= :room"
-        if opening + amount <= MAX_BALANCE:
-            fits = f"attribute_not_exists(#balance) OR {fits}"
-        try:
-            updated = self.client.update_item(
-                TableName=self.table,
-                Key=self._tenant_key(tenant_id, CREDITS_SK),
-                UpdateExpression="SET #balance = if_not_exists(#balance, :opening) + :amount",
-                ConditionExpression=fits,
-                ExpressionAttributeNames={"#balance": BALANCE},
-                ExpressionAttributeValues={
-                    ":opening": _decimal(opening),
-                    ":amount": _decimal(amount),
-                    ":room": _decimal(MAX_BALANCE - amount),
-                },
-                ReturnValues="ALL_NEW",
-            )
-        except Exception as error:
-            if _error_code(error) != "ConditionalCheckFailedException":
-                raise
-            raise over_max_balance(amount) from None
-        return _account(tenant_id, updated["Attributes"], opening)
+        # ledger not yet opened is not opened for a grant that does not fit.
+        if not self._on_ledger(
+            tenant_id, opening, writes, lambda base: base + amount <= MAX_BALANCE
+        ):
+            raise over_max_balance(amount)
+        return self.credit_account(tenant_id, opening=opening)
+
+    def adjust_credits(
+        self,
+        tenant_id: str,
+        amount: Decimal,
+        *,
+        opening: Decimal,
+        reason: str,
+        allow_negative: bool = False,
+    ) -> CreditAccount | None:
+        def writes() -> list[dict[str, Any]]:
+            entry = operator_entry(tenant_id, "adjustment", amount, reason)
+            return self._add_writes(entry, floor=not allow_negative and amount < 0)
+
+        def fits(base: Decimal) -> bool:
+            after = base + amount
+            return after <= MAX_BALANCE and (allow_negative or after >= 0)
+
+        if not self._on_ledger(tenant_id, opening, writes, fits):
+            if amount > 0:
+                raise over_max_balance(amount)
+            return None
+        return self.credit_account(tenant_id, opening=opening)
+
+    def ledger(
+        self, tenant_id: str, *, since: float | None = None, until: float | None = None
+    ) -> list[LedgerEntry]:
+        query: dict[str, Any] = {
+            "TableName": self.table,
+            "KeyConditionExpression": "PK = :pk AND SK BETWEEN :low AND :high",
+            "ExpressionAttributeValues": {
+                ":pk": _s(f"{TENANT_PREFIX}{tenant_id}"),
+                ":low": _s(_ledger_sk(max(0.0, since or 0.0), "")),
+                ":high": _s(LEDGER_PREFIX + "~"),
+            },
+            "ConsistentRead": True,
+        }
+        if until is not None:
+            query["ExpressionAttributeValues"][":high"] = _s(_ledger_sk(max(0.0, until), "~"))
+        entries: list[LedgerEntry] = []
+        while True:
+            page = self.client.query(**query)
+            entries += [LedgerEntry.model_validate_json(i["body"]["S"]) for i in page["Items"]]
+            if "LastEvaluatedKey" not in page:
+                break
+            query["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+        return [
+            e
+            for e in entries
+            if (since is None or e.at >= since) and (until is None or e.at < until)
+        ]
 
     def tenant_profile(self, tenant_id: str) -> TenantProfile:
         item = self.client.get_item(
@@ -517,13 +728,98 @@ class DynamoStore:
         return TenantProfile.model_validate_json(item["body"]["S"])
 
     def put_tenant_profile(self, profile: TenantProfile) -> None:
-        self.client.put_item(
+        body = _s(profile.model_dump_json())
+        # The profile, and its copy in the one partition that lists every tenant.
+        self._transact(
+            [
+                {
+                    "Put": {
+                        "TableName": self.table,
+                        "Item": {**self._tenant_key(profile.tenant_id, PROFILE_SK), "body": body},
+                    }
+                },
+                {
+                    "Put": {
+                        "TableName": self.table,
+                        "Item": {"PK": _s(TENANTS_PK), "SK": _s(profile.tenant_id), "body": body},
+                    }
+                },
+            ]
+        )
+
+    def tenants(self) -> list[TenantProfile]:
+        return [
+            TenantProfile.model_validate_json(item["body"]["S"])
+            for item in self._query_all(TENANTS_PK, None)
+        ]
+
+    # --- API keys (issue 27) ---------------------------------------------------------------------
+
+    def _key_key(self, key_id: str) -> dict[str, dict[str, str]]:
+        return {"PK": _s(KEYS_PK), "SK": _s(key_id)}
+
+    def put_key(self, record: ApiKeyRecord) -> None:
+        item = {
+            **self._key_key(record.key_id),
+            "tenant_id": _s(record.tenant_id),
+            "body": _s(record.model_dump_json(exclude={"last_used_at"})),
+        }
+        if record.last_used_at is not None:
+            item[LAST_USED] = _n(record.last_used_at)
+        try:
+            self.client.put_item(
+                TableName=self.table, Item=item, ConditionExpression="attribute_not_exists(SK)"
+            )
+        except Exception as error:
+            if _error_code(error) == "ConditionalCheckFailedException":
+                raise ValueError(f"key {record.key_id} exists") from error
+            raise
+
+    def key(self, key_id: str) -> ApiKeyRecord | None:
+        item = self.client.get_item(
+            TableName=self.table, Key=self._key_key(key_id), ConsistentRead=True
+        ).get("Item")
+        return None if item is None else _key_record(item)
+
+    def api_keys(self, tenant_id: str | None = None) -> list[ApiKeyRecord]:
+        records = [_key_record(item) for item in self._query_all(KEYS_PK, None)]
+        records = [r for r in records if tenant_id is None or r.tenant_id == tenant_id]
+        return sorted(records, key=lambda r: (r.created_at, r.key_id))
+
+    def end_key(
+        self, key_id: str, *, revoked_at: float | None = None, expires_at: float | None = None
+    ) -> ApiKeyRecord | None:
+        found = self.key(key_id)
+        if found is None:
+            return None
+        ended = found.ended(revoked_at, expires_at)
+        self.client.update_item(
             TableName=self.table,
-            Item={
-                **self._tenant_key(profile.tenant_id, PROFILE_SK),
-                "body": _s(profile.model_dump_json()),
+            Key=self._key_key(key_id),
+            UpdateExpression="SET body = :body",
+            ConditionExpression="attribute_exists(SK)",
+            ExpressionAttributeValues={
+                ":body": _s(ended.model_dump_json(exclude={"last_used_at"}))
             },
         )
+        return ended
+
+    def touch_key(self, key_id: str, at: float, *, every_s: float) -> bool:
+        try:
+            self.client.update_item(
+                TableName=self.table,
+                Key=self._key_key(key_id),
+                UpdateExpression="SET #used = :at",
+                ConditionExpression="attribute_exists(SK) AND "
+                "(attribute_not_exists(#used) OR #used <= :before)",
+                ExpressionAttributeNames={"#used": LAST_USED},
+                ExpressionAttributeValues={":at": _n(at), ":before": _n(at - every_s)},
+            )
+        except Exception as error:
+            if _error_code(error) != "ConditionalCheckFailedException":
+                raise
+            return False
+        return True
 
     # --- cross-check jobs (XC-1, XC-2) -----------------------------------------------------------
 
@@ -556,35 +852,42 @@ class DynamoStore:
             writes.append({"Put": {"TableName": self.table, "Item": {**key, "body": {"B": page}}}})
         return writes
 
-    def create_job(self, job: CrossCheckJob, *, opening: Decimal) -> bool:
-        # XC-2: the charge (or the metered count), the job and its pointer are one transaction;
-        # a job stored already failed never ran and pays nothing.
-        payments: list[dict[str, Any]] = []
-        if job.status == "queued":
-            if job.test_key:
-                payment = self._meter_update(job.tenant_id, JOB_USAGE, opening)
-            else:
-                payment = self._charge_update(job.tenant_id, JOB_USAGE, job.charged, opening)
-            payments.append({"Update": payment})
-        writes = [
-            *payments,
-            *self._job_writes(job, {"ConditionExpression": "attribute_not_exists(PK)"}),
-        ]
-        if not job.finished:
-            writes.append({"Put": {"TableName": self.table, "Item": self._open_key(job)}})
+    def create_job(
+        self, job: CrossCheckJob, *, opening: Decimal, ref: LedgerRef | None = None
+    ) -> bool:
+        # XC-2: the charge (or the metered count) with its ledger entry, the job and its pointer
+        # are one transaction; a job stored already failed never ran and pays nothing.
+        ref = (ref or LedgerRef()).model_copy(update={"job_id": job.job_id})
+        pays = job.status == "queued"
+
+        def writes() -> list[dict[str, Any]]:
+            payments: list[dict[str, Any]] = []
+            if pays and job.test_key:
+                payments = self._meter_writes(job.tenant_id, JOB_USAGE, ref)
+            elif pays:
+                payments = self._charge_writes(job.tenant_id, JOB_USAGE, job.charged, ref)
+            stored = [
+                *payments,
+                *self._job_writes(job, {"ConditionExpression": "attribute_not_exists(PK)"}),
+            ]
+            if not job.finished:
+                stored.append({"Put": {"TableName": self.table, "Item": self._open_key(job)}})
+            return stored
+
         try:
-            self.client.transact_write_items(TransactItems=writes)
-        except Exception as error:
-            if _error_code(error) != "TransactionCanceledException":
-                raise
-            reasons = getattr(error, "response", {}).get("CancellationReasons") or []
-            codes = [reason.get("Code") for reason in reasons]
-            if payments and codes[:1] == ["ConditionalCheckFailed"]:
-                return False
-            if "ConditionalCheckFailed" in codes:
-                raise ValueError(f"job {job.job_id} exists") from error
+            if not pays:
+                self._transact(writes())
+                return True
+            return self._on_ledger(
+                job.tenant_id,
+                opening,
+                writes,
+                lambda base: job.test_key or base >= job.charged,
+            )
+        except _Cancelled as cancelled:
+            if "ConditionalCheckFailed" in cancelled.codes:
+                raise ValueError(f"job {job.job_id} exists") from cancelled
             raise
-        return True
 
     def job(self, tenant_id: str, job_id: str) -> CrossCheckJob | None:
         found = self.client.get_item(
@@ -627,7 +930,17 @@ class DynamoStore:
         if job.finished:
             writes.append({"Delete": {"TableName": self.table, "Key": self._open_key(job)}})
         if refund:
-            # XC-2: a failed job's charge goes back in the write that fails it.
+            # XC-2: a failed job's charge goes back in the write that fails it, with its entry.
+            reason = "failed cross-check job"
+            entry = call_entry(
+                job.tenant_id,
+                "refund",
+                JOB_USAGE,
+                job.charged,
+                LedgerRef(job_id=job.job_id),
+                reason,
+            )
+            writes.append(self._entry_put(entry))
             writes.append(
                 {
                     "Update": {
@@ -648,12 +961,9 @@ class DynamoStore:
                 }
             )
         try:
-            self.client.transact_write_items(TransactItems=writes)
-        except Exception as error:
-            if _error_code(error) != "TransactionCanceledException":
-                raise
-            reasons = getattr(error, "response", {}).get("CancellationReasons") or [{}]
-            if reasons[0].get("Code") == "ConditionalCheckFailed":
+            self._transact(writes)
+        except _Cancelled as cancelled:
+            if cancelled.codes[:1] == ["ConditionalCheckFailed"]:
                 return False
             raise
         return True
@@ -708,6 +1018,29 @@ class DynamoStore:
             if job is not None and not job.finished:
                 found.append(job)
         return found
+
+
+class _Cancelled(Exception):
+    """Internal: a transaction was cancelled; ``codes`` are its items' reasons, in order."""
+
+    def __init__(self, codes: list[str]) -> None:
+        super().__init__(", ".join(codes))
+        self.codes = codes
+
+
+def _always(_: Decimal) -> bool:
+    return True
+
+
+def _ledger_sk(at: float, entry_id: str) -> str:
+    # Zero-padded fixed point sorts as a string in time order.
+    return f"{LEDGER_PREFIX}{at:020.6f}#{entry_id}"
+
+
+def _key_record(item: dict[str, Any]) -> ApiKeyRecord:
+    used = item.get(LAST_USED)
+    record = ApiKeyRecord.model_validate_json(item["body"]["S"])
+    return record.model_copy(update={"last_used_at": float(used["N"]) if used else None})
 
 
 def _decimal(value: Decimal) -> dict[str, str]:

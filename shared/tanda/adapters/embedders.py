@@ -20,6 +20,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from tanda.adapters.http_retry import TRANSIENT_STATUSES, Retry, RetryPolicy, retry_after_s
 from tanda.errors import UpstreamFailed
 
 if TYPE_CHECKING:
@@ -32,7 +33,6 @@ log = logging.getLogger(__name__)
 API_KEY_ENV = "TANDA_EMBEDDER_API_KEY"
 MAX_BATCH = 64
 TITAN_V2_DIMENSIONS = (256, 512, 1024)
-_RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
 
 
 class EmbeddingFailed(UpstreamFailed):
@@ -79,8 +79,9 @@ def _as_vector(value: object) -> tuple[float, ...]:
 class OpenAICompatEmbedder:
     """``POST {base_url}/embeddings`` with ``{"model", "input": [...]}``, ≤ 64 texts a call.
 
-    Retries 429, 5xx, timeouts and connection failures with exponential backoff and full jitter
-    (honouring a short ``Retry-After``); any other 4xx fails at once. ``dimensions`` is taken
+    Retries 429, 5xx, timeouts and connection failures under the one retry policy of the HTTP
+    adapters (:mod:`tanda.adapters.http_retry`: backoff with full jitter, a ``Retry-After`` up
+    to ``max_backoff_s``); any other 4xx fails at once. ``dimensions`` is taken
     from the first response unless given.
     """
 
@@ -104,20 +105,23 @@ class OpenAICompatEmbedder:
             raise ValueError("embedder base URL must start with http:// or https://")
         if not 1 <= batch_size <= MAX_BATCH:
             raise ValueError(f"batch_size must be between 1 and {MAX_BATCH}")
-        if max_attempts < 1:
-            raise ValueError("max_attempts must be at least 1")
         self.url = base_url.rstrip("/") + "/embeddings"
         self.model = model
         self._api_key = api_key
         self._dimensions = dimensions
         self._client = client
         self._timeout_s = timeout_s
-        self.max_attempts = max_attempts
-        self._backoff_s = backoff_s
-        self._max_backoff_s = max_backoff_s
+        # A Retry-After longer than the backoff's ceiling is not waited out: a batch of an
+        # ingest fails instead, and is embedded again on the next run.
+        self._retry = RetryPolicy(
+            max_attempts=max_attempts,
+            backoff_s=backoff_s,
+            max_backoff_s=max_backoff_s,
+            max_retry_after_s=max_backoff_s,
+            sleep=sleep,
+            jitter=jitter,
+        )
         self.batch_size = batch_size
-        self._sleep = sleep
-        self._jitter = jitter
 
     @property
     def dimensions(self) -> int:
@@ -149,33 +153,29 @@ class OpenAICompatEmbedder:
         headers = {"Accept": "application/json"}
         if self._api_key:
             headers["Authorization"] = f"Bearer {self._api_key}"
-        for attempt in range(1, self.max_attempts + 1):
-            retry_after: float | None = None
+
+        made = 0
+
+        def attempt(_: float | None) -> list[tuple[float, ...]] | Retry:
+            nonlocal made
+            made += 1
             try:
                 response = self._http().post(self.url, json=payload, headers=headers)
             except (httpx.TimeoutException, httpx.TransportError) as exc:
-                log.warning("embeddings: %s (attempt %d)", type(exc).__name__, attempt)
-                failure: BaseException = exc
-            else:
-                if response.status_code < 300:
-                    return self._parse(response, expected=len(batch))
-                if response.status_code not in _RETRY_STATUSES:
-                    log.warning("embeddings: HTTP %d, not retried", response.status_code)
-                    raise EmbeddingFailed()
-                log.warning("embeddings: HTTP %d (attempt %d)", response.status_code, attempt)
-                failure = EmbeddingFailed()
-                retry_after = _retry_after_s(response.headers.get("Retry-After"))
-            if attempt == self.max_attempts:
-                raise EmbeddingFailed() from failure
-            self._sleep(self._delay(attempt, retry_after))
-        raise AssertionError("unreachable")  # pragma: no cover
+                log.warning("embeddings: %s (attempt %d)", type(exc).__name__, made)
+                return Retry(exc)
+            if response.status_code < 300:
+                return self._parse(response, expected=len(batch))
+            if response.status_code not in TRANSIENT_STATUSES:
+                log.warning("embeddings: HTTP %d, not retried", response.status_code)
+                raise EmbeddingFailed()
+            log.warning("embeddings: HTTP %d (attempt %d)", response.status_code, made)
+            return Retry(EmbeddingFailed(), retry_after_s(response.headers))
 
-    def _delay(self, attempt: int, retry_after: float | None) -> float:
-        ceiling = min(self._max_backoff_s, self._backoff_s * 2.0 ** (attempt - 1))
-        delay = ceiling * (0.5 + self._jitter() / 2)  # jitter: spread retries of many callers
-        if retry_after is not None:
-            delay = max(delay, min(retry_after, self._max_backoff_s))
-        return delay
+        result = self._retry.run(attempt)
+        if isinstance(result, Retry):
+            raise EmbeddingFailed() from result.cause
+        return result
 
     def _parse(self, response: httpx.Response, *, expected: int) -> list[tuple[float, ...]]:
         try:
@@ -198,16 +198,6 @@ class OpenAICompatEmbedder:
             raise EmbeddingFailed()
         self._dimensions = sizes.pop()
         return vectors
-
-
-def _retry_after_s(value: str | None) -> float | None:
-    if value is None:
-        return None
-    try:
-        seconds = float(value)
-    except ValueError:
-        return None  # an HTTP date: ignore, the backoff applies
-    return max(0.0, seconds)
 
 
 class BedrockEmbedder:

@@ -23,10 +23,11 @@ from typing import Any
 
 from tanda.extraction.text import sentence_spans
 from tanda.lang import Lang
-from tanda.model_calls import ChatRequest, ChatResponse, ModelRole, ToolCall
+from tanda.model_calls import ChatMessage, ChatRequest, ChatResponse, ModelRole, ToolCall, ToolSpec
 from tanda.not_found import ASK_NOT_FOUND, NEAREST_PASSAGE_LEAD, NOT_FOUND_NOTICE
 from tanda.retrieval.question import QuestionAnalysis, analyze_question
 from tanda.retrieval.reading import Reading, ReadPassage, UnitReading, read_units
+from tanda.sources import single_text_arguments
 
 MAX_SENTENCES = 3
 CHARS_PER_TOKEN = 4
@@ -129,6 +130,78 @@ def _unit_segments(readings: list[UnitReading]) -> list[dict[str, Any]]:
     return segments
 
 
+def _calls(calls: list[tuple[str, dict[str, Any]]]) -> ChatResponse:
+    tool_calls = [
+        ToolCall(id=f"call_{n}", name=name, arguments=arguments)
+        for n, (name, arguments) in enumerate(calls, start=1)
+    ]
+    return ChatResponse(tool_calls=tool_calls, finish_reason="tool_calls")
+
+
+def _focus_words(question: QuestionAnalysis, *, numbers: bool = False) -> list[str]:
+    strong = [t for t in question.focus if t.weight >= 1 and t.number == numbers]
+    return [t.surface for t in (strong or [t for t in question.focus if t.number == numbers])]
+
+
+def first_round(
+    question: QuestionAnalysis, tools: list[ToolSpec]
+) -> list[tuple[str, dict[str, Any]]]:
+    """Issue 25: the documents' search with the question; the portal's search with the
+    question's focus terms (its year as the period); and on each MCP server, one search tool —
+    one whose input schema takes one text argument — with the question."""
+    offered = {t.name: t for t in tools}
+    calls: list[tuple[str, dict[str, Any]]] = []
+    if "search" in offered:
+        calls.append(("search", {"query": question.text}))
+    if "portal_search" in offered:
+        arguments: dict[str, Any] = {"query": " ".join(_focus_words(question)) or question.text}
+        years = [w for w in _focus_words(question, numbers=True) if _YEAR.fullmatch(w)]
+        if years:
+            arguments["period"] = years[0]
+        calls.append(("portal_search", arguments))
+    servers: set[str] = set()
+    for name, spec in offered.items():
+        parts = name.split(".", 2)
+        if len(parts) != 3 or parts[0] != "mcp" or parts[1] in servers or "search" not in parts[2]:
+            continue
+        mcp_arguments = single_text_arguments(spec.parameters, question.text)
+        if mcp_arguments is not None:
+            servers.add(parts[1])
+            calls.append((name, mcp_arguments))
+    return calls
+
+
+def portal_reads(
+    question: QuestionAnalysis, messages: list[ChatMessage]
+) -> list[tuple[str, dict[str, Any]]]:
+    """After a portal search and before any read: read the best dataset's resource (the
+    datastore one first) for the strongest focus word its title does not already hold."""
+    called = {c.id: c.name for m in messages if m.role == "assistant" for c in m.tool_calls}
+    if "portal_read" in called.values():
+        return []
+    for message in messages:
+        if message.role != "tool" or called.get(message.tool_call_id or "") != "portal_search":
+            continue
+        try:
+            datasets = json.loads(message.content).get("datasets") or []
+        except (ValueError, AttributeError):
+            return []
+        if not datasets or not datasets[0].get("resources"):
+            return []
+        best = datasets[0]
+        resources = sorted(best["resources"], key=lambda r: not r.get("datastore"))
+        title = str(best.get("title", "")).casefold()
+        words = [w for w in _focus_words(question) if w.casefold() not in title]
+        arguments: dict[str, Any] = {"resource_id": resources[0]["resource_id"]}
+        if words:
+            arguments["query"] = words[0]
+        return [("portal_read", arguments)]
+    return []
+
+
+_YEAR = re.compile(r"(19|20)\d\d")
+
+
 class OfflineModel:
     name = "offline"
 
@@ -156,8 +229,11 @@ class OfflineModel:
         passages = [i for i in items if "key" in i]
         searched = any(m.tool_calls for m in request.messages if m.role == "assistant")
         if not searched and request.tools:
-            call = ToolCall(id="call_1", name="search", arguments={"query": question.text})
-            return ChatResponse(tool_calls=[call], finish_reason="tool_calls")
+            return _calls(first_round(question, request.tools))
+        if request.tools:
+            reads = portal_reads(question, request.messages)
+            if reads:
+                return _calls(reads)
         reading = read_units(question, [_read_passage(p) for p in passages])
         segments = answer_segments(reading, question.lang)
         return ChatResponse(content=json.dumps({"segments": segments}, ensure_ascii=False))

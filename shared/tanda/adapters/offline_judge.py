@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from functools import cache, cached_property, lru_cache
 from typing import Literal, NamedTuple
 
-from tanda.lang import DEFAULT_LANG, FUNCTION_WORDS, Lang, fold, guess_lang
+from tanda.lang import DEFAULT_TEXT_LANG, FUNCTION_WORDS, Lang, fold, guess_lang
 from tanda.retrieval.analysis import lowercase, stem
 from tanda.retrieval.opposites import opposite_pairs
 
@@ -216,7 +216,7 @@ def judge_statement(statement: str, passages: Sequence[CitedPassage]) -> JudgeVe
     # The statement is read in its evidence's language, numbers included: a short statement alone
     # says too little (a stray "A" reads as English, and English reads "(3)" as minus three), and
     # its words must match the passages' stems anyway.
-    lang = guess_lang(f"{statement}\n{everything[:4000]}") or DEFAULT_LANG
+    lang = guess_lang(f"{statement}\n{everything[:4000]}") or DEFAULT_TEXT_LANG
     if find_in(statement, everything, lang):
         return "unsupported"  # a number the passages do not state (V2-08)
     streams = [s for p in passages for s in _streams(p, lang)]

@@ -31,7 +31,7 @@ import re
 from dataclasses import dataclass
 from typing import Final, Literal
 
-from tanda.lang import DEFAULT_LANG, Lang, guess_lang, is_function_word
+from tanda.lang import DEFAULT_TEXT_LANG, Lang, guess_lang, is_function_word
 from tanda.numbers import Quantity, QuantityKind, extract_quantities, same_quantity
 from tanda.numbers.references import Provision, provisions, same_provision
 from tanda.retrieval.analysis import index_terms
@@ -77,7 +77,7 @@ class _Stated:
 
 def _stated(text: str) -> tuple[list[_Stated], list[Provision]]:
     """The numbers ``text`` states, each with the words naming it, and the provisions it names."""
-    lang: Lang = guess_lang(text) or DEFAULT_LANG
+    lang: Lang = guess_lang(text) or DEFAULT_TEXT_LANG
     quantities = extract_quantities(text, lang)
     references = provisions(quantities)
     stated: list[_Stated] = []

@@ -11,7 +11,6 @@ names and sizes only (docs/models.md).
 
 from __future__ import annotations
 
-import email.utils
 import json
 import logging
 import os
@@ -19,11 +18,11 @@ import random
 import re
 import time
 from collections.abc import Callable
-from datetime import UTC, datetime
 from typing import Any, Literal
 
 import httpx
 
+from tanda.adapters.http_retry import Retry, RetryPolicy, retry_after_s
 from tanda.model_calls import (
     ChatMessage,
     ChatRequest,
@@ -34,6 +33,8 @@ from tanda.model_calls import (
     ModelTimeout,
     ModelUnavailable,
     ToolCall,
+    tools_named_from_wire,
+    wire_tool_name,
 )
 
 log = logging.getLogger(__name__)
@@ -60,10 +61,11 @@ _FINISH_REASONS: dict[str, FinishReason] = {
 class OpenAICompatModel:
     """One model behind an OpenAI-compatible endpoint.
 
-    Retries 5xx, 429, timeouts and dropped connections with exponential backoff and full jitter
-    (``rng() * min(MAX_BACKOFF_S, backoff_s * 2**n)``), or after ``Retry-After`` when the server
-    sends one that fits the remaining budget. ``request.timeout_s`` bounds the whole call, sleeps
-    included: no attempt or sleep runs past it. Each attempt may use all that is left, unless
+    Retries 5xx, 429, timeouts and dropped connections under the one retry policy of the HTTP
+    adapters (:mod:`tanda.adapters.http_retry`: backoff with full jitter up to ``MAX_BACKOFF_S``,
+    or after ``Retry-After`` when the server sends one that fits the remaining budget).
+    ``request.timeout_s`` bounds the whole call, sleeps included: no attempt or sleep runs past
+    it. Each attempt may use all that is left, unless
     ``attempt_timeout_s`` caps it (then a hung attempt leaves time for another); connecting is
     capped at ``CONNECT_TIMEOUT_S`` so an unreachable server is retried rather than waited on.
     """
@@ -96,10 +98,14 @@ class OpenAICompatModel:
         self._headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
         self._client = client or httpx.Client()
         self._owns_client = client is None
-        self._max_retries = max_retries
-        self._backoff_s = backoff_s
-        self._sleep = sleep
-        self._rng = rng
+        self._retry = RetryPolicy(
+            max_attempts=max_retries + 1,
+            backoff_s=backoff_s,
+            max_backoff_s=MAX_BACKOFF_S,
+            sleep=sleep,
+            jitter=rng,
+            clock=clock,
+        )
         self._clock = clock
         self._attempt_timeout_s = attempt_timeout_s
 
@@ -116,30 +122,32 @@ class OpenAICompatModel:
 
     def complete(self, request: ChatRequest) -> ChatResponse:
         body = chat_completions_body(self.model, request)
-        deadline = self._clock() + request.timeout_s
-        attempt = 0
-        while True:
-            remaining = deadline - self._clock()
+
+        def attempt(remaining: float | None) -> ChatResponse | Retry:
+            assert remaining is not None  # the policy runs to the request's deadline
             if remaining <= 0:
                 raise ModelTimeout(f"{self.name}: no time left for another attempt")
             if self._attempt_timeout_s is not None:
                 remaining = min(remaining, self._attempt_timeout_s)
             result, retry_after = self._attempt(body, remaining)
             if isinstance(result, ChatResponse):
-                return result
-            failure = result
-            if attempt >= self._max_retries:
-                raise failure
-            delay = self._delay(attempt, retry_after)
-            if self._clock() + delay >= deadline:
-                # Retrying would end past the caller's deadline: fail now, with the last cause.
-                raise failure
+                return tools_named_from_wire(result, request.tools)
+            return Retry(result, retry_after)
+
+        def logged(made: int, retry: Retry) -> None:
+            outcome = getattr(retry.cause, "outcome", None)
             log.info(
-                "model call retry",
-                extra={"model": self.name, "attempt": attempt + 1, "outcome": failure.outcome},
+                "model call retry", extra={"model": self.name, "attempt": made, "outcome": outcome}
             )
-            self._sleep(delay)
-            attempt += 1
+
+        # A retry whose wait would end past the caller's deadline is not made: the last cause
+        # is the answer.
+        result = self._retry.run(
+            attempt, deadline=self._clock() + request.timeout_s, on_retry=logged
+        )
+        if isinstance(result, Retry):
+            raise result.cause
+        return result
 
     def _attempt(
         self, body: dict[str, Any], timeout_s: float
@@ -170,17 +178,12 @@ class OpenAICompatModel:
                 raise ModelUnavailable(f"{self.name}: reply is not a chat completion") from None
         log.debug("model call HTTP %d (error code %s)", status, error_code(reply.content))
         if status == 429 or status >= 500:
-            return ModelUnavailable(f"{self.name}: HTTP {status}"), _retry_after_s(reply)
+            return ModelUnavailable(f"{self.name}: HTTP {status}"), retry_after_s(reply.headers)
         if 400 <= status < 500:
             if status in (400, 413) and _CONTEXT_EXCEEDED.search(reply.text):
                 raise ModelContextExceeded(f"{self.name}: prompt exceeds the context window")
             raise ModelRejected(f"{self.name}: request rejected (HTTP {status})")
         raise ModelUnavailable(f"{self.name}: unexpected HTTP {status}")
-
-    def _delay(self, attempt: int, retry_after: float | None) -> float:
-        if retry_after is not None:
-            return retry_after
-        return self._rng() * min(MAX_BACKOFF_S, self._backoff_s * 2.0**attempt)
 
 
 def from_spec(spec: str, *, api_key: str | None = None, **kwargs: Any) -> OpenAICompatModel:
@@ -211,7 +214,7 @@ def chat_completions_body(model: str, request: ChatRequest) -> dict[str, Any]:
             {
                 "type": "function",
                 "function": {
-                    "name": tool.name,
+                    "name": wire_tool_name(tool.name),
                     "description": tool.description,
                     "parameters": tool.parameters,
                 },
@@ -244,7 +247,10 @@ def _wire_message(message: ChatMessage) -> dict[str, Any]:
                 {
                     "id": call.id,
                     "type": "function",
-                    "function": {"name": call.name, "arguments": json.dumps(call.arguments)},
+                    "function": {
+                        "name": wire_tool_name(call.name),
+                        "arguments": json.dumps(call.arguments),
+                    },
                 }
                 for call in message.tool_calls
             ],
@@ -346,30 +352,6 @@ def _finish_reason(raw: Any, has_tool_calls: bool) -> FinishReason:
 
 def _count(value: Any) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
-
-
-def _retry_after_s(reply: httpx.Response) -> float | None:
-    """Seconds from ``retry-after-ms`` (OpenAI) or ``Retry-After`` (seconds or an HTTP date)."""
-    millis = reply.headers.get("retry-after-ms")
-    if millis is not None:
-        try:
-            return max(0.0, float(millis) / 1000)
-        except ValueError:
-            pass
-    value = reply.headers.get("retry-after")
-    if value is None:
-        return None
-    try:
-        return max(0.0, float(value))
-    except ValueError:
-        pass
-    try:
-        when = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=UTC)
-    return max(0.0, (when - datetime.now(UTC)).total_seconds())
 
 
 __all__ = [

@@ -28,6 +28,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
+from tanda.adapters.http_retry import TRANSIENT_STATUSES, Retry, RetryPolicy, retry_after_s
 from tanda.errors import UpstreamFailed
 from tanda.retrieval.rerank import LexicalReranker
 
@@ -41,7 +42,6 @@ log = logging.getLogger(__name__)
 API_KEY_ENV = "TANDA_RERANKER_API_KEY"
 BEDROCK_MAX_TEXT = 32_000
 """Characters of one query or document the Rerank API accepts."""
-_RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
 
 RerankShape = Literal["tei", "cohere"]
 
@@ -123,8 +123,6 @@ class HostedReranker:
     ) -> None:
         if not base_url.startswith(("http://", "https://")):
             raise ValueError("reranker base URL must start with http:// or https://")
-        if max_attempts < 1:
-            raise ValueError("max_attempts must be at least 1")
         self.name: str = shape
         self.url = base_url.rstrip("/") + "/rerank"
         self.shape = shape
@@ -132,10 +130,16 @@ class HostedReranker:
         self._api_key = api_key
         self._client = client
         self._timeout_s = timeout_s
-        self.max_attempts = max_attempts
-        self._backoff_s = backoff_s
-        self._sleep = sleep
-        self._jitter = jitter
+        # A search waits on it: the retries come soon, and a Retry-After is waited no longer
+        # than backoff_s × max_attempts.
+        self._retry = RetryPolicy(
+            max_attempts=max_attempts,
+            backoff_s=backoff_s,
+            max_backoff_s=backoff_s * max_attempts,
+            max_retry_after_s=backoff_s * max_attempts,
+            sleep=sleep,
+            jitter=jitter,
+        )
 
     def score(self, query: str, passages: Sequence[str]) -> list[float]:
         if not passages:
@@ -170,30 +174,34 @@ class HostedReranker:
         headers = {"Accept": "application/json"}
         if self._api_key:
             headers["Authorization"] = f"Bearer {self._api_key}"
-        for attempt in range(1, self.max_attempts + 1):
+        made = 0
+
+        def attempt(_: float | None) -> object:
+            nonlocal made
+            made += 1
             try:
                 response = self._http().post(
                     self.url, json=payload, headers=headers, timeout=self._timeout_s
                 )
             except (httpx.TimeoutException, httpx.TransportError) as exc:
-                log.warning("rerank: %s (attempt %d)", type(exc).__name__, attempt)
-                failure: BaseException = exc
-            else:
-                if response.status_code < 300:
-                    try:
-                        return response.json()
-                    except ValueError as exc:
-                        log.warning("rerank: response is not JSON")
-                        raise RerankFailed() from exc
-                if response.status_code not in _RETRY_STATUSES:
-                    log.warning("rerank: HTTP %d, not retried", response.status_code)
-                    raise RerankFailed()
-                log.warning("rerank: HTTP %d (attempt %d)", response.status_code, attempt)
-                failure = RerankFailed()
-            if attempt == self.max_attempts:
-                raise RerankFailed() from failure
-            self._sleep(self._backoff_s * attempt * (0.5 + self._jitter() / 2))
-        raise AssertionError("unreachable")  # pragma: no cover
+                log.warning("rerank: %s (attempt %d)", type(exc).__name__, made)
+                return Retry(exc)
+            if response.status_code < 300:
+                try:
+                    return response.json()
+                except ValueError as exc:
+                    log.warning("rerank: response is not JSON")
+                    raise RerankFailed() from exc
+            if response.status_code not in TRANSIENT_STATUSES:
+                log.warning("rerank: HTTP %d, not retried", response.status_code)
+                raise RerankFailed()
+            log.warning("rerank: HTTP %d (attempt %d)", response.status_code, made)
+            return Retry(RerankFailed(), retry_after_s(response.headers))
+
+        result = self._retry.run(attempt)
+        if isinstance(result, Retry):
+            raise RerankFailed() from result.cause
+        return result
 
     def _parse(self, reply: object, *, expected: int) -> list[float]:
         if self.shape == "tei":

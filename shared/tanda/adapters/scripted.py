@@ -42,9 +42,32 @@ class _Model(BaseModel):
 
 
 class ScriptedToolCall(_Model):
-    tool: Literal["search", "read_document", "list_sources"] = "search"
+    tool: str = Field(
+        default="search",
+        pattern=r"^(search|read_document|list_sources|portal_search|portal_read|"
+        r"mcp\.[A-Za-z0-9_-]{1,64}\.\S+)$",
+        description="A document tool, a portal tool, or `mcp.<server>.<tool>` (issue 25).",
+    )
     query: str | None = None
     document_id: str | None = None
+    period: str | None = Field(default=None, description="portal_search: the period.")
+    resource_id: str | None = Field(default=None, description="portal_read: the resource.")
+    arguments: dict[str, Any] | None = Field(
+        default=None, description="The call's arguments as given (an MCP tool's)."
+    )
+
+    def call_arguments(self) -> dict[str, Any]:
+        if self.arguments is not None:
+            return dict(self.arguments)
+        if self.tool == "read_document":
+            return {"document_id": self.document_id or ""}
+        if self.tool == "list_sources":
+            return {}
+        if self.tool == "portal_read":
+            read: dict[str, Any] = {"resource_id": self.resource_id or ""}
+            return read | ({"query": self.query} if self.query else {})
+        found: dict[str, Any] = {"query": self.query or ""}
+        return found | ({"period": self.period} if self.period else {})
 
 
 class AgentScript(_Model):
@@ -265,14 +288,13 @@ class ScriptedModel:
         calls_made = sum(len(m.tool_calls) for m in request.messages if m.role == "assistant")
         if calls_made < len(script.tool_calls) and request.tools:
             call = script.tool_calls[calls_made]
-            arguments = {
-                "search": {"query": call.query or ""},
-                "read_document": {"document_id": call.document_id or ""},
-                "list_sources": {},
-            }[call.tool]
             return ChatResponse(
                 tool_calls=[
-                    ToolCall(id=f"call_{calls_made + 1}", name=call.tool, arguments=arguments)
+                    ToolCall(
+                        id=f"call_{calls_made + 1}",
+                        name=call.tool,
+                        arguments=call.call_arguments(),
+                    )
                 ],
                 finish_reason="tool_calls",
             )

@@ -40,21 +40,25 @@ from __future__ import annotations
 import itertools
 import json
 import math
+import secrets
+import sys
 import threading
+import time
 from array import array
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final, Literal
 
 import apsw
 import sqlite_vec
 
 from tanda.adapters.connection_pool import ConnectionPool, PooledConnections, leased_per_call
 from tanda.adapters.private_files import private_database
-from tanda.lang import DEFAULT_LANG, Lang, guess_lang, normalize_lang
+from tanda.lang import DEFAULT_TEXT_LANG as DEFAULT_LANG
+from tanda.lang import Lang, guess_lang, normalize_lang
 from tanda.records.documents import (
     Chunk,
     Document,
@@ -71,6 +75,9 @@ from tanda.retrieval import analysis
 from tanda.retrieval.analysis import query_terms
 from tanda.retrieval.fusion import FusionConfig, reciprocal_rank_fusion
 
+if TYPE_CHECKING:
+    from tanda.adapters.tantivy_lexicon import LexicalEntry, TantivyLexicon
+
 CANDIDATE_POOL: Final = 100
 """Candidates each arm hands to fusion when more than one arm runs."""
 
@@ -82,6 +89,31 @@ _BM25_K1: Final = 1.2
 """FTS5's ``bm25()`` k1: a term adds at most ``idf × (k1 + 1)`` to a document's score."""
 _STATS_CACHE_TERMS: Final = 50_000
 _STATS_CACHE_TENANTS: Final = 256
+
+LexicalEngine = Literal["tantivy", "sqlite"]
+LEXICAL_ENGINES: Final[tuple[LexicalEngine, ...]] = ("tantivy", "sqlite")
+"""Which engine holds the lexical arm (``TANDA_LEXICAL_ENGINE``): tantivy (one index per tenant
+beside the file, issue 28) or FTS5 (one table per tenant inside it)."""
+
+FLUSH_CHUNKS: Final = 20_000
+FLUSH_SECONDS: Final = 1.0
+"""With tantivy, committed chunks wait in ``lexical_pending`` until this many are pending or the
+first of them waited this long (checked at the next upsert), a search needs them, or the index
+is closed: one tantivy commit (an fsync, ~30 ms) per batch of documents instead of one per
+document."""
+READER_FLUSH_MAX: Final = 2_000
+"""A search flushes its tenant's pending chunks itself when at most this many wait (a write of
+another index object or process is then seen at once); more — a bulk ingest in flight — are left
+to the writer's next batch, so a search never stalls on another's ingest."""
+
+TIE_SLACK: Final = 8
+"""tantivy's top k is cut at a score; a few more hits let ties at the cut break by chunk id."""
+
+_READ_BACK: Final = 2_000
+"""Journal rows read back per statement when a flush analyzes chunks itself."""
+
+PROGRESS_MIN_CHUNKS: Final = 10_000
+"""A (re)index of at least this many chunks shows a progress bar (on a terminal)."""
 
 _DEFAULT_FUSION: Final = FusionConfig()
 _BUSY_TIMEOUT_MS: Final = 10_000
@@ -127,6 +159,12 @@ CREATE TABLE IF NOT EXISTS tenant_fts (
     generation INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS settings (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS lexical_pending (
+    tenant_id TEXT NOT NULL,
+    chunk_rowid INTEGER NOT NULL,
+    nonce INTEGER NOT NULL,
+    PRIMARY KEY (tenant_id, chunk_rowid)
+) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS records (
     id INTEGER PRIMARY KEY,
     tenant_id TEXT NOT NULL,
@@ -266,21 +304,46 @@ class SqliteSearchIndex(PooledConnections[apsw.Connection]):
         candidate_pool: int = CANDIDATE_POOL,
         prune: bool = True,
         clock: Callable[[], str] = utc_now_iso,
+        lexical: LexicalEngine = "tantivy",
+        flush_chunks: int = FLUSH_CHUNKS,
+        progress: bool = True,
     ) -> None:
+        if lexical not in LEXICAL_ENGINES:
+            raise ValueError(f"unknown lexical engine {lexical!r} ({' | '.join(LEXICAL_ENGINES)})")
         self.path = Path(path)
         self._clock = clock
         self.fusion = fusion
         self.candidate_pool = candidate_pool
         self.prune = prune
+        self.lexical: LexicalEngine = lexical
+        self.flush_chunks = flush_chunks
+        self._progress = progress
         self._stats: dict[int, _TermStats] = {}  # by tenant_fts.id
         self._write_lock = threading.Lock()
+        # What tantivy is to hold of chunks this process wrote and tantivy does not hold yet,
+        # by (rowid, nonce) of their `lexical_pending` row: a flush by this process need neither
+        # read them back nor analyze them again.
+        self._pending_terms: dict[tuple[int, int], LexicalEntry] = {}
+        self._oldest_pending = 0.0  # time.monotonic() of the first write not flushed yet
         self._connections = ConnectionPool(self._connect, apsw.Connection.close)
         private_database(self.path)  # every document's text: owner only, side files too
+        self._tantivy: TantivyLexicon | None = None
+        if lexical == "tantivy":
+            # Imported here: a process on FTS5 (or on OpenSearch) never loads the engine.
+            from tanda.adapters.tantivy_lexicon import TantivyLexicon
+
+            self._tantivy = TantivyLexicon(self.path.with_name(self.path.name + ".tantivy"))
         with self._write_lock, self._connections.lease() as conn:
             conn.execute("PRAGMA journal_mode = WAL")
             conn.execute(_SCHEMA)
         self._migrate_record_terms()
-        self._migrate_shared_fts()
+        self._migrate_lexical_generation()
+        if self._tantivy is None:
+            self._migrate_shared_fts()
+            self._migrate_engine_to_fts()
+        else:
+            self._migrate_engine_to_tantivy()
+            self.flush()  # what a killed process committed to SQLite and not to tantivy
 
     # -- connections -----------------------------------------------------------------------
 
@@ -306,6 +369,13 @@ class SqliteSearchIndex(PooledConnections[apsw.Connection]):
                 raise
             conn.execute("COMMIT")
 
+    def close(self) -> None:
+        """Flush what this process wrote and tantivy does not hold yet, then close every
+        connection (a later call reopens)."""
+        if self._pending_terms:
+            self.flush()
+        super().close()
+
     # -- writes ----------------------------------------------------------------------------
 
     def upsert_document(
@@ -326,19 +396,43 @@ class SqliteSearchIndex(PooledConnections[apsw.Connection]):
                     f"not {document.tenant_id}/{document.document_id}"
                 )
         key = (document.tenant_id, document.document_id)
+        pending = 0
         with self._transaction() as conn:
             stored = _stored_document(conn, document)
             if stored is not None and keeps_version(
                 stored.content_hash, stored.structure_version, document
             ):
-                return _keep_content(conn, document, stored)
-            fts = _tenant_fts_table(conn, document.tenant_id)
+                return self._keep_content(conn, document, stored)
+            fts = _tenant_fts_table(conn, document.tenant_id, create=self._tantivy is None)
             conn.execute("UPDATE chunks SET stale = 1 WHERE tenant_id = ? AND document_id = ?", key)
-            document_lang = _document_lang(document, chunks)
-            for chunk in chunks:
-                self._insert_chunk(conn, chunk, fts, _analyzed(chunk, document, document_lang))
             stale = "SELECT id FROM chunks WHERE tenant_id = ? AND document_id = ? AND stale = 1"
-            conn.execute(f"DELETE FROM {fts} WHERE rowid IN ({stale})", key)  # noqa: S608
+            document_lang = _document_lang(document, chunks)
+            terms = [_analyzed(chunk, document, document_lang) for chunk in chunks]
+            if self._tantivy is None:
+                self._insert_chunks(conn, chunks, terms, fts)
+                conn.execute(f"DELETE FROM {fts} WHERE rowid IN ({stale})", key)  # noqa: S608
+            else:
+                # The old rows leave tantivy and the new ones enter it at the next flush; their
+                # journal rows commit with them, so a crash before the flush loses nothing.
+                nonce = _nonce()
+                conn.execute(
+                    "INSERT OR REPLACE INTO lexical_pending (tenant_id, chunk_rowid, nonce) "  # noqa: S608
+                    f"SELECT tenant_id, id, ? FROM chunks WHERE id IN ({stale})",
+                    (nonce, *key),
+                )
+                rowids = self._insert_chunks(conn, chunks, terms, None)
+                conn.executemany(
+                    "INSERT OR REPLACE INTO lexical_pending (tenant_id, chunk_rowid, nonce) "
+                    "VALUES (?, ?, ?)",
+                    [(document.tenant_id, rowid, nonce) for rowid in rowids],
+                )
+                # Kept by (rowid, nonce): were this transaction to roll back, no later journal
+                # row (another nonce) could pick these terms up.
+                self._pending_terms.update(
+                    ((rowid, nonce), _entry(rowid, chunk, t))
+                    for rowid, chunk, t in zip(rowids, chunks, terms, strict=True)
+                )
+                pending = len(rowids)
             if self._vector_dimensions(conn) is not None:
                 conn.execute(f"DELETE FROM chunk_vec WHERE rowid IN ({stale})", key)  # noqa: S608
             conn.execute(
@@ -369,6 +463,14 @@ class SqliteSearchIndex(PooledConnections[apsw.Connection]):
                     document.model_copy(update={"indexed_at": self._clock()}).model_dump_json(),
                 ),
             )
+        if pending:
+            now = time.monotonic()
+            self._oldest_pending = self._oldest_pending or now
+            if (
+                len(self._pending_terms) >= self.flush_chunks
+                or now - self._oldest_pending >= FLUSH_SECONDS
+            ):
+                self.flush()
         return IngestOutcome(
             document_id=document.document_id,
             status="added" if stored is None else "replaced",
@@ -385,39 +487,71 @@ class SqliteSearchIndex(PooledConnections[apsw.Connection]):
                 stored.content_hash, stored.structure_version, document
             ):
                 return None
-            return _keep_content(conn, document, stored)
+            return self._keep_content(conn, document, stored)
 
-    def _insert_chunk(self, conn: apsw.Connection, chunk: Chunk, fts: str, terms: str) -> None:
-        embedding = _f32(chunk.embedding) if chunk.embedding is not None else None
-        conn.execute(
-            "INSERT INTO chunks (tenant_id, document_id, chunk_id, ordinal, title, identity, "
-            "page_no, section, kind, text, batch_id, selections, lang, embedding) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                chunk.tenant_id,
-                chunk.document_id,
-                chunk.chunk_id,
-                chunk.ordinal,
-                chunk.title,
-                chunk.identity.model_dump_json(exclude_none=True),
-                chunk.page_no,
-                chunk.section,
-                chunk.kind,
-                chunk.text,
-                chunk.batch_id,
-                json.dumps(list(chunk.selections)),
-                chunk.lang,
-                embedding,
-            ),
-        )
-        rowid = conn.last_insert_rowid()
-        conn.execute(f"INSERT INTO {fts} (rowid, terms) VALUES (?, ?)", (rowid, terms))  # noqa: S608
-        if chunk.embedding is not None:
-            self._ensure_vector_table(conn, len(chunk.embedding))
+    def _keep_content(
+        self, conn: apsw.Connection, document: Document, stored: _StoredDocument
+    ) -> IngestOutcome:
+        outcome = _keep_content(conn, document, stored)
+        if outcome.status == "rescoped" and self._tantivy is not None:
+            # tantivy filters on batch and selections: the chunks go in again with the new ones
+            # (analyzed again at the flush: a rescope is rare, its text did not change).
             conn.execute(
-                "INSERT INTO chunk_vec (rowid, tenant_id, embedding) VALUES (?, ?, ?)",
-                (rowid, chunk.tenant_id, embedding),
+                "INSERT OR REPLACE INTO lexical_pending (tenant_id, chunk_rowid, nonce) "
+                "SELECT tenant_id, id, ? FROM chunks "
+                "WHERE tenant_id = ? AND document_id = ? AND stale = 0",
+                (_nonce(), document.tenant_id, document.document_id),
             )
+        return outcome
+
+    def _insert_chunks(
+        self, conn: apsw.Connection, chunks: Sequence[Chunk], terms: Sequence[str], fts: str | None
+    ) -> list[int]:
+        """The chunks' rows (and FTS5 rows when ``fts``, vector rows when embedded), in one
+        statement each; their rowids, in order. The caller holds the write transaction, so the
+        rowids after the largest are this call's."""
+        first = _as_int(
+            conn.execute("SELECT coalesce(max(id), 0) + 1 FROM chunks").fetchall()[0][0]
+        )
+        rowids = list(range(first, first + len(chunks)))
+        conn.executemany(
+            "INSERT INTO chunks (id, tenant_id, document_id, chunk_id, ordinal, title, identity, "
+            "page_no, section, kind, text, batch_id, selections, lang, embedding) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                (
+                    rowid,
+                    chunk.tenant_id,
+                    chunk.document_id,
+                    chunk.chunk_id,
+                    chunk.ordinal,
+                    chunk.title,
+                    chunk.identity.model_dump_json(exclude_none=True),
+                    chunk.page_no,
+                    chunk.section,
+                    chunk.kind,
+                    chunk.text,
+                    chunk.batch_id,
+                    json.dumps(list(chunk.selections)),
+                    chunk.lang,
+                    _f32(chunk.embedding) if chunk.embedding is not None else None,
+                )
+                for rowid, chunk in zip(rowids, chunks, strict=True)
+            ],
+        )
+        if fts is not None:
+            conn.executemany(
+                f"INSERT INTO {fts} (rowid, terms) VALUES (?, ?)",  # noqa: S608
+                list(zip(rowids, terms, strict=True)),
+            )
+        for rowid, chunk in zip(rowids, chunks, strict=True):
+            if chunk.embedding is not None:
+                self._ensure_vector_table(conn, len(chunk.embedding))
+                conn.execute(
+                    "INSERT INTO chunk_vec (rowid, tenant_id, embedding) VALUES (?, ?, ?)",
+                    (rowid, chunk.tenant_id, _f32(chunk.embedding)),
+                )
+        return rowids
 
     def _migrate_record_terms(self) -> None:
         """A file written before issue 22 has no ``records.term_keys``: add the column (``NULL``
@@ -443,48 +577,196 @@ class SqliteSearchIndex(PooledConnections[apsw.Connection]):
                 str(tenant): _tenant_fts_table(conn, str(tenant))
                 for (tenant,) in conn.execute("SELECT DISTINCT tenant_id FROM chunks").fetchall()
             }
-            rows = conn.execute(
-                "SELECT id, chunk_id, document_id, tenant_id, ordinal, title, section, text, lang "
-                "FROM chunks WHERE stale = 0 ORDER BY tenant_id, document_id, ordinal, id"
-            )
-            for (tenant, document_id), group in itertools.groupby(
-                rows, key=lambda row: (row[3], row[2])
-            ):
-                members = [
-                    (
-                        _as_int(rowid),
-                        Chunk(
-                            chunk_id=chunk_id,
-                            document_id=document_id,
-                            tenant_id=tenant,
-                            ordinal=ordinal,
-                            title=title,
-                            section=section,
-                            text=text,
-                            lang=lang,
-                        ),
-                    )
-                    for rowid, chunk_id, _, _, ordinal, title, section, text, lang in group
-                ]
-                body = conn.execute(
-                    "SELECT body FROM documents WHERE tenant_id = ? AND document_id = ?",
-                    (tenant, document_id),
-                ).fetchone()
-                document = (
-                    Document.model_validate_json(body[0])
-                    if body is not None
-                    else _standin_document(members[0][1])
-                )
-                document_lang = _document_lang(document, [chunk for _, chunk in members])
-                conn.executemany(
-                    f"INSERT INTO {tables[tenant]} (rowid, terms) VALUES (?, ?)",  # noqa: S608
-                    [
-                        (rowid, _analyzed(chunk, document, document_lang))
-                        for rowid, chunk in members
-                    ],
-                )
+            self._fill_fts(conn, tables)
             conn.execute(f"DROP TABLE {_SHARED_FTS}")
             conn.execute("DELETE FROM settings WHERE name = 'generation'")  # now per tenant
+
+    # -- the tantivy journal (issue 28) ----------------------------------------------------
+
+    def flush(self, tenant_id: str | None = None) -> int:
+        """Bring tantivy up to the SQLite file: every ``lexical_pending`` row (of ``tenant_id``,
+        or of every tenant) is applied — its rowid out of the tenant's tantivy index, and in
+        again when the chunk is live — in one tantivy commit per tenant, inside one SQLite write
+        transaction that then clears the rows and bumps the tenant's ``lexical_generation``.
+
+        Idempotent, so a crash anywhere in it is repaired by the next flush (the journal rows
+        stay until the commit they describe is done). Terms this process analyzed at upsert are
+        reused; any other pending chunk — written by another process, rescoped, or read from
+        an older file — is analyzed here. The number of rows applied; ``0`` on FTS5."""
+        if self._tantivy is None:
+            return 0
+        where, params = ("WHERE tenant_id = ?", (tenant_id,)) if tenant_id else ("", ())
+        waiting = f"SELECT DISTINCT tenant_id FROM lexical_pending {where}"  # noqa: S608
+        if not self._leased().execute(waiting, params).fetchall():
+            return 0  # nothing waits: no write transaction
+        applied = 0
+        with self._transaction() as conn:
+            for (tenant,) in conn.execute(waiting, params).fetchall():
+                applied += self._flush_tenant(conn, self._tantivy, str(tenant))
+        if tenant_id is None:
+            self._pending_terms.clear()
+            self._oldest_pending = 0.0
+        return applied
+
+    def _flush_tenant(self, conn: apsw.Connection, lexicon: TantivyLexicon, tenant: str) -> int:
+        tenant_no = _tenant_number(conn, tenant)
+        pending = [
+            (_as_int(rowid), _as_int(nonce))
+            for rowid, nonce in conn.execute(
+                "SELECT chunk_rowid, nonce FROM lexical_pending WHERE tenant_id = ?", (tenant,)
+            ).fetchall()
+        ]
+        known: list[LexicalEntry] = []
+        unknown: list[int] = []
+        for key in pending:
+            entry = self._pending_terms.pop(key, None)
+            if entry is None:
+                unknown.append(key[0])
+            else:
+                known.append(entry)
+        bar = _bar(len(pending), f"tantivy: indexing tenant {tenant_no}", self._progress)
+
+        def entries() -> Iterator[LexicalEntry]:
+            yield from known
+            if bar is not None:
+                bar.update(len(known))
+            # Written by another process, rescoped, removed, or from an older file: the live
+            # ones read back and analyzed here, streamed (a re-index of a large file included).
+            for first in range(0, len(unknown), _READ_BACK):
+                part = unknown[first : first + _READ_BACK]
+                marks = ", ".join("?" for _ in part)
+                rows = conn.execute(
+                    "SELECT c.id, c.chunk_id, c.document_id, c.ordinal, c.title, c.section, "  # noqa: S608
+                    "c.text, c.lang, c.batch_id, c.selections FROM chunks c NOT INDEXED "
+                    f"WHERE c.id IN ({marks}) AND c.tenant_id = ? AND c.stale = 0 "
+                    "ORDER BY c.document_id, c.ordinal, c.id",
+                    (*part, tenant),
+                ).fetchall()
+                for _, group in itertools.groupby(rows, key=lambda row: str(row[2])):
+                    yield from _read_back(conn, tenant, list(group))
+                if bar is not None:
+                    bar.update(len(part))
+
+        lexicon.apply(tenant_no, [rowid for rowid, _ in pending], entries())
+        if bar is not None:
+            bar.close()
+        conn.execute("DELETE FROM lexical_pending WHERE tenant_id = ?", (tenant,))
+        conn.execute(
+            "UPDATE tenant_fts SET lexical_generation = lexical_generation + 1 WHERE tenant_id = ?",
+            (tenant,),
+        )
+        return len(pending)
+
+    def _migrate_lexical_generation(self) -> None:
+        """A file written before issue 28 has no ``tenant_fts.lexical_generation``: add it."""
+        with self._transaction() as conn:
+            columns = {str(row[1]) for row in conn.execute("PRAGMA table_info(tenant_fts)")}
+            if "lexical_generation" not in columns:
+                conn.execute(
+                    "ALTER TABLE tenant_fts ADD COLUMN lexical_generation INTEGER NOT NULL "
+                    "DEFAULT 0"
+                )
+
+    def _migrate_engine_to_tantivy(self) -> None:
+        """A file whose lexical arm is FTS5 (every file written before issue 28, or one last
+        opened with ``lexical="sqlite"``) moves to tantivy: in one transaction, every live chunk
+        is put in the journal, the FTS5 tables (the shared one of files before issue 11 too)
+        are dropped and the file is marked ``tantivy``; the flush that follows indexes the
+        journal (with a progress bar on a terminal). A crash during that flush leaves the
+        journal as it was: the next open finishes the work."""
+        assert self._tantivy is not None
+        with self._transaction() as conn:
+            if _engine(conn) == "tantivy":
+                self._rebuild_missing(conn, self._tantivy)
+                return
+            self._tantivy.drop_all()  # a folder left by an earlier tantivy spell is out of date
+            conn.execute("DELETE FROM lexical_pending")
+            for (tenant,) in conn.execute("SELECT DISTINCT tenant_id FROM chunks").fetchall():
+                _tenant_fts_table(conn, str(tenant), create=False)
+            conn.execute(
+                "INSERT INTO lexical_pending (tenant_id, chunk_rowid, nonce) "
+                "SELECT tenant_id, id, 0 FROM chunks WHERE stale = 0"
+            )
+            for (name,) in conn.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table' "
+                "AND (name = 'chunk_fts' OR name GLOB 'chunk_fts_[0-9]*') "
+                "AND sql LIKE 'CREATE VIRTUAL TABLE%'"
+            ).fetchall():
+                conn.execute(f'DROP TABLE "{name}"')
+            conn.execute("DELETE FROM settings WHERE name = 'generation'")
+            _set_engine(conn, "tantivy")
+
+    def _rebuild_missing(self, conn: apsw.Connection, lexicon: TantivyLexicon) -> None:
+        """A tenant whose tantivy index is gone (the file copied or restored without the folder
+        beside it) is indexed again from its chunks: its live chunks go into the journal, which
+        the flush after opening applies."""
+        for number, tenant in conn.execute(
+            "SELECT t.id, t.tenant_id FROM tenant_fts t WHERE EXISTS "
+            "(SELECT 1 FROM chunks c WHERE c.tenant_id = t.tenant_id AND c.stale = 0)"
+        ).fetchall():
+            if lexicon.exists(_as_int(number)):
+                continue
+            conn.execute(
+                "INSERT OR REPLACE INTO lexical_pending (tenant_id, chunk_rowid, nonce) "
+                "SELECT tenant_id, id, 0 FROM chunks WHERE tenant_id = ? AND stale = 0",
+                (tenant,),
+            )
+
+    def _migrate_engine_to_fts(self) -> None:
+        """A file last opened with tantivy goes back to FTS5: each tenant's FTS5 table is built
+        from its live chunks (analyzed as an upsert does), the journal cleared and the tantivy
+        folder removed — in one transaction for the file."""
+        with self._transaction() as conn:
+            if _engine(conn) != "tantivy":
+                if _engine(conn) is None:
+                    _set_engine(conn, "sqlite")
+                return
+            tables = {
+                str(tenant): _tenant_fts_table(conn, str(tenant))
+                for (tenant,) in conn.execute(
+                    "SELECT tenant_id FROM tenant_fts UNION SELECT tenant_id FROM chunks"
+                ).fetchall()
+            }
+            self._fill_fts(conn, tables)
+            conn.execute("DELETE FROM lexical_pending")
+            _set_engine(conn, "sqlite")
+        from tanda.adapters.tantivy_lexicon import TantivyLexicon
+
+        TantivyLexicon(self.path.with_name(self.path.name + ".tantivy")).drop_all()
+
+    def _fill_fts(self, conn: apsw.Connection, tables: dict[str, str]) -> None:
+        """Each tenant's live chunks into its (empty) FTS5 table, analyzed exactly as an upsert
+        does. Streams document by document, reading only what analysis needs (never the
+        embeddings)."""
+        rows = conn.execute(
+            "SELECT id, chunk_id, document_id, tenant_id, ordinal, title, section, text, lang "
+            "FROM chunks WHERE stale = 0 ORDER BY tenant_id, document_id, ordinal, id"
+        )
+        for (tenant, document_id), group in itertools.groupby(
+            rows, key=lambda row: (row[3], row[2])
+        ):
+            members = [
+                (
+                    _as_int(rowid),
+                    Chunk(
+                        chunk_id=chunk_id,
+                        document_id=document_id,
+                        tenant_id=tenant,
+                        ordinal=ordinal,
+                        title=title,
+                        section=section,
+                        text=text,
+                        lang=lang,
+                    ),
+                )
+                for rowid, chunk_id, _, _, ordinal, title, section, text, lang in group
+            ]
+            document = _document_row(conn, members[0][1])
+            document_lang = _document_lang(document, [chunk for _, chunk in members])
+            conn.executemany(
+                f"INSERT INTO {tables[tenant]} (rowid, terms) VALUES (?, ?)",  # noqa: S608
+                [(rowid, _analyzed(chunk, document, document_lang)) for rowid, chunk in members],
+            )
 
     def _vector_dimensions(self, conn: apsw.Connection) -> int | None:
         row = conn.execute("SELECT value FROM settings WHERE name = 'vector_dimensions'").fetchone()
@@ -558,6 +840,8 @@ class SqliteSearchIndex(PooledConnections[apsw.Connection]):
         3. if the ``limit``-th score beats the rest's bound, no other document can enter: done.
            Otherwise move more terms into the essential set (up to all: the plain query).
         """
+        if self._tantivy is not None:
+            return self._lexical_tantivy(conn, self._tantivy, terms, scope, limit, ids)
         where = scope_filter(scope)
         with conn:  # one read snapshot for the statistics and the queries
             tenant = _tenant_fts(conn, scope.tenant_id)
@@ -579,6 +863,50 @@ class SqliteSearchIndex(PooledConnections[apsw.Connection]):
                 (fts_match(terms), *where.params, limit),
             ).fetchall()
         return _ranked(rows, ids)
+
+    def _lexical_tantivy(
+        self,
+        conn: apsw.Connection,
+        lexicon: TantivyLexicon,
+        terms: Sequence[str],
+        scope: SearchScope,
+        limit: int,
+        ids: dict[str, int],
+    ) -> list[str]:
+        """The ``limit`` best chunks by tantivy's BM25 over ``terms``, from the tenant's own
+        tantivy index, with the scope's document, batch and selection filters inside the query.
+        Chunks committed to the file and not yet to tantivy are flushed first when this object
+        wrote them (read your writes) or when a few wait (``READER_FLUSH_MAX``), whoever wrote
+        them; more from elsewhere — a bulk ingest in flight — are left to their writer's next
+        batch. The hits are joined
+        back to their live rows under :func:`scope_filter` (tenant and scope checked again);
+        ties break by ``chunk_id``."""
+        state = _lexical_state(conn, scope.tenant_id)
+        if state is None:
+            return []  # the tenant never indexed anything
+        number, generation, few_pending = state
+        if few_pending or self._pending_terms:  # a few, or this object's own writes
+            self.flush(scope.tenant_id)
+            state = _lexical_state(conn, scope.tenant_id)
+            assert state is not None
+            number, generation, _ = state
+        hits = lexicon.search(number, generation, terms, scope, limit + TIE_SLACK)
+        if not hits:
+            return []
+        where = scope_filter(scope)
+        marks = ", ".join("?" for _ in hits)
+        live: dict[int, str] = dict(
+            conn.execute(  # type: ignore[arg-type]
+                # NOT INDEXED: look the rowids up, never walk the tenant's rows by an index
+                f"SELECT c.id, c.chunk_id FROM chunks c NOT INDEXED "  # noqa: S608
+                f"WHERE c.id IN ({marks}) AND {where.sql}",
+                (*(rowid for _, rowid in hits), *where.params),
+            ).fetchall()
+        )
+        ranked = sorted((-score, live[rowid], rowid) for score, rowid in hits if rowid in live)[
+            :limit
+        ]
+        return _ranked([(rowid, chunk_id) for _, chunk_id, rowid in ranked], ids)
 
     def _pruning_plan(
         self, conn: apsw.Connection, tenant: _TenantFts, terms: Sequence[str]
@@ -815,17 +1143,33 @@ def _tenant_fts(conn: apsw.Connection, tenant_id: str) -> _TenantFts | None:
     return None if row is None else _TenantFts(_as_int(row[0]), tenant_id, _as_int(row[1]))
 
 
-def _tenant_fts_table(conn: apsw.Connection, tenant_id: str) -> str:
-    """The tenant's FTS5 table, created (inside the caller's write transaction) if missing."""
+def _lexical_state(conn: apsw.Connection, tenant_id: str) -> tuple[int, int, bool] | None:
+    """The tenant's number, ``lexical_generation`` and whether a few chunks wait in the journal
+    (at least one, at most ``READER_FLUSH_MAX``: what a search flushes itself)."""
+    row = conn.execute(
+        "SELECT id, lexical_generation, (SELECT count(*) FROM (SELECT 1 FROM lexical_pending p "
+        "WHERE p.tenant_id = t.tenant_id LIMIT ?)) FROM tenant_fts t WHERE tenant_id = ?",
+        (READER_FLUSH_MAX + 1, tenant_id),
+    ).fetchone()
+    if row is None:
+        return None
+    return _as_int(row[0]), _as_int(row[1]), 0 < _as_int(row[2]) <= READER_FLUSH_MAX
+
+
+def _tenant_fts_table(conn: apsw.Connection, tenant_id: str, *, create: bool = True) -> str:
+    """The tenant's FTS5 table, registered in ``tenant_fts`` (its number also names its tantivy
+    index) and — with ``create`` — created (inside the caller's write transaction) if missing."""
     known = _tenant_fts(conn, tenant_id)
     if known is not None:
-        return known.table
-    conn.execute("INSERT INTO tenant_fts (tenant_id) VALUES (?)", (tenant_id,))
-    table = _fts_table(conn.last_insert_rowid())
-    conn.execute(
-        f"CREATE VIRTUAL TABLE {table} USING fts5("
-        f"terms, content='', contentless_delete=1, tokenize=\"{_FTS_TOKENIZER}\")"
-    )
+        table = known.table
+    else:
+        conn.execute("INSERT INTO tenant_fts (tenant_id) VALUES (?)", (tenant_id,))
+        table = _fts_table(conn.last_insert_rowid())
+    if create and not _table_exists(conn, table):
+        conn.execute(
+            f"CREATE VIRTUAL TABLE {table} USING fts5("
+            f"terms, content='', contentless_delete=1, tokenize=\"{_FTS_TOKENIZER}\")"
+        )
     return table
 
 
@@ -978,6 +1322,114 @@ def _standin_document(chunk: Chunk) -> Document:
         source="",
         content_hash="",
     )
+
+
+def _entry(rowid: int, chunk: Chunk, terms: str) -> LexicalEntry:
+    from tanda.adapters.tantivy_lexicon import LexicalEntry
+
+    return LexicalEntry(rowid, terms, chunk.document_id, chunk.batch_id, chunk.selections)
+
+
+def _read_back(
+    conn: apsw.Connection, tenant: str, members: Sequence[Sequence[Any]]
+) -> list[LexicalEntry]:
+    """One document's live chunk rows as tantivy is to hold them, analyzed as an upsert does."""
+    chunks = [
+        Chunk(
+            chunk_id=chunk_id,
+            document_id=document_id,
+            tenant_id=tenant,
+            ordinal=ordinal,
+            title=title,
+            section=section,
+            text=text,
+            lang=lang,
+            batch_id=batch,
+            selections=tuple(json.loads(selections)),
+        )
+        for _, chunk_id, document_id, ordinal, title, section, text, lang, batch, selections in (
+            members
+        )
+    ]
+    document = _document_row(conn, chunks[0])
+
+    def document_lang() -> Lang:
+        # The guess an upsert made: from the document's first chunks, whichever of its chunks
+        # are read back here.
+        first = conn.execute(
+            "SELECT text FROM chunks WHERE tenant_id = ? AND document_id = ? AND stale = 0 "
+            "ORDER BY ordinal, id LIMIT 8",
+            (tenant, document.document_id),
+        ).fetchall()
+        sample = [chunks[0].model_copy(update={"text": str(text)}) for (text,) in first]
+        return _document_lang(document, sample)()
+
+    once = _once(document_lang)
+    return [
+        _entry(_as_int(row[0]), chunk, _analyzed(chunk, document, once))
+        for row, chunk in zip(members, chunks, strict=True)
+    ]
+
+
+def _once(compute: Callable[[], Lang]) -> Callable[[], Lang]:
+    done: list[Lang] = []
+
+    def value() -> Lang:
+        if not done:
+            done.append(compute())
+        return done[0]
+
+    return value
+
+
+def _document_row(conn: apsw.Connection, chunk: Chunk) -> Document:
+    """The stored document of ``chunk`` (what its analysis needs), else a stand-in."""
+    body = conn.execute(
+        "SELECT body FROM documents WHERE tenant_id = ? AND document_id = ?",
+        (chunk.tenant_id, chunk.document_id),
+    ).fetchone()
+    return Document.model_validate_json(body[0]) if body is not None else _standin_document(chunk)
+
+
+def _engine(conn: apsw.Connection) -> str | None:
+    """The engine that holds this file's lexical arm (``None``: a new file, or one written
+    before issue 28 — FTS5 if it holds chunks)."""
+    row = conn.execute("SELECT value FROM settings WHERE name = 'lexical_engine'").fetchone()
+    if row is not None:
+        return str(row[0])
+    has_chunks = conn.execute("SELECT 1 FROM chunks LIMIT 1").fetchone() is not None
+    return "sqlite" if has_chunks else None
+
+
+def _set_engine(conn: apsw.Connection, engine: str) -> None:
+    conn.execute(
+        "INSERT INTO settings (name, value) VALUES ('lexical_engine', ?) "
+        "ON CONFLICT (name) DO UPDATE SET value = excluded.value",
+        (engine,),
+    )
+
+
+def _tenant_number(conn: apsw.Connection, tenant_id: str) -> int:
+    """The tenant's number (its ``tenant_fts`` row, registered if missing)."""
+    _tenant_fts_table(conn, tenant_id, create=False)
+    known = _tenant_fts(conn, tenant_id)
+    assert known is not None
+    return known.id
+
+
+def _nonce() -> int:
+    """Tells one journal entry of a rowid from a later one (a rowid can be reused)."""
+    return secrets.randbits(62)
+
+
+def _bar(total: int, label: str, enabled: bool) -> Any:
+    """A progress bar on stderr for a long (re)index — only on a terminal, and only when
+    there is enough to wait for."""
+    if not enabled or total < PROGRESS_MIN_CHUNKS:
+        return None
+    from tqdm import tqdm
+
+    return tqdm(total=total, desc=label, unit="chunk", disable=None, file=sys.stderr)
 
 
 def _idf(rows: int, df: int) -> float:

@@ -28,13 +28,19 @@ from typing import TypeVar
 from tanda.adapters.connection_pool import ConnectionPool, PooledConnections, leased_per_call
 from tanda.adapters.private_files import private_database
 from tanda.credits import (
+    CARRIED_REASON,
     MAX_BALANCE_UNITS,
+    OPENING_REASON,
     CreditAccount,
+    LedgerEntry,
+    LedgerRef,
     TenantProfile,
     Usage,
     UsageKind,
+    call_entry,
     check_grant,
     from_units,
+    operator_entry,
     over_max_balance,
     to_units,
 )
@@ -49,6 +55,7 @@ from tanda.records.conversations import (
     StoredMessage,
 )
 from tanda.records.jobs import CrossCheckJob, JobPage
+from tanda.records.keys import ApiKeyRecord
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS conversations (
@@ -91,7 +98,23 @@ CREATE TABLE IF NOT EXISTS rate_windows (
 );
 CREATE TABLE IF NOT EXISTS credit_accounts (
     tenant_id TEXT PRIMARY KEY,
-    balance_units INTEGER NOT NULL CHECK (balance_units >= 0)
+    balance_units INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS credit_ledger (
+    tenant_id TEXT NOT NULL,
+    at REAL NOT NULL,
+    entry_id TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    amount_units INTEGER NOT NULL,
+    body TEXT NOT NULL,
+    PRIMARY KEY (tenant_id, at, entry_id)
+);
+CREATE TABLE IF NOT EXISTS api_keys (
+    key_id TEXT PRIMARY KEY,
+    tenant_id TEXT NOT NULL,
+    created_at REAL NOT NULL,
+    body TEXT NOT NULL,
+    last_used_at REAL
 );
 CREATE TABLE IF NOT EXISTS credit_usage (
     tenant_id TEXT NOT NULL,
@@ -141,6 +164,52 @@ def _add_owner_columns(db: sqlite3.Connection) -> None:
             db.execute(f"ALTER TABLE conversations ADD COLUMN {column} TEXT")
 
 
+def _allow_negative_balances(db: sqlite3.Connection) -> None:
+    """Issue 27: an operator may adjust a balance below zero (``--allow-negative``); a file from
+    before it has a CHECK that forbids it, so its accounts table is rebuilt without it. Every
+    write that must not overdraw says so in its own condition."""
+    (sql,) = db.execute(
+        "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'credit_accounts'"
+    ).fetchone()
+    if "CHECK" not in sql:
+        return
+    db.execute(
+        "CREATE TABLE credit_accounts_new (tenant_id TEXT PRIMARY KEY, "
+        "balance_units INTEGER NOT NULL)"
+    )
+    db.execute(
+        "INSERT INTO credit_accounts_new SELECT tenant_id, balance_units FROM credit_accounts"
+    )
+    db.execute("DROP TABLE credit_accounts")
+    db.execute("ALTER TABLE credit_accounts_new RENAME TO credit_accounts")
+
+
+def _carry_balances_into_the_ledger(db: sqlite3.Connection) -> None:
+    """An account opened before the ledger existed gets one entry of its balance, so its balance
+    is the sum of its entries from then on."""
+    rows = db.execute(
+        "SELECT tenant_id, balance_units FROM credit_accounts AS a WHERE NOT EXISTS "
+        "(SELECT 1 FROM credit_ledger AS l WHERE l.tenant_id = a.tenant_id)"
+    ).fetchall()
+    for tenant_id, units in rows:
+        _insert_entry(db, operator_entry(tenant_id, "grant", from_units(units), CARRIED_REASON))
+
+
+def _insert_entry(db: sqlite3.Connection, entry: LedgerEntry) -> None:
+    db.execute(
+        "INSERT INTO credit_ledger (tenant_id, at, entry_id, kind, amount_units, body) "
+        "VALUES (?,?,?,?,?,?)",
+        (
+            entry.tenant_id,
+            entry.at,
+            entry.entry_id,
+            entry.kind,
+            to_units(entry.amount),
+            entry.model_dump_json(),
+        ),
+    )
+
+
 def _add_refund_column(db: sqlite3.Connection) -> None:
     """A ledger from before cross-check jobs (issue 15) counts no refunds yet."""
     columns = {row[1] for row in db.execute("PRAGMA table_info(credit_usage)")}
@@ -162,6 +231,15 @@ class SqliteStore(PooledConnections[sqlite3.Connection]):
             db.executescript(SCHEMA)
             _add_owner_columns(db)
             _add_refund_column(db)
+            # One transaction, so two processes opening an old file at once migrate it once.
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                _allow_negative_balances(db)
+                _carry_balances_into_the_ledger(db)
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+            db.execute("COMMIT")
 
     # --- connections -----------------------------------------------------------------------------
 
@@ -362,15 +440,26 @@ class SqliteStore(PooledConnections[sqlite3.Connection]):
 
     @staticmethod
     def _open_account(db: sqlite3.Connection, tenant_id: str, opening: Decimal) -> None:
-        db.execute(
+        """Open the tenant's ledger at ``opening`` unless it is open: the account row and, for a
+        non-zero opening, its ``grant`` entry."""
+        opened = db.execute(
             "INSERT OR IGNORE INTO credit_accounts (tenant_id, balance_units) VALUES (?, ?)",
             (tenant_id, to_units(opening)),
-        )
+        ).rowcount
+        if opened and opening != 0:
+            _insert_entry(db, operator_entry(tenant_id, "grant", opening, OPENING_REASON))
 
     @staticmethod
-    def _charge(db: sqlite3.Connection, tenant_id: str, kind: UsageKind, units: int) -> int | None:
-        """The conditional charge (ASK-12: the check and the charge are ONE UPDATE) and its
-        usage count; the balance after it, or ``None`` when the balance does not cover it."""
+    def _charge(
+        db: sqlite3.Connection,
+        tenant_id: str,
+        kind: UsageKind,
+        units: int,
+        ref: LedgerRef | None,
+    ) -> int | None:
+        """The conditional charge (ASK-12: the check and the charge are ONE UPDATE), its usage
+        count and its ledger entry; the balance after it, or ``None`` when the balance does not
+        cover it."""
         row = db.execute(
             "UPDATE credit_accounts SET balance_units = balance_units - ? "
             "WHERE tenant_id = ? AND balance_units >= ? RETURNING balance_units",
@@ -384,37 +473,57 @@ class SqliteStore(PooledConnections[sqlite3.Connection]):
             "charged = charged + 1, credit_units = credit_units + excluded.credit_units",
             (tenant_id, kind, units),
         )
+        amount = -from_units(units)
+        _insert_entry(db, call_entry(tenant_id, "charge", kind, amount, ref, f"{kind} call"))
         balance: int = row[0]
         return balance
 
     @staticmethod
-    def _meter(db: sqlite3.Connection, tenant_id: str, kind: UsageKind) -> None:
+    def _meter(
+        db: sqlite3.Connection, tenant_id: str, kind: UsageKind, ref: LedgerRef | None
+    ) -> None:
         db.execute(
             "INSERT INTO credit_usage (tenant_id, kind, metered) VALUES (?, ?, 1) "
             "ON CONFLICT (tenant_id, kind) DO UPDATE SET metered = metered + 1",
             (tenant_id, kind),
         )
+        reason = f"{kind} call with a test key"
+        _insert_entry(db, call_entry(tenant_id, "metered", kind, Decimal(0), ref, reason))
 
     def charge(
-        self, tenant_id: str, kind: UsageKind, amount: Decimal, *, opening: Decimal
-    ) -> Decimal | None:
+        self,
+        tenant_id: str,
+        kind: UsageKind,
+        amount: Decimal,
+        *,
+        opening: Decimal,
+        ref: LedgerRef | None = None,
+    ) -> bool:
         units = to_units(amount)
 
-        def write(db: sqlite3.Connection) -> Decimal | None:
-            self._open_account(db, tenant_id, opening)
-            balance = self._charge(db, tenant_id, kind, units)
-            return None if balance is None else from_units(balance)
-
-        return self._in_transaction(write)
-
-    def meter(self, tenant_id: str, kind: UsageKind, *, opening: Decimal) -> None:
         def write(db: sqlite3.Connection) -> None:
             self._open_account(db, tenant_id, opening)
-            self._meter(db, tenant_id, kind)
+            if self._charge(db, tenant_id, kind, units, ref) is None:
+                raise _Refused
+
+        try:
+            self._in_transaction(write)
+        except _Refused:
+            return False  # rolled back: a ledger opened by this refused charge is not kept
+        return True
+
+    def meter(
+        self, tenant_id: str, kind: UsageKind, *, opening: Decimal, ref: LedgerRef | None = None
+    ) -> None:
+        def write(db: sqlite3.Connection) -> None:
+            self._open_account(db, tenant_id, opening)
+            self._meter(db, tenant_id, kind, ref)
 
         self._in_transaction(write)
 
-    def grant_credits(self, tenant_id: str, amount: Decimal, *, opening: Decimal) -> CreditAccount:
+    def grant_credits(
+        self, tenant_id: str, amount: Decimal, *, opening: Decimal, reason: str = "grant"
+    ) -> CreditAccount:
         check_grant(amount)
         units = to_units(amount)
 
@@ -430,9 +539,56 @@ class SqliteStore(PooledConnections[sqlite3.Connection]):
             ).rowcount
             if not granted:
                 raise over_max_balance(amount)
+            _insert_entry(db, operator_entry(tenant_id, "grant", amount, reason))
 
         self._in_transaction(write)
         return self.credit_account(tenant_id, opening=opening)
+
+    def adjust_credits(
+        self,
+        tenant_id: str,
+        amount: Decimal,
+        *,
+        opening: Decimal,
+        reason: str,
+        allow_negative: bool = False,
+    ) -> CreditAccount | None:
+        units = to_units(amount)
+
+        def write(db: sqlite3.Connection) -> None:
+            self._open_account(db, tenant_id, opening)
+            floor = "" if allow_negative else " AND balance_units + ? >= 0"
+            params: tuple[object, ...] = (units, tenant_id, MAX_BALANCE_UNITS - units)
+            done = db.execute(
+                "UPDATE credit_accounts SET balance_units = balance_units + ? "  # noqa: S608
+                f"WHERE tenant_id = ? AND balance_units <= ?{floor}",
+                params + ((units,) if floor else ()),
+            ).rowcount
+            if not done:
+                if units > 0:
+                    raise over_max_balance(amount)
+                raise _Refused
+            _insert_entry(db, operator_entry(tenant_id, "adjustment", amount, reason))
+
+        try:
+            self._in_transaction(write)
+        except _Refused:
+            return None
+        return self.credit_account(tenant_id, opening=opening)
+
+    def ledger(
+        self, tenant_id: str, *, since: float | None = None, until: float | None = None
+    ) -> list[LedgerEntry]:
+        rows = self._leased().execute(
+            "SELECT body FROM credit_ledger WHERE tenant_id = ? AND at >= ? AND at < ? "
+            "ORDER BY at, entry_id",
+            (
+                tenant_id,
+                -math.inf if since is None else since,
+                math.inf if until is None else until,
+            ),
+        )
+        return [LedgerEntry.model_validate_json(row[0]) for row in rows]
 
     def tenant_profile(self, tenant_id: str) -> TenantProfile:
         row = (
@@ -451,10 +607,80 @@ class SqliteStore(PooledConnections[sqlite3.Connection]):
                 (profile.tenant_id, profile.model_dump_json()),
             )
 
+    def tenants(self) -> list[TenantProfile]:
+        rows = self._leased().execute("SELECT body FROM tenant_profiles ORDER BY tenant_id")
+        return [TenantProfile.model_validate_json(row[0]) for row in rows]
+
+    # --- API keys (issue 27) ---------------------------------------------------------------------
+
+    def put_key(self, record: ApiKeyRecord) -> None:
+        try:
+            with self._write:
+                self._leased().execute(
+                    "INSERT INTO api_keys (key_id, tenant_id, created_at, body, last_used_at) "
+                    "VALUES (?,?,?,?,?)",
+                    (
+                        record.key_id,
+                        record.tenant_id,
+                        record.created_at,
+                        record.model_dump_json(exclude={"last_used_at"}),
+                        record.last_used_at,
+                    ),
+                )
+        except sqlite3.IntegrityError as error:
+            raise ValueError(f"key {record.key_id} exists") from error
+
+    def key(self, key_id: str) -> ApiKeyRecord | None:
+        row = (
+            self._leased()
+            .execute("SELECT body, last_used_at FROM api_keys WHERE key_id = ?", (key_id,))
+            .fetchone()
+        )
+        return None if row is None else _key(row[0], row[1])
+
+    def api_keys(self, tenant_id: str | None = None) -> list[ApiKeyRecord]:
+        where, params = ("WHERE tenant_id = ?", (tenant_id,)) if tenant_id else ("", ())
+        rows = self._leased().execute(
+            f"SELECT body, last_used_at FROM api_keys {where} "  # noqa: S608
+            "ORDER BY created_at, key_id",
+            params,
+        )
+        return [_key(body, used) for body, used in rows]
+
+    def end_key(
+        self, key_id: str, *, revoked_at: float | None = None, expires_at: float | None = None
+    ) -> ApiKeyRecord | None:
+        def write(db: sqlite3.Connection) -> ApiKeyRecord | None:
+            row = db.execute(
+                "SELECT body, last_used_at FROM api_keys WHERE key_id = ?", (key_id,)
+            ).fetchone()
+            if row is None:
+                return None
+            ended = _key(row[0], row[1]).ended(revoked_at, expires_at)
+            db.execute(
+                "UPDATE api_keys SET body = ? WHERE key_id = ?",
+                (ended.model_dump_json(exclude={"last_used_at"}), key_id),
+            )
+            return ended
+
+        return self._in_transaction(write)
+
+    def touch_key(self, key_id: str, at: float, *, every_s: float) -> bool:
+        with self._write:
+            cursor = self._leased().execute(
+                "UPDATE api_keys SET last_used_at = ? WHERE key_id = ? "
+                "AND (last_used_at IS NULL OR last_used_at <= ?)",
+                (at, key_id, at - every_s),
+            )
+        return cursor.rowcount > 0
+
     # --- cross-check jobs (XC-1, XC-2) -----------------------------------------------------------
 
-    def create_job(self, job: CrossCheckJob, *, opening: Decimal) -> bool:
+    def create_job(
+        self, job: CrossCheckJob, *, opening: Decimal, ref: LedgerRef | None = None
+    ) -> bool:
         units = to_units(job.charged)
+        ref = (ref or LedgerRef()).model_copy(update={"job_id": job.job_id})
 
         def write(db: sqlite3.Connection) -> bool:
             self._open_account(db, job.tenant_id, opening)
@@ -462,9 +688,9 @@ class SqliteStore(PooledConnections[sqlite3.Connection]):
             if job.status != "queued":
                 pass  # stored already failed: it never ran, it pays nothing
             elif job.test_key:
-                self._meter(db, job.tenant_id, JOB_USAGE)
-            elif self._charge(db, job.tenant_id, JOB_USAGE, units) is None:
-                return False
+                self._meter(db, job.tenant_id, JOB_USAGE, ref)
+            elif self._charge(db, job.tenant_id, JOB_USAGE, units, ref) is None:
+                raise _Refused
             try:
                 db.execute(
                     "INSERT INTO cross_check_jobs (tenant_id, job_id, status, scheduled, version, "
@@ -483,7 +709,10 @@ class SqliteStore(PooledConnections[sqlite3.Connection]):
                 raise ValueError(f"job {job.job_id} exists") from error
             return True
 
-        return self._in_transaction(write)
+        try:
+            return self._in_transaction(write)
+        except _Refused:
+            return False
 
     def job(self, tenant_id: str, job_id: str) -> CrossCheckJob | None:
         row = (
@@ -525,6 +754,10 @@ class SqliteStore(PooledConnections[sqlite3.Connection]):
                     "credit_units = credit_units - ? WHERE tenant_id = ? AND kind = ?",
                     (units, job.tenant_id, JOB_USAGE),
                 )
+                ref = LedgerRef(job_id=job.job_id)
+                reason = "failed cross-check job"
+                entry = call_entry(job.tenant_id, "refund", JOB_USAGE, job.charged, ref, reason)
+                _insert_entry(db, entry)
             return True
 
         return self._in_transaction(write)
@@ -557,3 +790,11 @@ class SqliteStore(PooledConnections[sqlite3.Connection]):
             (*OPEN_STATUSES, limit),
         )
         return [CrossCheckJob.model_validate_json(row[0]) for row in rows]
+
+
+class _Refused(Exception):
+    """Internal: a conditional write's condition failed; the transaction rolls back."""
+
+
+def _key(body: str, last_used_at: float | None) -> ApiKeyRecord:
+    return ApiKeyRecord.model_validate_json(body).model_copy(update={"last_used_at": last_used_at})

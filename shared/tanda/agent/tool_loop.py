@@ -17,7 +17,8 @@ from typing import Literal, get_args
 
 from pydantic import ValidationError
 
-from tanda.agent.tools import TOOL_SPECS, AgentTools, ContextFull
+from tanda.agent.source_tools import UNTRUSTED
+from tanda.agent.tools import AgentTools, ContextFull
 from tanda.annotate.compose import SegmentLayoutError, compose
 from tanda.contract.common import FallbackReason
 from tanda.contract.segments import Segment
@@ -144,6 +145,8 @@ class Agent:
         system = (
             (editorial_prompt or prompt("editorial")) + "\n\n" + instructions(self.instructions)
         )
+        if tools.sources is not None:
+            system += "\n\n" + UNTRUSTED  # issue 25: a source's text is data, not instructions
         conversation = [p for p in tools.passages.values() if p.kind == "conversation"]
         if conversation:
             # V2-12/V2-22: earlier turns (and the user's verified memory) are citable by their C
@@ -190,7 +193,7 @@ def _tool_loop(
         request = ChatRequest(
             role=ModelRole.agent,
             messages=messages,
-            tools=TOOL_SPECS if allow_tools else None,
+            tools=tools.specs if allow_tools else None,
             tool_choice="required" if forced_round else "auto",
             json_schema=AGENT_SCHEMA,
             schema_name="segments",

@@ -21,15 +21,29 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, Literal, TypeVar
 
-from tanda.contract.common import WireModel
+from tanda.agent.source_tools import (
+    UNTRUSTED,
+    SourceTools,
+    ToolRefused,
+    datasets_body,
+)
+from tanda.contract.common import Citation, WireModel
 from tanda.contract.frames import ToolFinishedFrame, ToolStartedFrame
 from tanda.contract.response import ToolCallAudit
 from tanda.model_calls import ToolSpec
 from tanda.passages import Passage, passage_from_chunk
 from tanda.ports import Embedder, Reranker, SearchIndex
-from tanda.records.documents import Chunk, Document, SearchHit, SearchQuery, SearchScope
+from tanda.records.documents import (
+    Chunk,
+    Document,
+    LegalIdentity,
+    SearchHit,
+    SearchQuery,
+    SearchScope,
+)
 from tanda.retrieval.question import QuestionAnalysis
-from tanda.retriever import retrieve
+from tanda.search import retrieve
+from tanda.sources import PortalDataset, SourceRecord
 from tanda.threads import SharedPool
 
 TOOL_SPECS = [
@@ -60,6 +74,7 @@ TOOL_SPECS = [
     ),
 ]
 
+DOCUMENT_TOOLS = frozenset(spec.name for spec in TOOL_SPECS)
 
 log = logging.getLogger(__name__)
 
@@ -113,10 +128,15 @@ class AgentTools:
     until: float | None = None
     """The agent's own deadline, on ``clock``: no tool call is waited for past it."""
     clock: Callable[[], float] = time.monotonic
+    sources: SourceTools | None = None
+    """Issue 25: the request's portal and MCP servers (``None``: documents only)."""
+    documents: bool = True
+    """The request's ``sources`` include its documents (the default)."""
     passages: dict[str, Passage] = field(default_factory=dict)
     audit: list[ToolCallAudit] = field(default_factory=list)
     used_chars: int = 0
     _by_chunk: dict[str, str] = field(default_factory=dict)
+    _by_record: dict[str, str] = field(default_factory=dict)
     _newest: list[str] | None = None
 
     def add_conversation(self, passages: Sequence[Passage]) -> None:
@@ -139,6 +159,12 @@ class AgentTools:
             pass
         finally:
             self.context_chars = full
+
+    @property
+    def specs(self) -> list[ToolSpec]:
+        """The tools offered to the model: the documents' and the request's sources'."""
+        documents = TOOL_SPECS if self.documents else []
+        return [*documents, *(self.sources.specs if self.sources is not None else [])]
 
     @property
     def conversation_keys(self) -> set[str]:
@@ -172,6 +198,10 @@ class AgentTools:
         return outcome
 
     def _run(self, name: str, arguments: dict[str, Any]) -> ToolOutcome:
+        if not self.documents and name in DOCUMENT_TOOLS:
+            return ToolOutcome(
+                json.dumps({"error": "documents are not a source here"}), [], "error"
+            )
         if name == "search":
             text = str(arguments.get("query", "")).strip()
             if not text:
@@ -190,6 +220,12 @@ class AgentTools:
             return self._read_then_show(
                 name, partial(self.index.documents, self.scope), self._list_sources
             )
+        if self.sources is not None and self.sources.handles(name):
+            return self._read_then_show(
+                name,
+                partial(self.sources.call, name, arguments, timeout=self._seconds_left()),
+                self._show_source,
+            )
         return ToolOutcome(json.dumps({"error": f"unknown tool {name!r}"}), [], "error")
 
     def _read_then_show(
@@ -202,16 +238,26 @@ class AgentTools:
         except ToolDeadlinePassed:
             message = "the tool did not finish before its deadline"
             return ToolOutcome(json.dumps({"error": message}), [], "timeout")
+        except ToolRefused as refused:  # nothing was contacted; the agent is told why
+            return ToolOutcome(json.dumps({"error": str(refused)}), [], "error")
+        except TimeoutError:  # a source client stopped at the same deadline
+            message = "the tool did not finish before its deadline"
+            return ToolOutcome(json.dumps({"error": message}), [], "timeout")
         except Exception as error:  # V2-19: a failed search is a tool status, not a failed request
             # The type only: a message may quote the search text, which the model wrote.
             log.warning("tool %s failed: %s", name, type(error).__name__)
             return ToolOutcome(json.dumps({"error": "the tool failed"}), [], "error")
         return show(found)
 
-    def _within_deadline(self, read: Callable[[], _T]) -> _T:
+    def _seconds_left(self) -> float:
+        """V2-19: what this call may take — the tool deadline, never past the agent's."""
         seconds = self.call_timeout_s
         if self.until is not None:
             seconds = min(seconds, self.until - self.clock())
+        return seconds
+
+    def _within_deadline(self, read: Callable[[], _T]) -> _T:
+        seconds = self._seconds_left()
         if seconds <= 0:
             raise ToolDeadlinePassed()
         future: Future[_T] = _tool_pool().submit(read)
@@ -260,6 +306,46 @@ class AgentTools:
         }
         return ToolOutcome(json.dumps(body, ensure_ascii=False), new, "ok" if shown else "empty")
 
+    def _show_source(self, found: list[SourceRecord] | list[PortalDataset]) -> ToolOutcome:
+        """A portal search lists datasets (no passages); any other source call's records become
+        passages under ``P`` keys with their V2-07 identity, like chunks (issue 25)."""
+        if self.sources is None:  # pragma: no cover - only reached through a source call
+            raise RuntimeError("no sources")
+        datasets = [d for d in found if isinstance(d, PortalDataset)]
+        if datasets or not found:
+            self.sources.remember(datasets)
+            body = datasets_body(datasets)
+            return ToolOutcome(
+                json.dumps(body, ensure_ascii=False), [], "ok" if datasets else "empty"
+            )
+        records = [r for r in found if isinstance(r, SourceRecord)]
+        shown: list[Passage] = []
+        new: list[Passage] = []
+        for record in records:
+            ref = f"{record.source}\x1f{record.ref or record.text}"
+            key = self._by_record.get(ref)
+            if key is not None:
+                shown.append(self.passages[key])
+                continue
+            if self.used_chars + len(record.text) > self.context_chars:
+                continue
+            key = f"P{len(self.document_passages) + 1}"
+            passage = passage_from_record(key, record)
+            self.passages[key] = passage
+            self._by_record[ref] = key
+            self.used_chars += len(record.text)
+            shown.append(passage)
+            new.append(passage)
+        if records and not shown:
+            raise ContextFull(records[0].producing_call)
+        body = {
+            "untrusted_data": UNTRUSTED,
+            "passages": [
+                {"key": p.key, "identity": p.identity_lines(), "text": p.text} for p in shown
+            ],
+        }
+        return ToolOutcome(json.dumps(body, ensure_ascii=False), new, "ok" if shown else "empty")
+
     def _search_chunks(self, text: str) -> list[Chunk]:
         asked = self.question if self.question and self.question.text == text else None
         lang = asked.lang if asked is not None else None
@@ -305,6 +391,21 @@ class AgentTools:
     def _list_sources(self, documents: Sequence[Document]) -> ToolOutcome:
         body = {"documents": [{"document_id": d.document_id, "title": d.title} for d in documents]}
         return ToolOutcome(json.dumps(body, ensure_ascii=False), [], "ok" if documents else "empty")
+
+
+def passage_from_record(key: str, record: SourceRecord) -> Passage:
+    """A portal row or MCP result as a passage: V2-07 identity {dataset, source, period,
+    producing_call}, citable like any passage."""
+    title = record.title or record.dataset
+    return Passage(
+        key=key,
+        kind="tool",
+        text=record.text,
+        citation=Citation(citation_key=key, document_title=title, source=record.source),
+        identity=LegalIdentity(dataset=record.dataset, period=record.period),
+        producing_call=record.producing_call,
+        unit=record.unit,
+    )
 
 
 MAX_PREFERRED_DOCUMENTS = 6

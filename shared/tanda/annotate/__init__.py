@@ -13,7 +13,7 @@ from tanda.annotate.aggregate import (
     refusal_annotation,
     route_segment,
 )
-from tanda.annotate.compose import ComposedAnswer, SegmentLayoutError, Span, compose
+from tanda.annotate.compose import ComposedAnswer, SegmentLayoutError, SegmentSpan, compose
 
 __all__ = [
     "Annotation",
@@ -22,7 +22,7 @@ __all__ = [
     "Route",
     "SegmentLayoutError",
     "SegmentOutcome",
-    "Span",
+    "SegmentSpan",
     "aggregate",
     "annotations_frame",
     "compose",

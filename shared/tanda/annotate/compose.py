@@ -62,7 +62,7 @@ class SegmentLayoutError(ValueError):
 
 
 @dataclass(frozen=True, slots=True)
-class Span:
+class SegmentSpan:
     """Where one segment's text sits in the answer; ``end`` exclusive."""
 
     start: int
@@ -74,7 +74,7 @@ class Span:
 @dataclass(frozen=True, slots=True)
 class ComposedAnswer:
     answer: str
-    spans: tuple[Span, ...]
+    spans: tuple[SegmentSpan, ...]
     """One span per segment, in segment order."""
     layout: tuple[tuple[int, int], ...]
     """Code-point ranges the server wrote between segments (spaces, newlines, ``## ``, pipes…)."""
@@ -134,7 +134,7 @@ def _layout_before(index: int, layout: Layout, block: Layout | None) -> str:
 def compose(segments: Sequence[Segment]) -> ComposedAnswer:
     """Compose the Markdown answer; raise ``SegmentLayoutError`` for a segment that cannot be."""
     parts: list[str] = []
-    spans: list[Span] = []
+    spans: list[SegmentSpan] = []
     layout_ranges: list[tuple[int, int]] = []
     cp = 0  # offset in code points
     u16 = 0  # offset in UTF-16 code units
@@ -161,7 +161,7 @@ def compose(segments: Sequence[Segment]) -> ComposedAnswer:
         parts.append(text)
         n_cp = len(text)
         n_u16 = n_cp if text.isascii() else len(text.encode("utf-16-le", "surrogatepass")) >> 1
-        spans.append(Span(cp, cp + n_cp, u16, u16 + n_u16))
+        spans.append(SegmentSpan(cp, cp + n_cp, u16, u16 + n_u16))
         cp += n_cp
         u16 += n_u16
         if layout in _TABLE:

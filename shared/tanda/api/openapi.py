@@ -77,7 +77,10 @@ def build_openapi(app: FastAPI) -> dict[str, Any]:
         for operation in methods.values():
             response = operation.get("responses", {}).get("422")
             if response is not None:
-                response["description"] = "The body is not valid; `error.fields` names each field."
+                if response.get("description") == "Validation Error":  # FastAPI's, not a route's
+                    response["description"] = (
+                        "The body is not valid; `error.fields` names each field."
+                    )
                 response["content"] = {"application/json": {"schema": _ERROR_REF}}
             if "requestBody" in operation:
                 _add_body_responses(operation)

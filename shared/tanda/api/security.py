@@ -26,7 +26,11 @@ _runtime_lock = threading.Lock()
 
 AUTH_RESPONSES: dict[int | str, dict[str, Any]] = {
     401: {"model": ErrorResponse, "description": "A credential is missing."},
-    403: {"model": ErrorResponse, "description": "A credential is not accepted."},
+    403: {
+        "model": ErrorResponse,
+        "description": "A credential is not accepted (an unknown, revoked or expired key alike: "
+        "`invalid_api_key`), or its tenant is suspended (`tenant_suspended`).",
+    },
     503: {"model": ErrorResponse, "description": "No credentials are configured."},
 }
 ADMIN_RESPONSES: dict[int | str, dict[str, Any]] = {

@@ -1,6 +1,7 @@
 """The language of an answer (ASK-07) and the server's own sentences in each language.
 
-Precedence: the request's ``lang`` > the tenant's stored default > ``tr``. A code
+Precedence: the request's ``lang`` > the tenant's stored default > ``tr``
+(:data:`tanda.lang.DEFAULT_ANSWER_LANG`). A code
 :func:`tanda.lang.normalize_lang` does not know (it reads ``id-ID``, ``TR``, ``turkish`` …) is
 ignored silently, never an error. Only the answer's own words change language; quotes,
 snippets, entity values and ``[S#]`` labels stay as the documents have them.
@@ -11,14 +12,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, get_args
 
 from tanda.contract.v1_ask import AskLang
-from tanda.lang import normalize_lang
+from tanda.lang import DEFAULT_ANSWER_LANG, normalize_lang
 from tanda.not_found import ASK_NOT_FOUND
 
 if TYPE_CHECKING:
     from tanda.ports import Store
 
 ASK_LANGS: tuple[AskLang, ...] = get_args(AskLang)
-DEFAULT_LANG: AskLang = "tr"
 
 NOT_FOUND_ANSWER: dict[AskLang, str] = dict(ASK_NOT_FOUND)
 """The answer when retrieval found no source: no model call (ASK-03); also what a synthesis says
@@ -39,16 +39,10 @@ RULE_VIOLATION: dict[AskLang, str] = {
 """Leads the server's own sentence that reports a violated rule shown as evidence, asked or not
 (ASK-08); the engine's result follows verbatim, with its ``[S#]``."""
 
-LANGUAGE_NAMES: dict[AskLang, str] = {
-    "tr": "Turkish (Türkçe)",
-    "id": "Indonesian (Bahasa Indonesia)",
-    "en": "English",
-}
-
 
 def resolve_lang(requested: str | None, tenant_default: str | None) -> AskLang:
     """ASK-07: request > tenant default > ``tr``; unknown codes fall through silently."""
-    return normalize_lang(requested) or normalize_lang(tenant_default) or DEFAULT_LANG
+    return normalize_lang(requested) or normalize_lang(tenant_default) or DEFAULT_ANSWER_LANG
 
 
 def answer_lang(store: Store, tenant_id: str, requested: str | None) -> AskLang:

@@ -29,10 +29,11 @@ from tanda.ask.budget import output_budget
 from tanda.ask.citations import drop_cut_marker, resolve_markers
 from tanda.ask.context import AskSource, context_blocks, source_items
 from tanda.ask.evidence import VIOLATED
-from tanda.ask.lang import LANGUAGE_NAMES, NOT_FOUND_ANSWER, RULE_VIOLATION, TRUNCATION_WARNING
+from tanda.ask.lang import NOT_FOUND_ANSWER, RULE_VIOLATION, TRUNCATION_WARNING
 from tanda.contract.response import ModelCallRecord
 from tanda.contract.v1_ask import AskLang
 from tanda.errors import RagUnavailable
+from tanda.lang import LANGUAGE_NAMES
 from tanda.model_calls import (
     ChatMessage,
     ChatModel,

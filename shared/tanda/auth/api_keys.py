@@ -63,9 +63,12 @@ class SharedKeyRing:
     def __bool__(self) -> bool:
         return bool(self._digests)
 
+    def accepts(self, presented: str) -> bool:
+        return _matches(hash_api_key(presented), self._digests) is not None
+
     def check(self, presented: str) -> None:
         """Raise :class:`Forbidden` (``invalid_api_key``) unless ``presented`` is accepted."""
-        if _matches(hash_api_key(presented), self._digests) is None:
+        if not self.accepts(presented):
             raise Forbidden(code="invalid_api_key")
 
 
@@ -84,17 +87,35 @@ class V1KeyRing:
 
     def principal(self, presented: str) -> Principal:
         """The principal of a ``dip_…`` key, or :class:`Forbidden` (``invalid_api_key``)."""
-        is_test = presented.startswith(V1_TEST_PREFIX)
-        if not (is_test or presented.startswith(V1_LIVE_PREFIX)):
+        found = self.find(presented)
+        if found is None:
             raise Forbidden(code="invalid_api_key")
+        return found
+
+    def find(self, presented: str) -> Principal | None:
+        """The principal of a ``dip_…`` key configured here, else ``None``."""
+        if not is_v1_key(presented):
+            return None
         digest = _matches(hash_api_key(presented), self.tenants_by_digest)
         if digest is None:
-            raise Forbidden(code="invalid_api_key")
-        key_id = "key_" + digest[:12]
-        return Principal(
-            tenant_id=self.tenants_by_digest[digest],
-            partner_id=key_id,
-            subject=key_id,
-            roles=frozenset({"v1"}),
-            is_test=is_test,
-        )
+            return None
+        # Lazily: importing tanda.auth stays free of pydantic (cold start).
+        from tanda.records.keys import key_id_of
+
+        return v1_principal(self.tenants_by_digest[digest], key_id_of(digest), presented)
+
+
+def is_v1_key(presented: str) -> bool:
+    return presented.startswith((V1_LIVE_PREFIX, V1_TEST_PREFIX))
+
+
+def v1_principal(tenant_id: str, key_id: str, presented: str) -> Principal:
+    """A ``/v1`` key's principal: its key id vouches for it (``partner_id``) and is its
+    subject; a ``dip_test_`` key is metered, never charged."""
+    return Principal(
+        tenant_id=tenant_id,
+        partner_id=key_id,
+        subject=key_id,
+        roles=frozenset({"v1"}),
+        is_test=presented.startswith(V1_TEST_PREFIX),
+    )

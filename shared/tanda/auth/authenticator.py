@@ -12,13 +12,22 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from tanda.auth.api_keys import SharedKeyRing, V1KeyRing
+from tanda.auth.api_keys import (
+    SharedKeyRing,
+    V1KeyRing,
+    hash_api_key,
+    is_v1_key,
+    v1_principal,
+)
 from tanda.auth.principal import Principal
 from tanda.auth.rate_limit import TokenBucket
 from tanda.errors import Forbidden, MissingCredentials, ServiceUnavailable
 
 if TYPE_CHECKING:
+    from tanda.auth.directory import KeyDirectory
     from tanda.auth.tokens import JwtVerifier
+    from tanda.ports import Store
+    from tanda.records.keys import ApiKeyRecord, KeyKind
     from tanda.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -27,6 +36,8 @@ NOT_CONFIGURED_MESSAGE = (
     "No credentials are configured on this server. Run `tanda keys create` "
     "(or set TANDA_API_KEY_HASHES / TANDA_JWT_* / TANDA_V1_API_KEY_HASHES)."
 )
+SHARED_KINDS: tuple[KeyKind, ...] = ("shared",)
+V1_KINDS: tuple[KeyKind, ...] = ("v1_live", "v1_test")
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,9 +83,11 @@ class Authenticator:
         partner_scope: str,
         admin_scope: str,
         verified_identity: bool = True,
+        directory: KeyDirectory | None = None,
     ) -> None:
         """``partner_scope`` and ``admin_scope``: the scope each route family requires of a
-        token (empty: none)."""
+        token (empty: none). ``directory``: the keys and tenants of the Store (issue 27), beside
+        the keys of the settings."""
         self._partner_scope = partner_scope
         self._admin_scope = admin_scope
         self._shared_keys = shared_keys
@@ -82,15 +95,28 @@ class Authenticator:
         self._jwt = jwt_verifier
         self._admin_limiter = admin_limiter
         self._verified_identity = verified_identity
+        self._directory = directory
 
     @classmethod
     def from_settings(
-        cls, settings: Settings, *, clock: Callable[[], float] = time.time
+        cls,
+        settings: Settings,
+        *,
+        store: Store | None = None,
+        clock: Callable[[], float] = time.time,
     ) -> Authenticator:
-        """Keys from the settings plus those ``tanda keys create`` wrote under ``settings.home``."""
-        from tanda.auth.local import read_keys_file
+        """Keys from the settings plus the local issuers ``tanda keys create`` wrote under
+        ``settings.home``; with a ``store``, its keys and tenants (issue 27) — the API keys of
+        an older ``keys.json`` are moved into it first (``tanda.auth.local.migrate_keys_file``)."""
+        from tanda.auth.local import migrate_keys_file, read_keys_file
         from tanda.auth.tokens import JwtVerifier, load_configured_keys, load_key_source
 
+        directory = None
+        if store is not None:
+            from tanda.auth.directory import KeyDirectory
+
+            migrate_keys_file(settings.home, store, now=clock())
+            directory = KeyDirectory(store, cache_s=settings.auth_cache_s, clock=clock)
         local = read_keys_file(settings.home)
         issuers: dict[str, str] = dict(settings.jwt_issuers)
         configured = frozenset(issuers)
@@ -139,6 +165,7 @@ class Authenticator:
             partner_scope=settings.jwt_partner_scope,
             admin_scope=settings.jwt_admin_scope,
             verified_identity=settings.verified_identity,
+            directory=directory,
         )
         if not authenticator.partner_configured and not authenticator.v1_configured:
             log.warning(NOT_CONFIGURED_MESSAGE)
@@ -146,11 +173,46 @@ class Authenticator:
 
     @property
     def partner_configured(self) -> bool:
-        return bool(self._shared_keys) and self._jwt is not None and bool(self._jwt)
+        """A partner token can be verified and a shared key is configured (in the settings, or
+        in the Store — read at most once per cache bound while it holds none)."""
+        if self._jwt is None or not self._jwt:
+            return False
+        if self._shared_keys:
+            return True
+        return self._directory is not None and self._directory.any_key(SHARED_KINDS)
 
     @property
     def v1_configured(self) -> bool:
-        return bool(self._v1_keys)
+        if self._v1_keys:
+            return True
+        return self._directory is not None and self._directory.any_key(V1_KINDS)
+
+    def _shared_key(self, presented: str) -> ApiKeyRecord | None:
+        """Accept the shared key (settings first: the bootstrap path; then the Store) or raise
+        403 ``invalid_api_key``; its Store record, if it has one."""
+        if self._shared_keys.accepts(presented):
+            return None
+        if self._directory is not None:
+            record = self._directory.key(hash_api_key(presented), SHARED_KINDS)
+            if record is not None:
+                return record
+        raise Forbidden(code="invalid_api_key")
+
+    def _admit(self, principal: Principal, record: ApiKeyRecord | None) -> Principal:
+        """Issue 27: a suspended tenant's keys and tokens are refused (403 ``tenant_suspended``)
+        on every route family — checked after the credentials, so nobody else learns it. The
+        key's use is noted (its ``last_used_at``, off the critical path)."""
+        if self._directory is None:
+            return principal
+        tenants = {principal.tenant_id} | ({record.tenant_id} if record is not None else set())
+        if any(self._directory.suspended(tenant) for tenant in sorted(tenants)):
+            raise Forbidden(
+                "This tenant is suspended; ask the operator of this server.",
+                code="tenant_suspended",
+            )
+        if record is not None:
+            self._directory.used(record)
+        return principal
 
     def partner(self, credentials: Credentials) -> Principal:
         """V2-01: the shared API key **and** a partner JWT with the partner scope. Missing → 401,
@@ -163,12 +225,12 @@ class Authenticator:
             raise ServiceUnavailable(NOT_CONFIGURED_MESSAGE, code="auth_not_configured")
         if api_key is None or not api_key.strip():
             raise MissingCredentials()
-        self._shared_keys.check(api_key.strip())
+        record = self._shared_key(api_key.strip())
         if authorization is None:
             raise MissingCredentials("A partner token is required.", code="missing_token")
         principal = self._jwt.verify(_bearer(authorization))
         _require_scope(principal, self._partner_scope)
-        return principal
+        return self._admit(principal, record)
 
     def admin(self, credentials: Credentials) -> Principal:
         """PG-1: shared key + admin JWT (an admin issuer's, with the admin scope), verified
@@ -179,7 +241,7 @@ class Authenticator:
             raise ServiceUnavailable(NOT_CONFIGURED_MESSAGE, code="auth_not_configured")
         if api_key is None or not api_key.strip():
             raise MissingCredentials()
-        self._shared_keys.check(api_key.strip())
+        record = self._shared_key(api_key.strip())
         if not self._verified_identity:
             raise ServiceUnavailable(
                 "Verified admin identity is disabled on this server.",
@@ -191,6 +253,7 @@ class Authenticator:
         if not principal.is_admin:
             raise Forbidden("This route requires a verified administrator.", code="not_admin")
         _require_scope(principal, self._admin_scope)
+        self._admit(principal, record)
         self._admin_limiter.take(f"{principal.partner_id}\x00{principal.subject}")
         return principal
 
@@ -202,9 +265,20 @@ class Authenticator:
         if authorization is None or not authorization.strip():
             raise MissingCredentials()
         scheme, _, key = authorization.strip().partition(" ")
-        if scheme.lower() != "bearer" or not key.strip():
+        presented = key.strip()
+        if scheme.lower() != "bearer" or not presented or not is_v1_key(presented):
             raise Forbidden(code="invalid_api_key")
-        return self._v1_keys.principal(key.strip())
+        principal = self._v1_keys.find(presented)
+        if principal is not None:
+            return self._admit(principal, None)
+        if self._directory is not None:
+            # The prefix names the kind: a dip_live_ secret is never a test key's, nor back.
+            kind: KeyKind = "v1_test" if presented.startswith("dip_test_") else "v1_live"
+            record = self._directory.key(hash_api_key(presented), (kind,))
+            if record is not None:
+                found = v1_principal(record.tenant_id, record.key_id, presented)
+                return self._admit(found, record)
+        raise Forbidden(code="invalid_api_key")
 
 
 def credentials_from(headers: Mapping[str, Sequence[str]]) -> Credentials:

@@ -1,15 +1,17 @@
 """Local credentials for the embedded default, behind ``tanda keys create`` and ``tanda token``
 (the commands are in ``tanda.cli.keys``).
 
-``<home>/keys.json`` (0600) holds only SHA-256 digests of the API keys, the local issuers and the
-public JWKS; ``<home>/signing_key.pem`` (0600) holds the one Ed25519 private key that signs local
-tokens. Secrets are printed once and never stored. Re-running ``keys create`` adds keys and keeps
-every earlier one valid (remove a digest from ``keys.json`` to revoke it); the signing key is
-created once and reused.
+``<home>/keys.json`` (0600) holds the local issuers and the public JWKS;
+``<home>/signing_key.pem`` (0600) holds the one Ed25519 private key that signs local tokens,
+created once and reused. The API keys themselves are records in the Store (issue 27,
+``tanda.auth.keys_admin``). A ``keys.json`` written before issue 27 also holds SHA-256 digests of
+API keys: :func:`migrate_keys_file` moves them into the Store on the first start and leaves the
+file without them. Secrets are printed once and never stored.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -29,6 +31,8 @@ SIGNING_KEY_FILE = "signing_key.pem"
 PARTNER_ISSUER_PREFIX = "tanda-local:"
 ADMIN_ISSUER_PREFIX = "tanda-local-admin:"
 MAX_TOKEN_TTL_S = 24 * 3600
+MIGRATED_SHARED_TENANT = "shared"
+"""The tenant of a migrated shared key no /v1 key was created with (it gates every tenant)."""
 _TENANT = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 
 
@@ -51,6 +55,84 @@ class LocalKeys:
     jwks: dict[str, Any] = field(default_factory=lambda: {"keys": []})
 
 
+def _tenant_of_shared(document: dict[str, Any], created: str | None) -> str:
+    """A shared key of an old keys.json has no tenant: that of the /v1 key created with it."""
+    for entry in document.get("v1_api_keys", []):
+        if created is not None and entry.get("created") == created:
+            return str(entry["tenant"])
+    return MIGRATED_SHARED_TENANT
+
+
+def _epoch(created: str | None, default: float) -> float:
+    try:
+        return datetime.fromisoformat(created).timestamp() if created else default
+    except ValueError:
+        return default
+
+
+def migrate_keys_file(home: Path, store: Any, *, now: float) -> int:
+    """Issue 27: move the API key digests of ``<home>/keys.json`` into ``store`` (a
+    ``tanda.ports.Store``) as key records, then rewrite the file without them (its issuers and
+    JWKS stay). Idempotent, and safe when several processes start at once: a record that exists
+    is kept. The number of keys moved."""
+    from tanda.records.keys import ApiKeyRecord, key_id_of
+
+    path = home / KEYS_FILE
+    try:
+        document: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return 0
+    except (OSError, ValueError) as exc:
+        raise AuthConfigError(f"cannot read {path}") from exc
+    shared = list(document.get("shared_api_keys", []))
+    v1 = list(document.get("v1_api_keys", []))
+    if not shared and not v1:
+        return 0
+    records = []
+    try:
+        for entry in shared:
+            digest = str(entry["sha256"]).lower()
+            created = entry.get("created")
+            records.append(
+                ApiKeyRecord(
+                    key_id=key_id_of(digest),
+                    digest=digest,
+                    tenant_id=_tenant_of_shared(document, created),
+                    kind="shared",
+                    name="from keys.json",
+                    created_at=_epoch(created, now),
+                    created_by="migration",
+                )
+            )
+        for entry in v1:
+            digest = str(entry["sha256"]).lower()
+            records.append(
+                ApiKeyRecord(
+                    key_id=key_id_of(digest),
+                    digest=digest,
+                    tenant_id=str(entry["tenant"]),
+                    kind="v1_test" if entry.get("test") else "v1_live",
+                    name="from keys.json",
+                    created_at=_epoch(entry.get("created"), now),
+                    created_by="migration",
+                )
+            )
+    except (KeyError, TypeError) as exc:
+        raise AuthConfigError(f"{path} is not a tanda keys file") from exc
+    for record in records:
+        # A record that exists was moved already (another process, or an interrupted run).
+        with contextlib.suppress(ValueError):
+            store.put_key(record)
+    # Only once every record is stored does the file forget the digests.
+    document["shared_api_keys"] = []
+    document["v1_api_keys"] = []
+    document.setdefault("migrated", []).append(
+        {"at": datetime.fromtimestamp(now, UTC).isoformat(timespec="seconds"), "keys": len(records)}
+    )
+    _write_private(path, (json.dumps(document, indent=2) + "\n").encode("utf-8"))
+    return len(records)
+
+
 def read_keys_file(home: Path) -> LocalKeys | None:
     """The local keys under ``home``, or ``None`` when ``tanda keys create`` never ran there."""
     path = home / KEYS_FILE
@@ -62,9 +144,9 @@ def read_keys_file(home: Path) -> LocalKeys | None:
         raise AuthConfigError(f"cannot read {path}") from exc
     try:
         return LocalKeys(
-            api_key_hashes=tuple(entry["sha256"] for entry in document["shared_api_keys"]),
+            api_key_hashes=tuple(entry["sha256"] for entry in document.get("shared_api_keys", [])),
             v1_api_key_hashes={
-                entry["sha256"]: entry["tenant"] for entry in document["v1_api_keys"]
+                entry["sha256"]: entry["tenant"] for entry in document.get("v1_api_keys", [])
             },
             issuers=dict(document["issuers"]),
             admin_issuers=tuple(document["admin_issuers"]),
@@ -127,46 +209,57 @@ def check_tenant(tenant: str) -> None:
         raise AuthConfigError("a tenant id is 1-64 letters, digits, '_', '.' or '-'")
 
 
+def _read_document(path: Path) -> dict[str, Any]:
+    if path.exists():
+        document: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+        return document
+    return {
+        "version": 1,
+        "shared_api_keys": [],
+        "v1_api_keys": [],
+        "issuers": {},
+        "admin_issuers": [],
+        "jwks": {"keys": []},
+    }
+
+
+def add_local_issuers(home: Path, *, tenant: str) -> dict[str, str]:
+    """The tenant's local partner and admin issuers under ``home``, and the signing key they
+    share (made once): what ``tanda token`` signs with. Returns the issuer names and the kid."""
+    check_tenant(tenant)
+    home.mkdir(parents=True, exist_ok=True, mode=0o700)
+    path = home / KEYS_FILE
+    document = _read_document(path)
+    kid = _add_issuers(home, document, tenant)
+    _write_private(path, (json.dumps(document, indent=2) + "\n").encode("utf-8"))
+    return {
+        "partner_issuer": partner_issuer(tenant),
+        "admin_issuer": admin_issuer(tenant),
+        "kid": kid,
+    }
+
+
 def create_local_keys(home: Path, *, tenant: str, test: bool) -> dict[str, str]:
-    """Add a shared API key, a /v1 key and the tenant's local issuers under ``home``.
+    """Add a shared API key, a /v1 key and the tenant's local issuers under ``home``, the key
+    digests in ``keys.json`` itself: the file as tanda wrote it before issue 27 (what
+    :func:`migrate_keys_file` moves into the Store; read as-is when no Store is given).
 
     Returns the new secrets (``api_key``, ``v1_key``) and the issuer names; only digests are stored.
     """
-    from tanda.auth.tokens import public_jwk, thumbprint
-
     check_tenant(tenant)
     home.mkdir(parents=True, exist_ok=True, mode=0o700)
-    signing_key = _load_or_create_signing_key(home)
-    public_key = signing_key.public_key()
-    kid = thumbprint(public_key)
-
     path = home / KEYS_FILE
-    if path.exists():
-        document: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
-    else:
-        document = {
-            "version": 1,
-            "shared_api_keys": [],
-            "v1_api_keys": [],
-            "issuers": {},
-            "admin_issuers": [],
-            "jwks": {"keys": []},
-        }
+    document = _read_document(path)
     created = datetime.now(UTC).isoformat(timespec="seconds")
     api_key = new_shared_key()
     v1_key = new_v1_key(test=test)
-    document["shared_api_keys"].append({"sha256": hash_api_key(api_key), "created": created})
-    document["v1_api_keys"].append(
+    document.setdefault("shared_api_keys", []).append(
+        {"sha256": hash_api_key(api_key), "created": created}
+    )
+    document.setdefault("v1_api_keys", []).append(
         {"sha256": hash_api_key(v1_key), "tenant": tenant, "test": test, "created": created}
     )
-    document["issuers"][partner_issuer(tenant)] = tenant
-    document["issuers"][admin_issuer(tenant)] = tenant
-    if admin_issuer(tenant) not in document["admin_issuers"]:
-        document["admin_issuers"].append(admin_issuer(tenant))
-    if all(jwk.get("kid") != kid for jwk in document["jwks"]["keys"]):
-        document["jwks"]["keys"].append(
-            {**public_jwk(public_key), "kid": kid, "alg": "EdDSA", "use": "sig"}
-        )
+    kid = _add_issuers(home, document, tenant)
     _write_private(path, (json.dumps(document, indent=2) + "\n").encode("utf-8"))
     return {
         "api_key": api_key,
@@ -175,6 +268,24 @@ def create_local_keys(home: Path, *, tenant: str, test: bool) -> dict[str, str]:
         "admin_issuer": admin_issuer(tenant),
         "kid": kid,
     }
+
+
+def _add_issuers(home: Path, document: dict[str, Any], tenant: str) -> str:
+    """Add the tenant's issuers and the signing key's public JWK to ``document``; the kid."""
+    from tanda.auth.tokens import public_jwk, thumbprint
+
+    signing_key = _load_or_create_signing_key(home)
+    public_key = signing_key.public_key()
+    kid = thumbprint(public_key)
+    document["issuers"][partner_issuer(tenant)] = tenant
+    document["issuers"][admin_issuer(tenant)] = tenant
+    if admin_issuer(tenant) not in document["admin_issuers"]:
+        document["admin_issuers"].append(admin_issuer(tenant))
+    if all(jwk.get("kid") != kid for jwk in document["jwks"]["keys"]):
+        document["jwks"]["keys"].append(
+            {**public_jwk(public_key), "kid": kid, "alg": "EdDSA", "use": "sig"}
+        )
+    return kid
 
 
 def sign_local_token(

@@ -9,6 +9,7 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 
+from tanda.cli.operator import add_store_option
 from tanda.records.kinds import NODE_KINDS
 
 
@@ -24,10 +25,10 @@ def _mcp(args: argparse.Namespace) -> int:
     return mcp_command(args)
 
 
-def _keys_create(args: argparse.Namespace) -> int:
-    from tanda.cli.keys import keys_create_command
+def _keys(args: argparse.Namespace) -> int:
+    from tanda.cli.keys import keys_command
 
-    return keys_create_command(args)
+    return keys_command(args)
 
 
 def _token(args: argparse.Namespace) -> int:
@@ -151,17 +152,38 @@ def build_parser() -> argparse.ArgumentParser:
         "--tenant", default=None, help="tenant to read (default: TANDA_MCP_TENANT or demo)"
     )
 
-    p = add("keys", _keys_create, "Manage local credentials.")
+    p = add("keys", _keys, "Create, list, revoke and rotate API keys (records in the Store).")
     keys_sub = p.add_subparsers(dest="keys_command", required=True, metavar="ACTION")
     kc = keys_sub.add_parser(
         "create",
-        help="Create the shared API key, a /v1 API key and a local signing key pair.",
+        help="Create a shared API key and a /v1 API key (and, embedded, a local signing key "
+        "pair for `tanda token`); the secrets are shown once.",
     )
     kc.add_argument("--tenant", default="demo", help="tenant the keys belong to (default: demo)")
+    kc.add_argument("--name", default=None, help="a name to tell the keys apart in `keys list`")
+    kc.add_argument(
+        "--expires", default=None, metavar="DURATION", help="refuse them after e.g. 90d, 12h"
+    )
     kc.add_argument(
         "--test", action="store_true", help="make a dip_test_ key (metered, never charged)"
     )
-    kc.set_defaults(handler=_keys_create)
+    kl = keys_sub.add_parser("list", help="List keys (never their secrets).")
+    kl.add_argument("--tenant", default=None, help="only this tenant's keys")
+    kr = keys_sub.add_parser("revoke", help="Refuse a key from now on (within the cache bound).")
+    kr.add_argument("key_id", metavar="KEY_ID")
+    ko = keys_sub.add_parser(
+        "rotate", help="A new secret for a key; the old one stops at the end of the grace."
+    )
+    ko.add_argument("key_id", metavar="KEY_ID")
+    ko.add_argument(
+        "--grace",
+        default="24h",
+        metavar="DURATION",
+        help="how long the old key still works (default 24h; 0 stops it now)",
+    )
+    for action in (kc, kl, kr, ko):
+        add_store_option(action)
+        action.set_defaults(handler=_keys)
 
     p = add("token", _token, "Print a short-lived partner JWT signed with the local key pair.")
     p.add_argument("--tenant", default="demo", help="tenant (partner) the token is for")
@@ -179,29 +201,67 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("question", help="the question")
     p.add_argument("--tenant", default="demo")
     p.add_argument("--json", action="store_true", help="print the response JSON instead")
+    p.add_argument(
+        "--source",
+        dest="sources",
+        action="append",
+        choices=["documents", "portal"],
+        default=None,
+        help="source kinds the agent may use (repeatable; default: documents; docs/sources.md)",
+    )
+    p.add_argument(
+        "--mcp-server",
+        dest="mcp_servers",
+        action="append",
+        default=None,
+        help="an MCP server of the tenant the agent may call (repeatable; docs/sources.md)",
+    )
     p.add_argument("--v1", action="store_true", help="answer as POST /v1/ask does ([S#] citations)")
     p.add_argument("--document", default=None, help="--v1: only this document")
     p.add_argument("--batch", default=None, help="--v1: only this ingest batch")
     p.add_argument("--lang", default=None, help="--v1: answer language (tr, id, en)")
     p.add_argument("--top-k", type=int, default=5, help="--v1: sources to retrieve (1-20)")
 
-    p = add("credits", _credits, "Show or grant a tenant's /v1 credits (ASK-12).")
+    p = add("credits", _credits, "A tenant's /v1 credits and their ledger (ASK-12, issue 27).")
     credits_sub = p.add_subparsers(dest="credits_command", required=True, metavar="ACTION")
     cg = credits_sub.add_parser("grant", help="Add AMOUNT credits to the tenant's balance.")
     cg.add_argument("amount", metavar="AMOUNT", help="a positive decimal, e.g. 25 or 0.50")
     cs = credits_sub.add_parser("show", help="Print the balance and the metered usage.")
-    for action in (cg, cs):
+    ca = credits_sub.add_parser(
+        "adjust", help="Correct the balance by AMOUNT (negative allowed) with a reason."
+    )
+    ca.add_argument("amount", metavar="AMOUNT", help="a signed decimal, e.g. -5 or 2.50")
+    ca.add_argument("--reason", required=True, help="why: kept in the ledger entry")
+    ca.add_argument("--allow-negative", action="store_true", help="let the balance go below zero")
+    ch = credits_sub.add_parser("history", help="Print the tenant's ledger entries.")
+    ch.add_argument("--since", default=None, help="only entries from this date or time (UTC)")
+    ch.add_argument("--csv", action="store_true", help="print CSV instead")
+    for action in (cg, cs, ca, ch):
         action.add_argument("--tenant", required=True, help="the tenant")
-        action.add_argument("--json", action="store_true", help="print JSON instead")
+        if action is not ch:
+            action.add_argument("--json", action="store_true", help="print JSON instead")
+        add_store_option(action)
         action.set_defaults(handler=_credits)
 
-    p = add("tenants", _tenants, "Show or set a tenant's profile (its default answer language).")
+    p = add("tenants", _tenants, "Create, list, show or set tenants (name, language, status).")
     tenants_sub = p.add_subparsers(dest="tenants_command", required=True, metavar="ACTION")
-    ts = tenants_sub.add_parser("set", help="Set the tenant's default /v1/ask language.")
-    ts.add_argument("--lang", default=None, help="tr, id, en, or none to clear (ASK-07)")
-    tv = tenants_sub.add_parser("show", help="Print the tenant's profile.")
-    for action in (ts, tv):
+    tc = tenants_sub.add_parser("create", help="Create a tenant (active).")
+    tl = tenants_sub.add_parser("list", help="List every tenant.")
+    tv = tenants_sub.add_parser("show", help="Print the tenant, its keys and balance.")
+    ts = tenants_sub.add_parser("set", help="Set the tenant's name, language or status.")
+    for action in (tc, ts):
+        action.add_argument("--name", default=None, help="a display name")
+        action.add_argument("--lang", default=None, help="tr, id, en, or none to clear (ASK-07)")
+    ts.add_argument(
+        "--status",
+        choices=("active", "suspended"),
+        default=None,
+        help="suspended: its keys and tokens get 403 tenant_suspended; nothing is deleted",
+    )
+    for action in (tc, tv, ts):
         action.add_argument("--tenant", required=True, help="the tenant")
+    for action in (tc, tl, tv, ts):
+        add_store_option(action)
         action.set_defaults(handler=_tenants)
 
     p = add("demo", _demo, "Print the seed's annotated example, composed and aggregated by tanda.")

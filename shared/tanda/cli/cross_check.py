@@ -84,7 +84,7 @@ def cross_check_command(args: argparse.Namespace) -> int:
         tenant_id=args.tenant, partner_id="local-cli", subject="local-cli", is_test=True
     )
     runtime = build_runtime()
-    on_aws = runtime.settings.runner == "stepfunctions"
+    here = runtime.runs_jobs_here
     try:
         if args.job is not None:
             if args.document_ids:
@@ -99,9 +99,9 @@ def cross_check_command(args: argparse.Namespace) -> int:
                     where = ".".join(str(p) for p in problem["loc"]) or "request"
                     print(f"tanda cross-check: {where}: {problem['msg']}", file=sys.stderr)
                 return 2
-            job_id = start_cross_check(runtime, operator, body, launch=on_aws).id
+            job_id = start_cross_check(runtime, operator, body, launch=not here).id
         if args.wait:
-            if not on_aws:
+            if here:
                 run_queued_job(runtime, args.tenant, job_id)
             view = wait_for_cross_check(
                 runtime, operator, job_id, timeout_s=WAIT_TIMEOUT_S, poll_s=POLL_S
@@ -115,7 +115,7 @@ def cross_check_command(args: argparse.Namespace) -> int:
         print(view.model_dump_json(indent=2, exclude_none=True))
     else:
         print(render_job(view, color=sys.stdout.isatty()))
-    if view.status == "queued" and not on_aws:
+    if view.status == "queued" and here:
         print(
             f"queued: a running `tanda serve` picks it up; `tanda cross-check --job {view.id} "
             "--wait` runs it here",

@@ -240,7 +240,11 @@ def ask_command(args: argparse.Namespace) -> int:
     runtime = build_runtime()
     operator = Principal(tenant_id=args.tenant, partner_id="local-cli", subject="local-cli")
     try:
-        body = QueryV2Request(query=args.question)
+        body = QueryV2Request(
+            query=args.question,
+            sources=getattr(args, "sources", None),
+            mcp_servers=getattr(args, "mcp_servers", None),
+        )
         response = answer_v2(runtime, operator, body)
     except TandaError as error:
         print(f"tanda ask: {error.message} ({error.code})", file=sys.stderr)

@@ -15,7 +15,7 @@ from decimal import Decimal
 from typing import Final
 
 from tanda.crosscheck.inputs import XcClaim
-from tanda.lang import DEFAULT_LANG, Lang, guess_lang
+from tanda.lang import DEFAULT_TEXT_LANG, Lang, guess_lang
 from tanda.numbers import Quantity, QuantityKind, extract_quantities
 from tanda.numbers.references import provisions
 from tanda.retrieval.analysis import query_terms
@@ -42,7 +42,7 @@ class ClaimFeatures:
 def claim_features(claim: XcClaim) -> ClaimFeatures:
     text = claim.statement
     lang = guess_lang(text)
-    analysed = lang or DEFAULT_LANG
+    analysed = lang or DEFAULT_TEXT_LANG
     terms = frozenset(
         t
         for t in query_terms(text, analysed)

@@ -19,9 +19,8 @@ from typing import Any, Final, Literal
 
 from pydantic import ValidationError
 
-from tanda.ask.lang import LANGUAGE_NAMES
 from tanda.crosscheck.inputs import XcClaim
-from tanda.lang import normalize_lang
+from tanda.lang import DEFAULT_ANSWER_LANG, LANGUAGE_NAMES, normalize_lang
 from tanda.model_calls import (
     ChatMessage,
     ChatModel,
@@ -71,7 +70,7 @@ class CrossCheckJudge:
         return read_verdict(a, b, response.content)
 
     def request(self, a: XcClaim, b: XcClaim, lang: str) -> ChatRequest:
-        language = LANGUAGE_NAMES[normalize_lang(lang) or "tr"]
+        language = LANGUAGE_NAMES[normalize_lang(lang) or DEFAULT_ANSWER_LANG]
         shown = "\n\n".join(
             f"Claim {name} (id {claim.node_id}, document: {self._label(claim)})\n"
             f"Statement: {claim.statement}\nQuote: {claim.quote}"

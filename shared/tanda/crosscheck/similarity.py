@@ -11,12 +11,10 @@ bucket sizes, never with the square of the claims.
 
 from __future__ import annotations
 
-import math
 import random
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from functools import cache
-from operator import mul
 from typing import Final
 
 from tanda.crosscheck.inputs import XcClaim
@@ -47,41 +45,63 @@ def _directions(dimensions: int) -> tuple[tuple[tuple[tuple[int, int], ...], ...
     )
 
 
-def _unit(vector: Vector) -> tuple[float, ...]:
-    length = math.sqrt(sum(x * x for x in vector)) or 1.0
-    return tuple(x / length for x in vector)
-
-
 def embedding_neighbours(
     claims: Sequence[XcClaim], vectors: Mapping[str, Vector], k: int
 ) -> list[tuple[XcClaim, XcClaim, float]]:
-    """Each claim's ``k`` nearest claims of other documents by cosine, found through buckets."""
-    indexed = [(i, _unit(vectors[c.node_id])) for i, c in enumerate(claims) if c.node_id in vectors]
+    """Each claim's ``k`` nearest claims of other documents by cosine, found through buckets.
+
+    Vectorised with numpy (issue 28: 12 s → well under one at 50 × 100 claims): the signatures
+    are one matrix product, each claim's cosines one product with its bucket mates. numpy is
+    imported here, on the first job with embeddings — never at a function's cold start."""
+    import numpy as np
+
+    indexed = [i for i, c in enumerate(claims) if c.node_id in vectors]
     if not indexed:
         return []
-    directions = _directions(len(indexed[0][1]))
+    matrix = np.asarray([vectors[claims[i].node_id] for i in indexed], dtype=np.float64)
+    # Lengths and projections summed coordinate by coordinate (vectorised over the claims), in
+    # the order a plain sum takes: the same floats to the last bit, so a projection that is
+    # exactly 0 stays 0 and every claim lands in the buckets it always did.
+    squares = np.zeros(len(indexed))
+    for column in matrix.T:
+        squares += column * column
+    lengths = np.sqrt(squares)
+    lengths[lengths == 0] = 1.0
+    unit = matrix / lengths[:, None]
+    bits = []
+    for table_directions in _directions(unit.shape[1]):
+        for direction in table_directions:
+            side = np.zeros(len(indexed))
+            for coordinate, sign in direction:
+                side += unit[:, coordinate] * sign
+            bits.append(side >= 0)
+    sides = np.stack(bits, axis=1).reshape(len(indexed), TABLES, BITS)
+    signatures = (sides * (1 << np.arange(BITS - 1, -1, -1))).sum(axis=2).tolist()
     buckets: dict[tuple[int, int], list[int]] = defaultdict(list)
-    keys: dict[int, list[tuple[int, int]]] = {}
-    for i, vector in indexed:
-        own = []
-        for table, bits in enumerate(directions):
-            signature = 0
-            for direction in bits:
-                side = sum(vector[c] * sign for c, sign in direction)
-                signature = (signature << 1) | (side >= 0)
-            own.append((table, signature))
-            if len(buckets[(table, signature)]) < BUCKET_CAP:
-                buckets[(table, signature)].append(i)
-        keys[i] = own
-    unit = dict(indexed)
+    for row, own in enumerate(signatures):
+        for table, signature in enumerate(own):
+            bucket = buckets[(table, signature)]
+            if len(bucket) < BUCKET_CAP:
+                bucket.append(row)
+    members = {key: np.asarray(rows, dtype=np.int64) for key, rows in buckets.items()}
+    document_ids: dict[str, int] = {}
+    documents = np.asarray(
+        [document_ids.setdefault(claims[i].document_id, len(document_ids)) for i in indexed]
+    )
     found: list[tuple[XcClaim, XcClaim, float]] = []
-    for i, vector in indexed:
-        claim = claims[i]
-        near = {
-            j for key in keys[i] for j in buckets[key] if claims[j].document_id != claim.document_id
-        }
-        scored = sorted(
-            ((sum(map(mul, vector, unit[j])), j) for j in near), key=lambda row: (-row[0], row[1])
+    for row, own in enumerate(signatures):
+        near = np.unique(
+            np.concatenate([members[(table, signature)] for table, signature in enumerate(own)])
         )
-        found.extend((claim, claims[j], cosine) for cosine, j in scored[:k] if cosine >= MIN_COSINE)
+        near = near[documents[near] != documents[row]]
+        if not len(near):
+            continue
+        cosines = unit[near] @ unit[row]
+        kept = cosines >= MIN_COSINE
+        near, cosines = near[kept], cosines[kept]
+        best = np.lexsort((near, -cosines))[:k]  # highest cosine first, ties by claim order
+        claim = claims[indexed[row]]
+        found.extend(
+            (claim, claims[indexed[int(near[b])]], float(cosines[b])) for b in best.tolist()
+        )
     return found

@@ -99,7 +99,7 @@ class DocumentContext:
             "page_no": chunk.page_no,
             "section": chunk.section,
             "chunk_id": chunk.chunk_id,
-            "span": {"start": start, "end": end},  # validated into a Span with the record
+            "span": {"start": start, "end": end},  # validated into a SourceSpan with the record
             "quote": chunk.text[start:end],
             "text": text,
             "parent_id": parent_id,

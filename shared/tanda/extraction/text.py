@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterator
 from functools import lru_cache
 
-from tanda.lang import DEFAULT_LANG, fold, is_function_word, normalize_lang
+from tanda.lang import DEFAULT_TEXT_LANG, fold, is_function_word, normalize_lang
 from tanda.retrieval.analysis import stem, tokenize
 from tanda.retrieval.sentences import after_enumerator, sentence_spans, without_enumerator
 
@@ -101,7 +101,7 @@ def line_spans(text: str) -> Iterator[tuple[int, int]]:
 def content_terms(text: str, lang: str | None) -> frozenset[str]:
     """The stemmed, folded content words of ``text`` (function words and numbers left out): what
     a rule's subject and a fact's name are matched on (``pembayaran`` = ``Pembayaran``)."""
-    language = normalize_lang(lang) or DEFAULT_LANG
+    language = normalize_lang(lang) or DEFAULT_TEXT_LANG
     tokens = [
         t
         for t in tokenize(text, language)

@@ -212,7 +212,26 @@ class Judge:
                         UnverifiedReason.unparseable, item, invalid_keys
                     )
         outcomes.update(_recheck(ledger, to_recheck, passages, invalid_keys, until, executor))
+        for item in items:
+            outcome = outcomes.get(item.index)
+            supported = outcome is not None and outcome.verdict is Verdict.supported
+            if supported and stated_period_conflict(item.segment.text, item.cited(passages)):
+                outcomes[item.index] = SegmentOutcome(
+                    Verdict.unsupported, invalid_citation_keys=invalid_keys.get(item.index, ())
+                )
         return outcomes
+
+
+def stated_period_conflict(text: str, cited: Sequence[Passage]) -> bool:
+    """Issue 25 (V2-08): a segment citing only portal/MCP results that state their period, and
+    naming another year, is never supported — whatever a model judged: a 2022 figure never
+    supports a 2023 claim. Document passages keep the judge's reading (their period lives in
+    their text)."""
+    if not cited or any(p.kind != "tool" or not p.identity.period for p in cited):
+        return False
+    from tanda.numbers import period_conflict
+
+    return period_conflict(text, [p.identity.period or "" for p in cited]) is not None
 
 
 def _recheck(

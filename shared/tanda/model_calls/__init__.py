@@ -57,6 +57,21 @@ class ToolSpec(_Model):
     parameters: dict[str, Any] = Field(description="JSON schema of the arguments.")
 
 
+def wire_tool_name(name: str) -> str:
+    """A tool's name as model APIs accept it (``^[a-zA-Z0-9_-]{1,64}$``): issue 25's
+    ``mcp.<server>.<tool>`` goes on the wire as ``mcp__<server>__<tool>``."""
+    return name.replace(".", "__")
+
+
+def tools_named_from_wire(response: ChatResponse, tools: list[ToolSpec] | None) -> ChatResponse:
+    """``response`` with each tool call's wire name back to the name it was offered under."""
+    names = {wire_tool_name(tool.name): tool.name for tool in tools or []}
+    if not response.tool_calls or all(c.name not in names for c in response.tool_calls):
+        return response
+    calls = [c.model_copy(update={"name": names.get(c.name, c.name)}) for c in response.tool_calls]
+    return response.model_copy(update={"tool_calls": calls})
+
+
 class ChatRequest(_Model):
     role: ModelRole
     messages: list[ChatMessage]

@@ -4,7 +4,7 @@ Pure functions: no I/O, no clock, no environment; standard library only (fast to
 Lambda hot path). See ``docs/numbers.md`` for what is parsed and the equality rule.
 """
 
-from tanda.numbers.compare import compare, find_in, same_quantity
+from tanda.numbers.compare import compare, find_in, period_conflict, same_quantity
 from tanda.numbers.extract import extract_quantities, parse_number
 from tanda.numbers.model import (
     Match,
@@ -26,5 +26,6 @@ __all__ = [
     "extract_quantities",
     "find_in",
     "parse_number",
+    "period_conflict",
     "same_quantity",
 ]

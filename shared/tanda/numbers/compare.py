@@ -17,6 +17,7 @@ The equality rule (V2-08), in order:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from decimal import Decimal
 from functools import lru_cache
@@ -251,3 +252,27 @@ def _check_quantity(q: Quantity, sources: Sequence[Quantity]) -> Unmatched | Non
         equal[0],
         f"stated for {equal[0].period}, claimed for {q.period}",
     )
+
+
+_STATED_YEAR = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
+
+
+def period_conflict(
+    claim_text: str, periods: Sequence[str], lang: str | None = None
+) -> Unmatched | None:
+    """Issue 25: the claim's first year (a year it names, or the period of a figure) that none of
+    ``periods`` — the periods its sources state in their identity (a portal dataset's fiscal
+    year) — is: a 2022 figure never supports a 2023 claim. ``None`` when the sources state no
+    period or the claim names none of another."""
+    stated = {int(y) for period in periods for y in _STATED_YEAR.findall(period)}
+    if not stated:
+        return None
+    for q in extract_quantities(claim_text, normalize_lang(lang)):
+        year = q.period
+        if year is None and q.kind is QuantityKind.year:
+            year = int(q.value)
+        if year is not None and year not in stated:
+            return Unmatched(
+                q, UnmatchedReason.period_mismatch, None, f"stated for {sorted(stated)}"
+            )
+    return None

@@ -87,6 +87,7 @@ def extract_quantities(text: str, lang: str | None = None) -> list[Quantity]:
     """Every numeric surface of ``text``, in order, with spans in code points."""
     language = _Lang(text, lang)
     declaration = _declaration(text)
+    stated_unit = _stated_unit(text)
     out: list[Quantity] = []
     done = 0
     for digits in lx.DIGITS.finditer(text):
@@ -113,6 +114,9 @@ def extract_quantities(text: str, lang: str | None = None) -> list[Quantity]:
                         implied_factor=declaration[0],
                         implied_unit=declaration[1] if q.unit is None else None,
                     )
+                if stated_unit is not None and q.unit is None and q.kind in _DECLARABLE:
+                    # Issue 25: a source's stated unit holds for its scaled figures too (`9,5 M`).
+                    q = replace(q, implied_unit=q.implied_unit or stated_unit)
                 out.extend(_range(text, out, q))
         elif group is not None:
             out.extend(_special(text, m, group))
@@ -123,6 +127,12 @@ def extract_quantities(text: str, lang: str | None = None) -> list[Quantity]:
 
 def _bare(q: Quantity) -> bool:
     return q.kind is QuantityKind.count and q.unit is None and q.scale is None
+
+
+def _stated_unit(text: str) -> str | None:
+    """The unit a portal or MCP passage's identity states (``Satuan: rupiah``), if any."""
+    m = lx.STATED_UNIT.search(text) if ":" in text else None
+    return lx.DECLARED_UNITS.get(re.sub(r"\s+", " ", m.group("unit").lower())) if m else None
 
 
 def _declaration(text: str) -> tuple[Decimal | None, str | None]:

@@ -322,7 +322,15 @@ DECLARATION = re.compile(
     r"|\((?P<unit3>rp|\$|tl)\s+(?P<scale3>ribu|juta|miliar|thousands|millions|billions|bin|milyon|"
     r"milyar)\)"
     r"|\((?P<scale4>bin|milyon|milyar)\s+(?P<unit4>tl)\)"
-    r"|\((?:dalam\s+)?(?P<unit5>rupiah)\)|\$\s+in\s+(?P<scale6>thousands|millions|billions))"
+    r"|\((?:dalam\s+)?(?P<unit5>rupiah)\)|\$\s+in\s+(?P<scale6>thousands|millions|billions)"
+    # Issue 25: a portal or MCP passage's identity line `Satuan: ribu rupiah` / `Unit: dollars`.
+    r"|\b(?:satuan|unit|birim):\s*(?:(?:dalam|in)\s+)?(?:(?P<scale7>ribuan|jutaan|miliaran|ribu|"
+    r"juta|miliar|thousands|millions|billions|bin|milyon|milyar)\s+)?(?:of\s+)?"
+    r"(?P<unit7>rupiah|rp|dollars|u\.s\.\s+dollars|euros|tl)\b)"
+)
+STATED_UNIT = re.compile(
+    r"(?i:\b(?:satuan|unit|birim):\s*(?:(?:dalam|in)\s+)?(?:[^\W\d_]+\s+)?(?:of\s+)?"
+    r"(?P<unit>rupiah|rp|dollars|u\.s\.\s+dollars|euros|tl)\b)"
 )
 DECLARATION_WORDS = (
     "thousands",
@@ -340,6 +348,9 @@ DECLARATION_WORDS = (
     "(milyon",
     "(milyar",
     "(rupiah",
+    "satuan:",
+    "unit:",
+    "birim:",
 )
 DECLARED_SCALES: dict[str, Decimal] = {
     "thousands": THOUSAND,

@@ -498,7 +498,14 @@ def open_scheduled_job(ports: CrossCheckPorts, schedule: XcSchedule) -> XcJobInp
         charged=Decimal(settings.ask_price),
     )
     ref = XcJobRef(tenant_id=job.tenant_id, job_id=job.job_id)
-    if len(documents) < 2 or len(documents) < len(schedule.document_ids):
+    if ports.store.tenant_profile(schedule.tenant_id).status == "suspended":
+        # Issue 27: a suspended tenant's schedules stop; the listing shows the run not started.
+        error = JobError(
+            code="tenant_suspended",
+            message="The tenant is suspended: the scheduled run did not start. "
+            "Nothing was charged.",
+        )
+    elif len(documents) < 2 or len(documents) < len(schedule.document_ids):
         error = JobError(
             code="too_few_documents",
             message="The schedule's document set has fewer than two available documents.",

@@ -11,7 +11,7 @@ import re
 from collections.abc import Mapping, Sequence
 
 from tanda.annotate.aggregate import SegmentOutcome
-from tanda.annotate.compose import ComposedAnswer, Span
+from tanda.annotate.compose import ComposedAnswer, SegmentSpan
 from tanda.contract.common import Verdict
 from tanda.contract.proof import ComputedStep, Proof
 from tanda.contract.segments import Segment
@@ -59,7 +59,7 @@ def prove_answer(
 
 
 def withhold_refuted(
-    proof: Proof | None, spans: Sequence[Span], outcomes: Sequence[SegmentOutcome]
+    proof: Proof | None, spans: Sequence[SegmentSpan], outcomes: Sequence[SegmentOutcome]
 ) -> list[SegmentOutcome]:
     """ASK-11: a ``supported`` segment that states a refuted computation becomes
     ``unsupported`` — its passages do not give the result it states. Like the numbers check

@@ -265,9 +265,10 @@ class ChecksWork(_State):
     )
 
 
-class AgentOutput(_State):
-    """Exactly one of ``done`` (the answer ends here: a refusal), ``nothing_readable`` (a 404)
-    or ``work``."""
+class AgentStepOutput(_State):
+    """What the agent step hands on: exactly one of ``done`` (the answer ends here: a refusal),
+    ``nothing_readable`` (a 404) or ``work``. (Not ``tanda.model_calls.AgentOutput``, the agent
+    model's reply; this was ``AgentOutput`` too until issue 24.)"""
 
     done: AnswerOutcome | None = None
     nothing_readable: NothingReadableState | None = None

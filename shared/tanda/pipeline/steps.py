@@ -30,7 +30,7 @@ from tanda.contract.response import ClaimMapEntry
 from tanda.errors import NotFound
 from tanda.model_calls.budget import ModelLedger, RequestBudget
 from tanda.pipeline.states import (
-    AgentOutput,
+    AgentStepOutput,
     AnswerMode,
     AnswerOutcome,
     AnswerRequest,
@@ -47,14 +47,17 @@ from tanda.pipeline.states import (
 )
 
 if TYPE_CHECKING:
+    from tanda.agent.source_tools import SourceTools
     from tanda.agent.tool_loop import AgentInstructions
     from tanda.annotate.aggregate import Annotation, SegmentOutcome
-    from tanda.annotate.compose import Span
+    from tanda.annotate.compose import SegmentSpan
     from tanda.contract.response import ModelCallRecord
     from tanda.contract.segments import Segment
     from tanda.model_calls import ChatModel
     from tanda.ports import Embedder, Reranker, SearchIndex
+    from tanda.records.documents import SearchScope
     from tanda.settings import Settings
+    from tanda.sources import SourceConnector
 
 Clock = Callable[[], float]
 ProgressSink = Callable[[WireModel], None]
@@ -87,6 +90,8 @@ class AgentPorts:
     embedder: Embedder | None = None
     reranker: Reranker | None = None
     progress: ProgressSink | None = None
+    sources: SourceConnector | None = None
+    """Issue 25: the tenants' portals and MCP servers (``None``: none configured)."""
 
 
 class NothingReadable(NotFound):
@@ -145,19 +150,52 @@ def ledger_for(deps: StepDeps, *, deadline: float, calls: int, scenario: str | N
 # --- the agent -----------------------------------------------------------------------------------
 
 
-def agent_step(request: AnswerRequest, deps: StepDeps, ports: AgentPorts) -> AgentOutput:
-    """Scope → agent ⇄ tools → routing: the refusal, the 404 of V2-19, or the checks' work."""
+def agent_step(request: AnswerRequest, deps: StepDeps, ports: AgentPorts) -> AgentStepOutput:
+    """Scope → agent ⇄ tools → routing: the refusal, the 404 of V2-19, or the checks' work. The
+    tenant's portal and MCP servers the turn asked for are open while the agent runs (issue 25)."""
+    from tanda.agent.source_tools import open_source_tools
+    from tanda.conversations.scope import resolve_scope
+
+    settings = deps.settings
+    asked = request.scope
+    scope = resolve_scope(ports.index, request.tenant_id, asked, ports.sources)
+    if isinstance(scope, FallbackReason):
+        return AgentStepOutput(done=AnswerOutcome.refusal(scope))
+    sources = open_source_tools(
+        ports.sources,
+        request.tenant_id,
+        portal=bool(asked.sources and "portal" in asked.sources),
+        servers=asked.mcp_servers or (),
+        timeout=min(settings.tool_deadline_s, agent_deadline(request, settings) - deps.clock()),
+    )
+    if isinstance(sources, FallbackReason):
+        return AgentStepOutput(done=AnswerOutcome.refusal(sources))
+    try:
+        return _agent_output(request, deps, ports, scope, sources)
+    finally:
+        if sources is not None:
+            sources.close()
+
+
+def agent_deadline(request: AnswerRequest, settings: Settings) -> float:
+    """V2-23: the agent stops early enough that the checks keep their share of time and calls."""
+    return request.started_at + request.deadline_ms / 1000 * (1 - settings.judge_share)
+
+
+def _agent_output(
+    request: AnswerRequest,
+    deps: StepDeps,
+    ports: AgentPorts,
+    scope: SearchScope,
+    sources: SourceTools | None,
+) -> AgentStepOutput:
     from tanda.agent.tool_loop import Agent
     from tanda.agent.tools import AgentTools, unreadable_call
-    from tanda.conversations.scope import resolve_scope
     from tanda.pipeline.routing import route_segments
     from tanda.retrieval.question import analyze_question
 
     settings = deps.settings
-    scope = resolve_scope(ports.index, request.tenant_id, request.scope)
-    if isinstance(scope, FallbackReason):
-        return AgentOutput(done=AnswerOutcome.refusal(scope))
-
+    asked = request.scope
     total = request.deadline_ms / 1000
     ledger = ledger_for(
         deps,
@@ -165,8 +203,7 @@ def agent_step(request: AnswerRequest, deps: StepDeps, ports: AgentPorts) -> Age
         calls=settings.model_call_budget,
         scenario=request.scenario,
     )
-    # V2-23: the agent stops early enough that the checks keep their share of time and calls.
-    agent_until = request.started_at + total * (1 - settings.judge_share)
+    agent_until = agent_deadline(request, settings)
     history = request.history
     question = analyze_question(request.query)  # issue 22: the question, read once
     tools = AgentTools(
@@ -183,6 +220,8 @@ def agent_step(request: AnswerRequest, deps: StepDeps, ports: AgentPorts) -> Age
         call_timeout_s=settings.tool_deadline_s,
         until=agent_until,
         clock=deps.clock,
+        sources=sources,
+        documents=not asked.sources or "documents" in asked.sources,
     )
     if history is not None:
         tools.follow_up(history.passages, history.read_whole)
@@ -205,13 +244,13 @@ def agent_step(request: AnswerRequest, deps: StepDeps, ports: AgentPorts) -> Age
             tool_audit=tools.audit,
             model_calls=ledger.records,
         )
-        return AgentOutput(done=refused)
+        return AgentStepOutput(done=refused)
     unreadable = unreadable_call(tools)
     if unreadable is not None:
         # V2-19: the 404 crosses the Lambda boundary as an output (the ASL ends the execution
         # with it), so its tool and status reach the route; a Fail state would lose them.
         found = NothingReadableState(tool=unreadable.tool, tool_status=unreadable.status)
-        return AgentOutput(nothing_readable=found)
+        return AgentStepOutput(nothing_readable=found)
 
     routing = route_segments(result.segments, tools.passages)
     size = settings.judge_batch_size
@@ -252,7 +291,7 @@ def agent_step(request: AnswerRequest, deps: StepDeps, ports: AgentPorts) -> Age
         judge_batches=batches,
         include_proof=request.include_proof,
     )
-    return AgentOutput(work=work)
+    return AgentStepOutput(work=work)
 
 
 # --- the checks ----------------------------------------------------------------------------------
@@ -425,7 +464,9 @@ def cited_citations(annotation: Annotation) -> list[Citation]:
 
 
 def claim_map(
-    segments: Sequence[Segment], outcomes: Sequence[SegmentOutcome], spans: Mapping[int, Span]
+    segments: Sequence[Segment],
+    outcomes: Sequence[SegmentOutcome],
+    spans: Mapping[int, SegmentSpan],
 ) -> list[ClaimMapEntry]:
     """CV-2: every claim with its verdict, and where it stands in the published answer if kept."""
     entries: list[ClaimMapEntry] = []

@@ -68,6 +68,12 @@ class StoredMessage(_Model):
     cited_documents: list[str] = Field(
         default_factory=list, description="Documents cited by supported segments, in order."
     )
+    sources: list[str] | None = Field(
+        default=None, description="Issue 25: the source kinds the turn used (None: the default)."
+    )
+    mcp_servers: list[str] | None = Field(
+        default=None, description="Issue 25: the MCP servers the turn used."
+    )
 
 
 class MemoryItem(_Model):

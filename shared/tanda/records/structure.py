@@ -66,14 +66,14 @@ class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
-class Span(_Model):
+class SourceSpan(_Model):
     """``[start, end)`` in code points of the stored text a record was read from."""
 
     start: int = Field(ge=0)
     end: int = Field(ge=0)
 
     @model_validator(mode="after")
-    def _ordered(self) -> Span:
+    def _ordered(self) -> SourceSpan:
         if self.end < self.start:
             raise ValueError("span end before its start")
         return self
@@ -105,7 +105,7 @@ class _Node(_Model):
     page_no: int | None = None
     section: str | None = None
     chunk_id: str = Field(description="The stored chunk it was read from.")
-    span: Span = Field(description="Where `quote` is in that chunk's text (code points).")
+    span: SourceSpan = Field(description="Where `quote` is in that chunk's text (code points).")
     quote: str = Field(description="The stored text at `span`, verbatim.")
     text: str = Field(
         description="The record as evidence: one line (`AMOUNT: Pajak Daerah (anggaran) = 54,72 M`,"

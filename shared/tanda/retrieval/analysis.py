@@ -88,9 +88,45 @@ def stem(tokens: Sequence[str], lang: Lang) -> list[str]:
     return [token if token[0].isdigit() else s for token, s in zip(tokens, stems, strict=True)]
 
 
+_TERM_CACHE_MAX: Final = 500_000
+"""Words kept per language in the term cache (a word's stem and fold never change); cleared when
+full. Ingest reads the same words over and over: the cache makes analysis ~2× faster (issue 28)."""
+_term_cache: dict[Lang, dict[str, str]] = {}
+
+
+def _term(word: str, lang: Lang, cache: dict[str, str]) -> str:
+    """``word`` stemmed for ``lang`` (a token starting with a digit is kept) and folded."""
+    term = cache.get(word)
+    if term is None:
+        if len(cache) >= _TERM_CACHE_MAX:
+            cache.clear()
+        term = fold(word if word[0].isdigit() else _stemmer(lang).stemWord(word))
+        cache[word] = term
+    return term
+
+
 def index_terms(text: str, lang: Lang) -> list[str]:
-    """Document side: every token, stemmed for ``lang`` and folded (order kept, repeats kept)."""
-    return [fold(t) for t in stem(tokenize(text, lang), lang)]
+    """Document side: every token, stemmed for ``lang`` and folded (order kept, repeats kept).
+
+    The same terms as ``[fold(t) for t in stem(tokenize(text, lang), lang)]`` (a unit test holds
+    them equal), one regex pass and a cached stem per distinct word."""
+    cache = _term_cache.setdefault(lang, {})
+    known = cache.get
+    lowered = lowercase(unicodedata.normalize("NFC", text), lang)
+    terms: list[str] = []
+    add = terms.append
+    for number, word, suffix in _TOKEN.findall(lowered):
+        if number:
+            add(number if number.isascii() else fold(number))
+            if not number.isdigit():  # separators inside: its digit groups too
+                groups = _DIGIT_GROUP.findall(number)
+                if len(groups) > 1:
+                    terms.extend(fold(group) for group in groups)
+            continue
+        add(known(word) or _term(word, lang, cache))
+        if suffix and lang != "tr":
+            add(_term(suffix[1:], lang, cache))
+    return terms
 
 
 def query_terms(text: str, lang: Lang) -> list[str]:

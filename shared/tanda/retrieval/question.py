@@ -32,7 +32,7 @@ from typing import Final, Literal
 from pydantic import BaseModel, ConfigDict
 
 from tanda.lang import (
-    DEFAULT_LANG,
+    DEFAULT_TEXT_LANG,
     LANGS,
     Lang,
     fold,
@@ -467,7 +467,9 @@ def analyze_question(text: str, lang: str | None = None) -> QuestionAnalysis:
     """Read ``text`` once. ``lang`` is the question's language when the caller knows it (a
     hint, as ``SearchQuery.lang``); else it is guessed. The analysis is immutable and cached:
     the same question read again by another step of the request costs nothing."""
-    language: Lang = normalize_lang(lang) or _asking_lang(text) or guess_lang(text) or DEFAULT_LANG
+    language: Lang = (
+        normalize_lang(lang) or _asking_lang(text) or guess_lang(text) or DEFAULT_TEXT_LANG
+    )
     kind, word = question_kind(text, language)
     defined = defined_term(text, language)
     if defined is not None:

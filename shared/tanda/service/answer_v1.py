@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from pydantic import BaseModel
 
     from tanda.auth import Principal
-    from tanda.conversations.service import PreparedTurn
+    from tanda.conversations.storage import PreparedTurn
     from tanda.pipeline.states import AnswerMode, AnswerOutcome
     from tanda.records.conversations import Route
     from tanda.service.runtime import Runtime

@@ -41,7 +41,7 @@ from tanda.proof import ProofSource, RuleResult, build_proof
 from tanda.records.documents import Chunk, Document, SearchQuery, SearchScope
 from tanda.records.structure import RuleRecord
 from tanda.retrieval.question import QuestionAnalysis, analyze_question
-from tanda.retriever import retrieve
+from tanda.search import retrieve
 from tanda.service.metering import admit_v1_call, settle_v1_call
 
 if TYPE_CHECKING:

@@ -11,12 +11,16 @@ from tanda.contract.conversations import (
     CreateConversationRequest,
     MessageView,
 )
-from tanda.conversations.service import create_conversation, read_conversation
+from tanda.conversations.storage import create_conversation, read_conversation
 from tanda.records.conversations import ConversationOwner
 
 if TYPE_CHECKING:
     from tanda.auth import Principal
     from tanda.service.runtime import Runtime
+
+
+STORED_ONLY = {"conversation_id", "tenant_id", "cited_documents", "sources", "mcp_servers"}
+"""What a stored message keeps that its view does not show."""
 
 
 def owner_of(principal: Principal) -> ConversationOwner:
@@ -58,10 +62,5 @@ def conversation_view(
         created_at=conversation.created_at,
         document_ids=list(conversation.document_ids) if conversation.document_ids else None,
         selection=conversation.selection,
-        messages=[
-            MessageView.model_validate(
-                m.model_dump(exclude={"conversation_id", "tenant_id", "cited_documents"})
-            )
-            for m in messages
-        ],
+        messages=[MessageView.model_validate(m.model_dump(exclude=STORED_ONLY)) for m in messages],
     )

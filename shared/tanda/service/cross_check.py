@@ -30,10 +30,10 @@ from tanda.contract.v1_cross_check import (
 )
 from tanda.credits import as_credits
 from tanda.errors import NotFound, PaymentRequired
-from tanda.pipeline.cross_check import CrossCheckPorts, XcJobRef, fail_job, new_job_id
+from tanda.pipeline.cross_check import XcJobRef, fail_job, new_job_id
 from tanda.records.documents import SearchScope
 from tanda.records.jobs import CrossCheckJob
-from tanda.service.metering import admit_v1_call, price_of
+from tanda.service.metering import admit_v1_call, call_ref, price_of
 
 if TYPE_CHECKING:
     from tanda.auth import Principal
@@ -53,17 +53,6 @@ class DocumentNotFound(NotFound):
 class JobNotFound(NotFound):
     code = "job_not_found"
     message = "No such cross-check job."
-
-
-def cross_check_ports(runtime: Runtime) -> CrossCheckPorts:
-    """What the job steps read and write through, from the process's runtime."""
-    return CrossCheckPorts(
-        store=runtime.store,
-        index=runtime.search_index,
-        model=runtime.model,
-        embedder=runtime.embedder,
-        settings=runtime.settings,
-    )
 
 
 def caller_documents(
@@ -106,7 +95,8 @@ def start_cross_check(
         scenario=scenario,
     )
     # XC-2: charged once, as one ask, in the write that creates the job.
-    if not runtime.store.create_job(job, opening=runtime.settings.initial_credits):
+    opening = runtime.settings.initial_credits
+    if not runtime.store.create_job(job, opening=opening, ref=call_ref(principal)):
         raise PaymentRequired()
     if launch:
         hand_over(runtime.cross_check_jobs, runtime, job, clock)
@@ -232,13 +222,4 @@ def run_queued_job(runtime: Runtime, tenant_id: str, job_id: str) -> bool:
     """Run one queued job in this process (``tanda cross-check --wait``), holding its lease as
     the worker pool would; ``False`` when it was not to take (finished, or running under
     another live lease)."""
-    from tanda.pipeline.runners.cross_check import CrossCheckWorkers
-
-    settings = runtime.settings
-    workers = CrossCheckWorkers(
-        cross_check_ports(runtime),
-        workers=1,
-        lease_s=settings.xc_lease_s,
-        max_attempts=settings.xc_max_attempts,
-    )
-    return workers.run_job(XcJobRef(tenant_id=tenant_id, job_id=job_id))
+    return runtime.run_job_here(XcJobRef(tenant_id=tenant_id, job_id=job_id))

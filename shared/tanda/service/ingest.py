@@ -399,6 +399,11 @@ def ingest_paths(
             tally.chunks += len(chunks)
             tally.pages += parsed.pages or 0
             tally.tables += sum(1 for b in parsed.blocks if isinstance(b, TableBlock))
+    # An embedded engine that commits in batches (tantivy, issue 28) commits the last one now,
+    # so the ingest's documents are searchable without the next reader doing it.
+    flush = getattr(index, "flush", None)
+    if callable(flush):
+        flush()
     return IngestReport(
         added=tally.added,
         replaced=tally.replaced,

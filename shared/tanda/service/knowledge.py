@@ -55,7 +55,7 @@ from tanda.knowledge.paging import ResultT, RowT, fit_page
 from tanda.knowledge.quotes import check_quote
 from tanda.records.documents import Chunk, SearchQuery, SearchScope
 from tanda.records.structure import EntityRecord, RecordQuery, StructureRecord
-from tanda.retriever import retrieve
+from tanda.search import retrieve
 from tanda.service.ask_v1 import ask_v1
 from tanda.service.cross_check import start_cross_check, wait_for_cross_check
 
@@ -679,10 +679,7 @@ def kb_service_status(
         reranker=_reranker_status(runtime),
         model=_model_status(settings.model),
         ask_model=_ask_model_status(runtime),
-        job_runner=ComponentStatus(
-            status="available" if settings.runner == "inprocess" else "configured",
-            detail=f"{settings.runner} runner of cross-check jobs",
-        ),
+        job_runner=runtime.job_runner_status(),
         retrieval_mode="hybrid" if hybrid else "lexical",
         degraded=not hybrid,
         scope=scope,

@@ -13,9 +13,10 @@ creates its job (XC-2: charged as one ask, on POST; refunded if the job fails â€
 - **Balance** (ASK-12): before any work the balance must cover the price (402
   ``insufficient_credit``). ``dip_test_`` keys skip it: they are metered, never charged.
 - **Charge**: after success, ONE conditional write takes the price only if the balance still
-  covers it. Concurrent calls all pass the read before work; those the balance no longer covers
-  at the charge get 402 and their answer is withheld, so no answer goes unpaid, the balance
-  never goes negative and nothing is charged twice.
+  covers it, with its ledger entry (issue 27: the request id and the key id). Concurrent calls
+  all pass the read before work; those the balance no longer covers at the charge get 402 and
+  their answer is withheld, so no answer goes unpaid, the balance never goes negative and
+  nothing is charged twice.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from collections.abc import Callable
 from decimal import Decimal
 from typing import TYPE_CHECKING
 
-from tanda.credits import UsageKind, as_credits
+from tanda.credits import LedgerRef, UsageKind, as_credits, new_request_id
 from tanda.errors import PaymentRequired, Throttled
 
 if TYPE_CHECKING:
@@ -75,11 +76,20 @@ def settle_v1_call(runtime: Runtime, principal: Principal, kind: UsageKind) -> D
     """Charge the successful call (or meter a test key's); the credits taken. Raises 402 when the
     balance no longer covers it (concurrent calls spent it): the caller withholds its answer."""
     settings = runtime.settings
+    ref = call_ref(principal)
     if principal.is_test:
-        runtime.store.meter(principal.tenant_id, kind, opening=settings.initial_credits)
+        runtime.store.meter(principal.tenant_id, kind, opening=settings.initial_credits, ref=ref)
         return as_credits(Decimal(0))
     price = price_of(settings, kind)
-    after = runtime.store.charge(principal.tenant_id, kind, price, opening=settings.initial_credits)
-    if after is None:
+    charged = runtime.store.charge(
+        principal.tenant_id, kind, price, opening=settings.initial_credits, ref=ref
+    )
+    if not charged:
         raise PaymentRequired()
     return as_credits(price)
+
+
+def call_ref(principal: Principal) -> LedgerRef:
+    """What the ledger entry of a /v1 call records of it (issue 27): a new request id and the
+    caller's key id (``Principal.partner_id`` of a /v1 key)."""
+    return LedgerRef(request_id=new_request_id(), key_id=principal.partner_id)

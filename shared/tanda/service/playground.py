@@ -11,7 +11,7 @@ from tanda.auth.rate_limit import AdminRateLimited
 from tanda.contract.playground import PlaygroundRequest, PlaygroundResponse
 from tanda.conversations.history import build_history
 from tanda.conversations.scope import bind_scope
-from tanda.conversations.service import new_id, read_conversation
+from tanda.conversations.storage import new_id, read_conversation
 from tanda.observability import record_playground_run
 from tanda.records.conversations import PlaygroundReceipt
 from tanda.service.conversations import owner_of

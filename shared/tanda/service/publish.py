@@ -28,13 +28,14 @@ from tanda.contract.frames import (
     TraceFrame,
 )
 from tanda.contract.response import GroundingPassage, QueryV2Response, UsedDoc
-from tanda.conversations.service import PreparedTurn, build_message, store_turn
+from tanda.conversations.storage import PreparedTurn, build_message, store_turn
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
     from tanda.annotate.aggregate import Annotation
     from tanda.contract.query import QueryV2Request
+    from tanda.conversations.scope import Scope
     from tanda.passages import Passage
     from tanda.pipeline.states import AnswerOutcome
     from tanda.ports import Store
@@ -130,8 +131,12 @@ class Kept:
     v2_faithfulness: dict[str, Any] | None = None
 
 
-def store_published(store: Store, prepared: PreparedTurn, question: str, kept: Kept) -> None:
-    """CV-3: the turn's message in its conversation, then the owner's memory (V2-22)."""
+def store_published(
+    store: Store, prepared: PreparedTurn, question: str, kept: Kept, used: Scope
+) -> None:
+    """CV-3: the turn's message in its conversation, then the owner's memory (V2-22). The
+    message keeps the sources and MCP servers the turn answered with (``used``: its scope as
+    bound), for the conversation's next turns (issue 25)."""
     message = build_message(
         conversation=prepared.conversation,
         route=prepared.route,
@@ -142,6 +147,8 @@ def store_published(store: Store, prepared: PreparedTurn, question: str, kept: K
         citations=kept.citations,
         message_id=prepared.message_id,
         trace_id=prepared.trace_id,
+        sources=[str(kind) for kind in used.sources] if used.sources is not None else None,
+        mcp_servers=used.mcp_servers,
     )
     if kept.v2_faithfulness is not None:
         message = message.model_copy(update={"v2_faithfulness": kept.v2_faithfulness})

@@ -8,7 +8,9 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
+    from tanda.contract.knowledge import ComponentStatus
     from tanda.model_calls import ChatModel
+    from tanda.pipeline.cross_check import XcJobRef
     from tanda.pipeline.runners import Runner
     from tanda.pipeline.runners.cross_check import JobLauncher
     from tanda.ports import Embedder, Reranker, SearchIndex, Store
@@ -56,4 +58,18 @@ class Runtime(Protocol):
     @property
     def cross_check_jobs(self) -> JobLauncher:
         """What runs cross-check jobs: the worker pool in-process, the state machine on AWS."""
+        ...
+
+    @property
+    def runs_jobs_here(self) -> bool:
+        """Whether cross-check jobs run in this process rather than on the state machine (the
+        deployment mode is the factory's to know; a use case asks what it means)."""
+        ...
+
+    def run_job_here(self, ref: XcJobRef) -> bool:
+        """Run one queued job in this process; ``False`` when it was not to take."""
+        ...
+
+    def job_runner_status(self) -> ComponentStatus:
+        """What ``service_status`` says of the job runner (KB-01)."""
         ...

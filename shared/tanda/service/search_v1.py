@@ -17,7 +17,7 @@ from tanda.contract.v1_search import (
 from tanda.lang import LANGS
 from tanda.records.documents import SearchQuery, SearchScope
 from tanda.retrieval.question import analyze_question
-from tanda.retriever import retrieve
+from tanda.search import retrieve
 from tanda.service.metering import admit_v1_call, settle_v1_call
 
 if TYPE_CHECKING:

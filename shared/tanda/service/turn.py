@@ -25,9 +25,10 @@ from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 
 from pydantic import BaseModel
 
+from tanda.contract.common import StageStatus
 from tanda.contract.query import QueryV2Request
 from tanda.conversations.scope import Scope
-from tanda.conversations.service import (
+from tanda.conversations.storage import (
     PreparedTurn,
     abandon,
     abandoned_on_failure,
@@ -156,7 +157,7 @@ def prepare(
     view: TurnView[Body, Response],
 ) -> PreparedTurn:
     """Claim (or create) the caller's conversation for the view's route: 404/409 happen here
-    (V2-19, issue 11)."""
+    (V2-19, issue 11). A turn naming no sources keeps its conversation's (issue 25)."""
     return prepare_turn(
         runtime.store,
         owner_of(principal),
@@ -164,6 +165,8 @@ def prepare(
         view.route,
         document_ids=body.document_ids,
         selection=body.selection,
+        sources=body.sources,
+        mcp_servers=body.mcp_servers,
     )
 
 
@@ -196,7 +199,8 @@ def complete(
         outcome = run_turn(runtime, request, prepared.scope, progress=progress, abandoned=abandoned)
         published = view.publish(outcome, body, prepared)
         unless_abandoned(abandoned)
-        store_published(runtime.store, prepared, body.query, published.kept)
+        used = prepared.scope.apply(request.scope)
+        store_published(runtime.store, prepared, body.query, published.kept, used)
     observe(view.route, conversation.tenant_id, prepared.trace_id, started, outcome)
     return published
 
@@ -240,15 +244,26 @@ def give_back(runtime: Runtime, prepared: PreparedTurn) -> None:
 def observe(
     route: str, tenant_id: str, trace_id: str, started: float, outcome: AnswerOutcome
 ) -> None:
-    """Metrics and one structured log line per answer (Lambda only; never any text)."""
+    """Metrics and one structured log line per answer (Lambda only; never any text): the
+    verdicts, the fallback, the model calls, the answer's verification and why its checked claims
+    stayed unverified when the judge ran (issue 27)."""
     from tanda.observability import record_answer
 
+    claims = outcome.annotation.claims
+    faithfulness = outcome.annotation.faithfulness
+    judged = faithfulness.judge_status is not StageStatus.skipped
     record_answer(
         route=route,
         tenant_id=tenant_id,
         trace_id=trace_id,
         latency_ms=(time.perf_counter() - started) * 1000,
-        verdicts=[c.verdict.value for c in outcome.annotation.claims],
+        verdicts=[c.verdict.value for c in claims],
         fallback=outcome.fallback.value if outcome.fallback else None,
         model_calls=outcome.model_calls,
+        verification=faithfulness.verification.value,
+        judge_failures=(
+            [c.unverified_reason.value for c in claims if c.unverified_reason is not None]
+            if judged
+            else None
+        ),
     )

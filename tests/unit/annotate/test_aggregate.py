@@ -337,9 +337,9 @@ def test_routing_decides_route_keys_and_final_verdict(
 
 
 def composed_by_hand(answer: str, spans: list[tuple[int, int]], layout: list[tuple[int, int]]):  # type: ignore[no-untyped-def]
-    from tanda.annotate import ComposedAnswer, Span
+    from tanda.annotate import ComposedAnswer, SegmentSpan
 
-    return ComposedAnswer(answer, tuple(Span(a, b, a, b) for a, b in spans), tuple(layout))
+    return ComposedAnswer(answer, tuple(SegmentSpan(a, b, a, b) for a, b in spans), tuple(layout))
 
 
 @pytest.mark.parametrize(

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tanda.annotate.aggregate import SegmentOutcome
-from tanda.annotate.compose import Span, compose
+from tanda.annotate.compose import SegmentSpan, compose
 from tanda.contract import QueryV2Request
 from tanda.contract.common import SegmentKind, UnverifiedReason, Verdict
 from tanda.contract.proof import ComputedStep, Proof
@@ -85,7 +85,7 @@ def test_the_response_says_proof_null_when_asked_and_leaves_it_out_when_not(
 
 def test_a_refuted_computation_withholds_supported_from_the_segment_stating_it() -> None:
     answer = "Rp 5 miliar. Jumlah Rp 5 miliar + Rp 3 miliar = Rp 9 miliar."
-    spans = [Span(0, 12, 0, 12), Span(13, len(answer), 13, len(answer))]
+    spans = [SegmentSpan(0, 12, 0, 12), SegmentSpan(13, len(answer), 13, len(answer))]
     outcomes = withhold_refuted(refuting(answer), spans, [SUPPORTED, SUPPORTED])
     assert [o.verdict for o in outcomes] == [Verdict.supported, Verdict.unsupported]
 
@@ -101,13 +101,13 @@ def test_a_refuted_computation_withholds_supported_from_the_segment_stating_it()
 )
 def test_withholding_leaves_every_other_verdict_as_it_is(outcome: SegmentOutcome) -> None:
     answer = "Jumlah Rp 5 miliar + Rp 3 miliar = Rp 9 miliar."
-    spans = [Span(0, len(answer), 0, len(answer))]
+    spans = [SegmentSpan(0, len(answer), 0, len(answer))]
     assert withhold_refuted(refuting(answer), spans, [outcome]) == [outcome]
 
 
 def test_a_right_computation_never_grants_supported() -> None:
     answer = "Jumlah Rp 5 miliar + Rp 3 miliar = Rp 8 miliar."
-    spans = [Span(0, len(answer), 0, len(answer))]
+    spans = [SegmentSpan(0, len(answer), 0, len(answer))]
     unsupported = SegmentOutcome(Verdict.unsupported, invalid_citation_keys=("P9",))
     assert withhold_refuted(refuting(answer), spans, [unsupported]) == [unsupported]
     assert withhold_refuted(None, spans, [unsupported]) == [unsupported]
@@ -115,7 +115,7 @@ def test_a_right_computation_never_grants_supported() -> None:
 
 def test_the_withheld_segment_keeps_its_invalid_keys() -> None:
     answer = "Jumlah Rp 5 miliar + Rp 3 miliar = Rp 9 miliar."
-    spans = [Span(0, len(answer), 0, len(answer))]
+    spans = [SegmentSpan(0, len(answer), 0, len(answer))]
     supported = SegmentOutcome(Verdict.supported, invalid_citation_keys=("P9",))
     (withheld,) = withhold_refuted(refuting(answer), spans, [supported])
     assert withheld == SegmentOutcome(Verdict.unsupported, invalid_citation_keys=("P9",))

@@ -14,6 +14,7 @@ from tanda.contract import QueryV2Request
 from tanda.contract.common import FallbackReason
 from tanda.contract.playground import PlaygroundRequest
 from tanda.contract.query_v1 import QueryV1Request
+from tanda.pipeline.runners.cross_check import StepFunctionsJobs
 from tanda.pipeline.runners.in_process import InProcessRunner
 from tanda.pipeline.runners.stepfunctions import StepFunctionsRunner
 from tanda.pipeline.states import AnswerOutcome, AnswerRequest
@@ -173,3 +174,68 @@ def test_a_step_lambda_publishes_the_frames_the_in_process_runner_hands_its_call
     # then a reader of that id gets the frames the in-process callback got, in order.
     assert [event.frame for event in runtime.progress.read("r1")] == in_process
     assert len(in_process) == 2
+
+
+# --- the deployment mode stays in the factory (issue 24) ---------------------------------------
+
+
+@pytest.fixture
+def aws_credentials(monkeypatch: pytest.MonkeyPatch) -> None:
+    for variable, value in {
+        "AWS_DEFAULT_REGION": "us-east-1",
+        "AWS_ACCESS_KEY_ID": "testing",
+        "AWS_SECRET_ACCESS_KEY": "testing",
+    }.items():
+        monkeypatch.setenv(variable, value)  # clients are built, nothing is sent
+
+
+@pytest.mark.parametrize(
+    ("runner", "store", "expected"),
+    [
+        ("stepfunctions", "dynamodb", "DynamoProgress"),
+        ("stepfunctions", "sqlite", "DynamoProgress"),
+        ("inprocess", "dynamodb", "MemoryProgress"),
+        ("inprocess", "sqlite", "MemoryProgress"),
+    ],
+)
+def test_the_progress_channel_is_where_the_runner_s_steps_and_the_stream_meet(
+    tmp_path: Path, aws_credentials: None, runner: str, store: str, expected: str
+) -> None:
+    # On the state machine the agent step and the stream are different Lambdas: the frames
+    # travel through DynamoDB whatever the store; in one process they stay in its memory.
+    settings = Settings(home=tmp_path, runner=runner, store=store)
+    assert type(Runtime(settings=settings).progress).__name__ == expected
+
+
+@pytest.mark.parametrize(
+    ("runner", "here", "status"),
+    [("inprocess", True, "available"), ("stepfunctions", False, "configured")],
+)
+def test_the_runtime_says_where_cross_check_jobs_run(
+    tmp_path: Path, runner: str, here: bool, status: str
+) -> None:
+    runtime = Runtime(settings=Settings(home=tmp_path, runner=runner))
+    assert runtime.runs_jobs_here is here
+    reported = runtime.job_runner_status()
+    assert (reported.status, reported.detail) == (status, f"{runner} runner of cross-check jobs")
+
+
+def test_an_answer_start_is_never_retried_and_a_job_start_keeps_the_sdk_retries(
+    tmp_path: Path, aws_credentials: None
+) -> None:
+    # A retried StartSyncExecution would answer twice; a job's StartExecution is named after
+    # the job, so Step Functions starts it once however often it is sent.
+    settings = Settings(
+        home=tmp_path,
+        runner="stepfunctions",
+        query_state_machine_arn=ARN,
+        cross_check_state_machine_arn=ARN.replace("query", "xc"),
+    )
+    runtime = Runtime(settings=settings)
+    runtime.__dict__.update(search_index=InMemorySearchIndex(), embedder=None)
+    answers, jobs = runtime.runner, runtime.cross_check_jobs
+    assert isinstance(answers, StepFunctionsRunner) and isinstance(jobs, StepFunctionsJobs)
+    answer_client: Any = answers.client
+    job_client: Any = jobs.client
+    assert answer_client.meta.config.retries["total_max_attempts"] == 1  # the first call only
+    assert "total_max_attempts" not in job_client.meta.config.retries  # the SDK's default

@@ -31,7 +31,7 @@ HTTP_CONTRACT = {
     f"tanda.contract.{m.name}" for m in pkgutil.iter_modules(tanda.contract.__path__)
 } - {f"tanda.contract.{name}" for name in SPOKEN}
 WEB = {"fastapi", "starlette", "mangum", "tanda.api", "tanda.service"}
-AGENT = {"tanda.agent", "tanda.retriever", "tanda.retrieval"}
+AGENT = {"tanda.agent", "tanda.search", "tanda.retrieval"}
 
 PROBE = """\
 import json, sys

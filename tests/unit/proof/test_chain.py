@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from tanda.contract.proof import ComputedStep, ObservedStep, Proof, RuleStep
 from tanda.proof import ProofSource, RuleResult, Statement, build_proof, statements_from_markers
-from tanda.records.structure import RuleFact, RuleRecord, Span
+from tanda.records.structure import RuleFact, RuleRecord, SourceSpan
 
 GOODS = ProofSource(1, "MAL BEDELİ: toplam = 40.470,00 TL", page_no=2, layer="entity")
 VAT = ProofSource(2, "KDV tutarı 2.100,00 TL olarak hesaplanmıştır.", page_no=2)
@@ -216,7 +216,7 @@ def test_a_stored_rule_record_becomes_a_rule_step_with_the_engine_s_facts() -> N
         ordinal=4,
         page_no=2,
         chunk_id="inv-7#0",
-        span=Span(start=0, end=len(quote)),
+        span=SourceSpan(start=0, end=len(quote)),
         quote=quote,
         text="KURAL (deadline): Pembayaran ≤ 14 hari → IHLAL: Jangka waktu pembayaran = 30 hari",
         rule_type="deadline",

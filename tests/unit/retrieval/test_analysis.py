@@ -92,3 +92,16 @@ def test_a_terms_key_is_its_folded_unstemmed_words_joined_by_one_space() -> None
 def test_a_terms_key_does_not_stem_so_related_words_stay_apart() -> None:
     assert term_key("Pengendali") != term_key("Pengendalian")
     assert term_key('"personal data"') == term_key("Personal Data") == "personal data"
+
+
+def test_the_cached_index_terms_are_the_pipelines_terms() -> None:
+    # index_terms caches each word's stem (issue 28); it must give exactly tokenize → stem → fold
+    texts = [
+        "Türkiye'nin 5G ağı İSTANBUL'da IŞIK HIZI ile çalışır; Kişisel Verilerin Korunması.",
+        "Anggaran pendidikan Rp 10.723,82 miliar (UU 27/2022, Pasal 3 ayat (1)) 5G 2x ١٢/٣",
+        "Don't stop: the company's 2023 revenue was $1,234.5m — déjà vu, naïve façade.",
+    ]
+    for lang in ("id", "tr", "en"):
+        for text in texts * 2:  # the second pass reads the cache
+            expected = [fold(t) for t in stem(tokenize(text, lang), lang)]
+            assert index_terms(text, lang) == expected  # type: ignore[arg-type]

@@ -15,7 +15,7 @@ from tanda.records.structure import STRUCTURE_VERSION, RecordQuery
 from tanda.retrieval.ingest.chunking import ChunkingConfig
 from tanda.retrieval.ingest.readers import parse_plain_text
 from tanda.retrieval.rerank import LexicalReranker
-from tanda.retriever import retrieve
+from tanda.search import retrieve
 from tanda.service.ingest import build_document
 from tests.fakes import InMemorySearchIndex
 

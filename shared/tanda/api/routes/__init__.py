@@ -16,6 +16,7 @@ ROUTE_MODULES: tuple[str, ...] = (
     "v1_search",
     "v1_ask",
     "v1_cross_check",
+    "v1_usage",
     "mcp",
     "web",
 )

@@ -14,7 +14,7 @@ from tanda.adapters.sqlite_store import SqliteStore
 from tanda.annotate.aggregate import refusal_annotation
 from tanda.contract.common import Citation, Layout, SegmentKind, Verdict
 from tanda.contract.response import Claim, ClaimCitation
-from tanda.conversations.service import (
+from tanda.conversations.storage import (
     ConversationOwnedByOtherRoute,
     PreparedTurn,
     abandoned_on_failure,

@@ -1,19 +1,21 @@
-"""Opening a conversation for an answer (owner and route, V2-19, issue 11), storing the answered
-turn (CV-3), and leaving nothing claimed when a turn fails before it is stored."""
+"""What a conversation keeps in the Store: opening it for an answer (owner and route, V2-19,
+issue 11), storing the answered turn (CV-3), and leaving nothing claimed when a turn fails before
+it is stored. (``conversations/service.py`` until issue 24: the use cases are
+``tanda.service``'s.)"""
 
 from __future__ import annotations
 
 import logging
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 
 from tanda.annotate.aggregate import Annotation
 from tanda.contract.common import Verdict
 from tanda.conversations.history import History, build_history
-from tanda.conversations.scope import TurnScope, bind_scope
+from tanda.conversations.scope import TurnScope, bind_scope, keep_sources
 from tanda.errors import Conflict, NotFound
 from tanda.ports import ConversationConflict, ConversationMissing, Store
 from tanda.records.conversations import (
@@ -160,6 +162,8 @@ def build_message(
     citations: list[dict[str, object]],
     message_id: str,
     trace_id: str,
+    sources: list[str] | None = None,
+    mcp_servers: list[str] | None = None,
 ) -> StoredMessage:
     return StoredMessage(
         message_id=message_id,
@@ -175,6 +179,8 @@ def build_message(
         citations=citations,
         v2_faithfulness=annotation.faithfulness.model_dump(mode="json"),
         cited_documents=supported_documents(annotation),
+        sources=sources,
+        mcp_servers=mcp_servers,
     )
 
 
@@ -225,6 +231,8 @@ def prepare_turn(
     *,
     document_ids: list[str] | None = None,
     selection: str | None = None,
+    sources: Sequence[str] | None = None,
+    mcp_servers: Sequence[str] | None = None,
 ) -> PreparedTurn:
     """Claim (or create) the conversation for ``route`` — 404/409 happen here (V2-19) — bind the
     turn's scope to the conversation's (CV-1), and build what the turn may see of it and of the
@@ -233,6 +241,7 @@ def prepare_turn(
     try:
         scope = bind_scope(conversation, document_ids, selection)
         earlier = store.messages(owner, conversation.conversation_id)
+        scope = keep_sources(scope, earlier, sources, mcp_servers)
         memories = [
             m
             for m in store.memories(owner, limit=20)

@@ -1,6 +1,8 @@
-"""Retrieval as every route uses it: embed the query when an embedder is configured, search the
-index (the adapter fuses the arms with RRF and applies the tenant filter), then apply the
-reranker floor (ASK-06, :func:`tanda.retrieval.rerank.rerank_floor`) when a reranker is
+"""The one search every reader runs (the agent's search tool, ``/v1/search``, ``/v1/ask``, the
+knowledge tools; ``tanda.retriever`` until issue 24, renamed apart from the pure
+``tanda.retrieval`` package it builds on): embed the query when an embedder is configured,
+search the index (the adapter fuses the arms with RRF and applies the tenant filter), then apply
+the reranker floor (ASK-06, :func:`tanda.retrieval.rerank.rerank_floor`) when a reranker is
 configured.
 
 Asked for the definition of a term (``definition_of``, issue 22), the chunks holding the

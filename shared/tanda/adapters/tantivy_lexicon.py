@@ -1,0 +1,194 @@
+"""The lexical arm of the embedded index on tantivy (issue 28): one tantivy index per tenant.
+
+tantivy (MIT, Rust, the ``tantivy`` wheel) is a search engine library: block-max WAND over
+compressed posting lists, BM25, segments merged in the background. tanda keeps its own analysis
+(``tanda.retrieval.analysis``: Indonesian/Turkish/English stems, folded letters, numbers kept
+whole): a chunk's *analyzed* token stream is indexed with tantivy's whitespace tokenizer, and a
+query is the disjunction of its analyzed terms as term queries — no query parser, no tantivy
+analysis. So the terms that meet are exactly the ones FTS5 met.
+
+What it holds per chunk: ``rid`` (the ``chunks.id`` rowid in the SQLite file: indexed, and a fast
+field the hits are read back by), ``terms`` (frequencies, no positions), and the scope fields
+``doc`` (document id), ``batch`` and ``sel`` (each selection) as raw terms, so a narrowed scope
+is a filter inside the query, never a filter after the top k. The SQLite file stays the source
+of truth: :class:`tanda.adapters.sqlite_index.SqliteSearchIndex` decides what goes in and when
+(its ``lexical_pending`` journal) and joins every hit back to its live chunk row.
+
+One index per tenant (a folder named after the tenant's integer number, never its text): a
+query walks only its tenant's postings, and BM25's statistics (document count, frequencies,
+average length) are the tenant's own, as with one FTS5 table per tenant (issue 11).
+
+tantivy allows one writer per index: a writer is opened only inside the SQLite file's write
+transaction (which serialises writers across processes), used for one commit and dropped, so
+no writer outlives it. Readers reload when the tenant's ``lexical_generation`` (bumped in the same
+transaction as the commit) moves.
+"""
+
+from __future__ import annotations
+
+import shutil
+import threading
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final
+
+import tantivy
+
+from tanda.records.documents import SearchScope
+
+_TOKENIZER: Final = "tanda_terms"
+"""The analyzed stream is split on whitespace only: a term is exactly what tanda's analysis
+emitted (``10.723,82``, ``27/2022``, ``isik``)."""
+_WRITER_HEAP: Final = 64_000_000
+"""The writer's indexing memory before it writes a segment on its own (one thread)."""
+
+
+@dataclass(frozen=True, slots=True)
+class LexicalEntry:
+    """One chunk as the lexical index holds it."""
+
+    rowid: int
+    terms: str
+    document_id: str
+    batch_id: str | None
+    selections: tuple[str, ...]
+
+
+def _schema() -> tantivy.Schema:
+    builder = tantivy.SchemaBuilder()
+    builder.add_text_field("terms", stored=False, tokenizer_name=_TOKENIZER, index_option="freq")
+    builder.add_integer_field("rid", stored=False, indexed=True, fast=True)
+    for name in ("doc", "batch", "sel"):
+        builder.add_text_field(name, stored=False, tokenizer_name="raw", index_option="basic")
+    return builder.build()
+
+
+class TantivyLexicon:
+    """The tenants' tantivy indexes under ``folder`` (``<index file>.tantivy/``)."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self._schema = _schema()
+        self._indexes: dict[int, tantivy.Index] = {}
+        self._generations: dict[int, int] = {}
+        self._lock = threading.Lock()
+
+    def _index(self, tenant_no: int) -> tantivy.Index:
+        index = self._indexes.get(tenant_no)
+        if index is not None:
+            return index
+        with self._lock:
+            index = self._indexes.get(tenant_no)
+            if index is None:
+                # Owner only, as the SQLite file (issue 11): the terms are the documents' words.
+                for folder in (self.folder, self.folder / f"t{int(tenant_no)}"):
+                    folder.mkdir(exist_ok=True, mode=0o700)
+                    if folder.stat().st_mode & 0o077:
+                        folder.chmod(0o700)
+                path = self.folder / f"t{int(tenant_no)}"
+                index = tantivy.Index(self._schema, path=str(path))
+                index.register_tokenizer(
+                    _TOKENIZER,
+                    tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.whitespace()).build(),
+                )
+                self._indexes[tenant_no] = index
+        return index
+
+    def exists(self, tenant_no: int) -> bool:
+        return (self.folder / f"t{int(tenant_no)}" / "meta.json").is_file()
+
+    def apply(self, tenant_no: int, removed: Iterable[int], added: Iterable[LexicalEntry]) -> None:
+        """One commit: every ``removed`` rowid out, then every ``added`` entry in (its rowid
+        must be among ``removed``: applying the same change twice leaves one copy). The caller
+        holds the SQLite write transaction: no other writer, in any process, is open."""
+        index = self._index(tenant_no)
+        writer = index.writer(heap_size=_WRITER_HEAP, num_threads=1)
+        try:
+            for rowid in removed:
+                writer.delete_documents_by_term("rid", int(rowid))
+            for entry in added:
+                fields: dict[str, object] = {
+                    "rid": entry.rowid,
+                    "terms": entry.terms,
+                    "doc": entry.document_id,
+                }
+                if entry.batch_id is not None:
+                    fields["batch"] = entry.batch_id
+                if entry.selections:
+                    fields["sel"] = list(entry.selections)
+                writer.add_document(tantivy.Document(**fields))
+            writer.commit()
+        except BaseException:
+            writer.rollback()
+            raise
+        finally:
+            # Merges the commit started run to their end (a dropped writer abandons them), then
+            # the writer and its lock go.
+            writer.wait_merging_threads()
+        index.reload()
+
+    def search(
+        self,
+        tenant_no: int,
+        generation: int,
+        terms: Sequence[str],
+        scope: SearchScope,
+        limit: int,
+    ) -> list[tuple[float, int]]:
+        """The ``limit`` best (score, rowid) by BM25 over any of ``terms`` inside ``scope``'s
+        document, batch and selection filters; ``[]`` when the tenant has no index yet."""
+        if tenant_no not in self._indexes and not self.exists(tenant_no):
+            return []
+        index = self._index(tenant_no)
+        if self._generations.get(tenant_no) != generation:
+            index.reload()  # another process (or this one) committed since
+            self._generations[tenant_no] = generation
+        query = _query(self._schema, terms, scope)
+        if query is None:
+            return []
+        searcher = index.searcher()
+        hits = searcher.search(query, limit, count=False).hits
+        if not hits:
+            return []
+        rowids = searcher.fast_field_values("rid", [address for _, address in hits])
+        return [
+            (float(score), int(rowid))  # type: ignore[arg-type]  # an i64 fast field: ints
+            for (score, _), rowid in zip(hits, rowids, strict=True)
+        ]
+
+    def drop_all(self) -> None:
+        """Forget every tenant's index (the file switched to FTS5, or a rebuild starts)."""
+        with self._lock:
+            self._indexes.clear()
+            self._generations.clear()
+            shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def _query(
+    schema: tantivy.Schema, terms: Sequence[str], scope: SearchScope
+) -> tantivy.Query | None:
+    should = [
+        (tantivy.Occur.Should, tantivy.Query.term_query(schema, "terms", term))
+        for term in dict.fromkeys(terms)
+    ]
+    if not should:
+        return None
+    text = tantivy.Query.boolean_query(should)
+    filters: list[tantivy.Query] = []
+    if scope.document_ids is not None:
+        if not scope.document_ids:
+            return None
+        filters.append(tantivy.Query.term_set_query(schema, "doc", list(scope.document_ids)))
+    if scope.batch_id is not None:
+        filters.append(tantivy.Query.term_query(schema, "batch", scope.batch_id))
+    if scope.selection is not None:
+        filters.append(tantivy.Query.term_query(schema, "sel", scope.selection))
+    if not filters:
+        return text
+    return tantivy.Query.boolean_query(
+        [
+            (tantivy.Occur.Must, text),
+            *((tantivy.Occur.Must, tantivy.Query.const_score_query(f, 0.0)) for f in filters),
+        ]
+    )

@@ -1,0 +1,278 @@
+"""The ``Store`` contract for API keys, tenants and the credit ledger (issue 27): the same tests
+against ``SqliteStore`` on a temporary file and ``DynamoStore`` under moto, tables from
+template.yaml."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+import time
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+
+from tanda.adapters.sqlite_store import SqliteStore
+from tanda.credits import (
+    CARRIED_REASON,
+    MAX_BALANCE,
+    OPENING_REASON,
+    CreditLimitError,
+    LedgerRef,
+    TenantProfile,
+)
+from tanda.ports import Store
+from tanda.records.jobs import CrossCheckJob
+from tanda.records.keys import ApiKeyRecord, key_id_of
+
+pytestmark = pytest.mark.integration
+
+OPENING = Decimal("1.00")
+
+
+@pytest.fixture(params=["sqlite", "dynamodb"])
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Store:
+    if request.param == "sqlite":
+        return SqliteStore(tmp_path / "store.sqlite")
+    found: Store = request.getfixturevalue("dynamo_store")
+    return found
+
+
+def record(digest: str, tenant: str = "t1", **changes: object) -> ApiKeyRecord:
+    fields: dict[str, object] = {
+        "key_id": key_id_of(digest),
+        "digest": digest,
+        "tenant_id": tenant,
+        "kind": "v1_live",
+        "name": "ci",
+        "created_at": 1000.0,
+        "created_by": "ops",
+        **changes,
+    }
+    return ApiKeyRecord.model_validate(fields)
+
+
+def balance_is_the_sum_of_the_entries(store: Store, tenant: str) -> Decimal:
+    balance = store.credit_account(tenant, opening=Decimal(999)).balance
+    assert sum((e.amount for e in store.ledger(tenant)), Decimal(0)) == balance
+    return balance
+
+
+# --- keys ------------------------------------------------------------------------------------
+
+
+def test_a_key_record_round_trips_and_its_id_is_unique(store: Store) -> None:
+    first = record("a" * 64)
+    store.put_key(first)
+    assert store.key(first.key_id) == first
+    assert store.key("key_000000000000") is None
+    with pytest.raises(ValueError, match="exists"):
+        store.put_key(record("a" * 64, tenant="t2"))
+    assert store.key(first.key_id) == first
+
+
+def test_keys_are_listed_oldest_first_and_by_tenant(store: Store) -> None:
+    store.put_key(record("b" * 64, created_at=2000.0))
+    store.put_key(record("a" * 64, created_at=1000.0))
+    store.put_key(record("c" * 64, tenant="t2", kind="shared", created_at=1500.0))
+    assert [k.digest[0] for k in store.api_keys()] == ["a", "c", "b"]
+    assert [k.digest[0] for k in store.api_keys("t1")] == ["a", "b"]
+    assert [k.kind for k in store.api_keys("t2")] == ["shared"]
+    assert store.api_keys("t3") == []
+
+
+def test_ending_a_key_keeps_an_earlier_end_and_refuses_it_from_then(store: Store) -> None:
+    key = record("a" * 64)
+    store.put_key(key)
+    expiring = store.end_key(key.key_id, expires_at=5000.0)
+    assert expiring is not None and expiring.expires_at == 5000.0
+    assert store.end_key(key.key_id, expires_at=9000.0).expires_at == 5000.0  # type: ignore[union-attr]
+    revoked = store.end_key(key.key_id, revoked_at=3000.0)
+    assert revoked == store.key(key.key_id)
+    assert revoked is not None and revoked.revoked_at == 3000.0
+    assert revoked.accepted(2999.0) and not revoked.accepted(3000.0)
+    assert revoked.status(3500.0) == "revoked"
+    assert store.end_key("key_000000000000", revoked_at=1.0) is None
+
+
+def test_last_use_is_written_at_most_once_per_interval(store: Store) -> None:
+    key = record("a" * 64)
+    store.put_key(key)
+    assert store.touch_key(key.key_id, 100.0, every_s=60) is True
+    assert store.touch_key(key.key_id, 130.0, every_s=60) is False
+    assert store.key(key.key_id).last_used_at == 100.0  # type: ignore[union-attr]
+    assert store.touch_key(key.key_id, 160.0, every_s=60) is True
+    assert store.key(key.key_id).last_used_at == 160.0  # type: ignore[union-attr]
+    # and writing the last use never undoes a revocation, nor a revocation the last use
+    store.end_key(key.key_id, revoked_at=170.0)
+    assert store.touch_key(key.key_id, 300.0, every_s=60) is True
+    found = store.key(key.key_id)
+    assert found is not None and found.revoked_at == 170.0 and found.last_used_at == 300.0
+    assert store.touch_key("key_000000000000", 400.0, every_s=60) is False
+
+
+# --- tenants ---------------------------------------------------------------------------------
+
+
+def test_tenants_are_listed_with_their_status_and_an_unknown_one_is_active(store: Store) -> None:
+    assert store.tenants() == []
+    assert store.tenant_profile("t9").status == "active"
+    store.put_tenant_profile(TenantProfile(tenant_id="t2", name="Two", created_at=5.0))
+    store.put_tenant_profile(TenantProfile(tenant_id="t1", lang="id", status="suspended"))
+    assert [(t.tenant_id, t.status) for t in store.tenants()] == [
+        ("t1", "suspended"),
+        ("t2", "active"),
+    ]
+    store.put_tenant_profile(store.tenant_profile("t1").model_copy(update={"status": "active"}))
+    assert store.tenant_profile("t1") == TenantProfile(tenant_id="t1", lang="id")
+    assert store.tenants()[0] == TenantProfile(tenant_id="t1", lang="id")
+
+
+# --- the ledger ------------------------------------------------------------------------------
+
+
+def test_every_change_of_the_balance_is_an_entry_and_the_balance_is_their_sum(
+    store: Store,
+) -> None:
+    # Given a ledger opened by a charge, a test key's call, a grant and two adjustments,
+    ref = LedgerRef(request_id="req_1", key_id="key_abc")
+    assert store.charge("t1", "search", Decimal("0.05"), opening=OPENING, ref=ref)
+    store.meter("t1", "ask", opening=OPENING, ref=LedgerRef(request_id="req_2"))
+    store.grant_credits("t1", Decimal("2"), opening=OPENING, reason="welcome")
+    assert store.adjust_credits("t1", Decimal("-0.5"), opening=OPENING, reason="refund typo")
+    assert store.adjust_credits("t1", Decimal("0.25"), opening=OPENING, reason="goodwill")
+
+    # then each is one entry, oldest first, and the balance is their sum.
+    entries = store.ledger("t1")
+    assert [(e.kind, str(e.amount), e.reason) for e in entries] == [
+        ("grant", "1.00", OPENING_REASON),
+        ("charge", "-0.05", "search call"),
+        ("metered", "0.00", "ask call with a test key"),
+        ("grant", "2.00", "welcome"),
+        ("adjustment", "-0.50", "refund typo"),
+        ("adjustment", "0.25", "goodwill"),
+    ]
+    charge = entries[1]
+    assert (charge.route, charge.request_id, charge.key_id) == ("/v1/search", "req_1", "key_abc")
+    assert entries[2].route == "/v1/ask" and entries[2].request_id == "req_2"
+    assert balance_is_the_sum_of_the_entries(store, "t1") == Decimal("2.70")
+    assert store.ledger("t2") == []
+
+
+def test_the_ledger_is_read_between_two_times(store: Store) -> None:
+    store.grant_credits("t1", Decimal(1), opening=OPENING)
+    middle = time.time()
+    time.sleep(0.01)
+    store.grant_credits("t1", Decimal(2), opening=OPENING)
+    assert [str(e.amount) for e in store.ledger("t1", since=middle)] == ["2.00"]
+    assert [str(e.amount) for e in store.ledger("t1", until=middle)] == ["1.00", "1.00"]
+    assert store.ledger("t1", since=middle, until=middle) == []
+
+
+def test_an_adjustment_never_takes_the_balance_below_zero_unless_allowed(store: Store) -> None:
+    assert store.adjust_credits("t1", Decimal("-1.01"), opening=OPENING, reason="x") is None
+    assert store.ledger("t1") == []  # refused whole: not even the ledger was opened
+    after = store.adjust_credits(
+        "t1", Decimal("-1.01"), opening=OPENING, reason="chargeback", allow_negative=True
+    )
+    assert after is not None and str(after.balance) == "-0.01"
+    assert balance_is_the_sum_of_the_entries(store, "t1") == Decimal("-0.01")
+    # a negative balance pays for nothing
+    assert store.charge("t1", "search", Decimal("0.01"), opening=OPENING) is False
+    assert store.adjust_credits("t1", Decimal("0.01"), opening=OPENING, reason="x") is not None
+    assert store.credit_account("t1", opening=OPENING).balance == 0
+
+
+def test_an_adjustment_over_the_maximum_balance_is_refused(store: Store) -> None:
+    with pytest.raises(CreditLimitError):
+        store.adjust_credits("t1", Decimal(1), opening=MAX_BALANCE, reason="x")
+    assert store.ledger("t1") == []
+
+
+def test_a_refused_charge_writes_no_entry(store: Store) -> None:
+    assert store.charge("t1", "ask", Decimal("2"), opening=OPENING) is False
+    assert store.charge("t1", "ask", Decimal("0.5"), opening=OPENING) is True
+    assert store.charge("t1", "ask", Decimal("0.6"), opening=OPENING) is False
+    assert [e.kind for e in store.ledger("t1")] == ["grant", "charge"]
+    assert balance_is_the_sum_of_the_entries(store, "t1") == Decimal("0.50")
+
+
+def test_a_jobs_charge_and_its_refund_are_entries_with_the_job_id(store: Store) -> None:
+    job = CrossCheckJob(
+        job_id="xc_0001",
+        tenant_id="t1",
+        documents=(),
+        lang="en",
+        created_at=1.0,
+        charged=Decimal("0.20"),
+    )
+    assert store.create_job(job, opening=OPENING, ref=LedgerRef(request_id="r", key_id="key_k"))
+    failed = job.next(status="failed", finished_at=2.0)
+    assert store.replace_job(failed, refund=True)
+    entries = store.ledger("t1")
+    assert [(e.kind, str(e.amount), e.job_id, e.route) for e in entries[1:]] == [
+        ("charge", "-0.20", "xc_0001", "/v1/cross-check"),
+        ("refund", "0.20", "xc_0001", "/v1/cross-check"),
+    ]
+    assert entries[1].key_id == "key_k"
+    assert balance_is_the_sum_of_the_entries(store, "t1") == OPENING
+
+
+def test_100_concurrent_charges_give_100_entries_whose_sum_is_the_balance(store: Store) -> None:
+    # Given a balance that covers them all, when 100 charges race,
+    results: list[bool] = []
+    lock = threading.Lock()
+
+    def charge(n: int) -> None:
+        ref = LedgerRef(request_id=f"req_{n}")
+        done = store.charge("t1", "ask", Decimal("0.20"), opening=Decimal(100), ref=ref)
+        with lock:
+            results.append(done)
+
+    threads = [threading.Thread(target=charge, args=(n,)) for n in range(100)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+
+    # then every one is charged once, with one entry of its own, and the entries sum to the
+    # balance (the opening included).
+    assert results == [True] * 100
+    charges = [e for e in store.ledger("t1") if e.kind == "charge"]
+    assert sorted(e.request_id or "" for e in charges) == sorted(f"req_{n}" for n in range(100))
+    assert balance_is_the_sum_of_the_entries(store, "t1") == Decimal(80)
+
+
+def test_an_account_from_before_the_ledger_carries_its_balance_into_it(tmp_path: Path) -> None:
+    # Given an embedded store file written before issue 27 (balance CHECK, no ledger),
+    path = tmp_path / "store.sqlite"
+    with sqlite3.connect(path) as db:
+        db.execute(
+            "CREATE TABLE credit_accounts (tenant_id TEXT PRIMARY KEY, "
+            "balance_units INTEGER NOT NULL CHECK (balance_units >= 0))"
+        )
+        db.execute("INSERT INTO credit_accounts VALUES ('t1', 73000)")
+    # when it is opened, then its balance is one carried entry, and it may now go negative.
+    store = SqliteStore(path)
+    assert [(e.reason, str(e.amount)) for e in store.ledger("t1")] == [(CARRIED_REASON, "7.30")]
+    store.adjust_credits("t1", Decimal(-8), opening=OPENING, reason="x", allow_negative=True)
+    assert balance_is_the_sum_of_the_entries(store, "t1") == Decimal("-0.70")
+    SqliteStore(path)  # opening it again adds nothing
+    assert len(store.ledger("t1")) == 2
+
+
+def test_a_dynamodb_account_from_before_the_ledger_carries_its_balance(dynamo_store: Store) -> None:
+    # Given an account item as written before issue 27 (a balance, no ledger),
+    client = dynamo_store.client  # type: ignore[attr-defined]
+    client.put_item(
+        TableName=dynamo_store.table,  # type: ignore[attr-defined]
+        Item={"PK": {"S": "TENANT#t1"}, "SK": {"S": "CREDITS"}, "balance": {"N": "7.30"}},
+    )
+    # when it is next charged, then its balance then is carried into the ledger first.
+    assert dynamo_store.charge("t1", "ask", Decimal("0.30"), opening=OPENING)
+    entries = dynamo_store.ledger("t1")
+    assert [(e.reason, str(e.amount)) for e in entries] == [
+        (CARRIED_REASON, "7.30"),
+        ("ask call", "-0.30"),
+    ]
+    assert balance_is_the_sum_of_the_entries(dynamo_store, "t1") == Decimal(7)

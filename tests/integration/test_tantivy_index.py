@@ -1,0 +1,385 @@
+"""The embedded index on tantivy (issue 28): the lexical arm in one tantivy index per tenant, the
+SQLite file the source of truth through its ``lexical_pending`` journal. A process killed in the
+middle of an ingest leaves the index consistent; a reader in another process keeps answering
+while a writer writes and sees its writes; files written before are re-indexed when opened, with
+the same hits as FTS5 gave them; the engine can be switched back and forth."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+import apsw
+import pytest
+
+from tanda.adapters.sqlite_index import SqliteSearchIndex
+from tanda.records.documents import Chunk, Document, SearchQuery, SearchScope
+from tanda.records.structure import RecordQuery
+
+pytestmark = pytest.mark.integration
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+SHARED = Path(__file__).resolve().parents[2] / "shared"
+
+# A writer in another process: documents w0000, w0001, … of CHUNKS chunks each, every chunk
+# holding the document's own word (`kataNNNN`) and a common one; tantivy commits every
+# FLUSH chunks, so a kill lands in SQLite transactions and tantivy commits alike.
+WRITER = textwrap.dedent(
+    """
+    import sys
+    from pathlib import Path
+    from tanda.adapters.sqlite_index import SqliteSearchIndex
+    from tanda.records.documents import Chunk, Document
+
+    path, start, count, chunks, flush = sys.argv[1], *map(int, sys.argv[2:6])
+    index = SqliteSearchIndex(Path(path), flush_chunks=flush, progress=False)
+    for n in range(start, start + count):
+        doc = f"w{n:04d}"
+        document = Document(document_id=doc, tenant_id="t1", title=doc, source=doc,
+                            content_hash=f"{doc}:v1", lang="id")
+        index.upsert_document(document, [
+            Chunk(chunk_id=f"{doc}#{i}", document_id=doc, tenant_id="t1", ordinal=i,
+                  title=doc, text=f"kata{n:04d} anggaran daerah bagian {i} " + "isi " * 30)
+            for i in range(chunks)
+        ])
+        print(n, flush=True)
+    index.close()
+    """
+)
+CHUNKS = 20
+"""Chunks per written document: all of them fit one search (``top_k`` ≤ 20)."""
+
+
+def _document(tenant: str, document_id: str, texts: Sequence[str]) -> tuple[Document, list[Chunk]]:
+    document = Document(
+        document_id=document_id,
+        tenant_id=tenant,
+        title=document_id,
+        source=document_id,
+        content_hash=f"{document_id}:v1",
+        lang="id",
+    )
+    chunks = [
+        Chunk(
+            chunk_id=f"{document_id}#{i}",
+            document_id=document_id,
+            tenant_id=tenant,
+            ordinal=i,
+            title=document_id,
+            text=text,
+        )
+        for i, text in enumerate(texts)
+    ]
+    return document, chunks
+
+
+def _writer(path: Path, start: int, count: int, flush: int) -> subprocess.Popen[str]:
+    env = {**os.environ, "PYTHONPATH": str(SHARED)}
+    return subprocess.Popen(
+        [sys.executable, "-c", WRITER, str(path), str(start), str(count), str(CHUNKS), str(flush)],
+        stdout=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+
+
+def _ids(index: SqliteSearchIndex, text: str, top_k: int = 20, tenant: str = "t1") -> set[str]:
+    query = SearchQuery(text=text, scope=SearchScope(tenant_id=tenant), top_k=top_k, lang="id")
+    return {hit.chunk.chunk_id for hit in index.search(query)}
+
+
+def _old_documents(path: Path) -> None:
+    index = SqliteSearchIndex(path)
+    for d in range(3):
+        index.upsert_document(*_document("t1", f"old{d}", [f"lama{d} arsip kuno", "arsip"]))
+    index.close()
+
+
+@pytest.mark.parametrize("wait_s", [0.0, 0.15, 0.4])
+def test_a_writer_killed_mid_ingest_leaves_old_documents_and_whole_new_ones(
+    tmp_path: Path, wait_s: float
+) -> None:
+    # Given three documents indexed, and a writer process ingesting 200 more (a tantivy commit
+    # every 100 chunks)
+    path = tmp_path / "index.sqlite"
+    _old_documents(path)
+    writer = _writer(path, 0, 200, 100)
+    assert writer.stdout is not None
+    for _ in range(3):  # it is writing
+        writer.stdout.readline()
+    time.sleep(wait_s)
+    # When it is killed without warning
+    writer.send_signal(signal.SIGKILL)
+    writer.wait()
+    # Then the index opens, the old documents are all searchable …
+    index = SqliteSearchIndex(path)
+    try:
+        for d in range(3):
+            assert _ids(index, f"lama{d}") == {f"old{d}#0"}
+        assert _ids(index, "arsip") == {f"old{d}#{i}" for d in range(3) for i in range(2)}
+        # … and every document the file holds is whole in search; none beyond it is there
+        listed = {d.document_id for d in index.documents(SearchScope(tenant_id="t1"))}
+        written = sorted(d for d in listed if d.startswith("w"))
+        assert len(written) >= 3
+        for doc in written:
+            n = int(doc[1:])
+            assert _ids(index, f"kata{n:04d}") == {f"{doc}#{i}" for i in range(CHUNKS)}, doc
+        assert written == [f"w{n:04d}" for n in range(len(written))]  # in order, no gap
+        assert _ids(index, f"kata{len(written):04d}") == set()
+        # and the next ingest writes on (tantivy's writer lock died with the process)
+        index.upsert_document(*_document("t1", "after", ["sesudah"]))
+        assert _ids(index, "sesudah") == {"after#0"}
+    finally:
+        index.close()
+
+
+def test_a_reader_in_this_process_keeps_answering_while_another_process_writes(
+    tmp_path: Path,
+) -> None:
+    # Given old documents and a reader (as `tanda serve` holds one) searching in a loop
+    path = tmp_path / "index.sqlite"
+    _old_documents(path)
+    reader = SqliteSearchIndex(path)
+    errors: list[BaseException] = []
+    seen: list[int] = []
+    stop = threading.Event()
+
+    def read() -> None:
+        n = 0
+        while not stop.is_set():
+            try:
+                assert _ids(reader, "arsip") == {f"old{d}#{i}" for d in range(3) for i in range(2)}
+                seen.append(len(_ids(reader, f"kata{n % 30:04d}")))
+                n += 1
+            except BaseException as exc:
+                errors.append(exc)
+                return
+
+    thread = threading.Thread(target=read)
+    thread.start()
+    try:
+        # When another process ingests 30 documents (the way `tanda ingest` does: its own
+        # index object, tantivy commits in batches)
+        writer = _writer(path, 0, 30, 400)
+        assert writer.wait(timeout=120) == 0
+    finally:
+        stop.set()
+        thread.join()
+    try:
+        # Then the reader never failed nor lost an old document; it saw the writes as they
+        # committed — whole documents only — and sees all of them now, without reopening
+        assert errors == []
+        assert seen and set(seen) <= {0, CHUNKS}
+        assert CHUNKS in seen  # it saw writes while they went on
+        for n in range(30):
+            assert len(_ids(reader, f"kata{n:04d}")) == CHUNKS
+    finally:
+        reader.close()
+
+
+def test_a_write_of_one_index_object_is_seen_by_another_at_once(tmp_path: Path) -> None:
+    # The writer's tantivy commit waits for a batch; a reader elsewhere flushes the journal
+    path = tmp_path / "index.sqlite"
+    writer = SqliteSearchIndex(path)
+    reader = SqliteSearchIndex(path)
+    try:
+        writer.upsert_document(*_replaced("a", "v1", "pajak kendaraan bermotor"))
+        assert _ids(reader, "kendaraan") == {"a#0"}
+        # A replace: the old text is gone, the new one is there, for both
+        writer.upsert_document(*_replaced("a", "v2", "retribusi parkir"))
+        assert _ids(reader, "kendaraan") == set()
+        assert _ids(writer, "parkir") == _ids(reader, "parkir") == {"a#0"}
+    finally:
+        writer.close()
+        reader.close()
+
+
+def test_a_search_leaves_a_bulk_ingest_in_flight_to_its_writer(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Given a writer batching its tantivy commits, with more chunks pending than a search
+    # flushes itself (a bulk ingest in another process)
+    import tanda.adapters.sqlite_index as sqlite_index
+
+    monkeypatch.setattr(sqlite_index, "READER_FLUSH_MAX", 5)
+    monkeypatch.setattr(sqlite_index, "FLUSH_SECONDS", 3600.0)
+    path = tmp_path / "index.sqlite"
+    _old_documents(path)
+    writer = SqliteSearchIndex(path)
+    reader = SqliteSearchIndex(path)
+    try:
+        writer.upsert_document(*_document("t1", "bulk", [f"muatan bagian {i}" for i in range(8)]))
+        # Then a search answers from what tantivy holds (the old documents), not waiting for
+        # or doing the writer's batch …
+        assert _ids(reader, "muatan") == set()
+        assert _ids(reader, "lama1") == {"old1#0"}
+        # … the writer reads its own writes (its search commits its batch) …
+        assert len(_ids(writer, "muatan")) == 8
+        # … and the reader sees the whole batch once it is committed
+        assert len(_ids(reader, "muatan")) == 8
+    finally:
+        writer.close()
+        reader.close()
+
+
+def _replaced(document_id: str, version: str, text: str) -> tuple[Document, list[Chunk]]:
+    document, chunks = _document("t1", document_id, [text])
+    return document.model_copy(update={"content_hash": f"{document_id}:{version}"}), chunks
+
+
+def test_a_replaced_document_is_found_by_its_new_text_only(tmp_path: Path) -> None:
+    index = SqliteSearchIndex(tmp_path / "index.sqlite")
+    try:
+        index.upsert_document(*_replaced("a", "v1", "pajak kendaraan bermotor"))
+        assert _ids(index, "kendaraan") == {"a#0"}
+        assert index.upsert_document(*_replaced("a", "v2", "retribusi parkir")).status == (
+            "replaced"
+        )
+        assert _ids(index, "kendaraan") == set()
+        assert _ids(index, "parkir") == {"a#0"}
+    finally:
+        index.close()
+
+
+def test_a_rescoped_document_is_found_in_its_new_batch_only(tmp_path: Path) -> None:
+    index = SqliteSearchIndex(tmp_path / "index.sqlite")
+    document, chunks = _document("t1", "a", ["pajak kendaraan bermotor"])
+    try:
+        index.upsert_document(document.model_copy(update={"batch_id": "b1"}), chunks)
+        outcome = index.rescope_document(document.model_copy(update={"batch_id": "b2"}))
+        assert outcome is not None and outcome.status == "rescoped"
+        for batch, found in (("b1", set()), ("b2", {"a#0"})):
+            query = SearchQuery(
+                text="kendaraan", scope=SearchScope(tenant_id="t1", batch_id=batch), lang="id"
+            )
+            assert {h.chunk.chunk_id for h in index.search(query)} == found
+    finally:
+        index.close()
+
+
+# -- files written before, and switching engines ------------------------------------------------
+
+
+def _hits(index: SqliteSearchIndex, text: str, tenant: str) -> list[tuple[str, int | None]]:
+    query = SearchQuery(text=text, scope=SearchScope(tenant_id=tenant), top_k=10)
+    return [(h.chunk.chunk_id, h.lexical_rank) for h in index.search(query)]
+
+
+def _table_names(path: Path) -> set[str]:
+    conn = apsw.Connection(str(path))
+    try:
+        return {name for (name,) in conn.execute("SELECT name FROM sqlite_master")}
+    finally:
+        conn.close()
+
+
+@pytest.mark.parametrize(
+    "fixture", ["index_before_issue_11.sqlite", "index_before_issue_22.sqlite"]
+)
+def test_a_file_from_before_is_reindexed_into_tantivy_when_opened(
+    tmp_path: Path, fixture: str
+) -> None:
+    fts_copy, tantivy_copy = tmp_path / "fts.sqlite", tmp_path / "tantivy.sqlite"
+    shutil.copy(FIXTURES / fixture, fts_copy)
+    shutil.copy(FIXTURES / fixture, tantivy_copy)
+    fts = SqliteSearchIndex(fts_copy, lexical="sqlite")
+    engine = SqliteSearchIndex(tantivy_copy)
+    try:
+        # Then the FTS5 tables are gone, one tantivy index per tenant holds the chunks …
+        assert not any(n.startswith("chunk_fts") for n in _table_names(tantivy_copy))
+        assert sorted(p.name for p in (tmp_path / "tantivy.sqlite.tantivy").iterdir()) == [
+            "t1",
+            "t2",
+        ]
+        # … and every tenant's searches find the chunks FTS5 found (the same terms meet; the
+        # order may differ where the two BM25s do: FTS5 gives a term in over half the chunks
+        # no weight, tantivy a small one)
+        for tenant in ("t1", "t2"):
+            found_any = False
+            for text in ("data pribadi", "pajak daerah", "kişisel veriler", "anggaran 2023"):
+                found = {c for c, _ in _hits(engine, text, tenant)}
+                assert found == {c for c, _ in _hits(fts, text, tenant)}, (tenant, text)
+                found_any = found_any or bool(found)
+            assert found_any
+            everything = SearchScope(tenant_id=tenant)
+            assert engine.documents(everything) == fts.documents(everything)
+            assert engine.records(RecordQuery(scope=everything)) == fts.records(
+                RecordQuery(scope=everything)
+            )
+    finally:
+        fts.close()
+        engine.close()
+
+
+def test_an_index_switched_to_fts5_and_back_answers_the_same(tmp_path: Path) -> None:
+    path = tmp_path / "index.sqlite"
+    index = SqliteSearchIndex(path)
+    index.upsert_document(*_document("t1", "a", ["pajak kendaraan bermotor", "pajak hotel"]))
+    index.upsert_document(*_document("t2", "b", ["pajak restoran"]))
+    before = [_hits(index, "pajak kendaraan", t) for t in ("t1", "t2")]
+    index.close()
+    fts = SqliteSearchIndex(path, lexical="sqlite")  # FTS5 tables built, tantivy folder gone
+    assert [_hits(fts, "pajak kendaraan", t) for t in ("t1", "t2")] == before
+    assert not (tmp_path / "index.sqlite.tantivy").exists()
+    fts.upsert_document(*_document("t1", "c", ["pajak kendaraan umum"]))
+    fts.close()
+    again = SqliteSearchIndex(path)  # back on tantivy: re-indexed, the FTS5 write included
+    try:
+        assert {c for c, _ in _hits(again, "kendaraan", "t1")} == {"a#0", "c#0"}
+        assert _hits(again, "restoran", "t2") == [("b#0", 1)]
+    finally:
+        again.close()
+
+
+def test_a_reindex_that_fails_midway_is_finished_by_the_next_open(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import tanda.retrieval.analysis as analysis
+
+    copy = tmp_path / "legacy.sqlite"
+    shutil.copy(FIXTURES / "index_before_issue_11.sqlite", copy)
+    real = analysis.index_terms
+    calls = [0]
+
+    def failing(text: str, lang: str) -> list[str]:
+        calls[0] += 1
+        if calls[0] == 5:
+            raise RuntimeError("disk on fire")
+        return real(text, lang)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(analysis, "index_terms", failing)
+    with pytest.raises(RuntimeError, match="disk on fire"):
+        SqliteSearchIndex(copy)
+    monkeypatch.setattr(analysis, "index_terms", real)
+    index = SqliteSearchIndex(copy)
+    try:
+        hits = index.search(SearchQuery(text="kişisel", scope=SearchScope(tenant_id="t1")))
+        assert hits and hits[0].chunk.document_id == "kvkk"
+    finally:
+        index.close()
+
+
+def test_a_file_restored_without_its_tantivy_folder_is_indexed_again(tmp_path: Path) -> None:
+    # Given an index whose file is kept (a backup of index.sqlite) but whose folder is lost
+    path = tmp_path / "index.sqlite"
+    index = SqliteSearchIndex(path)
+    index.upsert_document(*_document("t1", "a", ["pajak kendaraan bermotor", "pajak hotel"]))
+    index.upsert_document(*_document("t2", "b", ["pajak restoran"]))
+    before = [_hits(index, "pajak kendaraan", t) for t in ("t1", "t2")]
+    index.close()
+    shutil.rmtree(tmp_path / "index.sqlite.tantivy")
+    # Then opening it indexes every tenant again: the same hits
+    again = SqliteSearchIndex(path)
+    try:
+        assert [_hits(again, "pajak kendaraan", t) for t in ("t1", "t2")] == before
+        assert before[0] and before[1]
+    finally:
+        again.close()

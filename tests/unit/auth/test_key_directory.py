@@ -1,0 +1,156 @@
+"""The authenticator's view of the Store's keys and tenants (issue 27): what it reads is kept at
+most ``TANDA_AUTH_CACHE_S``, expiry is checked on every request, and a key's last use is written
+at most once a minute — on a real SQLite Store, with the clock pinned."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tanda.adapters.sqlite_store import SqliteStore
+from tanda.auth.api_keys import hash_api_key
+from tanda.auth.directory import TOUCH_EVERY_S, KeyDirectory
+from tanda.auth.keys_admin import issue_key, parse_duration, revoke_key, rotate_key
+from tanda.credits import TenantProfile
+
+
+class Clock:
+    def __init__(self, now: float = 1_000.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class CountingStore(SqliteStore):
+    """A real SQLite Store that counts the reads the directory makes."""
+
+    reads = 0
+
+    def key(self, key_id: str):  # type: ignore[no-untyped-def]
+        self.reads += 1
+        return super().key(key_id)
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> CountingStore:
+    return CountingStore(tmp_path / "store.sqlite")
+
+
+def directory(store: SqliteStore, clock: Clock, cache_s: float = 60.0) -> KeyDirectory:
+    return KeyDirectory(store, cache_s=cache_s, clock=clock, background_touch=False)
+
+
+def test_a_key_is_read_once_per_cache_bound_and_a_revocation_is_seen_after_it(
+    store: CountingStore,
+) -> None:
+    clock = Clock()
+    keys = directory(store, clock, cache_s=60)
+    issued = issue_key(store, tenant_id="acme", kind="v1_live", created_by="t", now=clock.now)
+    digest = hash_api_key(issued.secret)
+
+    assert keys.key(digest, ("v1_live",)) == issued.record
+    for _ in range(5):
+        keys.key(digest, ("v1_live",))
+    assert store.reads == 1  # the hot path reads the Store once per bound
+
+    revoke_key(store, issued.record.key_id, now=clock.now)
+    clock.now += 59.9
+    assert keys.key(digest, ("v1_live",)) is not None  # within the documented bound
+    clock.now += 0.1
+    assert keys.key(digest, ("v1_live",)) is None  # refused once the bound has passed
+    assert store.reads == 2
+
+
+def test_with_no_cache_every_request_reads_the_store(store: CountingStore) -> None:
+    clock = Clock()
+    keys = directory(store, clock, cache_s=0)
+    issued = issue_key(store, tenant_id="acme", kind="shared", created_by="t", now=clock.now)
+    digest = hash_api_key(issued.secret)
+    assert keys.key(digest, ("shared",)) is not None
+    revoke_key(store, issued.record.key_id, now=clock.now)
+    assert keys.key(digest, ("shared",)) is None
+    assert store.reads == 2
+
+
+def test_an_expiry_is_checked_on_every_request_not_a_bound_later(store: CountingStore) -> None:
+    clock = Clock()
+    keys = directory(store, clock)
+    old = issue_key(store, tenant_id="acme", kind="v1_test", created_by="t", now=clock.now)
+    digest = hash_api_key(old.secret)
+    new, _ = rotate_key(store, old.record.key_id, grace_s=30, created_by="t", now=clock.now)
+    assert keys.key(digest, ("v1_test",)) is not None
+    clock.now += 30
+    assert keys.key(digest, ("v1_test",)) is None
+    assert keys.key(hash_api_key(new.secret), ("v1_test",)) is not None
+
+
+def test_a_key_is_only_accepted_as_its_own_kind_and_its_own_digest(store: CountingStore) -> None:
+    clock = Clock()
+    keys = directory(store, clock)
+    issued = issue_key(store, tenant_id="acme", kind="shared", created_by="t", now=clock.now)
+    digest = hash_api_key(issued.secret)
+    assert keys.key(digest, ("v1_live", "v1_test")) is None
+    # Another digest with the same first 12 digits (the id) is not this key.
+    assert keys.key(digest[:12] + "0" * 52, ("shared",)) is None
+    assert keys.key(digest, ("shared",)) is not None
+
+
+def test_a_suspension_is_seen_within_the_cache_bound(store: CountingStore) -> None:
+    clock = Clock()
+    keys = directory(store, clock, cache_s=10)
+    assert keys.suspended("acme") is False
+    store.put_tenant_profile(TenantProfile(tenant_id="acme", status="suspended"))
+    clock.now += 9
+    assert keys.suspended("acme") is False
+    clock.now += 1
+    assert keys.suspended("acme") is True
+
+
+def test_a_keys_last_use_is_written_at_most_once_a_minute(store: CountingStore) -> None:
+    clock = Clock()
+    keys = directory(store, clock)
+    issued = issue_key(store, tenant_id="acme", kind="v1_live", created_by="t", now=clock.now)
+    keys.used(issued.record)
+    assert store.key(issued.record.key_id).last_used_at == clock.now  # type: ignore[union-attr]
+    first = clock.now
+    clock.now += TOUCH_EVERY_S - 1
+    keys.used(issued.record)
+    assert store.key(issued.record.key_id).last_used_at == first  # type: ignore[union-attr]
+    clock.now += 1
+    keys.used(issued.record)
+    assert store.key(issued.record.key_id).last_used_at == clock.now  # type: ignore[union-attr]
+
+
+def test_a_background_last_use_is_written_off_the_caller(store: CountingStore) -> None:
+    clock = Clock()
+    keys = KeyDirectory(store, cache_s=60, clock=clock)
+    issued = issue_key(store, tenant_id="acme", kind="v1_live", created_by="t", now=clock.now)
+    keys.used(issued.record)
+    keys.flush()
+    assert store.key(issued.record.key_id).last_used_at == clock.now  # type: ignore[union-attr]
+
+
+def test_any_key_says_whether_the_family_is_configured(store: CountingStore) -> None:
+    clock = Clock()
+    keys = directory(store, clock, cache_s=60)
+    assert keys.any_key(("shared",)) is False
+    issue_key(store, tenant_id="acme", kind="shared", created_by="t", now=clock.now)
+    assert keys.any_key(("shared",)) is False  # read again only after the bound
+    clock.now += 60
+    assert keys.any_key(("shared",)) is True
+    assert keys.any_key(("v1_live", "v1_test")) is False
+
+
+@pytest.mark.parametrize(
+    ("text", "seconds"), [("90d", 90 * 86400.0), ("24h", 86400.0), ("30m", 1800.0), ("0", 0.0)]
+)
+def test_durations(text: str, seconds: float) -> None:
+    assert parse_duration(text) == seconds
+
+
+@pytest.mark.parametrize("text", ["", "1w", "-1d", "1.5h", "d", "9999999d"])
+def test_what_is_not_a_duration(text: str) -> None:
+    with pytest.raises(ValueError, match="not a duration"):
+        parse_duration(text)
