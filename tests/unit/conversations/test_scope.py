@@ -65,3 +65,14 @@ def test_the_bound_scope_replaces_the_asked_documents_and_keeps_everything_else(
     applied = TurnScope(["a"], "s").apply(asked)
     assert (applied.document_ids, applied.selection) == (["a"], "s")
     assert (applied.sources, applied.mcp_servers) == (["documents"], ["m"])
+
+
+def test_a_turn_naming_no_sources_answers_with_its_conversations_kept_ones() -> None:
+    # Issue 25: the sources kept from the conversation's latest turn replace the asked (none).
+    kept = TurnScope(["a"], kept_sources=(["documents", "portal"], ["partner"]))
+    applied = kept.apply(Scope())
+    assert (applied.document_ids, applied.sources, applied.mcp_servers) == (
+        ["a"],
+        ["documents", "portal"],
+        ["partner"],
+    )
