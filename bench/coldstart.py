@@ -161,11 +161,10 @@ class Entry:
 JUDGE_BATCH_STATE = json.dumps(
     {
         "batch_index": 0,
-        "indexes": [],
         "items": [],
         "passages": {},
         "deadline_at": 30,
-        "judge_until": 20,
+        "checks_until": 20,
         "calls": 0,
         "timeout_s": 20,
     }
@@ -304,8 +303,9 @@ def first_invoke(samples: list[dict[str, Any]], key: str) -> float | None:
     return round(statistics.median(s["events"][0][key] for s in samples), 1)
 
 
-def artifact_report(runs: int) -> dict[str, Any]:
-    """Every Python-runtime function of the host build, measured as SnapStart splits it."""
+def artifact_report(runs: int, only: list[str] | None = None) -> dict[str, Any]:
+    """Every Python-runtime function of the host build (or ``only`` these), measured as SnapStart
+    splits it, and each cold import paired with a Powertools reference import."""
     import shutil
 
     from tests.infra import sam
@@ -318,21 +318,27 @@ def artifact_report(runs: int) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="tanda-coldstart-artifact-") as tmp:
         workdir = Path(tmp)
         for name in sam.PYTHON_FUNCTIONS:
+            if only and name not in only:
+                continue
             events = sam.function_events(name)[:1]
             restored = [
                 sam.probe(build, name, runtime, workdir, {"snapstart": True, "events": events})
                 for _ in range(runs)
             ]
-            cold = [
-                sam.probe(build, name, runtime, workdir, {"snapstart": False, "events": events})
-                for _ in range(runs)
-            ]
+            cold: list[dict[str, Any]] = []
+            reference: list[dict[str, Any]] = []
+            for _ in range(runs):  # each cold sample paired with a reference sample (issue 24)
+                cold.append(
+                    sam.probe(build, name, runtime, workdir, {"snapstart": False, "events": events})
+                )
+                reference.append(reference_probe(build, runtime, workdir))
             sam.probe(build, name, runtime, workdir, {}, write_bytecode=True)
             compiled = [sam.probe(build, name, runtime, workdir, {}) for _ in range(runs)]
             for cache in list(build.rglob("__pycache__")):  # back to the deployed artifact
                 shutil.rmtree(cache, ignore_errors=True)
 
             entry: dict[str, Any] = {"first_invoke": events[0]["name"] if events else None}
+            entry["vs_powertools"] = paired_ratio(name, cold, reference)
             for unit in ("", "_cpu"):  # wall clock, then this process's CPU time
                 figures = {
                     "import_ms": median(restored + cold, f"import{unit}_ms"),
@@ -368,10 +374,64 @@ def artifact_report(runs: int) -> dict[str, Any]:
         "runs": runs,
         "measure": "fresh `python3.12 -I -S -B` per sample with only the built function, its "
         "layers and the runtime's packages on sys.path; medians of wall time (`wall`) and of "
-        "the process's CPU time (`cpu`, what a loaded host disturbs least)",
+        "the process's CPU time (`cpu`, what a loaded host disturbs least); `vs_powertools`: "
+        "each cold import over a bare Powertools REST resolver's import sampled right after it "
+        "the same way, the median of the pairs (issue 24 targets: a step 1.5x, a route 2x)",
         "load_average": [round(x, 2) for x in os.getloadavg()],
         "functions": functions,
     }
+
+
+def reference_probe(build: Path, runtime: Path, workdir: Path) -> dict[str, Any]:
+    """The Powertools REST resolver handler (:data:`POWERTOOLS_HANDLER`) imported the way
+    ``sam.probe`` imports a built function: a clean ``python3.12 -I -S -B`` with only its folder,
+    the built layers (Powertools is in the dependency layer) and the runtime's packages."""
+    from tests.infra import sam
+
+    folder = workdir / "powertools-reference"
+    folder.mkdir(exist_ok=True)
+    (folder / "app.py").write_text(POWERTOOLS_HANDLER, encoding="utf-8")
+    spec = {
+        "path": [str(folder)]
+        + [str(build / layer / "python") for layer in sam.LAYERS]
+        + [str(runtime)],
+        "module": "app",
+        "snapstart": False,
+        "events": [],
+    }
+    spec_file = workdir / "powertools-reference.json"
+    spec_file.write_text(json.dumps(spec), encoding="utf-8")
+    result = subprocess.run(
+        [str(sam.python312()), "-I", "-S", "-B", str(sam.PROBE), str(spec_file)],
+        cwd=workdir,
+        env={"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8"},
+        capture_output=True,
+        text=True,
+        timeout=180,
+        check=True,
+    )
+    loaded: dict[str, Any] = json.loads(result.stdout.strip().splitlines()[-1])
+    return loaded
+
+
+def paired_ratio(
+    name: str, cold: list[dict[str, Any]], reference: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """Each cold import over the reference import measured right after it, as the median of the
+    pairs (a drifting load moves both), for wall and CPU time, against the issue's targets."""
+    figures: dict[str, Any] = {}
+    for unit in ("", "_cpu"):
+        key = f"import{unit}_ms"
+        ratios = [c[key] / r[key] for c, r in zip(cold, reference, strict=True) if r[key]]
+        figures["wall" if not unit else "cpu"] = {
+            "powertools_import_ms": median(reference, key),
+            "ratio": round(statistics.median(ratios), 2) if ratios else None,
+        }
+    target = TARGETS["step" if name.endswith("StepFunction") else "route"]
+    figures["target_ratio"] = target
+    cpu_ratio = figures["cpu"]["ratio"]
+    figures["within_target"] = cpu_ratio is not None and cpu_ratio <= target
+    return figures
 
 
 def print_artifact_table(artifact: dict[str, Any]) -> None:
@@ -382,7 +442,7 @@ def print_artifact_table(artifact: dict[str, Any]) -> None:
         header = (
             f"{'artifact, py ' + artifact['python'] + ', ' + unit + ' ms':<28} {'import':>7} "
             f"{'+pyc':>6} {'prime':>6} {'restore':>7} {'1st inv':>8} {'cold 1st':>8} "
-            f"{'on-demand':>9}"
+            f"{'on-demand':>9} {'x ptools':>8}"
         )
         print("\n" + header)
         print("-" * len(header))
@@ -392,7 +452,8 @@ def print_artifact_table(artifact: dict[str, Any]) -> None:
                 f"{name:<28} {cell(f['import_ms'], 7)} {cell(f['import_with_bytecode_ms'], 6)} "
                 f"{cell(f['prime_ms'], 6)} {cell(f['after_restore_ms'], 7)} "
                 f"{cell(f['first_invoke_after_restore_ms'], 8)} "
-                f"{cell(f['first_invoke_cold_ms'], 8)} {cell(f.get('on_demand_cold_ms'), 9)}"
+                f"{cell(f['first_invoke_cold_ms'], 8)} {cell(f.get('on_demand_cold_ms'), 9)} "
+                f"{cell(entry['vs_powertools'][unit]['ratio'], 8)}"
             )
 
 
@@ -402,6 +463,13 @@ def main() -> int:
     parser.add_argument("--output", type=Path, default=RESULTS)
     parser.add_argument(
         "--no-artifact", action="store_true", help="skip the built artifact (no SAM build)"
+    )
+    parser.add_argument(
+        "--artifact-function",
+        action="append",
+        default=[],
+        metavar="FUNCTION",
+        help="measure only these functions of the built artifact (template names, repeatable)",
     )
     parser.add_argument(
         "--only",
@@ -459,8 +527,8 @@ def main() -> int:
             data["reference_median_ms_same_run"] = reference["median_ms"]
         previous["entries"].update(measured)
         report = previous
-    elif not args.no_artifact:
-        report["artifact"] = artifact_report(args.runs)
+    elif not args.no_artifact and not args.only:
+        report["artifact"] = artifact_report(args.runs, args.artifact_function or None)
         print_artifact_table(report["artifact"])
     args.output.parent.mkdir(parents=True, exist_ok=True)
     args.output.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")

@@ -62,6 +62,7 @@ from tanda.pipeline.steps import AgentPorts, StepDeps  # noqa: E402
 from tanda.records.documents import Chunk, Document, LegalIdentity  # noqa: E402
 from tanda.service import answer_v2 as service  # noqa: E402
 from tanda.service.retrieval_eval import load_beir  # noqa: E402
+from tanda.service.turn import asked_scope  # noqa: E402
 from tanda.settings import Settings  # noqa: E402
 from tanda.wiring import Runtime  # noqa: E402
 
@@ -305,7 +306,13 @@ def answer_v2(
 ) -> AnswerOutcome:
     """One /query/v2 turn on the in-process runner, as the use case hands it over."""
     request = AnswerRequest.starting(
-        TENANT, body, settings, started_at=time.time(), scenario=scenario
+        TENANT,
+        body.query,
+        settings,
+        started_at=time.time(),
+        scope=asked_scope(body),
+        include_proof=body.include_proof,
+        scenario=scenario,
     )
     return runner.run(request)
 

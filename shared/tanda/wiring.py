@@ -77,12 +77,24 @@ and the partner credentials' checks. A route adds its use case."""
 _ANSWER_STEP: tuple[str, ...] = (
     *_AWS_ADAPTERS,
     "tanda.pipeline.steps",
+    "tanda.conversations.scope",
+    "tanda.agent.source_tools",
+    "tanda.agent.tool_loop",
+    "tanda.agent.tools",
+    "tanda.retrieval.question",
+    "tanda.pipeline.routing",
+    "tanda.judge.strict_judge",
+    "tanda.judge.framing_check",
+    "tanda.annotate.gate",
+    "tanda.guard.policy_guard",
+    "tanda.pipeline.proof",
     "tanda.pipeline.progress",
     "tanda.numbers",
 )
-"""A task of the query state machine (functions/steps/*): the steps import every stage at
-import; the progress publisher (agent step of a stream) and the quantities the judge's numbers
-check reads are imported when first used."""
+"""A task of the query state machine (functions/steps/*): each step imports the stages it runs
+when it first runs (issue 24: an on-demand cold start pays only for its own step), the progress
+publisher (agent step of a stream) and the quantities the judge's numbers check reads likewise.
+A snapshot holds them all."""
 
 _JOB_STEP: tuple[str, ...] = (*_AWS_ADAPTERS, "tanda.pipeline.cross_check")
 """A task of the cross-check state machine; each adds the stage modules its step runs."""

@@ -22,7 +22,6 @@ from tanda.adapters.dynamodb_progress import (
 )
 from tanda.adapters.memory_progress import MemoryProgress
 from tanda.agent.tool_loop import AgentUnavailable
-from tanda.contract import QueryV2Request
 from tanda.contract.common import FallbackReason, WireModel
 from tanda.contract.frames import ToolFinishedFrame, ToolStartedFrame
 from tanda.pipeline.runners.stepfunctions import StepFunctionsRunner
@@ -211,7 +210,7 @@ RECORDED_OUTPUT = AnswerOutcome.refusal(FallbackReason.source_scope_empty).model
 def request(query: str = "q", trace_id: str | None = None) -> AnswerRequest:
     settings = Settings(request_deadline_s=20.0, runner="stepfunctions")
     return AnswerRequest.starting(
-        "acme", QueryV2Request(query=query), settings, started_at=time.time(), trace_id=trace_id
+        "acme", query, settings, started_at=time.time(), trace_id=trace_id
     )
 
 

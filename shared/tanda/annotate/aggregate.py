@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
 from tanda.annotate.compose import ComposedAnswer
 from tanda.contract.common import (
@@ -19,7 +20,6 @@ from tanda.contract.common import (
     Verdict,
     Verification,
 )
-from tanda.contract.frames import AnnotationsFrame, ClaimAnnotation, FramingAnnotation
 from tanda.contract.response import (
     Claim,
     ClaimCitation,
@@ -29,6 +29,9 @@ from tanda.contract.response import (
     UnverifiedReasons,
 )
 from tanda.contract.segments import Segment
+
+if TYPE_CHECKING:
+    from tanda.contract.frames import AnnotationsFrame
 
 
 class Route(StrEnum):
@@ -292,6 +295,10 @@ def annotations_frame(
     annotation: Annotation, *, fallback_used: bool, fallback_reason: FallbackReason | None
 ) -> AnnotationsFrame:
     """The SSE ``annotations`` frame: the same counts, and offsets without text (V2-21)."""
+    # The stream contract is imported by the stream that publishes it, never by a step handler
+    # (cold start, issue 24).
+    from tanda.contract.frames import AnnotationsFrame, ClaimAnnotation, FramingAnnotation
+
     return AnnotationsFrame(
         **annotation.faithfulness.model_dump(exclude={"checked"}),
         checked=annotation.faithfulness.checked,

@@ -1,10 +1,9 @@
-"""What the answering routes share: the scenario header, the error statuses, opening a stream on
-the stream pool, and the frames of a finished answer in stream order (V2-21; the v1 stream differs
-only in its start and counts frames)."""
+"""What the answering routes share: the scenario header, the error statuses, and opening a stream
+on the stream pool (the frames of a finished answer are published by ``tanda.service.publish``)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from typing import Annotated, Any, TypeVar
 
 from fastapi import Header, Request
@@ -13,22 +12,9 @@ from pydantic import BaseModel
 
 from tanda.api.security import AUTH_RESPONSES
 from tanda.api.sse import Emit, stream_workers
-from tanda.contract.common import Citation
 from tanda.contract.errors import ErrorResponse
-from tanda.contract.frames import (
-    AnswerDeltaFrame,
-    CitationFrame,
-    DoneFrame,
-    GuardBlockedFrame,
-    PassageFrame,
-    TraceFrame,
-)
 from tanda.errors import BadRequest
-from tanda.passages import Passage
 from tanda.wiring import Runtime
-
-DELTA_CHARS = 80
-"""Code points per ``answer.delta`` frame."""
 
 ANSWER_RESPONSES: dict[int | str, dict[str, Any]] = {
     **AUTH_RESPONSES,
@@ -114,52 +100,3 @@ def stream_answer(
         give_back(prepared)
         raise
     return job.response()
-
-
-def answer_frames(
-    *,
-    start: BaseModel,
-    trace_id: str,
-    citations: Sequence[Citation],
-    passages: Mapping[str, Passage],
-    blocked: bool,
-    counts: BaseModel,
-    answer: str,
-    fallback_used: bool,
-    history_truncated: bool,
-) -> list[BaseModel]:
-    """``start``, ``trace``, ``citation``…, ``guard.blocked`` or ``passage``…, ``counts``,
-    ``answer.delta``…, ``done`` — every valid claim key pairs with one citation and one passage."""
-    frames: list[BaseModel] = [start, TraceFrame(trace_id=trace_id)]
-    frames += [CitationFrame(**c.model_dump(exclude_none=True)) for c in citations]
-    if blocked:
-        frames.append(GuardBlockedFrame())
-    else:
-        for citation in citations:
-            passage = passages[citation.citation_key or ""]
-            frames.append(
-                PassageFrame(
-                    kind="chunk" if passage.kind == "chunk" else "tool",
-                    citation_key=passage.key,
-                    text=passage.text,
-                    chunk_id=citation.chunk_id,
-                    document_id=citation.document_id,
-                    document_title=citation.document_title,
-                    page_no=citation.page_no,
-                    section=citation.section,
-                    legal_reference=citation.legal_reference,
-                    tool=passage.producing_call if passage.kind != "chunk" else None,
-                )
-            )
-    frames.append(counts)
-    frames += [
-        AnswerDeltaFrame(text=answer[i : i + DELTA_CHARS])
-        for i in range(0, len(answer), DELTA_CHARS)
-    ]
-    frames.append(
-        DoneFrame(
-            finish_reason="fallback" if fallback_used else "stop",
-            history_truncated=history_truncated,
-        )
-    )
-    return frames

@@ -1,52 +1,128 @@
-"""Pydantic models of every wire shape. Imports nothing else of tanda (DESIGN §2)."""
+"""Pydantic models of every wire shape. Imports nothing else of tanda (DESIGN §2).
 
-from tanda.contract.common import (
-    SCHEMA_ANNOTATE_V2,
-    Citation,
-    FallbackReason,
-    Layout,
-    Offsets,
-    SegmentKind,
-    StageStatus,
-    UnverifiedReason,
-    Verdict,
-    Verification,
-    WireModel,
-)
-from tanda.contract.errors import ErrorDetail, ErrorResponse, FieldError
-from tanda.contract.frames import (
-    STREAM_FRAMES,
-    AnnotationsFrame,
-    AnswerDeltaFrame,
-    CitationFrame,
-    ClaimAnnotation,
-    DoneFrame,
-    ErrorFrame,
-    FramingAnnotation,
-    GuardBlockedFrame,
-    MessageStartFrame,
-    PassageFrame,
-    ToolFinishedFrame,
-    ToolStartedFrame,
-    TraceFrame,
-)
-from tanda.contract.query import QueryV2Request
-from tanda.contract.response import (
-    AnnotatedFields,
-    Claim,
-    ClaimCitation,
-    Faithfulness,
-    FaithfulnessCounts,
-    FramingSpan,
-    Grounding,
-    GroundingPassage,
-    ModelCallRecord,
-    QueryV2Response,
-    ToolCallAudit,
-    UnverifiedReasons,
-    UsedDoc,
-)
-from tanda.contract.segments import Segment
+The names below are importable from the package, each from its own module on first use (PEP 562):
+importing one module of the contract does not import them all — a step handler that speaks only
+the annotation shapes pays for no request body, response, stream frame or error body (cold start,
+issue 24).
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from tanda.contract.common import (
+        SCHEMA_ANNOTATE_V2,
+        Citation,
+        FallbackReason,
+        Layout,
+        Offsets,
+        SegmentKind,
+        StageStatus,
+        UnverifiedReason,
+        Verdict,
+        Verification,
+        WireModel,
+    )
+    from tanda.contract.errors import (
+        ErrorDetail,
+        ErrorResponse,
+        FieldError,
+    )
+    from tanda.contract.frames import (
+        STREAM_FRAMES,
+        AnnotationsFrame,
+        AnswerDeltaFrame,
+        CitationFrame,
+        ClaimAnnotation,
+        DoneFrame,
+        ErrorFrame,
+        FramingAnnotation,
+        GuardBlockedFrame,
+        MessageStartFrame,
+        PassageFrame,
+        ToolFinishedFrame,
+        ToolStartedFrame,
+        TraceFrame,
+    )
+    from tanda.contract.query import (
+        QueryV2Request,
+    )
+    from tanda.contract.response import (
+        AnnotatedFields,
+        Claim,
+        ClaimCitation,
+        Faithfulness,
+        FaithfulnessCounts,
+        FramingSpan,
+        Grounding,
+        GroundingPassage,
+        ModelCallRecord,
+        QueryV2Response,
+        ToolCallAudit,
+        UnverifiedReasons,
+        UsedDoc,
+    )
+    from tanda.contract.segments import (
+        Segment,
+    )
+
+_HOMES: dict[str, str] = {
+    "SCHEMA_ANNOTATE_V2": "tanda.contract.common",
+    "Citation": "tanda.contract.common",
+    "FallbackReason": "tanda.contract.common",
+    "Layout": "tanda.contract.common",
+    "Offsets": "tanda.contract.common",
+    "SegmentKind": "tanda.contract.common",
+    "StageStatus": "tanda.contract.common",
+    "UnverifiedReason": "tanda.contract.common",
+    "Verdict": "tanda.contract.common",
+    "Verification": "tanda.contract.common",
+    "WireModel": "tanda.contract.common",
+    "ErrorDetail": "tanda.contract.errors",
+    "ErrorResponse": "tanda.contract.errors",
+    "FieldError": "tanda.contract.errors",
+    "STREAM_FRAMES": "tanda.contract.frames",
+    "AnnotationsFrame": "tanda.contract.frames",
+    "AnswerDeltaFrame": "tanda.contract.frames",
+    "CitationFrame": "tanda.contract.frames",
+    "ClaimAnnotation": "tanda.contract.frames",
+    "DoneFrame": "tanda.contract.frames",
+    "ErrorFrame": "tanda.contract.frames",
+    "FramingAnnotation": "tanda.contract.frames",
+    "GuardBlockedFrame": "tanda.contract.frames",
+    "MessageStartFrame": "tanda.contract.frames",
+    "PassageFrame": "tanda.contract.frames",
+    "ToolFinishedFrame": "tanda.contract.frames",
+    "ToolStartedFrame": "tanda.contract.frames",
+    "TraceFrame": "tanda.contract.frames",
+    "QueryV2Request": "tanda.contract.query",
+    "AnnotatedFields": "tanda.contract.response",
+    "Claim": "tanda.contract.response",
+    "ClaimCitation": "tanda.contract.response",
+    "Faithfulness": "tanda.contract.response",
+    "FaithfulnessCounts": "tanda.contract.response",
+    "FramingSpan": "tanda.contract.response",
+    "Grounding": "tanda.contract.response",
+    "GroundingPassage": "tanda.contract.response",
+    "ModelCallRecord": "tanda.contract.response",
+    "QueryV2Response": "tanda.contract.response",
+    "ToolCallAudit": "tanda.contract.response",
+    "UnverifiedReasons": "tanda.contract.response",
+    "UsedDoc": "tanda.contract.response",
+    "Segment": "tanda.contract.segments",
+}
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(home), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "SCHEMA_ANNOTATE_V2",

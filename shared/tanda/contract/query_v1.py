@@ -7,10 +7,16 @@ from typing import Literal
 
 from pydantic import ConfigDict, Field
 
-from tanda.contract.common import Citation, UnverifiedReason, Verdict, WireModel, omitted_when_none
+from tanda.contract.common import Citation, WireModel, omitted_when_none
 from tanda.contract.frames import STREAM_FRAMES
 from tanda.contract.query import QueryV2Request
-from tanda.contract.response import GroundingPassage, ModelCallRecord, ToolCallAudit, UsedDoc
+from tanda.contract.response import (
+    ClaimMapEntry,
+    GroundingPassage,
+    ModelCallRecord,
+    ToolCallAudit,
+    UsedDoc,
+)
 
 V1FallbackReason = Literal[
     "policy_blocked",
@@ -30,16 +36,6 @@ class QueryV1Request(QueryV2Request):
     offer_artifacts: bool = Field(  # type: ignore[assignment]
         default=False, description="Accepted; this deployment makes no files."
     )
-
-
-class ClaimMapEntry(WireModel):
-    text: str
-    citation_keys: list[str]
-    verdict: Verdict
-    unverified_reason: UnverifiedReason | None
-    kept: bool = Field(description="Published (confirmed by the judge) or withheld.")
-    start: int | None = Field(description="Offset in `answer` when kept (code points).")
-    end: int | None
 
 
 class QueryV1Response(WireModel):

@@ -138,6 +138,18 @@ class ModelCallRecord(WireModel):
     output_tokens: int | None = None
 
 
+# ``/query``'s claim map (CV-2), here beside the other annotation shapes because the guard step
+# builds it: no docstring, which would become its OpenAPI description.
+class ClaimMapEntry(WireModel):
+    text: str
+    citation_keys: list[str]
+    verdict: Verdict
+    unverified_reason: UnverifiedReason | None
+    kept: bool = Field(description="Published (confirmed by the judge) or withheld.")
+    start: int | None = Field(description="Offset in `answer` when kept (code points).")
+    end: int | None
+
+
 class AnnotatedFields(WireModel):
     """The annotate-v2 fields every v2 answer carries (also the playground's)."""
 

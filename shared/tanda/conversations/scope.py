@@ -1,32 +1,59 @@
-"""A conversation's scope binds its turns (CV-1, issue 11).
+"""The scope of a turn, decided in this one room (DESIGN §3 step 2; CV-1, V2-20, issue 24).
 
-``POST /conversations`` may name ``document_ids`` and/or a ``selection``; every turn in that
-conversation answers within them. A turn may name its own scope only to narrow it: its
-``document_ids`` must all lie in the conversation's, and its ``selection``, if the conversation has
-one, must be that selection. A turn that reaches outside is the ``source_out_of_scope`` refusal,
-before any tool or model call — the same refusal as naming a document outside the caller's tenant.
-The bound scope then goes through the ordinary scope step (V2-20): an empty named selection is
-``source_scope_empty``. A conversation created by a first turn (no ``conversation_id``) is
-unbound: each of its turns names its own scope, as before.
+What a turn may read is settled in two moves, both here:
+
+1. :func:`bind_scope` — when the turn's conversation is claimed (the service, before the turn
+   runs). ``POST /conversations`` may name ``document_ids`` and/or a ``selection``; every turn in
+   that conversation answers within them. A turn may name its own scope only to narrow it: its
+   ``document_ids`` must all lie in the conversation's, and its ``selection``, if the conversation
+   has one, must be that selection. A turn that reaches outside is the ``source_out_of_scope``
+   refusal, before any tool or model call — the same refusal as naming a document outside the
+   caller's tenant. A conversation created by a first turn (no ``conversation_id``) is unbound:
+   each of its turns names its own scope, as before. A conversation keeps its sources across
+   turns (:func:`keep_sources`, issue 25): a turn naming none uses its latest turn's.
+2. :func:`resolve_scope` — the scope step itself, the first thing the agent step does (it runs
+   where the search index is): the bound :class:`Scope` resolved into the caller's tenant, or the
+   fixed refusal that ends the request before any tool or model call (an empty named selection
+   is ``source_scope_empty``; a portal or MCP server the tenant has not configured is refused,
+   issue 25).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import TypeVar
+from typing import TYPE_CHECKING, Literal
+
+from pydantic import BaseModel, ConfigDict
 
 from tanda.contract.common import FallbackReason
-from tanda.contract.query import QueryV2Request
-from tanda.records.conversations import Conversation, StoredMessage
+from tanda.records.documents import SearchScope
 
-Body = TypeVar("Body", bound=QueryV2Request)
+if TYPE_CHECKING:
+    from tanda.ports import SearchIndex
+    from tanda.records.conversations import Conversation, StoredMessage
+    from tanda.sources import SourceConnector
+
+SourceKind = Literal["documents", "portal"]
+
+
+class Scope(BaseModel):
+    """What a turn asks to read, in the pipeline's words (part of its ``AnswerRequest``, so it
+    crosses the state machine as JSON): documents, a named selection, source kinds, MCP servers.
+    ``None`` everywhere: the caller's whole tenant, documents only."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
+
+    document_ids: list[str] | None = None
+    selection: str | None = None
+    sources: list[SourceKind] | None = None
+    mcp_servers: list[str] | None = None
 
 
 @dataclass(frozen=True)
 class TurnScope:
-    """The scope one turn answers in, or the refusal when it asked for more than its
-    conversation allows."""
+    """The documents and selection one turn answers in inside its conversation, or the refusal
+    when it asked for more than its conversation allows."""
 
     document_ids: list[str] | None = None
     selection: str | None = None
@@ -34,12 +61,13 @@ class TurnScope:
     kept_sources: tuple[list[str] | None, list[str] | None] | None = None
     """Issue 25: the conversation's sources and MCP servers, for a turn that names none."""
 
-    def apply(self, body: Body) -> Body:
-        """``body`` with this scope in place of its own (what the pipeline's scope step reads)."""
+    def apply(self, scope: Scope) -> Scope:
+        """``scope`` with these documents and this selection in place of its own — and, for a
+        turn that named no sources, its conversation's (issue 25)."""
         update: dict[str, object] = {"document_ids": self.document_ids, "selection": self.selection}
         if self.kept_sources is not None:
             update["sources"], update["mcp_servers"] = self.kept_sources
-        return body.model_copy(update=update)
+        return scope.model_copy(update=update)
 
 
 def keep_sources(
@@ -81,3 +109,33 @@ def bind_scope(
         document_ids=turn_documents or bound_documents,
         selection=bound_selection if bound_selection is not None else selection,
     )
+
+
+def resolve_scope(
+    index: SearchIndex,
+    tenant_id: str,
+    scope: Scope,
+    sources: SourceConnector | None = None,
+) -> SearchScope | FallbackReason:
+    """The scope step (V2-20): ``scope`` in the caller's tenant, or the refusal that ends the
+    request before any tool or model call. Issue 25: a portal or MCP server only as the tenant
+    has configured it (``sources``: the tenants' portals and MCP servers; ``None``: none)."""
+    wants_portal = bool(scope.sources and "portal" in scope.sources)
+    if wants_portal and (sources is None or sources.portal(tenant_id) is None):
+        return FallbackReason.source_scope_unavailable  # the tenant has no portal
+    if scope.mcp_servers:
+        known = set(sources.mcp_names(tenant_id)) if sources is not None else set()
+        if not set(scope.mcp_servers) <= known:
+            return FallbackReason.mcp_source_unavailable  # not one of the tenant's servers
+    resolved = SearchScope(
+        tenant_id=tenant_id,
+        document_ids=tuple(scope.document_ids) if scope.document_ids else None,
+        selection=scope.selection,
+    )
+    if scope.selection is not None or scope.document_ids:
+        found = {d.document_id for d in index.documents(resolved)}
+        if scope.selection is not None and not found:
+            return FallbackReason.source_scope_empty
+        if scope.document_ids and not set(scope.document_ids) <= found:
+            return FallbackReason.source_out_of_scope
+    return resolved

@@ -15,21 +15,22 @@ monotonic clock does not survive a Lambda boundary.
 from __future__ import annotations
 
 import math
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from tanda.annotate.aggregate import Annotation, SegmentOutcome
 from tanda.contract.common import Citation, FallbackReason, StageStatus
 from tanda.contract.proof import Proof
-from tanda.contract.query import QueryV2Request
-from tanda.contract.query_v1 import ClaimMapEntry
-from tanda.contract.response import ModelCallRecord, ToolCallAudit
+from tanda.contract.response import ClaimMapEntry, ModelCallRecord, ToolCallAudit
 from tanda.contract.segments import Segment
 from tanda.conversations.history import History
+from tanda.conversations.scope import Scope
 from tanda.judge.strict_judge import JudgeItem
 from tanda.passages import Passage
-from tanda.settings import Settings
+
+if TYPE_CHECKING:
+    from tanda.settings import Settings
 
 AnswerMode = Literal["annotate-v2", "v1-gate"]
 """``annotate-v2``: every segment published with its mark (``/query/v2``, its stream, the
@@ -53,10 +54,18 @@ class StepTimeouts(_State):
 
 class AnswerRequest(_State):
     """One turn, as a runner takes it: everything the steps need that is not a port or a
-    setting. Built by the service (:meth:`starting`); the execution input on the state machine."""
+    setting, in the pipeline's own words — no route's wire body (issue 24: each route builds it
+    from its own). Built by the service (:meth:`starting`); the execution input on the state
+    machine."""
 
     tenant_id: str
-    body: QueryV2Request
+    query: str = Field(description="The question, as the caller asked it.")
+    scope: Scope = Field(
+        default_factory=Scope, description="What the turn may read (tanda.conversations.scope)."
+    )
+    include_proof: bool = Field(
+        default=False, description="Build the proof chain, which only withholds (ASK-11)."
+    )
     mode: AnswerMode = "annotate-v2"
     scenario: str | None = Field(default=None, description="The scripted model's scenario.")
     editorial_prompt: str | None = Field(
@@ -85,10 +94,12 @@ class AnswerRequest(_State):
     def starting(
         cls,
         tenant_id: str,
-        body: QueryV2Request,
+        query: str,
         settings: Settings,
         *,
         started_at: float,
+        scope: Scope | None = None,
+        include_proof: bool = False,
         mode: AnswerMode = "annotate-v2",
         scenario: str | None = None,
         editorial_prompt: str | None = None,
@@ -99,7 +110,9 @@ class AnswerRequest(_State):
         clock), under the settings' deadline."""
         return cls(
             tenant_id=tenant_id,
-            body=body,
+            query=query,
+            scope=scope or Scope(),
+            include_proof=include_proof,
             mode=mode,
             scenario=scenario,
             editorial_prompt=editorial_prompt,

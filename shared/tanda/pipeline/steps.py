@@ -12,6 +12,10 @@ split, the same on both runners (docs/pipeline.md "Budgets"): the agent stops wi
 ``max(3, share × budget)`` calls left; what it left goes one call to the guard, one to the
 framing check (if there is framing to examine), the rest in equal shares to the judge batches
 (the remainder to the first). A check never borrows another's calls.
+
+Each step imports the stages it runs when it first runs (issue 24): a step's Lambda imports this
+module, so the judge batch's does not pay for the agent, its tools and retrieval, nor the guard's
+for the judge. ``tanda.snapstart`` primes them all before a snapshot.
 """
 
 from __future__ import annotations
@@ -19,28 +23,12 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from tanda.agent.source_tools import SourceTools, open_source_tools
-from tanda.agent.tool_loop import Agent, AgentInstructions
-from tanda.agent.tools import AgentTools, unreadable_call
-from tanda.annotate.aggregate import Annotation, SegmentOutcome, aggregate, refusal_annotation
-from tanda.annotate.compose import SegmentSpan, compose
-from tanda.annotate.gate import compose_kept, gate
 from tanda.contract.common import Citation, FallbackReason, StageStatus, WireModel
-from tanda.contract.query import QueryV2Request
-from tanda.contract.query_v1 import ClaimMapEntry
-from tanda.contract.response import ModelCallRecord
-from tanda.contract.segments import Segment
+from tanda.contract.response import ClaimMapEntry
 from tanda.errors import NotFound
-from tanda.guard.policy_guard import PolicyGuard
-from tanda.judge.framing_check import FramingCheck
-from tanda.judge.strict_judge import Judge
-from tanda.model_calls import ChatModel
 from tanda.model_calls.budget import ModelLedger, RequestBudget
-from tanda.pipeline.notices import INSUFFICIENT_GROUNDING_NOTICE, NOTICES
-from tanda.pipeline.proof import prove_answer
-from tanda.pipeline.routing import collect_outcomes, route_segments
 from tanda.pipeline.states import (
     AgentStepOutput,
     AnswerMode,
@@ -57,11 +45,19 @@ from tanda.pipeline.states import (
     guard_reserve_s,
     step_timeouts,
 )
-from tanda.ports import Embedder, Reranker, SearchIndex
-from tanda.records.documents import SearchScope
-from tanda.retrieval.question import analyze_question
-from tanda.settings import Settings
-from tanda.sources import SourceConnector
+
+if TYPE_CHECKING:
+    from tanda.agent.source_tools import SourceTools
+    from tanda.agent.tool_loop import AgentInstructions
+    from tanda.annotate.aggregate import Annotation, SegmentOutcome
+    from tanda.annotate.compose import SegmentSpan
+    from tanda.contract.response import ModelCallRecord
+    from tanda.contract.segments import Segment
+    from tanda.model_calls import ChatModel
+    from tanda.ports import Embedder, Reranker, SearchIndex
+    from tanda.records.documents import SearchScope
+    from tanda.settings import Settings
+    from tanda.sources import SourceConnector
 
 Clock = Callable[[], float]
 ProgressSink = Callable[[WireModel], None]
@@ -154,47 +150,22 @@ def ledger_for(deps: StepDeps, *, deadline: float, calls: int, scenario: str | N
 # --- the agent -----------------------------------------------------------------------------------
 
 
-def resolve_scope(
-    index: SearchIndex,
-    tenant_id: str,
-    body: QueryV2Request,
-    sources: SourceConnector | None = None,
-) -> SearchScope | FallbackReason:
-    """Step 1 (V2-20): the caller's scope, or the refusal that ends the request before any tool
-    or model call. Issue 25: a portal or MCP server only as the tenant has configured it."""
-    wants_portal = bool(body.sources and "portal" in body.sources)
-    if wants_portal and (sources is None or sources.portal(tenant_id) is None):
-        return FallbackReason.source_scope_unavailable  # the tenant has no portal
-    if body.mcp_servers:
-        known = set(sources.mcp_names(tenant_id)) if sources is not None else set()
-        if not set(body.mcp_servers) <= known:
-            return FallbackReason.mcp_source_unavailable  # not one of the tenant's servers
-    scope = SearchScope(
-        tenant_id=tenant_id,
-        document_ids=tuple(body.document_ids) if body.document_ids else None,
-        selection=body.selection,
-    )
-    if body.selection is not None or body.document_ids:
-        found = {d.document_id for d in index.documents(scope)}
-        if body.selection is not None and not found:
-            return FallbackReason.source_scope_empty
-        if body.document_ids and not set(body.document_ids) <= found:
-            return FallbackReason.source_out_of_scope
-    return scope
-
-
 def agent_step(request: AnswerRequest, deps: StepDeps, ports: AgentPorts) -> AgentStepOutput:
-    """Scope → agent ⇄ tools → routing: the refusal, the 404 of V2-19, or the checks' work."""
+    """Scope → agent ⇄ tools → routing: the refusal, the 404 of V2-19, or the checks' work. The
+    tenant's portal and MCP servers the turn asked for are open while the agent runs (issue 25)."""
+    from tanda.agent.source_tools import open_source_tools
+    from tanda.conversations.scope import resolve_scope
+
     settings = deps.settings
-    body = request.body
-    scope = resolve_scope(ports.index, request.tenant_id, body, ports.sources)
+    asked = request.scope
+    scope = resolve_scope(ports.index, request.tenant_id, asked, ports.sources)
     if isinstance(scope, FallbackReason):
         return AgentStepOutput(done=AnswerOutcome.refusal(scope))
     sources = open_source_tools(
         ports.sources,
         request.tenant_id,
-        portal=bool(body.sources and "portal" in body.sources),
-        servers=body.mcp_servers or (),
+        portal=bool(asked.sources and "portal" in asked.sources),
+        servers=asked.mcp_servers or (),
         timeout=min(settings.tool_deadline_s, agent_deadline(request, settings) - deps.clock()),
     )
     if isinstance(sources, FallbackReason):
@@ -218,8 +189,13 @@ def _agent_output(
     scope: SearchScope,
     sources: SourceTools | None,
 ) -> AgentStepOutput:
+    from tanda.agent.tool_loop import Agent
+    from tanda.agent.tools import AgentTools, unreadable_call
+    from tanda.pipeline.routing import route_segments
+    from tanda.retrieval.question import analyze_question
+
     settings = deps.settings
-    body = request.body
+    asked = request.scope
     total = request.deadline_ms / 1000
     ledger = ledger_for(
         deps,
@@ -229,7 +205,7 @@ def _agent_output(
     )
     agent_until = agent_deadline(request, settings)
     history = request.history
-    question = analyze_question(body.query)  # issue 22: the question, read once
+    question = analyze_question(request.query)  # issue 22: the question, read once
     tools = AgentTools(
         ports.index,
         scope,
@@ -245,7 +221,7 @@ def _agent_output(
         until=agent_until,
         clock=deps.clock,
         sources=sources,
-        documents=not body.sources or "documents" in body.sources,
+        documents=not asked.sources or "documents" in asked.sources,
     )
     if history is not None:
         tools.follow_up(history.passages, history.read_whole)
@@ -300,7 +276,7 @@ def _agent_output(
     ]
     work = ChecksWork(
         mode=request.mode,
-        question=body.query,
+        question=request.query,
         scenario=request.scenario,
         deadline_at=request.deadline_at,
         checks_until=checks_until,
@@ -313,7 +289,7 @@ def _agent_output(
         framing_items=routing.framing,
         framing_calls=framing_calls,
         judge_batches=batches,
-        include_proof=body.include_proof,
+        include_proof=request.include_proof,
     )
     return AgentStepOutput(work=work)
 
@@ -324,6 +300,8 @@ def _agent_output(
 def judge_batch_step(batch: JudgeBatchInput, deps: StepDeps) -> JudgeBatchOutput:
     """One batch through the strict judge with its re-checks (V2-07 … V2-10), on the batch's
     allotment of calls."""
+    from tanda.judge.strict_judge import Judge
+
     ledger = ledger_for(
         deps, deadline=batch.deadline_at, calls=batch.calls, scenario=batch.scenario
     )
@@ -341,6 +319,8 @@ def judge_batch_step(batch: JudgeBatchInput, deps: StepDeps) -> JudgeBatchOutput
 
 def framing_check_step(state: ChecksState, deps: StepDeps) -> FramingOutput:
     """V2-06: the one framing-check call over the uncited framing segments."""
+    from tanda.judge.framing_check import FramingCheck
+
     work = state.work
     ledger = ledger_for(
         deps, deadline=work.deadline_at, calls=work.framing_calls, scenario=work.scenario
@@ -358,6 +338,13 @@ def guard_step(state: GuardInput, deps: StepDeps) -> AnswerOutcome:
     """Every verdict in answer order, aggregated; then the policy guard over what would be
     published (fails closed, V2-13). In ``v1-gate`` mode the gate comes first: the guard reads
     the kept sentences only, and an answer with too few of them is never guarded (CV-2)."""
+    from tanda.annotate.aggregate import aggregate, refusal_annotation
+    from tanda.annotate.compose import compose
+    from tanda.guard.policy_guard import PolicyGuard
+    from tanda.pipeline.notices import NOTICES
+    from tanda.pipeline.proof import prove_answer
+    from tanda.pipeline.routing import collect_outcomes
+
     work = state.work
     judged, framing = state.checks
     ordered, framing_status = collect_outcomes(
@@ -423,6 +410,11 @@ def _gated(
     """CV-2: publish only the sentences the judge confirmed; reject the whole answer when too
     few remain (no guard call: nothing would be published); else the guard reads the kept
     sentences. ``annotation`` stays the report of every checked claim, withheld ones included."""
+    from tanda.annotate.aggregate import aggregate
+    from tanda.annotate.gate import compose_kept, gate
+    from tanda.guard.policy_guard import PolicyGuard
+    from tanda.pipeline.notices import INSUFFICIENT_GROUNDING_NOTICE, NOTICES
+
     decision = gate(ordered, min_supported_ratio=deps.settings.v1_min_supported_ratio)
 
     def outcome(answer: str, gated: GateOutcome, **fields: Any) -> AnswerOutcome:

@@ -1,34 +1,34 @@
-"""``answer_v1``: the use case behind ``POST /query`` and ``/query/stream`` (CV-2): the turn on the
-runner in ``v1-gate`` mode; the 413 for evidence that does not fit (V2-18) and the response are
-this route's own."""
+"""``answer_v1``: the use case behind ``POST /query`` and ``/query/stream`` (CV-2) — the one turn
+(:mod:`tanda.service.turn`) in ``v1-gate`` mode, seen through the v1 view: the 413 for evidence
+that does not fit (V2-18), the response, the stored message and the stream's frames are this
+route's own."""
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from tanda.annotate.aggregate import Annotation, refusal_annotation
 from tanda.contract.common import FallbackReason
-from tanda.contract.query import QueryV2Request
-from tanda.contract.query_v1 import ClaimMapEntry, QueryV1Request, QueryV1Response
-from tanda.contract.response import GroundingPassage
-from tanda.conversations.storage import (
-    PreparedTurn,
-    abandoned_on_failure,
-    build_message,
-    prepare_turn,
-    store_turn,
+from tanda.contract.query_v1 import (
+    QueryV1Request,
+    QueryV1Response,
+    V1FaithfulnessFrame,
+    V1MessageStartFrame,
 )
+from tanda.contract.response import ClaimMapEntry
 from tanda.errors import PayloadTooLarge
-from tanda.pipeline.states import AnswerOutcome, AnswerRequest
-from tanda.service.answer_v2 import observe, run_turn, turn_sources, unless_abandoned, used_docs
-from tanda.service.conversations import owner_of
+from tanda.service import turn
+from tanda.service.publish import Kept, answer_frames, grounding_passages, used_docs
+from tanda.service.turn import Published
 
 if TYPE_CHECKING:
+    from pydantic import BaseModel
+
     from tanda.auth import Principal
-    from tanda.pipeline.steps import ProgressSink
+    from tanda.conversations.storage import PreparedTurn
+    from tanda.pipeline.states import AnswerMode, AnswerOutcome
+    from tanda.records.conversations import Route
     from tanda.service.runtime import Runtime
 
 CONTEXT_TOO_LARGE = "The source material needed for this question does not fit the model context."
@@ -76,87 +76,66 @@ class V1Outcome:
         )
 
 
-PreparedV1 = PreparedTurn
+class V1View:
+    """``/query``: the v1 gate's view (CV-2) — the kept sentences published, the report of every
+    checked claim stored beside them (CV-3)."""
 
+    route: Route = "query"
+    mode: AnswerMode = "v1-gate"
 
-def prepare_v1(runtime: Runtime, principal: Principal, body: QueryV1Request) -> PreparedTurn:
-    """Claim (or create) the caller's conversation for ``query``: 404/409 happen here (V2-19,
-    issue 11)."""
-    return prepare_turn(
-        runtime.store,
-        owner_of(principal),
-        body.conversation_id,
-        "query",
-        document_ids=body.document_ids,
-        selection=body.selection,
-        sources=body.sources,
-        mcp_servers=body.mcp_servers,
-    )
-
-
-def complete_v1(
-    runtime: Runtime,
-    prepared: PreparedV1,
-    body: QueryV1Request,
-    *,
-    scenario: str | None = None,
-    progress: ProgressSink | None = None,
-    abandoned: Callable[[], bool] | None = None,
-) -> tuple[QueryV1Response, V1Outcome]:
-    """The v1 gate in the turn's scope (CV-1), the turn stored (CV-3); a failure before the turn
-    is stored leaves nothing claimed, and an ``abandoned`` turn stores nothing (issue 11)."""
-    started = time.perf_counter()
-    with abandoned_on_failure(runtime.store, prepared):
-        request = AnswerRequest.starting(
-            prepared.conversation.tenant_id,
-            # The pipeline reads the v2 body; v1's offer_artifacts is accepted and ignored.
-            QueryV2Request.model_validate(body.model_dump(exclude={"offer_artifacts"})),
-            runtime.settings,
-            started_at=runtime.clock(),
-            mode="v1-gate",
-            scenario=scenario,
-            history=prepared.history,
-            trace_id=prepared.trace_id,
-        )
-        outcome = run_turn(runtime, request, prepared.scope, progress=progress, abandoned=abandoned)
+    def publish(
+        self, outcome: AnswerOutcome, body: QueryV1Request, prepared: PreparedTurn
+    ) -> Published[QueryV1Response]:
         result = V1Outcome.of(outcome)
-        unless_abandoned(abandoned)
         response = to_v1_response(result, body, prepared)
         published = result.published or refusal_annotation(result.answer)
-        message = build_message(
-            conversation=prepared.conversation,
-            route="query",
-            question=body.query,
+        kept = Kept(
             answer=result.answer,
             annotation=published,
             fallback_reason=result.fallback,
             citations=[c.model_dump(mode="json") for c in response.citations],
-            message_id=prepared.message_id,
-            trace_id=prepared.trace_id,
-            **turn_sources(prepared, body),
-        ).model_copy(
             # CV-3: the v2 report of every checked claim, withheld ones included.
-            update={
-                "v2_faithfulness": (result.checked or published).faithfulness.model_dump(
-                    mode="json"
-                )
-            }
+            v2_faithfulness=(result.checked or published).faithfulness.model_dump(mode="json"),
         )
-        store_turn(runtime.store, prepared, message, published)
-    observe("query", prepared.conversation.tenant_id, prepared.trace_id, started, outcome)
-    return response, result
+        return Published(response, outcome, kept)
+
+    def frames(self, published: Published[QueryV1Response]) -> list[BaseModel]:
+        response = published.response
+        return answer_frames(
+            start=V1MessageStartFrame(
+                conversation_id=response.conversation_id, message_id=response.message_id
+            ),
+            trace_id=response.trace_id,
+            citations=response.citations,
+            passages=published.outcome.passages,
+            blocked=response.fallback_reason == "policy_blocked",
+            counts=V1FaithfulnessFrame(
+                claims_supported=response.claims_supported,
+                claims_total=response.claims_total,
+                grounding_rate=response.grounding_rate,
+                dropped_claims_count=response.dropped_claims_count,
+                dropped_claim_reasons=response.dropped_claim_reasons,
+                provenance_complete=response.provenance_complete,
+                fallback_used=response.fallback_used,
+                fallback_reason=response.fallback_reason,
+            ),
+            answer=response.answer,
+            fallback_used=response.fallback_used,
+            history_truncated=response.history_truncated,
+        )
+
+
+QUERY_V1 = V1View()
 
 
 def answer_v1_request(
     runtime: Runtime, principal: Principal, body: QueryV1Request, *, scenario: str | None = None
 ) -> QueryV1Response:
-    prepared = prepare_v1(runtime, principal, body)
-    response, _ = complete_v1(runtime, prepared, body, scenario=scenario)
-    return response
+    return turn.answer(runtime, principal, body, QUERY_V1, scenario=scenario)
 
 
 def to_v1_response(
-    result: V1Outcome, body: QueryV1Request, prepared: PreparedV1
+    result: V1Outcome, body: QueryV1Request, prepared: PreparedTurn
 ) -> QueryV1Response:
     outcome = result.outcome
     checked = result.checked
@@ -164,15 +143,7 @@ def to_v1_response(
     dropped = sum(result.dropped_reasons.values())
     extra: dict[str, Any] = {}
     if body.include_grounding:
-        extra["grounding"] = [
-            GroundingPassage(
-                citation_key=p.key,
-                chunk_id=p.citation.chunk_id,
-                document_id=p.citation.document_id,
-                text=p.text,
-            )
-            for p in outcome.passages.values()
-        ]
+        extra["grounding"] = grounding_passages(outcome)
     if body.include_provenance:
         extra["used_docs"] = used_docs(outcome, {c.document_id for c in outcome.citations})
         extra["tool_call_audit"] = outcome.tool_audit

@@ -11,6 +11,11 @@ Beside the passages, the evidence items of the documents they come from (ASK-08,
 ``[S#]`` list; when any was shown, ``evidence_trail`` counts the cited sources by kind, and the
 proof chain reads values in them too and carries the cited rules' results as its rule steps.
 None shown → the response is exactly what it was without the layers.
+
+Not an orchestration, so not on the Runner (issue 24; docs/pipeline.md "/v1/ask is not an
+orchestration"): one synthesis call, no judge, nothing to run beside it — a state machine hop
+would only add a second Lambda waiting on the first (2.1-2.2x the Lambda cost per answer,
+``bench/results/ask_hop.json``) and a cold start. The MCP ``ask`` tool calls this same use case.
 """
 
 from __future__ import annotations

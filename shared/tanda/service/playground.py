@@ -9,18 +9,18 @@ from typing import TYPE_CHECKING, Literal
 
 from tanda.auth.rate_limit import AdminRateLimited
 from tanda.contract.playground import PlaygroundRequest, PlaygroundResponse
-from tanda.contract.query import QueryV2Request
 from tanda.conversations.history import build_history
 from tanda.conversations.scope import bind_scope
 from tanda.conversations.storage import new_id, read_conversation
 from tanda.observability import record_playground_run
-from tanda.pipeline.states import AnswerOutcome, AnswerRequest
 from tanda.records.conversations import PlaygroundReceipt
-from tanda.service.answer_v2 import run_turn, to_response
 from tanda.service.conversations import owner_of
+from tanda.service.publish import to_response
+from tanda.service.turn import answer_request, run_turn
 
 if TYPE_CHECKING:
     from tanda.auth import Principal
+    from tanda.pipeline.states import AnswerOutcome
     from tanda.service.runtime import Runtime
 
 WINDOW_S = 60.0
@@ -61,11 +61,10 @@ def run_playground(
     outcome: AnswerOutcome | None = None
     try:
         # PG-3: the /query/v2 turn on the same runner; only the editorial prompt is replaced.
-        request = AnswerRequest.starting(
+        request = answer_request(
+            runtime,
             principal.tenant_id,
-            QueryV2Request.model_validate(body.model_dump(exclude={"editorial_prompt"})),
-            runtime.settings,
-            started_at=runtime.clock(),
+            body,
             scenario=scenario,
             editorial_prompt=body.editorial_prompt,
             history=history,

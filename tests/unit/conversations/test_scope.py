@@ -6,9 +6,8 @@ from typing import Any
 
 import pytest
 
-from tanda.contract import QueryV2Request
 from tanda.contract.common import FallbackReason
-from tanda.conversations.scope import TurnScope, bind_scope
+from tanda.conversations.scope import Scope, TurnScope, bind_scope
 from tanda.records.conversations import Conversation
 
 
@@ -61,9 +60,19 @@ def test_without_a_conversation_the_turn_keeps_its_own_scope() -> None:
     assert bind_scope(None, ["a"], "s") == TurnScope(["a"], "s")
 
 
-def test_the_bound_scope_replaces_the_bodys_and_keeps_everything_else() -> None:
-    body = QueryV2Request(query="Berapa?", document_ids=["x"], include_grounding=True)
-    applied = TurnScope(["a"], "s").apply(body)
+def test_the_bound_scope_replaces_the_asked_documents_and_keeps_everything_else() -> None:
+    asked = Scope(document_ids=["x"], sources=["documents"], mcp_servers=["m"])
+    applied = TurnScope(["a"], "s").apply(asked)
     assert (applied.document_ids, applied.selection) == (["a"], "s")
-    assert applied.include_grounding and applied.query == "Berapa?"
-    assert type(applied) is QueryV2Request
+    assert (applied.sources, applied.mcp_servers) == (["documents"], ["m"])
+
+
+def test_a_turn_naming_no_sources_answers_with_its_conversations_kept_ones() -> None:
+    # Issue 25: the sources kept from the conversation's latest turn replace the asked (none).
+    kept = TurnScope(["a"], kept_sources=(["documents", "portal"], ["partner"]))
+    applied = kept.apply(Scope())
+    assert (applied.document_ids, applied.sources, applied.mcp_servers) == (
+        ["a"],
+        ["documents", "portal"],
+        ["partner"],
+    )

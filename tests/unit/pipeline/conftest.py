@@ -19,6 +19,7 @@ from tanda.pipeline.runners.in_process import InProcessRunner
 from tanda.pipeline.states import AnswerOutcome, AnswerRequest
 from tanda.pipeline.steps import AgentPorts, ProgressSink, StepDeps
 from tanda.records.conversations import MemoryItem, StoredMessage
+from tanda.service.turn import asked_scope
 from tanda.settings import Settings
 from tests.corpus import QUESTION, add_qanun
 from tests.fakes import SCENARIOS, InMemorySearchIndex, ManualClock, scripted_model
@@ -49,12 +50,18 @@ class PipelineDeps:
     def request(
         self, body: QueryV2Request | str, *, tenant_id: str = "acme", **turn: Any
     ) -> AnswerRequest:
-        """The request of a turn starting now on this clock (``turn``: mode, scenario,
-        editorial_prompt, history, trace_id)."""
+        """The request of a turn asked by ``body`` starting now on this clock (``turn``: mode,
+        scenario, editorial_prompt, history, trace_id)."""
         if isinstance(body, str):
             body = QueryV2Request(query=body)
         return AnswerRequest.starting(
-            tenant_id, body, self.settings, started_at=self.clock(), **turn
+            tenant_id,
+            body.query,
+            self.settings,
+            started_at=self.clock(),
+            scope=asked_scope(body),
+            include_proof=body.include_proof,
+            **turn,
         )
 
     def answer(

@@ -18,8 +18,9 @@ from tanda.pipeline.runners.cross_check import StepFunctionsJobs
 from tanda.pipeline.runners.in_process import InProcessRunner
 from tanda.pipeline.runners.stepfunctions import StepFunctionsRunner
 from tanda.pipeline.states import AnswerOutcome, AnswerRequest
-from tanda.service.answer_v1 import answer_v1_request, complete_v1, prepare_v1
-from tanda.service.answer_v2 import answer_v2, complete_v2, prepare_v2
+from tanda.service import turn
+from tanda.service.answer_v1 import QUERY_V1, answer_v1_request
+from tanda.service.answer_v2 import QUERY_V2, answer_v2
 from tanda.service.playground import run_playground
 from tanda.settings import Settings
 from tanda.wiring import Runtime
@@ -96,8 +97,9 @@ def test_a_v1_turn_runs_in_the_gate_mode_on_the_runner(runtime: Runtime) -> None
     request = recorded(runtime)["request"]
     assert request.mode == "v1-gate"
     assert response.fallback_reason == "model_timeout"
-    # offer_artifacts is v1's own (accepted, ignored): the request carries the v2 body.
-    assert type(request.body) is QueryV2Request and request.body.offer_artifacts is False
+    # offer_artifacts is v1's own (accepted, ignored): the pipeline's request speaks no wire body
+    # (issue 24), only what a turn asks.
+    assert request.query == QUESTION and "offer_artifacts" not in request.model_dump()
 
 
 def test_the_playground_turn_carries_its_editorial_prompt_to_the_runner(runtime: Runtime) -> None:
@@ -121,17 +123,15 @@ def test_a_stream_turn_hands_its_progress_and_abandonment_to_the_runner(
 
     if route == "v2":
         body = QueryV2Request(query=QUESTION, selection="anggaran")
-        complete_v2(
-            runtime, prepare_v2(runtime, USER, body), body, progress=emit, abandoned=abandoned
-        )
+        prepared = turn.prepare(runtime, USER, body, QUERY_V2)
+        turn.complete(runtime, prepared, body, QUERY_V2, progress=emit, abandoned=abandoned)
     else:
         body = QueryV1Request(query=QUESTION, selection="anggaran")
-        complete_v1(
-            runtime, prepare_v1(runtime, USER, body), body, progress=emit, abandoned=abandoned
-        )
+        prepared = turn.prepare(runtime, USER, body, QUERY_V1)
+        turn.complete(runtime, prepared, body, QUERY_V1, progress=emit, abandoned=abandoned)
     call = recorded(runtime)
     assert call["progress"] is emit and call["abandoned"] is abandoned
-    assert call["request"].body.selection == "anggaran"  # the turn's scope (CV-1)
+    assert call["request"].scope.selection == "anggaran"  # the turn's scope (CV-1)
 
 
 def test_a_turn_outside_its_conversation_s_scope_never_reaches_the_runner(
@@ -163,8 +163,7 @@ def test_a_step_lambda_publishes_the_frames_the_in_process_runner_hands_its_call
     runtime.__dict__.update(
         search_index=index, embedder=None, model=ScriptedModel.from_dir(SCENARIOS)
     )
-    body = QueryV2Request(query=QUESTION)
-    request = AnswerRequest.starting("acme", body, runtime.settings, started_at=runtime.clock())
+    request = AnswerRequest.starting("acme", QUESTION, runtime.settings, started_at=runtime.clock())
     in_process: list[object] = []
     runtime.runner.run(request, progress=in_process.append)
 

@@ -3,18 +3,14 @@ to the use case."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import StreamingResponse
-from pydantic import BaseModel
 
-from tanda.annotate.aggregate import annotations_frame
 from tanda.api.answering import (
     ANSWER_RESPONSES,
     ScenarioHeader,
-    answer_frames,
     scenario_for,
     stream_answer,
     stream_responses,
@@ -22,10 +18,9 @@ from tanda.api.answering import (
 from tanda.api.security import PARTNER_SECURITY, current_runtime, partner_principal
 from tanda.auth import Principal
 from tanda.contract import QueryV2Request, QueryV2Response
-from tanda.contract.frames import STREAM_FRAMES, MessageStartFrame
-from tanda.conversations.storage import abandon
-from tanda.service.answer_v2 import PreparedAnswer, answer_v2, complete_v2, prepare_v2
-from tanda.wiring import Runtime
+from tanda.contract.frames import STREAM_FRAMES
+from tanda.service import turn
+from tanda.service.answer_v2 import QUERY_V2, answer_v2
 
 router = APIRouter(tags=["query v2"])
 
@@ -45,38 +40,6 @@ def query_v2(
 ) -> QueryV2Response:
     runtime = current_runtime(request)
     return answer_v2(runtime, principal, body, scenario=scenario_for(runtime, x_tanda_scenario))
-
-
-def stream_frames(
-    runtime: Runtime,
-    prepared: PreparedAnswer,
-    body: QueryV2Request,
-    scenario: str | None,
-    emit: Callable[[BaseModel], None],
-    abandoned: Callable[[], bool],
-) -> list[BaseModel]:
-    """V2-21: progress while the agent works; then every frame of the finished, judged and
-    guarded answer, in order."""
-    response, outcome = complete_v2(
-        runtime, prepared, body, scenario=scenario, progress=emit, abandoned=abandoned
-    )
-    return answer_frames(
-        start=MessageStartFrame(
-            conversation_id=response.conversation_id, message_id=response.message_id
-        ),
-        trace_id=response.trace_id,
-        citations=response.citations,
-        passages=outcome.passages,
-        blocked=response.fallback_reason == "policy_blocked",
-        counts=annotations_frame(
-            outcome.annotation,
-            fallback_used=response.fallback_used,
-            fallback_reason=response.fallback_reason,
-        ),
-        answer=response.answer,
-        fallback_used=response.fallback_used,
-        history_truncated=response.history_truncated,
-    )
 
 
 @router.post(
@@ -101,9 +64,9 @@ def query_v2_stream(
     return stream_answer(
         request,
         resumable=body.conversation_id is not None,
-        prepare=lambda: prepare_v2(runtime, principal, body),
-        frames=lambda prepared, emit, abandoned: stream_frames(
-            runtime, prepared, body, scenario, emit, abandoned
+        prepare=lambda: turn.prepare(runtime, principal, body, QUERY_V2),
+        frames=lambda prepared, emit, abandoned: turn.stream(
+            runtime, prepared, body, QUERY_V2, scenario=scenario, emit=emit, abandoned=abandoned
         ),
-        give_back=lambda prepared: abandon(runtime.store, prepared),
+        give_back=lambda prepared: turn.give_back(runtime, prepared),
     )
