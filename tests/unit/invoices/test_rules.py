@@ -228,6 +228,7 @@ def _unknown(
 SUM_13 = "Total without VAT = line net amounts − allowances + charges"
 SUM_14 = "Total VAT = sum of the VAT category tax amounts"
 SUM_15 = "Total with VAT = total without VAT + total VAT"
+SUM_16 = "Amount due = total with VAT − paid amount + rounding amount"
 DUE = "The payment due date is not before the issue date"
 
 
@@ -549,3 +550,98 @@ def test_given_an_invoice_stating_no_amount_at_all_when_evaluated_then_nothing_i
         ("BR-CO-15", "DEĞERLENDİRİLEMEDİ"),
         ("BR-CO-16", "DEĞERLENDİRİLEMEDİ"),
     ]
+
+
+def test_given_no_amount_due_or_total_with_vat_when_evaluated_then_br_co_15_16_say_so() -> None:
+    no_gross = _cii(tax_inclusive=None)
+    assert _check(no_gross, "BR-CO-15") == _unknown(
+        "BR-CO-15", "sum", SUM_15, "no invoice total with VAT (BT-112) is stated"
+    )
+    assert _check(no_gross, "BR-CO-16") == _unknown(
+        "BR-CO-16", "sum", SUM_16, "no invoice total with VAT (BT-112) is stated"
+    )
+    assert _check(_cii(payable=None), "BR-CO-16") == _unknown(
+        "BR-CO-16", "sum", SUM_16, "no amount due for payment (BT-115) is stated"
+    )
+
+
+def test_given_a_prepaid_amount_and_a_rounding_when_the_amount_due_is_checked_then_both_count() -> (
+    None
+):
+    # BR-CO-16: 119.00 − 19.00 + 0.01 = 100.01.
+    invoice = _cii(prepaid=_amount("19.00"), rounding=_amount("0.01"), payable=_amount("100.01"))
+    check = _check(invoice, "BR-CO-16")
+    assert (check.evaluation, check.expression) == (
+        "sağlandı",
+        "119.00 − 19.00 + 0.01 = 100.01 = 100.01 (stated)",
+    )
+    assert _check(_cii(prepaid=_amount("19.00")), "BR-CO-16").evaluation == "IHLAL"
+
+
+def test_given_an_efatura_without_withholding_when_checked_then_nothing_is_withheld() -> None:
+    invoice = _read(ubl_tr())
+    invoice = replace(invoice, totals=replace(invoice.totals, withholding=None))
+    assert _check(invoice, "BR-CO-16").expression == (
+        "1200.00 − 0 + 0 = 1200.00 ≠ 1100.00 (stated)"
+    )
+
+
+def test_given_a_subtotal_without_rate_or_base_when_checked_then_br_co_17_says_which() -> None:
+    def vat(**fields: object) -> RuleCheck:
+        subtotal = TaxSubtotal(base=_amount("100.00"), tax=_amount("19.00"), category="S")
+        return _check(
+            replace(_read(cii()), tax_subtotals=(replace(subtotal, **fields),)), "BR-CO-17"
+        )
+
+    title = "VAT category tax amount = taxable amount × rate, rounded"
+    assert vat() == _unknown("BR-CO-17", "tax_rate", title, "the subtotal states no rate", "VAT S")
+    assert vat(rate=Decimal(19), base=None) == _unknown(
+        "BR-CO-17", "tax_rate", title, "the subtotal states no taxable amount", "VAT S 19%"
+    )
+    assert vat(rate=Decimal(19)) == RuleCheck(
+        rule_id="BR-CO-17",
+        title=title,
+        kind="tax_rate",
+        evaluation="sağlandı",
+        expression="100.00 × 19% = 19.00 = 19.00 (stated)",
+        stated="19.00",
+        computed="19.00",
+        subject="VAT S 19%",
+    )
+    # a zero-rated category that states its rate is computed like any other
+    zero = vat(category="Z", rate=Decimal(0), tax=_amount("0.00"))
+    assert zero.expression == "100.00 × 0% = 0.00 = 0.00 (stated)"
+    exempt = vat(category="O", tax=_amount("0.00"))
+    assert (exempt.expression, exempt.subject) == (
+        "category O: no tax = 0.00 = 0.00 (stated)",
+        "VAT O",
+    )
+
+
+def test_given_an_exact_half_when_vat_is_written_then_it_rounds_half_up() -> None:
+    def vat(base: str, rate: int, stated: str) -> RuleCheck:
+        subtotal = TaxSubtotal(
+            base=_amount(base), tax=_amount(stated), category="S", rate=Decimal(rate)
+        )
+        return _check(replace(_read(cii()), tax_subtotals=(subtotal,)), "BR-CO-17")
+
+    # 12.25 × 18 % = 2.205: written 2.21; the stated 2.20 is the document's other rounding.
+    assert vat("12.25", 18, "2.21").expression == "12.25 × 18% = 2.21 = 2.21 (stated)"
+    assert vat("12.25", 18, "2.20").expression == "12.25 × 18% = 2.21 = 2.20 (stated)"
+    # 99.94 × 10 % = 9.994: 9.99 is within half a cent, 10.00 (0.006 off) is not.
+    assert vat("99.94", 10, "9.99").evaluation == "sağlandı"
+    assert vat("99.94", 10, "10.00").evaluation == "IHLAL"
+
+
+def test_given_a_negative_sum_when_written_then_its_sign_shows_and_a_rounded_zero_has_none() -> (
+    None
+):
+    assert _check(_lines("-10.00"), "BR-CO-10").expression == (
+        "-10.00 (1 invoice line) = -10.00 = -10.00 (stated)"
+    )
+    almost = replace(
+        _lines("0.996", "-1.000"), totals=replace(_lines().totals, line_net=_amount("0.00"))
+    )
+    assert _check(almost, "BR-CO-10").expression == (
+        "0.996 − 1.000 (2 invoice lines) = 0.00 = 0.00 (stated)"
+    )
