@@ -555,7 +555,11 @@ def test_a_grant_over_the_maximum_balance_is_refused_whole(store: Store) -> None
     assert store.credit_account("t1", opening=OPENING).balance == MAX_BALANCE - Decimal("0.0001")
     assert store.grant_credits("t1", Decimal("0.0001"), opening=NEAR_MAX).balance == MAX_BALANCE
 
-    # And a first grant that the opening balance leaves no room for opens no ledger either.
+    # At the limit: a first grant that fills a new ledger exactly to the maximum is granted;
+    store.grant_credits("t3", Decimal(1), opening=NEAR_MAX)
+    assert store.credit_account("t3", opening=OPENING).balance == MAX_BALANCE
+
+    # and a first grant that the opening balance leaves no room for opens no ledger either.
     with pytest.raises(CreditLimitError):
         store.grant_credits("t2", Decimal(2), opening=NEAR_MAX)
     assert store.credit_account("t2", opening=OPENING).balance == OPENING

@@ -537,6 +537,7 @@ def test_given_no_lines_when_evaluated_then_the_sum_is_zero_at_cents() -> None:
 def test_given_a_stated_total_when_lines_are_summarised_then_the_sum_is_written_like_it() -> None:
     summary = line_summary(_lines("50.5", "49.5"))
     assert (summary.lines_sum_surface, summary.agrees) == ("100.00", True)
+    assert summary.stated_total is not None and summary.stated_total.surface == "100.00"
 
 
 def test_given_an_invoice_stating_no_amount_at_all_when_evaluated_then_nothing_is_evaluable() -> (
