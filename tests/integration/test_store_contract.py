@@ -506,6 +506,12 @@ def test_the_opening_balance_is_fixed_by_the_first_write(store: Store) -> None:
     assert store.credit_account("t1", opening=Decimal("500")).balance == Decimal("0.95")
 
 
+def test_the_opening_balance_is_fixed_by_a_first_metered_call(store: Store) -> None:
+    # ASK-12 (issue 23 item 13): a test key's first call opens the tenant's ledger too.
+    store.meter("t1", "ask", opening=OPENING)
+    assert store.credit_account("t1", opening=Decimal("500")).balance == OPENING
+
+
 def test_metered_calls_are_counted_and_never_touch_the_balance(store: Store) -> None:
     store.meter("t1", "ask", opening=OPENING)
     store.meter("t1", "ask", opening=OPENING)
@@ -551,12 +557,17 @@ def test_a_grant_over_the_maximum_balance_is_refused_whole(store: Store) -> None
     store.grant_credits("t1", Decimal("0.9999"), opening=NEAR_MAX)
 
     # when 0.0002 is granted, then it is refused and nothing is written; 0.0001 still fits.
-    with pytest.raises(CreditLimitError, match="over its maximum of 100000000000000 credits"):
+    refused = "a grant of 0.0002 credits would take the balance over its maximum of 1"
+    with pytest.raises(CreditLimitError, match=refused):
         store.grant_credits("t1", Decimal("0.0002"), opening=NEAR_MAX)
     assert store.credit_account("t1", opening=OPENING).balance == MAX_BALANCE - Decimal("0.0001")
     assert store.grant_credits("t1", Decimal("0.0001"), opening=NEAR_MAX).balance == MAX_BALANCE
 
-    # And a first grant that the opening balance leaves no room for opens no ledger either.
+    # At the limit: a first grant that fills a new ledger exactly to the maximum is granted;
+    store.grant_credits("t3", Decimal(1), opening=NEAR_MAX)
+    assert store.credit_account("t3", opening=OPENING).balance == MAX_BALANCE
+
+    # and a first grant that the opening balance leaves no room for opens no ledger either.
     with pytest.raises(CreditLimitError):
         store.grant_credits("t2", Decimal(2), opening=NEAR_MAX)
     assert store.credit_account("t2", opening=OPENING).balance == OPENING

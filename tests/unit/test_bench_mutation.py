@@ -43,3 +43,63 @@ def test_a_mutant_stopped_by_its_cpu_limit_counts_as_a_timeout(
         keys["unrun"]: "not checked",
         keys["cpu"]: "timeout",
     }
+
+
+def test_a_target_this_workdir_never_ran_keeps_its_earlier_figures(
+    mutation: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Given results that hold the routing's figures and one justification of the guard,
+    earlier = {
+        "by_target": {
+            "routing": {
+                "mutants": 67,
+                "killed": 67,
+                "survived": 0,
+                "justified": 0,
+                "unjustified": 0,
+                "not_checked": 0,
+            },
+            "guard": {
+                "mutants": 35,
+                "killed": 34,
+                "survived": 1,
+                "justified": 1,
+                "unjustified": 0,
+                "not_checked": 0,
+            },
+        },
+        "justified": [
+            {
+                "function": "tanda.guard.policy_guard.PolicyGuard.run",
+                "before": "a",
+                "after": "b",
+                "reason": "equivalent",
+            }
+        ],
+    }
+    results = tmp_path / "mutation.json"
+    results.write_text(json.dumps(earlier))
+    monkeypatch.setattr(mutation, "RESULTS", results)
+    # and a fresh workdir that ran only the citations (one mutant, killed) — the routing and the
+    # guard are there, never run,
+    src = tmp_path / "work" / "mutants" / "src" / "tanda"
+    for path, codes in (
+        ("ask/citations.py.meta", {"tanda.ask.citations.x_resolve_markers__mutmut_1": 1}),
+        ("pipeline/routing.py.meta", {"tanda.pipeline.routing.x_route_segments__mutmut_1": None}),
+        (
+            "guard/policy_guard.py.meta",
+            {"tanda.guard.policy_guard.xǁPolicyGuardǁrun__mutmut_1": None},
+        ),
+    ):
+        (src / path).parent.mkdir(parents=True, exist_ok=True)
+        (src / path).write_text(json.dumps({"exit_code_by_key": codes}))
+
+    # when it is reported, then the routing and the guard keep their figures and justification,
+    # and say they come from an earlier run; the citations are counted from this one.
+    result = mutation.report(tmp_path / "work")
+    assert result["by_target"]["routing"] == earlier["by_target"]["routing"]
+    assert result["by_target"]["guard"] == earlier["by_target"]["guard"]
+    assert result["by_target"]["citations"]["killed"] == 1
+    assert result["from_an_earlier_run"] == ["guard", "routing"]
+    assert result["justified"] == earlier["justified"]
+    assert result["by_target"]["annotate"]["mutants"] == 0  # never run anywhere: nothing to keep

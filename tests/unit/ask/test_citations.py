@@ -67,3 +67,21 @@ def test_brackets_that_are_not_markers_are_left_alone() -> None:
 )
 def test_a_marker_unfinished_at_the_cut_is_dropped(cut: str, kept: str) -> None:
     assert drop_cut_marker(cut) == kept
+
+
+@pytest.mark.parametrize(
+    ("answer", "text"),
+    [
+        # A removed marker glued to the next word keeps the space that separates the words,
+        ("Pajak naik [S9]tahun ini.", "Pajak naik tahun ini."),
+        # and one glued to the word before it takes nothing of that word along.
+        ("Pajak naik[S9].", "Pajak naik."),
+        ("Pajak naik[S9] tahun ini.", "Pajak naik tahun ini."),
+    ],
+)
+def test_a_removed_marker_without_a_space_before_or_after_leaves_the_words_whole(
+    answer: str, text: str
+) -> None:
+    # ASK-05 (issue 23 item 13): removing a marker never glues or clips words.
+    resolved = resolve_markers(answer, shown=2)
+    assert (resolved.text, resolved.invalid) == (text, 1)
