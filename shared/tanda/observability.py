@@ -18,7 +18,6 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass
 from functools import cache, wraps
 from typing import Any, Protocol, TypeVar
 
@@ -95,10 +94,12 @@ def trace_id_of(event: Any) -> str | None:
     return request_id_of(event) or os.environ.get("_X_AMZN_TRACE_ID")
 
 
-@dataclass(slots=True)
 class _Caller:
-    tenant: str | None = None
-    key_id: str | None = None
+    __slots__ = ("key_id", "tenant")
+
+    def __init__(self) -> None:
+        self.tenant: str | None = None
+        self.key_id: str | None = None
 
 
 # Who the current invocation's credentials named (issue 27). The variable holds a mutable record
