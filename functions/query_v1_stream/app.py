@@ -21,7 +21,10 @@ Wiring only (DESIGN §2): no settings are read and no adapter is built at import
 from tanda import snapstart
 from tanda.api.app import create_app
 from tanda.api.routes.query_v1 import router
+from tanda.observability import RequestLog
 from tanda.wiring import snapshot_primes
 
 app = create_app(routers=[router])
 snapstart.install_lwa_hooks(app, prime_modules=snapshot_primes("query_v1_stream"))
+# One `invocation` log line per request, as instrumented() writes for the buffered routes.
+app.add_middleware(RequestLog, name="query_v1_stream")

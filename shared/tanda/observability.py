@@ -1,8 +1,9 @@
 """Structured logs and EMF metrics for every Lambda function (Powertools), imported lazily.
 
-What may be logged: route or step, ``trace_id``, tenant, status, latencies, counts, fallback
-reasons, model-call roles and outcomes. Never a question, an answer, a passage or a prompt — the
-helpers here take only those fields, so no caller can hand them text by accident.
+What may be logged: route or step, ``trace_id``, API Gateway's request id, tenant, a key's public
+``key_id``, status, latencies, counts, fallback reasons, model-call roles and outcomes. Never a
+question, an answer, a passage, a prompt, a key, a token or a digest — the helpers here take only
+those fields, so no caller can hand them text by accident.
 
 Powertools is imported on the first invocation, not at module import (cold start), and only
 where it is installed (Lambda's deps layer; the dev extra): without it the helpers do nothing.
@@ -10,10 +11,13 @@ where it is installed (Lambda's deps layer; the dev extra): without it the helpe
 
 from __future__ import annotations
 
+import json
 import os
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import cache, wraps
 from typing import Any, Protocol, TypeVar
 
@@ -75,18 +79,68 @@ def metrics() -> Any | None:
     )
 
 
-def trace_id_of(event: Any) -> str | None:
-    """The API Gateway request id, else the X-Ray trace header of this invocation."""
+def request_id_of(event: Any) -> str | None:
+    """API Gateway's request id of this invocation — the access log's ``requestId``
+    (``$context.requestId``) — or None for an invocation API Gateway did not make."""
     if isinstance(event, dict):
         request_id = (event.get("requestContext") or {}).get("requestId")
         if request_id:
             return str(request_id)
-    return os.environ.get("_X_AMZN_TRACE_ID")
+    return None
+
+
+def trace_id_of(event: Any) -> str | None:
+    """The API Gateway request id, else the X-Ray trace header of this invocation."""
+    return request_id_of(event) or os.environ.get("_X_AMZN_TRACE_ID")
+
+
+class _Caller:
+    __slots__ = ("key_id", "tenant")
+
+    def __init__(self) -> None:
+        self.tenant: str | None = None
+        self.key_id: str | None = None
+
+
+# Who the current invocation's credentials named (issue 27). The variable holds a mutable record
+# rather than the tenant itself: the app answers in a task (Mangum, uvicorn) and authenticates in
+# a worker thread, each running in a *copy* of this context — a value set there would never reach
+# the log line written here, a record set here and filled in there does.
+_caller: ContextVar[_Caller | None] = ContextVar("tanda_caller", default=None)
+
+
+def note_caller(tenant_id: str, *, key_id: str | None = None) -> None:
+    """Record the tenant the current request's credentials were resolved to (and the public
+    ``key_id`` of the key that named it, if any) for this invocation's log line. Called by
+    ``tanda.auth.Authenticator`` once a credential is accepted — never with a key, a token or a
+    digest. Outside an invocation (``tanda serve``, the CLI) it does nothing."""
+    caller = _caller.get()
+    if caller is not None:
+        caller.tenant = tenant_id
+        caller.key_id = key_id
+
+
+@contextmanager
+def _invocation() -> Iterator[_Caller]:
+    """A fresh caller record for one invocation, dropped after it: a tenant never outlives the
+    request that authenticated it (the next invocation of a warm function starts empty)."""
+    caller = _Caller()
+    token = _caller.set(caller)
+    try:
+        yield caller
+    finally:
+        _caller.reset(token)
+
+
+def _is_error(status: int | str) -> bool:
+    return status == "error" or (isinstance(status, int) and status >= 500)
 
 
 def instrumented(name: str, *, kind: str = "route") -> Callable[[Handler], Handler]:
     """Wrap a Lambda handler: one structured log line and one latency metric per invocation,
-    with ``kind`` (route/step), ``name``, ``trace_id`` and the status — and nothing of the body."""
+    with ``kind`` (route/step), ``name``, ``trace_id``, API Gateway's ``request_id``, the
+    status, and the ``tenant`` (and ``key_id``) the request authenticated as — none when it was
+    refused or needs no credentials — and nothing of the body or the credentials."""
 
     def wrap(handler: Handler) -> Handler:
         @wraps(handler)
@@ -97,24 +151,96 @@ def instrumented(name: str, *, kind: str = "route") -> Callable[[Handler], Handl
                 log.append_keys(**{kind: name, "trace_id": trace_id})
             started = time.perf_counter()
             status: int | str = "error"
-            try:
-                result = handler(event, context)
-                status = result.get("statusCode", "ok") if isinstance(result, dict) else "ok"
-                return result
-            finally:
-                latency_ms = (time.perf_counter() - started) * 1000
-                if log is not None:
-                    log.info("invocation", extra={"status": status, "latency_ms": latency_ms})
-                if emf is not None:
-                    emf.add_dimension(name=kind, value=name)
-                    emf.add_metric(name=LATENCY, unit="Milliseconds", value=latency_ms)
-                    if status == "error" or (isinstance(status, int) and status >= 500):
-                        emf.add_metric(name=ERRORS, unit="Count", value=1)
-                    emf.flush_metrics()
+            with _invocation() as caller:
+                try:
+                    result = handler(event, context)
+                    status = result.get("statusCode", "ok") if isinstance(result, dict) else "ok"
+                    return result
+                finally:
+                    latency_ms = (time.perf_counter() - started) * 1000
+                    if log is not None:
+                        log.info(
+                            "invocation",
+                            extra={
+                                "request_id": request_id_of(event),
+                                "status": status,
+                                "latency_ms": latency_ms,
+                                "tenant": caller.tenant,
+                                "key_id": caller.key_id,
+                            },
+                        )
+                    if emf is not None:
+                        emf.add_dimension(name=kind, value=name)
+                        emf.add_metric(name=LATENCY, unit="Milliseconds", value=latency_ms)
+                        if _is_error(status):
+                            emf.add_metric(name=ERRORS, unit="Count", value=1)
+                        emf.flush_metrics()
 
         return invoke  # type: ignore[return-value]
 
     return wrap
+
+
+REQUEST_CONTEXT_HEADER = b"x-amzn-request-context"
+"""Where the Lambda Web Adapter hands a stream function API Gateway's request context (JSON)."""
+
+
+class RequestLog:
+    """ASGI middleware of the stream functions (uvicorn behind the Lambda Web Adapter, which
+    :func:`instrumented` cannot wrap): the same ``invocation`` line per HTTP request — ``route``,
+    ``request_id`` (from the adapter's ``x-amzn-request-context`` header), ``status``,
+    ``latency_ms`` until the last byte of the stream, ``tenant`` and ``key_id`` — and no metric
+    (their routes are watched through API Gateway's metrics). Nothing else of the headers is
+    read."""
+
+    def __init__(self, app: Callable[..., Any], *, name: str) -> None:
+        self.app = app
+        self.name = name
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope.get("type") != "http":
+            await self.app(scope, receive, send)
+            return
+        request_id = _request_id_of_headers(scope.get("headers") or ())
+        started = time.perf_counter()
+        status: int | str = "error"
+
+        async def sending(message: Any) -> None:
+            nonlocal status
+            if message.get("type") == "http.response.start":
+                status = int(message["status"])
+            await send(message)
+
+        with _invocation() as caller:
+            try:
+                await self.app(scope, receive, sending)
+            finally:
+                log = logger()
+                if log is not None:
+                    log.info(
+                        "invocation",
+                        extra={
+                            ROUTE_DIMENSION: self.name,
+                            "trace_id": request_id,
+                            "request_id": request_id,
+                            "status": status,
+                            "latency_ms": (time.perf_counter() - started) * 1000,
+                            "tenant": caller.tenant,
+                            "key_id": caller.key_id,
+                        },
+                    )
+
+
+def _request_id_of_headers(headers: Iterable[tuple[bytes, bytes]]) -> str | None:
+    for key, value in headers:
+        if key.lower() == REQUEST_CONTEXT_HEADER:
+            try:
+                context = json.loads(value)
+            except ValueError:
+                return None
+            found = context.get("requestId") if isinstance(context, dict) else None
+            return str(found) if found else None
+    return None
 
 
 def record_answer(

@@ -7,6 +7,7 @@ alarms must cover, where they notify, their runbook entries, and the API's acces
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import io
 import json
 import re
@@ -472,3 +473,23 @@ def test_no_alarm_route_is_left_to_a_stream_function_that_writes_no_route_metric
     names = instrumented_names()
     streams = set(FUNCTIONS) - set(names)
     assert streams == {f for f, p in FUNCTIONS.items() if p["Handler"].endswith(".sh")}
+
+
+@pytest.mark.parametrize(
+    "function", sorted(f for f, p in FUNCTIONS.items() if p["Handler"].endswith(".sh"))
+)
+def test_a_stream_function_logs_each_request_with_its_tenant_as_instrumented_does(
+    function: str,
+) -> None:
+    # Issue 27: instrumented() cannot wrap a stream function (uvicorn behind the Lambda Web
+    # Adapter), so its app logs the same invocation line per request (request id, status,
+    # tenant) through observability.RequestLog (tests/integration/test_tenant_logs.py).
+    entry, attribute = handler_target(FUNCTIONS[function])
+    spec = importlib.util.spec_from_file_location(f"entry_{entry.parent.name}", entry)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    (logged,) = [
+        m for m in getattr(module, attribute).user_middleware if m.cls is observability.RequestLog
+    ]
+    assert logged.kwargs == {"name": entry.parent.name}

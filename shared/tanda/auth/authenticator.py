@@ -22,6 +22,7 @@ from tanda.auth.api_keys import (
 from tanda.auth.principal import Principal
 from tanda.auth.rate_limit import TokenBucket
 from tanda.errors import Forbidden, MissingCredentials, ServiceUnavailable
+from tanda.observability import note_caller
 
 if TYPE_CHECKING:
     from tanda.auth.directory import KeyDirectory
@@ -198,20 +199,24 @@ class Authenticator:
                 return record
         raise Forbidden(code="invalid_api_key")
 
-    def _admit(self, principal: Principal, record: ApiKeyRecord | None) -> Principal:
+    def _admit(
+        self, principal: Principal, record: ApiKeyRecord | None, *, key_id: str | None = None
+    ) -> Principal:
         """Issue 27: a suspended tenant's keys and tokens are refused (403 ``tenant_suspended``)
         on every route family — checked after the credentials, so nobody else learns it. The
-        key's use is noted (its ``last_used_at``, off the critical path)."""
-        if self._directory is None:
-            return principal
-        tenants = {principal.tenant_id} | ({record.tenant_id} if record is not None else set())
-        if any(self._directory.suspended(tenant) for tenant in sorted(tenants)):
-            raise Forbidden(
-                "This tenant is suspended; ask the operator of this server.",
-                code="tenant_suspended",
-            )
-        if record is not None:
-            self._directory.used(record)
+        key's use is noted (its ``last_used_at``, off the critical path), and the tenant (with
+        the public ``key_id`` of the key that was presented, ``record``'s or ``key_id``) is
+        noted for this invocation's log line (``tanda.observability.note_caller``)."""
+        if self._directory is not None:
+            tenants = {principal.tenant_id} | ({record.tenant_id} if record is not None else set())
+            if any(self._directory.suspended(tenant) for tenant in sorted(tenants)):
+                raise Forbidden(
+                    "This tenant is suspended; ask the operator of this server.",
+                    code="tenant_suspended",
+                )
+            if record is not None:
+                self._directory.used(record)
+        note_caller(principal.tenant_id, key_id=record.key_id if record is not None else key_id)
         return principal
 
     def partner(self, credentials: Credentials) -> Principal:
@@ -270,7 +275,8 @@ class Authenticator:
             raise Forbidden(code="invalid_api_key")
         principal = self._v1_keys.find(presented)
         if principal is not None:
-            return self._admit(principal, None)
+            # A /v1 key's id vouches for it (``partner_id``, tanda.auth.api_keys.v1_principal).
+            return self._admit(principal, None, key_id=principal.partner_id)
         if self._directory is not None:
             # The prefix names the kind: a dip_live_ secret is never a test key's, nor back.
             kind: KeyKind = "v1_test" if presented.startswith("dip_test_") else "v1_live"
