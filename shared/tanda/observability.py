@@ -80,7 +80,7 @@ def metrics() -> Any | None:
 
 
 def request_id_of(event: Any) -> str | None:
-    """API Gateway's request id of this invocation — the access log's ``requestId``
+    """API Gateway's request id of this invocation — the access log's ``request_id``
     (``$context.requestId``) — or None for an invocation API Gateway did not make."""
     if isinstance(event, dict):
         request_id = (event.get("requestContext") or {}).get("requestId")

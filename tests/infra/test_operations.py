@@ -431,7 +431,7 @@ def test_the_api_writes_an_access_log_of_ids_route_status_and_latency_only() -> 
     assert group["Properties"]["RetentionInDays"] > 0
     fields = json.loads(setting["Format"])
     # the fields an operator needs to find a request, its route, its outcome and its time
-    assert fields["requestId"] == "$context.requestId"
+    assert fields["request_id"] == "$context.requestId"
     assert fields["route"] == "$context.resourcePath"  # the route, not a path holding ids
     assert fields["status"] == "$context.status"
     assert fields["latencyMs"] == "$context.responseLatency"

@@ -182,7 +182,7 @@ def test_each_route_family_logs_the_tenant_it_authenticated_under_the_request_id
 
     assert len(lines) == len(requests)
     for line, (request, status, tenant) in zip(lines, requests, strict=True):
-        # the line joins the access log's requestId ($context.requestId)
+        # the line joins the access log's request_id ($context.requestId)
         assert line["request_id"] == request["requestContext"]["requestId"]
         assert line["trace_id"] == request["requestContext"]["requestId"]
         assert line["status"] == status
