@@ -303,8 +303,10 @@ def probe(
     spec: dict[str, Any],
     *,
     write_bytecode: bool = False,
+    environment: dict[str, str] | None = None,
 ) -> dict[str, Any]:
-    """Run ``artifact_probe.py`` for function ``name`` of ``build``; its JSON result."""
+    """Run ``artifact_probe.py`` for function ``name`` of ``build``; its JSON result
+    (``environment``: variables over the function's own, e.g. a local AWS endpoint)."""
     spec = {"path": artifact_path(build, name, runtime), "module": "app", **spec}
     spec_file = tmp / f"{name}.json"
     spec_file.write_text(json.dumps(spec), encoding="utf-8")
@@ -313,7 +315,7 @@ def probe(
         # written into the artifact (Lambda compiles every cold start: /opt is read-only).
         [str(python312()), "-I", "-S", *([] if write_bytecode else ["-B"]), PROBE, spec_file],
         cwd=tmp,
-        env=function_environment(name, tmp / "home"),
+        env={**function_environment(name, tmp / "home"), **(environment or {})},
         capture_output=True,
         text=True,
         timeout=180,

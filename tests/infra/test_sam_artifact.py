@@ -30,6 +30,7 @@ import pytest
 
 from tanda.contract import ErrorResponse
 from tanda.snapstart import LWA_AFTER_RESTORE_PATH, LWA_BEFORE_CHECKPOINT_PATH
+from tests.aws import create_table_from_template
 
 from . import sam
 from .sam import (
@@ -131,11 +132,47 @@ def test_every_native_library_is_built_for_the_function_architecture(
 # --- every function, imported and invoked from the host build ------------------------------
 
 
+@pytest.fixture(scope="module")
+def smoke_dynamodb() -> Iterator[str]:
+    """A DynamoDB on loopback (moto's server) with the template's tables under the smoke's
+    names: a request that presents a key reads its tenant's status from the Store (issue 27), as
+    deployed. Its endpoint, for ``AWS_ENDPOINT_URL_DYNAMODB``."""
+    import boto3
+    from moto.server import ThreadedMotoServer
+
+    with socket.socket() as free:
+        free.bind(("127.0.0.1", 0))
+        port = free.getsockname()[1]
+    server = ThreadedMotoServer(ip_address="127.0.0.1", port=port, verbose=False)
+    server.start()
+    endpoint = f"http://127.0.0.1:{port}"
+    try:
+        client = boto3.client(
+            "dynamodb",
+            endpoint_url=endpoint,
+            region_name=sam.REGION,
+            aws_access_key_id="smoke",
+            aws_secret_access_key="smoke",
+        )
+        create_table_from_template(client, "TandaTable", RESOLVED["TANDA_DYNAMODB_TABLE"])
+        create_table_from_template(
+            client, "ReceiptsTable", RESOLVED["TANDA_DYNAMODB_RECEIPTS_TABLE"]
+        )
+        yield endpoint
+    finally:
+        server.stop()
+
+
 @pytest.mark.parametrize("name", PYTHON_FUNCTIONS)
 def test_each_function_imports_primes_and_answers_in_a_clean_python_312(
-    name: str, host_build: Path, runtime_stand_in: Path, tmp_path: Path
+    name: str,
+    host_build: Path,
+    runtime_stand_in: Path,
+    tmp_path: Path,
+    request: pytest.FixtureRequest,
 ) -> None:
-    # Given the built function, its layers and the runtime's own packages, nothing else,
+    # Given the built function, its layers and the runtime's own packages, nothing else (and,
+    # for the one event that presents a key, the Store it reads the tenant's status from),
     handler = FUNCTIONS[name]["Handler"]
     assert handler == "app.handler", handler
     events = sam.function_events(name)
@@ -145,7 +182,10 @@ def test_each_function_imports_primes_and_answers_in_a_clean_python_312(
     spec: dict[str, Any] = {"snapstart": True, "events": events}
     if name == "AgentStepFunction":
         spec["imports"] = list(AGENT_STEP_LAZY_IMPORTS)
-    out = probe(host_build, name, runtime_stand_in, tmp_path, spec)
+    environment = None
+    if any(sent == "mcp_tools_list_post" for sent, _ in ROUTE_EVENTS.get(name, [])):
+        environment = {"AWS_ENDPOINT_URL_DYNAMODB": request.getfixturevalue("smoke_dynamodb")}
+    out = probe(host_build, name, runtime_stand_in, tmp_path, spec, environment=environment)
 
     # then it ran from the artifact (not from a venv), under 3.12,
     assert out["python"].startswith("3.12."), out["python"]

@@ -168,7 +168,11 @@ class Authenticator:
             verified_identity=settings.verified_identity,
             directory=directory,
         )
-        if not authenticator.partner_configured and not authenticator.v1_configured:
+        # Building reads nothing (a Lambda builds it before its snapshot, with no Store to ask):
+        # with a Store, whether it holds keys is known on the first request.
+        if directory is None and not (
+            authenticator.partner_configured or authenticator.v1_configured
+        ):
             log.warning(NOT_CONFIGURED_MESSAGE)
         return authenticator
 

@@ -154,3 +154,28 @@ def test_durations(text: str, seconds: float) -> None:
 def test_what_is_not_a_duration(text: str) -> None:
     with pytest.raises(ValueError, match="not a duration"):
         parse_duration(text)
+
+
+class UnreachableStore(SqliteStore):
+    """A Store that any read fails on, as a Lambda's is before its snapshot (no network)."""
+
+    def api_keys(self, tenant_id=None):  # type: ignore[no-untyped-def]
+        raise ConnectionError("the Store is not reachable")
+
+    def key(self, key_id: str):  # type: ignore[no-untyped-def]
+        raise ConnectionError("the Store is not reachable")
+
+
+def test_building_the_authenticator_reads_nothing_from_the_store(tmp_path: Path) -> None:
+    # Issue 27: a function builds its authenticator before its SnapStart snapshot, where no
+    # Store can be reached; whether the Store holds keys is asked on the first request.
+    from tanda.auth import Authenticator
+    from tanda.settings import Settings
+
+    store = UnreachableStore(tmp_path / "store.sqlite")
+    settings = Settings(home=tmp_path)
+
+    authenticator = Authenticator.from_settings(settings, store=store)
+
+    with pytest.raises(ConnectionError):
+        assert authenticator.v1_configured
