@@ -22,6 +22,7 @@ from tanda.records.conversations import (
 from tanda.records.documents import (
     Chunk,
     Document,
+    DocumentErasure,
     IngestOutcome,
     SearchHit,
     SearchQuery,
@@ -83,6 +84,13 @@ class SearchIndex(Protocol):
 
     def documents(self, scope: SearchScope) -> list[Document]:
         """The documents inside ``scope`` (``list_sources``; empty scope → ``[]``)."""
+        ...
+
+    def delete_document(self, tenant_id: str, document_id: str) -> DocumentErasure | None:
+        """Erase one document of ``tenant_id`` (issue 26): its record, every chunk and vector,
+        every structure record — gone from search, reads and the index's files (no trace of its
+        text left behind where the engine allows it). ``None`` when the tenant holds no such
+        document (another tenant's id included)."""
         ...
 
 

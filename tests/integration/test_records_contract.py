@@ -171,3 +171,31 @@ def test_a_scope_change_moves_the_definitions(index: SearchIndex) -> None:
     assert moved.status == "rescoped"
     assert definitions(index, "daerah", batch_id="b1") == []
     assert definitions(index, "daerah", batch_id="b2") == ["Kabupaten Sleman."]
+
+
+def test_an_erased_document_is_gone_with_its_records_and_another_tenant_keeps_its_own(
+    index: SearchIndex,
+) -> None:
+    """Issue 26: erasure by document — chunks, structure records and the document record —
+    within the tenant only; the second erasure finds nothing."""
+    doomed = statute()
+    kept = statute(document_id="perda-8", n=8, place="Bantul")
+    other = statute(tenant="t2")
+    for document, chunks, records in (doomed, kept, other):
+        index.upsert_document(document, chunks, records)
+
+    erasure = index.delete_document("t1", "perda-7")
+
+    assert erasure is not None
+    assert (erasure.document.document_id, erasure.document.title) == ("perda-7", doomed[0].title)
+    assert (erasure.chunks, erasure.records) == (len(doomed[1]), len(doomed[2]))
+    t1 = SearchScope(tenant_id="t1")
+    assert [d.document_id for d in index.documents(t1)] == ["perda-8"]
+    assert index.document_chunks(t1, "perda-7") == []
+    assert {r.document_id for r in index.records(RecordQuery(scope=t1))} == {"perda-8"}
+    t2 = SearchScope(tenant_id="t2")
+    assert [d.document_id for d in index.documents(t2)] == ["perda-7"]
+    assert len(index.records(RecordQuery(scope=t2))) == len(other[2])
+    assert index.delete_document("t1", "perda-7") is None
+    assert index.delete_document("t3", "perda-8") is None  # another tenant's id: not found
+    assert [d.document_id for d in index.documents(t1)] == ["perda-8"]

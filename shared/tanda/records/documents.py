@@ -153,3 +153,13 @@ class IngestOutcome(_Model):
     document_id: str
     status: Literal["added", "replaced", "rescoped", "unchanged"]
     chunks: int
+
+
+class DocumentErasure(_Model):
+    """What ``SearchIndex.delete_document`` removed (issue 26): the document's record as it was
+    indexed (id, title, scope — never its text) and how many chunks (each with its vector) and
+    structure records went with it."""
+
+    document: Document
+    chunks: int
+    records: int
