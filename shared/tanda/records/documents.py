@@ -163,3 +163,20 @@ class DocumentErasure(_Model):
     document: Document
     chunks: int
     records: int
+
+
+class ErasureReceipt(_Model):
+    """What erasing one document removed (issue 26), kept by the Store: ids, the document's
+    title, file name and hash, counts by kind and when — never its text."""
+
+    receipt_id: str
+    tenant_id: str
+    document_id: str
+    title: str
+    filename: str
+    content_hash: str
+    batch_id: str | None = None
+    erased_at: float
+    removed: dict[str, int] = Field(
+        description="chunks (each with its vector), records, findings, citing_messages, memories"
+    )
