@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import tantivy
 
 from tanda.adapters.sqlite_index import LexicalEngine, SqliteSearchIndex
 from tanda.extraction import build_structure
@@ -79,6 +80,23 @@ def traces(folder: Path, needles: set[bytes]) -> dict[str, list[str]]:
     return hits
 
 
+def tantivy_terms(home: Path) -> set[str]:
+    """Every term the tantivy indexes under ``home`` hold in their term dictionaries, deleted
+    documents' included (tantivy keeps them until a merge). A term dictionary is an FST, so a
+    scan of the bytes cannot tell: it is read with tantivy itself, from the files."""
+    terms: set[str] = set()
+    for meta in (home / "index.sqlite.tantivy").glob("t*/meta.json"):
+        searcher = tantivy.Index.open(str(meta.parent)).searcher()
+        terms |= {str(term) for term, _ in searcher.terms_with_prefix("terms", "")}
+    return terms
+
+
+def secret_terms() -> set[str]:
+    return {
+        t for lang in ("en", "id", "tr") for t in analysis.index_terms(SECRET, lang) if len(t) > 4
+    }
+
+
 def needles() -> set[bytes]:
     """The phrase and every word of it, as written and as analyzed (stemmed, folded) for each
     language tanda analyzes — what the lexical index holds instead of the text."""
@@ -99,6 +117,8 @@ def test_an_erased_document_leaves_no_trace_and_its_neighbours_stay(
         index.upsert_document(document, chunks, records)
     assert found(index, "t1", "zorblaxquintine marmaduketrix") == {"faktur-7"}
     assert traces(home, needles())  # the probe sees the text while it is there
+    if index.lexical == "tantivy":
+        assert tantivy_terms(home) & secret_terms()  # and tantivy's terms
 
     erasure = index.delete_document("t1", "faktur-7")
 
@@ -116,6 +136,7 @@ def test_an_erased_document_leaves_no_trace_and_its_neighbours_stay(
     index.delete_document("t2", "faktur-7")
     index.close()
     assert traces(home, needles()) == {}
+    assert not tantivy_terms(home) & secret_terms()
     assert index.delete_document("t1", "faktur-7") is None  # twice: nothing to erase
     # Reopened, the index still answers for what is left, and takes new writes.
     reopened = SqliteSearchIndex(home / "index.sqlite", lexical=index.lexical, progress=False)
@@ -131,3 +152,34 @@ def test_another_tenants_document_id_is_not_erased(index: SqliteSearchIndex) -> 
     index.upsert_document(*faktur("t2", "faktur-7", extra=SECRET))
     assert index.delete_document("t1", "faktur-7") is None
     assert found(index, "t2", "zorblaxquintine marmaduketrix") == {"faktur-7"}
+
+
+def test_an_erasure_cut_short_before_tantivy_is_rebuilt_is_finished_when_the_index_opens(
+    tmp_path: Path,
+) -> None:
+    """Crash safety (issue 26, docs/retrieval.md): the erasure's SQLite transaction commits the
+    journal's purge row with it; a process that dies before the flush leaves the terms in
+    tantivy, and the next open rebuilds the tenant's index from the file."""
+    home = tmp_path / "home"
+    index = SqliteSearchIndex(home / "index.sqlite", progress=False)
+    index.upsert_document(*faktur("t1", "faktur-7", extra=SECRET))
+    index.upsert_document(*faktur("t1", "faktur-8", extra="Gudang utama menerima kertas"))
+    index.flush()
+
+    def killed(tenant_id: str | None = None) -> int:
+        raise SystemExit("killed before the flush")
+
+    index.flush = killed  # type: ignore[method-assign]
+    with pytest.raises(SystemExit):
+        index.delete_document("t1", "faktur-7")
+    assert tantivy_terms(home) & secret_terms()  # the terms are still in tantivy
+
+    reopened = SqliteSearchIndex(home / "index.sqlite", progress=False)
+    try:
+        assert not tantivy_terms(home) & secret_terms()
+        assert {"utama", "erima"} <= tantivy_terms(home)  # the live document's are back
+        assert found(reopened, "t1", "zorblaxquintine marmaduketrix") == set()
+        assert found(reopened, "t1", "gudang kertas") == {"faktur-8"}
+        assert reopened.delete_document("t1", "faktur-7") is None
+    finally:
+        reopened.close()

@@ -72,6 +72,12 @@ def found(base: str, query: str, key: str = ACME) -> set[str]:
     return {r["document_id"] for r in response.json()["results"]}
 
 
+def cited(base: str, query: str) -> set[str]:
+    response = call(base, "POST", "/v1/ask", json={"query": query})
+    assert response.status_code == 200, response.text
+    return {c["document_id"] for c in response.json()["citations"]}
+
+
 def traces(home: Path) -> list[str]:
     needles = (b"zorblaxquint", b"marmaduketrix", b"verbobbl")
     return [
@@ -101,6 +107,8 @@ def test_a_partner_lists_reads_and_erases_a_document(
     assert body["chunks"] >= 1 and len(body["sha256"]) == 64
     assert SECRET not in shown.text  # a document's view never carries its text
     assert found(base, "zorblaxquintine marmaduketrix") == {note}
+    question = "Apa yang zorblaxquintine verbobbled di gudang utama?"
+    assert note in cited(base, question)
     assert traces(runtime.settings.home)  # the probe sees the text while it is there
     # Another tenant can neither read nor erase it.
     assert_error(call(base, "GET", f"/v1/documents/{note}", OTHER), 404, "document_not_found")
@@ -115,6 +123,7 @@ def test_a_partner_lists_reads_and_erases_a_document(
     assert receipt["removed"]["records"] == sum(body["records"].values())
     assert SECRET not in erased.text
     assert found(base, "zorblaxquintine marmaduketrix") == set()
+    assert note not in cited(base, question)
     assert_error(call(base, "GET", f"/v1/documents/{note}"), 404, "document_not_found")
     assert_error(call(base, "DELETE", f"/v1/documents/{note}"), 404, "document_not_found")
     assert {d["document_id"] for d in call(base, "GET", "/v1/documents").json()["documents"]} == {
