@@ -15,6 +15,7 @@ from tanda.model_calls import ChatModel, ChatRequest, ChatResponse, ModelRole
 from tanda.records.documents import (
     Chunk,
     Document,
+    DocumentErasure,
     IngestOutcome,
     SearchHit,
     SearchQuery,
@@ -76,6 +77,17 @@ class InMemorySearchIndex:
         ):
             return None
         return self._keep_content(document)
+
+    def delete_document(self, tenant_id: str, document_id: str) -> DocumentErasure | None:
+        key = (tenant_id, document_id)
+        document = self._documents.pop(key, None)
+        if document is None:
+            return None
+        return DocumentErasure(
+            document=document,
+            chunks=len(self._chunks.pop(key, [])),
+            records=len(self._records.pop(key, [])),
+        )
 
     def _keep_content(self, document: Document) -> IngestOutcome:
         key = (document.tenant_id, document.document_id)

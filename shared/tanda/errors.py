@@ -48,6 +48,14 @@ class NotFound(TandaError):
     message = "Nothing readable was found."
 
 
+class DocumentNotFound(NotFound):
+    """A document the caller named is not among its tenant's (unknown, erased or another
+    tenant's alike) — /v1/cross-check and /v1/documents."""
+
+    code = "document_not_found"
+    message = "A document is not among the caller's documents."
+
+
 class Conflict(TandaError):
     code = "conflict"
     message = "The resource belongs to another route."

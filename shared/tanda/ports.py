@@ -22,6 +22,8 @@ from tanda.records.conversations import (
 from tanda.records.documents import (
     Chunk,
     Document,
+    DocumentErasure,
+    ErasureReceipt,
     IngestOutcome,
     SearchHit,
     SearchQuery,
@@ -83,6 +85,13 @@ class SearchIndex(Protocol):
 
     def documents(self, scope: SearchScope) -> list[Document]:
         """The documents inside ``scope`` (``list_sources``; empty scope → ``[]``)."""
+        ...
+
+    def delete_document(self, tenant_id: str, document_id: str) -> DocumentErasure | None:
+        """Erase one document of ``tenant_id`` (issue 26): its record, every chunk and vector,
+        every structure record — gone from search, reads and the index's files (no trace of its
+        text left behind where the engine allows it). ``None`` when the tenant holds no such
+        document (another tenant's id included)."""
         ...
 
 
@@ -170,6 +179,20 @@ class Store(Protocol):
 
     def memories(self, owner: ConversationOwner, *, limit: int) -> list[MemoryItem]:
         """The owner's newest memory items, newest first."""
+        ...
+
+    def erase_document_traces(self, tenant_id: str, document_id: str) -> tuple[int, int]:
+        """Issue 26: every stored message of the tenant that cites ``document_id`` keeps its
+        text, its citations of it reduced to keys marked ``erased``
+        (:func:`tanda.records.conversations.erase_citations`), and the memory items drawn from
+        such messages are deleted. ``(messages changed, memory items deleted)``; no trace of the
+        removed bytes is left in the Store's files where the engine allows it."""
+        ...
+
+    def put_erasure_receipt(self, receipt: ErasureReceipt) -> None: ...
+
+    def erasure_receipts(self, tenant_id: str) -> list[ErasureReceipt]:
+        """The tenant's erasure receipts, newest first (issue 26)."""
         ...
 
     def put_receipt(self, receipt: PlaygroundReceipt) -> None: ...

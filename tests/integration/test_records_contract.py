@@ -171,3 +171,56 @@ def test_a_scope_change_moves_the_definitions(index: SearchIndex) -> None:
     assert moved.status == "rescoped"
     assert definitions(index, "daerah", batch_id="b1") == []
     assert definitions(index, "daerah", batch_id="b2") == ["Kabupaten Sleman."]
+
+
+def test_an_erased_document_is_gone_with_its_records_and_another_tenant_keeps_its_own(
+    index: SearchIndex,
+) -> None:
+    """Issue 26: erasure by document — chunks, structure records and the document record —
+    within the tenant only; the second erasure finds nothing."""
+    doomed = statute()
+    kept = statute(document_id="perda-8", n=8, place="Bantul")
+    other = statute(tenant="t2")
+    for document, chunks, records in (doomed, kept, other):
+        index.upsert_document(document, chunks, records)
+
+    erasure = index.delete_document("t1", "perda-7")
+
+    assert erasure is not None
+    assert (erasure.document.document_id, erasure.document.title) == ("perda-7", doomed[0].title)
+    assert (erasure.chunks, erasure.records) == (len(doomed[1]), len(doomed[2]))
+    t1 = SearchScope(tenant_id="t1")
+    assert [d.document_id for d in index.documents(t1)] == ["perda-8"]
+    assert index.document_chunks(t1, "perda-7") == []
+    assert {r.document_id for r in index.records(RecordQuery(scope=t1))} == {"perda-8"}
+    t2 = SearchScope(tenant_id="t2")
+    assert [d.document_id for d in index.documents(t2)] == ["perda-7"]
+    assert len(index.records(RecordQuery(scope=t2))) == len(other[2])
+    assert index.delete_document("t1", "perda-7") is None
+    assert index.delete_document("t3", "perda-8") is None  # another tenant's id: not found
+    assert [d.document_id for d in index.documents(t1)] == ["perda-8"]
+
+
+def test_opensearch_erases_by_tenant_and_document_in_three_deletes_by_query() -> None:
+    """Issue 26 on OpenSearch: one ``_delete_by_query`` per kind (chunks, structure records,
+    the document record), each filtered by tenant and document — an id another tenant shares
+    stays (the bodies are checked against OpenSearch's spec by the fixture's teardown)."""
+    memory = MemoryOpenSearch()
+    with serving(memory) as url:
+        index = OpenSearchIndex(
+            build_client(url, service=None, region=None), "tanda-chunks", auto_create=False
+        )
+        for tenant in ("t1", "t2"):
+            index.upsert_document(*statute(tenant=tenant))
+        held = len(memory.documents)
+        memory.requests.clear()
+        erasure = index.delete_document("t1", "perda-7")
+    deletes = [(m, p, b) for m, p, b in memory.requests if p.endswith("/_delete_by_query")]
+    assert [m for m, _, _ in deletes] == ["POST"] * 3
+    for _, _, body in deletes:
+        filters = body["query"]["bool"]["filter"]
+        assert {"term": {"tenant_id": "t1"}} in filters
+        assert {"term": {"document_id": "perda-7"}} in filters
+    assert erasure is not None
+    assert len(memory.documents) == held - 1 - erasure.chunks - erasure.records
+    assert {s["tenant_id"] for s in memory.documents.values()} == {"t2"}

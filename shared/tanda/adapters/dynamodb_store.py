@@ -15,6 +15,7 @@ Two tables, whose key schemas are declared in ``template.yaml`` (a test compares
   rate-limit window    ``RATE#<key>``                          ``W#<window number>``
   credit ledger        ``TENANT#<tenant>``                     ``CREDITS``
   … its entries        ``TENANT#<tenant>``                     ``LEDGER#<at>#<entry id>``
+  erasure receipt      ``TENANT#<tenant>``                     ``ERASED#<at>#<receipt id>``
   tenant profile       ``TENANT#<tenant>``                     ``PROFILE``
   … listed             ``TENANTS``                             ``<tenant>``
   API key (issue 27)   ``KEYS``                                ``<key id>``
@@ -103,7 +104,10 @@ from tanda.records.conversations import (
     RateDecision,
     Route,
     StoredMessage,
+    cites,
+    erase_citations,
 )
+from tanda.records.documents import ErasureReceipt
 from tanda.records.jobs import CrossCheckJob, JobPage
 from tanda.records.keys import ApiKeyRecord
 
@@ -127,6 +131,8 @@ BALANCE = "balance"
 LEDGER = "ledger"
 """Set on a CREDITS item once its ledger is open (issue 27)."""
 LEDGER_PREFIX = "LEDGER#"
+ERASURE_PREFIX = "ERASED#"
+"""A tenant's erasure receipts (issue 26), by time: ``ERASED#<erased_at>#<receipt id>``."""
 TENANTS_PK = "TENANTS"
 KEYS_PK = "KEYS"
 LAST_USED = "last_used_at"
@@ -384,6 +390,80 @@ class DynamoStore:
             if "LastEvaluatedKey" not in page:
                 return found
             query["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+
+    # --- erasure (issue 26) -------------------------------------------------------------------
+
+    def _scan_all(self, expression: str, values: dict[str, Any]) -> list[dict[str, Any]]:
+        scan: dict[str, Any] = {
+            "TableName": self.table,
+            "FilterExpression": expression,
+            "ExpressionAttributeValues": values,
+            "ConsistentRead": True,
+        }
+        found: list[dict[str, Any]] = []
+        while True:
+            page = self.client.scan(**scan)
+            found += page["Items"]
+            if "LastEvaluatedKey" not in page:
+                return found
+            scan["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+
+    def erase_document_traces(self, tenant_id: str, document_id: str) -> tuple[int, int]:
+        """A scan of the tenant's messages naming the document and of its memory items (the
+        owner's digest is in their keys, so no query reaches every owner): erasure is rare."""
+        tenant = _s(f"T#{tenant_id}#O#")
+        messages = self._scan_all(
+            "begins_with(PK, :tenant) AND begins_with(SK, :m) AND contains(body, :doc)",
+            {
+                ":tenant": tenant,
+                ":m": _s(MESSAGE_PREFIX),
+                ":doc": _s(json.dumps(document_id, ensure_ascii=False)),
+            },
+        )
+        drawn: set[str] = set()
+        changed = 0
+        for item in messages:
+            message = StoredMessage.model_validate_json(item["body"]["S"])
+            if not cites(message, document_id):
+                continue
+            drawn.add(message.message_id)
+            erased = erase_citations(message, document_id)
+            if erased is not None:
+                self.client.update_item(
+                    TableName=self.table,
+                    Key={"PK": item["PK"], "SK": item["SK"]},
+                    UpdateExpression="SET body = :body",
+                    ConditionExpression="attribute_exists(SK)",
+                    ExpressionAttributeValues={":body": _s(erased.model_dump_json())},
+                )
+                changed += 1
+        removed = 0
+        if drawn:
+            memories = self._scan_all(
+                "begins_with(PK, :tenant) AND begins_with(SK, :mem)",
+                {":tenant": tenant, ":mem": _s(MEMORY_PREFIX)},
+            )
+            for item in memories:
+                if MemoryItem.model_validate_json(item["body"]["S"]).message_id in drawn:
+                    self.client.delete_item(
+                        TableName=self.table, Key={"PK": item["PK"], "SK": item["SK"]}
+                    )
+                    removed += 1
+        return changed, removed
+
+    def put_erasure_receipt(self, receipt: ErasureReceipt) -> None:
+        self.client.put_item(
+            TableName=self.table,
+            Item={
+                "PK": _s(f"{TENANT_PREFIX}{receipt.tenant_id}"),
+                "SK": _s(f"{ERASURE_PREFIX}{receipt.erased_at:020.6f}#{receipt.receipt_id}"),
+                "body": _s(receipt.model_dump_json()),
+            },
+        )
+
+    def erasure_receipts(self, tenant_id: str) -> list[ErasureReceipt]:
+        items = self._query_all(f"{TENANT_PREFIX}{tenant_id}", ERASURE_PREFIX)
+        return [ErasureReceipt.model_validate_json(i["body"]["S"]) for i in reversed(items)]
 
     # --- receipts and rate limits ------------------------------------------------------------
 

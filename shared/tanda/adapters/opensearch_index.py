@@ -18,6 +18,7 @@ from tanda.errors import UpstreamFailed
 from tanda.records.documents import (
     Chunk,
     Document,
+    DocumentErasure,
     IngestOutcome,
     SearchHit,
     SearchQuery,
@@ -25,6 +26,7 @@ from tanda.records.documents import (
     keeps_version,
     scope_key,
 )
+from tanda.records.kinds import NODE_KINDS
 from tanda.records.structure import RecordQuery, StructureRecord
 from tanda.retrieval import opensearch_bodies as bodies
 from tanda.retrieval.fusion import FusionConfig, reciprocal_rank_fusion
@@ -265,6 +267,36 @@ class OpenSearchIndex:
             status="added" if state is None else "replaced",
             chunks=len(chunks),
         )
+
+    def delete_document(self, tenant_id: str, document_id: str) -> DocumentErasure | None:
+        """Erase a document (issue 26): ``_delete_by_query`` of its chunks, then of its
+        structure records, then of its document record (the last: a failure midway leaves the
+        document listed, and the next erasure finishes the work). Deleted documents leave the
+        Lucene segments at their next merge."""
+        listed = self._call(
+            self.client.search,
+            index=self.index_name,
+            body=bodies.documents_body(
+                SearchScope(tenant_id=tenant_id, document_ids=(document_id,)), size=1
+            ),
+        )
+        hits = listed.get("hits", {}).get("hits", [])
+        if not hits:
+            return None
+        document = bodies.document_from_source(hits[0])
+        deleted = [
+            int(
+                self._call(
+                    self.client.delete_by_query,
+                    index=self.index_name,
+                    body=bodies.erased_body(tenant_id, document_id, records),
+                    conflicts="proceed",
+                    **self._refresh_params(),
+                ).get("deleted", 0)
+            )
+            for records in (("chunk",), NODE_KINDS, ("document",))
+        ]
+        return DocumentErasure(document=document, chunks=deleted[0], records=deleted[1])
 
     def rescope_document(self, document: Document) -> IngestOutcome | None:
         """The indexed version of ``document`` (same ``content_hash``) takes its batch and

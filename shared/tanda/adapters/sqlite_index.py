@@ -62,6 +62,7 @@ from tanda.lang import Lang, guess_lang, normalize_lang
 from tanda.records.documents import (
     Chunk,
     Document,
+    DocumentErasure,
     IngestOutcome,
     LegalIdentity,
     SearchHit,
@@ -111,6 +112,13 @@ TIE_SLACK: Final = 8
 
 _READ_BACK: Final = 2_000
 """Journal rows read back per statement when a flush analyzes chunks itself."""
+
+_PURGE: Final = -1
+"""A ``lexical_pending`` row with this rowid (no chunk has it) asks the next flush to rebuild the
+tenant's tantivy index from its live chunks (an erasure, issue 26): tantivy only marks a deleted
+document, its terms stay in the segment until a merge, so the segments go and the live chunks
+are indexed again. Journaled with the erasure's transaction, so a crash before the rebuild is
+repaired by the next flush."""
 
 PROGRESS_MIN_CHUNKS: Final = 10_000
 """A (re)index of at least this many chunks shows a progress bar (on a terminal)."""
@@ -355,6 +363,9 @@ class SqliteSearchIndex(PooledConnections[apsw.Connection]):
         conn.enable_load_extension(False)
         conn.execute("PRAGMA synchronous = NORMAL")
         conn.execute("PRAGMA foreign_keys = ON")
+        # A deleted row's bytes are overwritten, not left in a free page (issue 26: an erased
+        # document, or a replaced version, leaves no text in the file).
+        conn.execute("PRAGMA secure_delete = ON")
         return conn
 
     @contextmanager
@@ -476,6 +487,68 @@ class SqliteSearchIndex(PooledConnections[apsw.Connection]):
             status="added" if stored is None else "replaced",
             chunks=len(chunks),
         )
+
+    def delete_document(self, tenant_id: str, document_id: str) -> DocumentErasure | None:
+        """Erase a document (issue 26) in one transaction: its chunks, vectors, records, FTS5
+        rows (with FTS5's ``secure-delete``) or tantivy journal rows, and its record; then
+        tantivy rebuilds the tenant's index (a deleted document's terms would otherwise stay
+        in its segment) and the WAL is checkpointed and truncated, so no file under the index
+        holds the document's text or terms. ``None`` when the tenant holds no such document."""
+        key = (tenant_id, document_id)
+        with self._transaction() as conn:
+            row = conn.execute(
+                "SELECT body FROM documents WHERE tenant_id = ? AND document_id = ?", key
+            ).fetchone()
+            if row is None:
+                return None
+            document = Document.model_validate_json(row[0])
+            of_document = "SELECT id FROM chunks WHERE tenant_id = ? AND document_id = ?"
+            chunks = _as_int(
+                conn.execute(f"SELECT count(*) FROM ({of_document})", key).fetchall()[0][0]  # noqa: S608
+            )
+            records = _as_int(
+                conn.execute(
+                    "SELECT count(*) FROM records WHERE tenant_id = ? AND document_id = ?", key
+                ).fetchall()[0][0]
+            )
+            known = _tenant_fts(conn, tenant_id)
+            if self._tantivy is None:
+                if known is not None and _table_exists(conn, known.table):
+                    table = known.table
+                    conn.execute(
+                        f"INSERT INTO {table} ({table}, rank) VALUES ('secure-delete', 1)"  # noqa: S608
+                    )
+                    conn.execute(f"DELETE FROM {table} WHERE rowid IN ({of_document})", key)  # noqa: S608
+                    # secure-delete takes the rows out of the segments; a term no other row
+                    # holds stays in a segment's keys until the segments are merged into one.
+                    conn.execute(f"INSERT INTO {table} ({table}) VALUES ('optimize')")  # noqa: S608
+            else:
+                nonce = _nonce()
+                conn.execute(
+                    "INSERT OR REPLACE INTO lexical_pending (tenant_id, chunk_rowid, nonce) "  # noqa: S608
+                    f"SELECT tenant_id, id, ? FROM chunks WHERE id IN ({of_document})",
+                    (nonce, *key),
+                )
+                conn.execute(
+                    "INSERT OR REPLACE INTO lexical_pending (tenant_id, chunk_rowid, nonce) "
+                    "VALUES (?, ?, ?)",
+                    (tenant_id, _PURGE, nonce),
+                )
+            if self._vector_dimensions(conn) is not None:
+                conn.execute(f"DELETE FROM chunk_vec WHERE rowid IN ({of_document})", key)  # noqa: S608
+            conn.execute("DELETE FROM chunks WHERE tenant_id = ? AND document_id = ?", key)
+            conn.execute("DELETE FROM records WHERE tenant_id = ? AND document_id = ?", key)
+            conn.execute("DELETE FROM documents WHERE tenant_id = ? AND document_id = ?", key)
+            conn.execute(
+                "UPDATE tenant_fts SET generation = generation + 1 WHERE tenant_id = ?",
+                (tenant_id,),
+            )
+        self.flush(tenant_id)
+        with self._write_lock, self._connections.lease() as conn:
+            # The WAL still holds the pages as they were before the erasure: copied back into
+            # the file (now overwritten there) and truncated.
+            conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+        return DocumentErasure(document=document, chunks=chunks, records=records)
 
     def rescope_document(self, document: Document) -> IngestOutcome | None:
         """Give the indexed version of ``document`` (same tenant, id and ``content_hash``) the
@@ -618,12 +691,21 @@ class SqliteSearchIndex(PooledConnections[apsw.Connection]):
         ]
         known: list[LexicalEntry] = []
         unknown: list[int] = []
+        purge = any(rowid == _PURGE for rowid, _ in pending)
         for key in pending:
             entry = self._pending_terms.pop(key, None)
-            if entry is None:
+            if entry is None or purge:
                 unknown.append(key[0])
             else:
                 known.append(entry)
+        if purge:  # an erasure: every live chunk of the tenant goes into a new index
+            unknown = [
+                _as_int(rowid)
+                for (rowid,) in conn.execute(
+                    "SELECT id FROM chunks WHERE tenant_id = ? AND stale = 0 ORDER BY id",
+                    (tenant,),
+                ).fetchall()
+            ]
         bar = _bar(len(pending), f"tantivy: indexing tenant {tenant_no}", self._progress)
 
         def entries() -> Iterator[LexicalEntry]:
@@ -647,7 +729,7 @@ class SqliteSearchIndex(PooledConnections[apsw.Connection]):
                 if bar is not None:
                     bar.update(len(part))
 
-        lexicon.apply(tenant_no, [rowid for rowid, _ in pending], entries())
+        lexicon.apply(tenant_no, [rowid for rowid, _ in pending], entries(), rebuild=purge)
         if bar is not None:
             bar.close()
         conn.execute("DELETE FROM lexical_pending WHERE tenant_id = ?", (tenant,))

@@ -17,6 +17,7 @@ rows match no owner, so no one reads them — not their creator either, whose is
 
 from __future__ import annotations
 
+import json
 import math
 import sqlite3
 import threading
@@ -53,7 +54,10 @@ from tanda.records.conversations import (
     RateDecision,
     Route,
     StoredMessage,
+    cites,
+    erase_citations,
 )
+from tanda.records.documents import ErasureReceipt
 from tanda.records.jobs import CrossCheckJob, JobPage
 from tanda.records.keys import ApiKeyRecord
 
@@ -139,6 +143,13 @@ CREATE TABLE IF NOT EXISTS cross_check_jobs (
     PRIMARY KEY (tenant_id, job_id)
 );
 CREATE INDEX IF NOT EXISTS cross_check_jobs_open ON cross_check_jobs (status, created_at, job_id);
+CREATE TABLE IF NOT EXISTS erasure_receipts (
+    tenant_id TEXT NOT NULL,
+    erased_at REAL NOT NULL,
+    receipt_id TEXT NOT NULL,
+    body TEXT NOT NULL,
+    PRIMARY KEY (tenant_id, erased_at, receipt_id)
+);
 """
 OPEN_STATUSES = ("queued", "running")
 _T = TypeVar("_T")
@@ -250,6 +261,8 @@ class SqliteStore(PooledConnections[sqlite3.Connection]):
         db = sqlite3.connect(self.path, timeout=30, isolation_level=None, check_same_thread=False)
         db.execute("PRAGMA journal_mode=WAL")
         db.execute("PRAGMA busy_timeout=30000")
+        # Deleted or rewritten rows are overwritten, not left in free pages (issue 26).
+        db.execute("PRAGMA secure_delete=ON")
         return db
 
     def _in_transaction(self, write: Callable[[sqlite3.Connection], _T]) -> _T:
@@ -381,6 +394,72 @@ class SqliteStore(PooledConnections[sqlite3.Connection]):
             (owner.tenant_id, owner.issuer, owner.subject, limit),
         )
         return [MemoryItem.model_validate_json(row[0]) for row in rows]
+
+    # --- erasure (issue 26) -------------------------------------------------------------------
+
+    def erase_document_traces(self, tenant_id: str, document_id: str) -> tuple[int, int]:
+        def write(db: sqlite3.Connection) -> tuple[int, int]:
+            drawn: set[str] = set()
+            changed = 0
+            rows = db.execute(
+                "SELECT conversation_id, created_at, message_id, body FROM messages "
+                "WHERE tenant_id = ? AND instr(body, ?) > 0",
+                (tenant_id, json.dumps(document_id, ensure_ascii=False)),
+            ).fetchall()
+            for conversation_id, created_at, message_id, body in rows:
+                message = StoredMessage.model_validate_json(body)
+                if not cites(message, document_id):
+                    continue
+                drawn.add(message.message_id)
+                erased = erase_citations(message, document_id)
+                if erased is not None:
+                    changed += 1
+                    db.execute(
+                        "UPDATE messages SET body = ? WHERE tenant_id = ? AND conversation_id = ? "
+                        "AND created_at = ? AND message_id = ?",
+                        (
+                            erased.model_dump_json(),
+                            tenant_id,
+                            conversation_id,
+                            created_at,
+                            message_id,
+                        ),
+                    )
+            removed = 0
+            for rowid, body in db.execute(
+                "SELECT rowid, body FROM owner_memories WHERE tenant_id = ?", (tenant_id,)
+            ).fetchall():
+                if MemoryItem.model_validate_json(body).message_id in drawn:
+                    removed += db.execute(
+                        "DELETE FROM owner_memories WHERE rowid = ?", (rowid,)
+                    ).rowcount
+            return changed, removed
+
+        result = self._in_transaction(write)
+        with self._write:  # the WAL's copies of the old pages go too
+            self._leased().execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+        return result
+
+    def put_erasure_receipt(self, receipt: ErasureReceipt) -> None:
+        with self._write:
+            self._leased().execute(
+                "INSERT OR REPLACE INTO erasure_receipts (tenant_id, erased_at, receipt_id, body) "
+                "VALUES (?, ?, ?, ?)",
+                (
+                    receipt.tenant_id,
+                    receipt.erased_at,
+                    receipt.receipt_id,
+                    receipt.model_dump_json(),
+                ),
+            )
+
+    def erasure_receipts(self, tenant_id: str) -> list[ErasureReceipt]:
+        rows = self._leased().execute(
+            "SELECT body FROM erasure_receipts WHERE tenant_id = ? "
+            "ORDER BY erased_at DESC, receipt_id DESC",
+            (tenant_id,),
+        )
+        return [ErasureReceipt.model_validate_json(row[0]) for row in rows]
 
     # --- receipts and rate limits ---------------------------------------------------------------
 

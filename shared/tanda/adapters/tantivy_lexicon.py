@@ -98,13 +98,26 @@ class TantivyLexicon:
     def exists(self, tenant_no: int) -> bool:
         return (self.folder / f"t{int(tenant_no)}" / "meta.json").is_file()
 
-    def apply(self, tenant_no: int, removed: Iterable[int], added: Iterable[LexicalEntry]) -> None:
+    def apply(
+        self,
+        tenant_no: int,
+        removed: Iterable[int],
+        added: Iterable[LexicalEntry],
+        *,
+        rebuild: bool = False,
+    ) -> None:
         """One commit: every ``removed`` rowid out, then every ``added`` entry in (its rowid
         must be among ``removed``: applying the same change twice leaves one copy). The caller
-        holds the SQLite write transaction: no other writer, in any process, is open."""
+        holds the SQLite write transaction: no other writer, in any process, is open.
+
+        ``rebuild`` (an erasure, issue 26): every segment goes and ``added`` is the whole live
+        index; the files of the old segments are deleted after the commit, so no term of a
+        deleted document stays on disk (tantivy only marks deletions until a merge)."""
         index = self._index(tenant_no)
         writer = index.writer(heap_size=_WRITER_HEAP, num_threads=1)
         try:
+            if rebuild:
+                writer.delete_all_documents()
             for rowid in removed:
                 writer.delete_documents_by_term("rid", int(rowid))
             for entry in added:
@@ -119,6 +132,9 @@ class TantivyLexicon:
                     fields["sel"] = list(entry.selections)
                 writer.add_document(tantivy.Document(**fields))
             writer.commit()
+            if rebuild:
+                index.reload()  # the reader lets go of the old segments
+                writer.garbage_collect_files()
         except BaseException:
             writer.rollback()
             raise

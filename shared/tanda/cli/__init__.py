@@ -65,6 +65,12 @@ def _demo(args: argparse.Namespace) -> int:
     return demo_command(args)
 
 
+def _documents(args: argparse.Namespace) -> int:
+    from tanda.cli.documents import documents_command
+
+    return documents_command(args)
+
+
 def _ingest(args: argparse.Namespace) -> int:
     from tanda.cli.ingest import ingest_command
 
@@ -273,6 +279,24 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--batch", default=None, help="batch id (scope for /v1 search and ask)")
     p.add_argument("--selection", action="append", default=[], help="named selection (repeatable)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+    p = add("documents", _documents, "List, show and erase a tenant's indexed documents.")
+    doc_sub = p.add_subparsers(dest="documents_command", required=True, metavar="ACTION")
+    dl = doc_sub.add_parser("list", help="The tenant's documents, newest first.")
+    dl.add_argument("--batch", default=None, help="only this batch's")
+    dl.add_argument("--limit", type=int, default=200, help="at most this many (default 200)")
+    ds = doc_sub.add_parser("show", help="One document: file, scope and counts (JSON).")
+    ds.add_argument("document_id", metavar="DOCUMENT_ID")
+    dd = doc_sub.add_parser(
+        "delete",
+        help="Erase a document and everything drawn from it; print the erasure receipt.",
+    )
+    dd.add_argument("document_id", metavar="DOCUMENT_ID")
+    for action in (dl, ds, dd):
+        action.add_argument("--tenant", default="demo", help="tenant the documents belong to")
+        action.add_argument("--json", action="store_true", help="print JSON")
+        add_store_option(action)
+        action.set_defaults(handler=_documents)
 
     p = add("inspect", _inspect, "List a document's structure records (docs/evidence.md).")
     p.add_argument("document_id", metavar="DOCUMENT_ID")

@@ -74,6 +74,10 @@ class FindingSide(WireModel):
     quote: str = Field(description="The document's own words at `span`, verbatim.")
     page_no: int | None
     span: ClaimSpan
+    erased: bool | None = omitted_when_none(
+        "`true`: the document was erased after the job (issue 26) — its statement and quote are "
+        "empty, its span `[0, 0)`."
+    )
 
 
 class CrossCheckFinding(WireModel):

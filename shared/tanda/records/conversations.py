@@ -76,6 +76,33 @@ class StoredMessage(_Model):
     )
 
 
+ERASED_CITATION_KEYS = ("citation_key", "chunk_id", "document_id")
+"""What a citation of an erased document keeps (issue 26), beside ``erased: true``."""
+
+
+def erase_citations(message: StoredMessage, document_id: str) -> StoredMessage | None:
+    """``message`` with each citation of ``document_id`` reduced to its keys and
+    ``erased: true`` (its title, page and section go; the answer's text stays) — issue 26.
+    ``None`` when it cites nothing of that document, or only erased citations."""
+    citations: list[dict[str, Any]] = []
+    changed = False
+    for citation in message.citations:
+        if citation.get("document_id") == document_id and not citation.get("erased"):
+            citation = {k: citation[k] for k in ERASED_CITATION_KEYS if k in citation}
+            citation["erased"] = True
+            changed = True
+        citations.append(citation)
+    return message.model_copy(update={"citations": citations}) if changed else None
+
+
+def cites(message: StoredMessage, document_id: str) -> bool:
+    """Whether ``message``'s answer drew on ``document_id`` (a citation, erased or not, or a
+    supported segment's document): its memory items are drawn from it too (issue 26)."""
+    return document_id in message.cited_documents or any(
+        c.get("document_id") == document_id for c in message.citations
+    )
+
+
 class MemoryItem(_Model):
     """Long-term memory (V2-22): a verified statement, kept per owner (issuer, tenant, user),
     shown to that owner's later conversations under a ``C`` key."""

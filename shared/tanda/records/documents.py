@@ -153,3 +153,30 @@ class IngestOutcome(_Model):
     document_id: str
     status: Literal["added", "replaced", "rescoped", "unchanged"]
     chunks: int
+
+
+class DocumentErasure(_Model):
+    """What ``SearchIndex.delete_document`` removed (issue 26): the document's record as it was
+    indexed (id, title, scope — never its text) and how many chunks (each with its vector) and
+    structure records went with it."""
+
+    document: Document
+    chunks: int
+    records: int
+
+
+class ErasureReceipt(_Model):
+    """What erasing one document removed (issue 26), kept by the Store: ids, the document's
+    title, file name and hash, counts by kind and when — never its text."""
+
+    receipt_id: str
+    tenant_id: str
+    document_id: str
+    title: str
+    filename: str
+    content_hash: str
+    batch_id: str | None = None
+    erased_at: float
+    removed: dict[str, int] = Field(
+        description="chunks (each with its vector), records, findings, citing_messages, memories"
+    )

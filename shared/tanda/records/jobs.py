@@ -77,3 +77,39 @@ class JobPage(BaseModel):
 
     jobs: tuple[CrossCheckJob, ...]
     next_after: str | None = None
+
+
+def erase_findings(job: CrossCheckJob, document_id: str) -> tuple[CrossCheckJob, int] | None:
+    """``job`` with every finding that quotes ``document_id`` replaced by an erased marker
+    (issue 26): that side keeps its document and node ids and is marked ``erased`` with no
+    statement, quote, page or span, and the explanation (the model's words about both claims)
+    is emptied; the other side, the kinds and the job's counts stay. ``None`` when no finding
+    quotes it (or all are erased already); else the job one version on, and how many findings
+    changed."""
+    changed = 0
+    findings: list[CrossCheckFinding] = []
+    for finding in job.findings:
+        sides = {
+            name: side
+            for name, side in (("a", finding.a), ("b", finding.b))
+            if side.document_id == document_id and not side.erased
+        }
+        if not sides:
+            findings.append(finding)
+            continue
+        changed += 1
+        update: dict[str, Any] = {"explanation": ""}
+        for name, side in sides.items():
+            update[name] = side.model_copy(
+                update={
+                    "statement": "",
+                    "quote": "",
+                    "page_no": None,
+                    "span": side.span.model_copy(update={"start": 0, "end": 0}),
+                    "erased": True,
+                }
+            )
+        findings.append(finding.model_copy(update=update))
+    if not changed:
+        return None
+    return job.next(findings=tuple(findings)), changed

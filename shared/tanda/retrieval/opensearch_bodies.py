@@ -710,6 +710,22 @@ def records_body(query: RecordQuery, *, size: int = MAX_PAGE, after: Sequence[An
     return body
 
 
+def erased_body(tenant_id: str, document_id: str, records: Sequence[str]) -> Body:
+    """``_delete_by_query`` body erasing a document's ``records`` (``chunk``, the node kinds, or
+    ``document``) of ``tenant_id`` (issue 26) — stale chunks and every version's records too."""
+    return {
+        "query": {
+            "bool": {
+                "filter": [
+                    _terms("record", tuple(records)),
+                    _term("tenant_id", tenant_id),
+                    _term("document_id", document_id),
+                ]
+            }
+        }
+    }
+
+
 def replaced_chunks_body(tenant_id: str, document_id: str, keep_chunk_ids: Sequence[str]) -> Body:
     """``_delete_by_query`` body removing a document's chunks that the new version no longer has.
 

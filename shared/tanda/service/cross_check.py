@@ -29,7 +29,7 @@ from tanda.contract.v1_cross_check import (
     V1CrossCheckRequest,
 )
 from tanda.credits import as_credits
-from tanda.errors import NotFound, PaymentRequired
+from tanda.errors import DocumentNotFound, NotFound, PaymentRequired
 from tanda.pipeline.cross_check import XcJobRef, fail_job, new_job_id
 from tanda.records.documents import SearchScope
 from tanda.records.jobs import CrossCheckJob
@@ -43,11 +43,6 @@ if TYPE_CHECKING:
 LAUNCH_FAILED = JobError(
     code="launch_failed", message="The job could not be started. Nothing was charged."
 )
-
-
-class DocumentNotFound(NotFound):
-    code = "document_not_found"
-    message = "A document is not among the caller's documents."
 
 
 class JobNotFound(NotFound):

@@ -17,6 +17,7 @@ ROUTE_MODULES: tuple[str, ...] = (
     "v1_ask",
     "v1_cross_check",
     "v1_usage",
+    "v1_documents",
     "mcp",
     "web",
 )

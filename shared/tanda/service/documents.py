@@ -1,0 +1,180 @@
+"""The documents of a tenant as a resource (issue 26): read one, list them newest first, erase
+one — behind ``/v1/documents`` and ``tanda documents``. docs/documents.md.
+
+Erasure, in this order: the cross-check findings quoting the document become ``erased`` markers,
+stored answers' citations of it say ``erased`` and the memory items drawn from them go, then the
+index erases the document (chunks, vectors, records, lexical terms), then the receipt is kept. A
+failure midway leaves the document listed: erasing it again finishes the work (each step is
+idempotent), so the receipt is written only for a complete erasure."""
+
+from __future__ import annotations
+
+import uuid
+from collections import Counter
+from pathlib import PurePosixPath, PureWindowsPath
+from typing import TYPE_CHECKING
+
+from tanda.contract.v1_documents import (
+    ErasureCounts,
+    V1Document,
+    V1DocumentList,
+    V1DocumentSummary,
+    V1ErasureReceipt,
+)
+from tanda.errors import DocumentNotFound
+from tanda.records.documents import Document, ErasureReceipt, SearchScope
+from tanda.records.jobs import erase_findings
+from tanda.records.structure import RecordQuery
+
+if TYPE_CHECKING:
+    from tanda.ports import SearchIndex, Store
+
+JOB_PAGE = 100
+REPLACE_ATTEMPTS = 5
+"""A job being run is written by its runner too: a lost race reads the job again."""
+
+
+def filename(document: Document) -> str:
+    """The file name the document was read from, never the folder (an operator's path)."""
+    source = document.source
+    if "://" in source:
+        return source.rstrip("/").rsplit("/", 1)[-1] or source
+    return PureWindowsPath(PurePosixPath(source).name).name or source
+
+
+def _one(index: SearchIndex, tenant_id: str, document_id: str) -> Document:
+    found = index.documents(SearchScope(tenant_id=tenant_id, document_ids=(document_id,)))
+    if not found:
+        raise DocumentNotFound()
+    return found[0]
+
+
+def _summary(document: Document) -> V1DocumentSummary:
+    return V1DocumentSummary(
+        document_id=document.document_id,
+        status="indexed",
+        title=document.title,
+        filename=filename(document),
+        batch_id=document.batch_id,
+        selections=list(document.selections),
+        pages=document.pages,
+        indexed_at=document.indexed_at,
+    )
+
+
+def document_view(index: SearchIndex, tenant_id: str, document_id: str) -> V1Document:
+    """One document of the tenant, with its counts; another tenant's id is not found."""
+    document = _one(index, tenant_id, document_id)
+    scope = SearchScope(tenant_id=tenant_id, document_ids=(document_id,))
+    kinds = Counter(record.kind for record in index.records(RecordQuery(scope=scope)))
+    size = document.metadata.get("size_bytes")
+    return V1Document(
+        **_summary(document).model_dump(),
+        sha256=document.content_hash,
+        size_bytes=int(size) if size is not None and size.isdigit() else None,
+        chunks=len(index.document_chunks(scope, document_id)),
+        records=dict(sorted(kinds.items())),
+    )
+
+
+def _cursor(document: Document) -> str:
+    return f"{document.indexed_at or ''}|{document.document_id}"
+
+
+def _after(cursor: str) -> tuple[str, str]:
+    """A position in the listing, not a token: every string is one (what comes before it in
+    the descending order of ``(indexed_at, document_id)`` is listed next)."""
+    indexed_at, _, document_id = cursor.partition("|")
+    return indexed_at, document_id
+
+
+def list_documents(
+    index: SearchIndex,
+    tenant_id: str,
+    *,
+    batch_id: str | None = None,
+    limit: int = 50,
+    cursor: str | None = None,
+) -> V1DocumentList:
+    """The tenant's documents (in ``batch_id``), newest first (``indexed_at``, then id), a page
+    at a time; ``cursor`` is the previous page's ``next_cursor``."""
+    documents = sorted(
+        index.documents(SearchScope(tenant_id=tenant_id, batch_id=batch_id)),
+        key=lambda d: (d.indexed_at or "", d.document_id),
+        reverse=True,
+    )
+    if cursor:
+        after = _after(cursor)
+        documents = [d for d in documents if (d.indexed_at or "", d.document_id) < after]
+    page = documents[:limit]
+    more = len(documents) > limit
+    return V1DocumentList(
+        documents=[_summary(d) for d in page],
+        next_cursor=_cursor(page[-1]) if more and page else None,
+    )
+
+
+def _erase_findings(store: Store, tenant_id: str, document_id: str) -> int:
+    changed = 0
+    after: str | None = None
+    while True:
+        page = store.jobs(tenant_id, scheduled=None, limit=JOB_PAGE, after=after)
+        for listed in page.jobs:
+            job = store.job(tenant_id, listed.job_id) or listed
+            for _ in range(REPLACE_ATTEMPTS):
+                erased = erase_findings(job, document_id)
+                if erased is None:
+                    break
+                if store.replace_job(erased[0]):
+                    changed += erased[1]
+                    break
+                job = store.job(tenant_id, listed.job_id) or job
+        if page.next_after is None:
+            return changed
+        after = page.next_after
+
+
+def erase_document(
+    index: SearchIndex, store: Store, tenant_id: str, document_id: str, *, now: float
+) -> V1ErasureReceipt:
+    """Erase one document of the tenant and everything drawn from it (module docstring); the
+    receipt, also kept by the Store. Unknown, erased or another tenant's: not found."""
+    _one(index, tenant_id, document_id)
+    findings = _erase_findings(store, tenant_id, document_id)
+    citing, memories = store.erase_document_traces(tenant_id, document_id)
+    erasure = index.delete_document(tenant_id, document_id)
+    if erasure is None:  # erased meanwhile by another call: that one keeps the receipt
+        raise DocumentNotFound()
+    document = erasure.document
+    removed = ErasureCounts(
+        chunks=erasure.chunks,
+        records=erasure.records,
+        findings=findings,
+        citing_messages=citing,
+        memories=memories,
+    )
+    receipt = ErasureReceipt(
+        receipt_id=f"er_{uuid.uuid4().hex}",
+        tenant_id=tenant_id,
+        document_id=document.document_id,
+        title=document.title,
+        filename=filename(document),
+        content_hash=document.content_hash,
+        batch_id=document.batch_id,
+        erased_at=now,
+        removed=removed.model_dump(),
+    )
+    store.put_erasure_receipt(receipt)
+    return receipt_view(receipt)
+
+
+def receipt_view(receipt: ErasureReceipt) -> V1ErasureReceipt:
+    return V1ErasureReceipt(
+        receipt_id=receipt.receipt_id,
+        document_id=receipt.document_id,
+        title=receipt.title,
+        filename=receipt.filename,
+        sha256=receipt.content_hash,
+        erased_at=receipt.erased_at,
+        removed=ErasureCounts.model_validate(receipt.removed),
+    )
