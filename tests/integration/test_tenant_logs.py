@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import io
 import json
+import time
 import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -242,6 +243,10 @@ def test_the_stream_routes_log_the_tenant_under_the_adapters_request_id(
             timeout=30,
         )
         assert response.status_code == status, response.text
+    # (the server writes a request's line once its response has gone: wait for the last one)
+    deadline = time.monotonic() + 5
+    while len(invocations(as_lambda.getvalue())) < 2 and time.monotonic() < deadline:
+        time.sleep(0.01)
     captured = capsys.readouterr()
     output = as_lambda.getvalue() + captured.out + captured.err
     # then each request has its invocation line: the adapter's request id, status, tenant.

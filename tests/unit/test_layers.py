@@ -14,6 +14,7 @@ closing note of a change proposes its §2 from that page).
 
 from __future__ import annotations
 
+import logging
 import re
 import tomllib
 from collections.abc import Iterable, Mapping, Sequence
@@ -165,7 +166,18 @@ def tanda_graph() -> grimp.ImportGraph:
 def test_the_import_linter_contracts_of_make_lint_are_kept() -> None:
     # Given the contracts `make lint` checks, when they run on tanda (the report of a broken
     # contract, with the import chain, is in the captured output)
-    exit_code = lint_imports(config_filename=str(PYPROJECT), no_cache=True, no_logo=True)
+    # (import-linter configures logging with disable_existing_loggers: every logger made
+    # before it — tanda's included — would stay silent for the tests that run after this one)
+    loggers = [
+        logger
+        for logger in logging.Logger.manager.loggerDict.values()
+        if isinstance(logger, logging.Logger) and not logger.disabled
+    ]
+    try:
+        exit_code = lint_imports(config_filename=str(PYPROJECT), no_cache=True, no_logo=True)
+    finally:
+        for logger in loggers:
+            logger.disabled = False
     # Then every one is kept
     assert exit_code == 0
 
