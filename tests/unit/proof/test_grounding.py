@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from tanda.numbers import Quantity, compare, extract_quantities
 from tanda.proof import ProofSource
-from tanda.proof.grounding import _as_written, _deduction, ground, source_quantities
+from tanda.proof.grounding import _as_written, _deduction, ground, source_quantities, weakest
 
 APBA = ProofSource(
     1, "Belanja pegawai tahun 2022 mencapai Rp 871.667.219.294 dan pagu Rp5.000 M.", page_no=4
@@ -105,3 +105,11 @@ def test_the_index_never_hides_a_quantity_compare_would_call_equal(
                     readings.append(amount)
                 if any(compare(q, r).equal for r in readings):
                     assert position in near, (q.surface, s.surface)
+
+
+def test_the_weakest_ground_is_the_least_trusted_and_no_ground_at_all_is_exact() -> None:
+    # Issue 23 item 13: by trust (exact < tolerant < relocated < unverified < refuted), not by
+    # name.
+    assert weakest([]) == "exact"
+    assert weakest(["refuted", "unverified"]) == "refuted"
+    assert weakest(["tolerant", "relocated", "exact"]) == "relocated"
