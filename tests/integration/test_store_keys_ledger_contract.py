@@ -347,3 +347,9 @@ def test_a_test_key_s_job_is_a_metered_entry_with_its_request_and_job(store: Sto
         "key_t",
     )
     assert store.credit_account("t1", opening=OPENING).balance == OPENING
+
+
+def test_a_grant_on_a_negative_balance_adds_to_it(store: Store) -> None:
+    store.adjust_credits("t1", Decimal(-4), opening=OPENING, reason="x", allow_negative=True)
+    assert store.grant_credits("t1", Decimal(1), opening=OPENING).balance == Decimal(-2)
+    assert balance_is_the_sum_of_the_entries(store, "t1") == Decimal(-2)
