@@ -243,6 +243,18 @@ def test_a_stored_rule_record_becomes_a_rule_step_with_the_engine_s_facts() -> N
     proof = build("Pembayaran melewati batas [S3].", [], rules=[result])
     (step,) = proof.steps
     assert (step.kind, step.ground, step.outcome, step.source_no) == ("rule", "exact", "IHLAL", 3)
+    assert isinstance(step, RuleStep) and step.page_no == 2
+    # Issue 23 item 13: a warning shows its violations too, each of them; a rule met shows the
+    # facts that meet it.
+    facts = (
+        RuleFact(node_id="inv-7:e9", text="Jangka waktu pembayaran = 30 hari", value="30 d"),
+        RuleFact(node_id="inv-7:e10", text="Tanggal faktur = 1 Mei", value="2024-05-01"),
+    )
+    warned = violated.model_copy(update={"evaluation": "UYARI", "violations": facts})
+    detail = "Jangka waktu pembayaran = 30 hari; Tanggal faktur = 1 Mei"
+    assert RuleResult.of(warned).detail == detail
+    met = violated.model_copy(update={"evaluation": "sağlandı", "satisfied_by": facts[1:]})
+    assert RuleResult.of(met).detail == "Tanggal faktur = 1 Mei"
 
 
 # --- issue 23: identifiers, the invoice's own rounding, warnings -------------------------------
