@@ -398,3 +398,13 @@ def test_numbers_only_are_read_in_the_language_a_source_is_written_or_marked_in(
     ]:
         (step,) = computed(build(answer, sources))
         assert step.recomputed == recomputed
+
+
+def test_a_paragraph_s_enumerator_states_no_value_and_an_ordinal_does() -> None:
+    # Issue 23 item 13: "(1)" opening an Indonesian paragraph is no step; "3rd" is one.
+    apba = ProofSource(1, "Belanja pegawai tahun 2022 mencapai Rp 871.667.219.294.")
+    quarters = ProofSource(2, "The 3rd quarter had 40 units.")
+    numbered = build("(1) Belanja pegawai mencapai Rp 871.667.219.294 [S1].", [apba])
+    assert [(s.value, s.ground) for s in numbered.steps] == [("Rp 871.667.219.294", "exact")]
+    ordinal = build("The 3rd quarter had 40 units [S2].", [apba, quarters])
+    assert [(s.value, s.ground) for s in ordinal.steps] == [("3rd", "exact"), ("40", "exact")]
