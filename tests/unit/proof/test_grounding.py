@@ -62,6 +62,9 @@ def test_a_deduction_in_brackets_is_found_by_its_amount() -> None:
     # (16) in an English table is −16; "an allowance of 16" states its amount.
     assert ground(q("16", "en"), {3}, [TABLE]).ground == "tolerant"
     assert ground(q("-16", "en"), {3}, [TABLE]).ground == "exact"
+    # Issue 23 item 13: a minus sign is no bracket — -16 is not a deduction of 16.
+    signed = ProofSource(3, "Change in allowance | -16 | -15", layer="table", lang="en")
+    assert ground(q("16", "en"), {3}, [signed]).ground == "unverified"
 
 
 def test_an_operand_may_be_the_bare_number_a_source_writes_with_currency_and_scale() -> None:
