@@ -408,3 +408,16 @@ def test_a_paragraph_s_enumerator_states_no_value_and_an_ordinal_does() -> None:
     assert [(s.value, s.ground) for s in numbered.steps] == [("Rp 871.667.219.294", "exact")]
     ordinal = build("The 3rd quarter had 40 units [S2].", [apba, quarters])
     assert [(s.value, s.ground) for s in ordinal.steps] == [("3rd", "exact"), ("40", "exact")]
+
+
+def test_markers_after_the_last_sentence_or_a_line_s_end_belong_to_the_sentence_before() -> None:
+    # Issue 23 item 13: markers that end the answer, end a line or open the next one.
+    assert statements_from_markers("Mal bedeli 40 TL. [S1]") == [Statement(0, 22, (1,))]
+    assert statements_from_markers("A 1. [S1]\nB 2 [S2].") == [
+        Statement(0, 9, (1,)),
+        Statement(10, 19, (2,)),
+    ]
+    assert statements_from_markers("A 1. [S1]\n[S2] B 2.") == [
+        Statement(0, 14, (1, 2)),
+        Statement(15, 19, ()),
+    ]
