@@ -11,6 +11,7 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
+from botocore.awsrequest import AWSResponse
 
 from tanda.adapters.sqlite_store import SqliteStore
 from tanda.credits import (
@@ -353,3 +354,49 @@ def test_a_grant_on_a_negative_balance_adds_to_it(store: Store) -> None:
     store.adjust_credits("t1", Decimal(-4), opening=OPENING, reason="x", allow_negative=True)
     assert store.grant_credits("t1", Decimal(1), opening=OPENING).balance == Decimal(-2)
     assert balance_is_the_sum_of_the_entries(store, "t1") == Decimal(-2)
+
+
+# DynamoDB cancels a transaction that races another on the same item (TransactionConflict);
+# moto serialises them and never does, so these tests have botocore answer the first attempts
+# as DynamoDB would (its before-call hook), and moto the rest.
+
+
+def _conflicts(store: Store, times: int) -> list[int]:
+    client = store.client  # type: ignore[attr-defined]
+    calls: list[int] = []
+
+    def conflict(**_: object) -> tuple[AWSResponse, dict[str, object]] | None:
+        calls.append(1)
+        if len(calls) > times:
+            return None
+        parsed = {
+            "Error": {"Code": "TransactionCanceledException", "Message": "Transaction cancelled"},
+            "CancellationReasons": [{"Code": "TransactionConflict"}, {"Code": "None"}],
+            "ResponseMetadata": {"HTTPStatusCode": 400},
+        }
+        return AWSResponse("https://dynamodb", 400, {}, None), parsed
+
+    client.meta.events.register("before-call.dynamodb.TransactWriteItems", conflict)
+    return calls
+
+
+def test_a_dynamodb_charge_that_conflicts_five_times_lands_once_on_the_sixth(
+    dynamo_store: Store,
+) -> None:
+    assert dynamo_store.grant_credits("t1", Decimal(1), opening=OPENING)
+    calls = _conflicts(dynamo_store, 5)
+    assert dynamo_store.charge("t1", "ask", Decimal("0.5"), opening=OPENING)
+    assert len(calls) == 6
+    assert [e.kind for e in dynamo_store.ledger("t1")] == ["grant", "grant", "charge"]
+    assert balance_is_the_sum_of_the_entries(dynamo_store, "t1") == Decimal("1.5")
+
+
+def test_a_dynamodb_charge_that_always_conflicts_fails_and_takes_nothing(
+    dynamo_store: Store,
+) -> None:
+    assert dynamo_store.grant_credits("t1", Decimal(1), opening=OPENING)
+    calls = _conflicts(dynamo_store, 99)
+    with pytest.raises(Exception, match="TransactionConflict"):
+        dynamo_store.charge("t1", "ask", Decimal("0.5"), opening=OPENING)
+    assert len(calls) == 6
+    assert balance_is_the_sum_of_the_entries(dynamo_store, "t1") == Decimal(2)
