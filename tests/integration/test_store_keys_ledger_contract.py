@@ -400,3 +400,14 @@ def test_a_dynamodb_charge_that_always_conflicts_fails_and_takes_nothing(
         dynamo_store.charge("t1", "ask", Decimal("0.5"), opening=OPENING)
     assert len(calls) == 6
     assert balance_is_the_sum_of_the_entries(dynamo_store, "t1") == Decimal(2)
+
+
+def test_a_refused_dynamodb_charge_on_an_open_ledger_is_tried_twice_not_more(
+    dynamo_store: Store,
+) -> None:
+    # Each attempt is a billed write: the first failed condition may mean an unopened ledger;
+    # once the ledger is read open, the second is the balance's answer.
+    assert dynamo_store.charge("t1", "ask", Decimal("0.5"), opening=OPENING)
+    calls = _conflicts(dynamo_store, 0)
+    assert dynamo_store.charge("t1", "ask", Decimal("0.6"), opening=OPENING) is False
+    assert len(calls) == 2
