@@ -411,3 +411,29 @@ def test_a_refused_dynamodb_charge_on_an_open_ledger_is_tried_twice_not_more(
     calls = _conflicts(dynamo_store, 0)
     assert dynamo_store.charge("t1", "ask", Decimal("0.6"), opening=OPENING) is False
     assert len(calls) == 2
+
+
+def test_a_job_stored_already_failed_pays_nothing_and_one_that_takes_all_credits_is_paid(
+    store: Store,
+) -> None:
+    # XC-2: a job that never ran is stored without a charge or an entry;
+    failed = CrossCheckJob(
+        job_id="xc_0003",
+        tenant_id="t1",
+        documents=(),
+        lang="en",
+        created_at=1.0,
+        charged=Decimal("0.20"),
+        status="failed",
+        finished_at=1.0,
+    )
+    assert store.create_job(failed, opening=OPENING) is True
+    stored = store.job("t1", "xc_0003")
+    assert stored is not None and stored.status == "failed"
+    assert [e.kind for e in store.ledger("t1") if e.kind != "grant"] == []
+    assert store.credit_account("t1", opening=OPENING).balance == OPENING
+    # a job whose charge is exactly the opening balance is paid, to zero.
+    exact = failed.model_copy(update={"job_id": "xc_0004", "tenant_id": "t2", "status": "queued"})
+    exact = exact.model_copy(update={"finished_at": None})
+    assert store.create_job(exact, opening=Decimal("0.20")) is True
+    assert store.credit_account("t2", opening=Decimal("0.20")).balance == 0
