@@ -52,9 +52,11 @@ TARGETS: dict[str, list[str]] = {
     "invoices_rules": ["tanda.invoices.rules.*"],
     "metering": ["tanda.service.metering.*"],
     "citations": ["tanda.ask.citations.*"],
-    # The Stores' charge paths (ASK-12, XC-2): mutmut mutates both adapter files whole, but only
-    # the functions that read, charge, meter, grant or refund credits are run and counted — the
-    # conversations, receipts, rate windows and job listing of those files are not in this target.
+    # The Stores' charge paths (ASK-12, ASK-13, XC-2) and the ledger entries they write (issue
+    # 27): mutmut mutates both adapter files whole, but only the functions that read, charge,
+    # meter, grant, adjust or refund credits (with their entries) are run and counted — the
+    # conversations, receipts, rate windows, keys, job listing, the ledger's read (``ledger()``)
+    # and the migration of files from before the ledger are not in this target.
     "charge_paths": [
         *(
             f"tanda.adapters.sqlite_store.xǁSqliteStoreǁ{method}__mutmut_*"
@@ -66,34 +68,53 @@ TARGETS: dict[str, list[str]] = {
                 "charge",
                 "meter",
                 "grant_credits",
+                "adjust_credits",
                 "create_job",
                 "replace_job",
             )
         ),
+        "tanda.adapters.sqlite_store.x__insert_entry__mutmut_*",
         *(
             f"tanda.adapters.dynamodb_store.xǁDynamoStoreǁ{method}__mutmut_*"
             for method in (
                 "credit_account",
+                "_entry_put",
+                "_transact",
+                "_unopened_balance",
+                "_open_ledger",
+                "_on_ledger",
                 "_charge_update",
                 "_meter_update",
+                "_charge_writes",
+                "_meter_writes",
                 "charge",
                 "meter",
+                "_add_writes",
                 "grant_credits",
+                "adjust_credits",
                 "create_job",
                 "replace_job",
             )
         ),
         "tanda.adapters.dynamodb_store.x__account__mutmut_*",
         "tanda.adapters.dynamodb_store.x__decimal__mutmut_*",
+        "tanda.adapters.dynamodb_store.x__ledger_sk__mutmut_*",
+        "tanda.adapters.dynamodb_store.x__always__mutmut_*",
     ],
 }
 SCOPE = {
     "charge_paths": (
         "SqliteStore.credit_account/_open_account/_charge/_meter/charge/meter/grant_credits/"
-        "create_job/replace_job and DynamoStore.credit_account/_charge_update/_meter_update/charge/"
-        "meter/grant_credits/create_job/replace_job with _account and _decimal: the balance read, "
-        "the conditional charge, metering, grants and the cross-check job's charge and refund. "
-        "The other functions of both files are mutated but neither run nor counted here."
+        "adjust_credits/create_job/replace_job with _insert_entry, and DynamoStore.credit_account/"
+        "_entry_put/_transact/_unopened_balance/_open_ledger/_on_ledger/_charge_update/"
+        "_meter_update/_charge_writes/_meter_writes/charge/meter/_add_writes/grant_credits/"
+        "adjust_credits/create_job/replace_job with _account, _decimal, _ledger_sk and _always: "
+        "the balance read, the conditional charge, metering, grants, operator adjustments, the "
+        "cross-check job's charge and refund, and the ledger entry each of them writes in the "
+        "same transaction (issue 27), with the opening of a ledger. Not here: reading the "
+        "ledger's history (ledger()), the one-off migration of files from before the ledger "
+        "(_carry_balances_into_the_ledger, _allow_negative_balances) and the other functions of "
+        "both files, which are mutated but neither run nor counted."
     ),
 }
 # mutmut's exit codes (mutmut.stats.status_by_exit_code): a mutant stopped by its CPU-time limit

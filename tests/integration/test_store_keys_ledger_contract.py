@@ -11,6 +11,7 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
+from botocore.awsrequest import AWSResponse
 
 from tanda.adapters.sqlite_store import SqliteStore
 from tanda.credits import (
@@ -215,6 +216,7 @@ def test_a_jobs_charge_and_its_refund_are_entries_with_the_job_id(store: Store) 
         ("refund", "0.20", "xc_0001", "/v1/cross-check"),
     ]
     assert entries[1].key_id == "key_k"
+    assert entries[2].reason == "failed cross-check job"
     assert balance_is_the_sum_of_the_entries(store, "t1") == OPENING
 
 
@@ -276,3 +278,162 @@ def test_a_dynamodb_account_from_before_the_ledger_carries_its_balance(dynamo_st
         ("ask call", "-0.30"),
     ]
     assert balance_is_the_sum_of_the_entries(dynamo_store, "t1") == Decimal(7)
+
+
+# --- issue 23 item 13: the limits of the charge paths' ledger, found by mutation testing -----
+
+
+def test_an_adjustment_below_zero_on_an_open_ledger_is_refused_whole(store: Store) -> None:
+    assert store.charge("t1", "ask", Decimal("0.25"), opening=OPENING)
+    assert store.adjust_credits("t1", Decimal("-0.76"), opening=OPENING, reason="x") is None
+    assert [e.kind for e in store.ledger("t1")] == ["grant", "charge"]
+    assert balance_is_the_sum_of_the_entries(store, "t1") == Decimal("0.75")
+
+
+def test_an_adjustment_may_take_the_balance_to_exactly_zero_or_exactly_the_maximum(
+    store: Store,
+) -> None:
+    # On a ledger the adjustment opens, and on one already open.
+    emptied = store.adjust_credits("t1", Decimal("-1"), opening=OPENING, reason="to zero")
+    assert emptied is not None and emptied.balance == 0
+    assert store.adjust_credits("t1", Decimal("0.5"), opening=OPENING, reason="up") is not None
+    assert store.adjust_credits("t1", Decimal("-0.5"), opening=OPENING, reason="x") is not None
+    top = MAX_BALANCE - 1
+    full = store.adjust_credits("t2", Decimal(1), opening=top, reason="to the maximum")
+    assert full is not None and full.balance == MAX_BALANCE
+    assert balance_is_the_sum_of_the_entries(store, "t2") == MAX_BALANCE
+
+
+def test_a_positive_adjustment_brings_a_negative_balance_up_while_it_stays_negative(
+    store: Store,
+) -> None:
+    store.adjust_credits("t1", Decimal(-3), opening=OPENING, reason="x", allow_negative=True)
+    raised = store.adjust_credits("t1", Decimal("0.5"), opening=OPENING, reason="part paid")
+    assert raised is not None and raised.balance == Decimal("-1.5")
+    assert balance_is_the_sum_of_the_entries(store, "t1") == Decimal("-1.5")
+
+
+def test_the_smallest_adjustment_over_the_maximum_is_refused_naming_its_amount(
+    store: Store,
+) -> None:
+    with pytest.raises(CreditLimitError, match=r"a grant of 0\.0001 credits"):
+        store.adjust_credits("t1", Decimal("0.0001"), opening=MAX_BALANCE, reason="x")
+    assert store.ledger("t1") == []
+
+
+def test_a_grant_without_a_reason_is_an_entry_that_says_grant(store: Store) -> None:
+    store.grant_credits("t1", Decimal(2), opening=OPENING)
+    assert [(e.kind, e.reason) for e in store.ledger("t1")] == [
+        ("grant", OPENING_REASON),
+        ("grant", "grant"),
+    ]
+
+
+def test_a_test_key_s_job_is_a_metered_entry_with_its_request_and_job(store: Store) -> None:
+    job = CrossCheckJob(
+        job_id="xc_0002",
+        tenant_id="t1",
+        documents=(),
+        lang="en",
+        created_at=1.0,
+        charged=Decimal("0.20"),
+        test_key=True,
+    )
+    assert store.create_job(job, opening=OPENING, ref=LedgerRef(request_id="r2", key_id="key_t"))
+    (entry,) = [e for e in store.ledger("t1") if e.kind == "metered"]
+    assert (entry.amount, entry.job_id, entry.request_id, entry.key_id) == (
+        0,
+        "xc_0002",
+        "r2",
+        "key_t",
+    )
+    assert store.credit_account("t1", opening=OPENING).balance == OPENING
+
+
+def test_a_grant_on_a_negative_balance_adds_to_it(store: Store) -> None:
+    store.adjust_credits("t1", Decimal(-4), opening=OPENING, reason="x", allow_negative=True)
+    assert store.grant_credits("t1", Decimal(1), opening=OPENING).balance == Decimal(-2)
+    assert balance_is_the_sum_of_the_entries(store, "t1") == Decimal(-2)
+
+
+# DynamoDB cancels a transaction that races another on the same item (TransactionConflict);
+# moto serialises them and never does, so these tests have botocore answer the first attempts
+# as DynamoDB would (its before-call hook), and moto the rest.
+
+
+def _conflicts(store: Store, times: int) -> list[int]:
+    client = store.client  # type: ignore[attr-defined]
+    calls: list[int] = []
+
+    def conflict(**_: object) -> tuple[AWSResponse, dict[str, object]] | None:
+        calls.append(1)
+        if len(calls) > times:
+            return None
+        parsed = {
+            "Error": {"Code": "TransactionCanceledException", "Message": "Transaction cancelled"},
+            "CancellationReasons": [{"Code": "TransactionConflict"}, {"Code": "None"}],
+            "ResponseMetadata": {"HTTPStatusCode": 400},
+        }
+        return AWSResponse("https://dynamodb", 400, {}, None), parsed
+
+    client.meta.events.register("before-call.dynamodb.TransactWriteItems", conflict)
+    return calls
+
+
+def test_a_dynamodb_charge_that_conflicts_five_times_lands_once_on_the_sixth(
+    dynamo_store: Store,
+) -> None:
+    assert dynamo_store.grant_credits("t1", Decimal(1), opening=OPENING)
+    calls = _conflicts(dynamo_store, 5)
+    assert dynamo_store.charge("t1", "ask", Decimal("0.5"), opening=OPENING)
+    assert len(calls) == 6
+    assert [e.kind for e in dynamo_store.ledger("t1")] == ["grant", "grant", "charge"]
+    assert balance_is_the_sum_of_the_entries(dynamo_store, "t1") == Decimal("1.5")
+
+
+def test_a_dynamodb_charge_that_always_conflicts_fails_and_takes_nothing(
+    dynamo_store: Store,
+) -> None:
+    assert dynamo_store.grant_credits("t1", Decimal(1), opening=OPENING)
+    calls = _conflicts(dynamo_store, 99)
+    with pytest.raises(Exception, match="TransactionConflict"):
+        dynamo_store.charge("t1", "ask", Decimal("0.5"), opening=OPENING)
+    assert len(calls) == 6
+    assert balance_is_the_sum_of_the_entries(dynamo_store, "t1") == Decimal(2)
+
+
+def test_a_refused_dynamodb_charge_on_an_open_ledger_is_tried_twice_not_more(
+    dynamo_store: Store,
+) -> None:
+    # Each attempt is a billed write: the first failed condition may mean an unopened ledger;
+    # once the ledger is read open, the second is the balance's answer.
+    assert dynamo_store.charge("t1", "ask", Decimal("0.5"), opening=OPENING)
+    calls = _conflicts(dynamo_store, 0)
+    assert dynamo_store.charge("t1", "ask", Decimal("0.6"), opening=OPENING) is False
+    assert len(calls) == 2
+
+
+def test_a_job_stored_already_failed_pays_nothing_and_one_that_takes_all_credits_is_paid(
+    store: Store,
+) -> None:
+    # XC-2: a job that never ran is stored without a charge or an entry;
+    failed = CrossCheckJob(
+        job_id="xc_0003",
+        tenant_id="t1",
+        documents=(),
+        lang="en",
+        created_at=1.0,
+        charged=Decimal("0.20"),
+        status="failed",
+        finished_at=1.0,
+    )
+    assert store.create_job(failed, opening=OPENING) is True
+    stored = store.job("t1", "xc_0003")
+    assert stored is not None and stored.status == "failed"
+    assert [e.kind for e in store.ledger("t1") if e.kind != "grant"] == []
+    assert store.credit_account("t1", opening=OPENING).balance == OPENING
+    # a job whose charge is exactly the opening balance is paid, to zero.
+    exact = failed.model_copy(update={"job_id": "xc_0004", "tenant_id": "t2", "status": "queued"})
+    exact = exact.model_copy(update={"finished_at": None})
+    assert store.create_job(exact, opening=Decimal("0.20")) is True
+    assert store.credit_account("t2", opening=Decimal("0.20")).balance == 0

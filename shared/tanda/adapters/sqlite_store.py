@@ -638,7 +638,9 @@ class SqliteStore(PooledConnections[sqlite3.Connection]):
 
         def write(db: sqlite3.Connection) -> None:
             self._open_account(db, tenant_id, opening)
-            floor = "" if allow_negative else " AND balance_units + ? >= 0"
+            # Only a negative adjustment can take the balance below zero: a positive one brings
+            # a negative balance up even while it stays negative (as on DynamoDB).
+            floor = "" if allow_negative or units >= 0 else " AND balance_units + ? >= 0"
             params: tuple[object, ...] = (units, tenant_id, MAX_BALANCE_UNITS - units)
             done = db.execute(
                 "UPDATE credit_accounts SET balance_units = balance_units + ? "  # noqa: S608

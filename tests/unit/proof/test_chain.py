@@ -243,6 +243,18 @@ def test_a_stored_rule_record_becomes_a_rule_step_with_the_engine_s_facts() -> N
     proof = build("Pembayaran melewati batas [S3].", [], rules=[result])
     (step,) = proof.steps
     assert (step.kind, step.ground, step.outcome, step.source_no) == ("rule", "exact", "IHLAL", 3)
+    assert isinstance(step, RuleStep) and step.page_no == 2
+    # Issue 23 item 13: a warning shows its violations too, each of them; a rule met shows the
+    # facts that meet it.
+    facts = (
+        RuleFact(node_id="inv-7:e9", text="Jangka waktu pembayaran = 30 hari", value="30 d"),
+        RuleFact(node_id="inv-7:e10", text="Tanggal faktur = 1 Mei", value="2024-05-01"),
+    )
+    warned = violated.model_copy(update={"evaluation": "UYARI", "violations": facts})
+    detail = "Jangka waktu pembayaran = 30 hari; Tanggal faktur = 1 Mei"
+    assert RuleResult.of(warned).detail == detail
+    met = violated.model_copy(update={"evaluation": "sağlandı", "satisfied_by": facts[1:]})
+    assert RuleResult.of(met).detail == "Tanggal faktur = 1 Mei"
 
 
 # --- issue 23: identifiers, the invoice's own rounding, warnings -------------------------------
@@ -330,3 +342,82 @@ def test_a_warning_rule_is_shown_as_such_and_does_not_weaken_the_verdict() -> No
     (step,) = [s for s in proof.steps if isinstance(s, RuleStep)]
     assert (step.outcome, step.ground, step.detail) == ("UYARI", "exact", warning.detail)
     assert proof.verdict == "verified"
+
+
+# --- issue 23 item 13: the limits mutation testing found untested ----------------------------
+
+
+def test_a_value_at_a_statement_s_first_offset_is_cited_by_it_and_not_by_the_one_before() -> None:
+    # Given two statements that meet where the second value starts,
+    answer = "40.470,00 TL mal bedeli. 2.100,00 TL KDV."
+    at = answer.index("2.100")
+
+    def grounds(first: tuple[int, ...], second: tuple[int, ...]) -> list[tuple[str, str]]:
+        statements = [Statement(0, at, first), Statement(at, len(answer), second)]
+        proof = build(answer, statements=statements)
+        return [(s.ground, s.statement) for s in proof.steps if isinstance(s, ObservedStep)]
+
+    # each value is read with the statement that starts at it — its citations, its text —
+    texts = ["40.470,00 TL mal bedeli.", "2.100,00 TL KDV."]
+    assert grounds((1,), (2,)) == [("exact", texts[0]), ("exact", texts[1])]
+    # and a statement's end is not in it: citing each other's source relocates both.
+    assert grounds((2,), (1,)) == [("relocated", texts[0]), ("relocated", texts[1])]
+
+
+def test_an_observed_step_shows_its_sentence_without_the_markers() -> None:
+    proof = build("Mal bedeli 40.470,00 TL [S1].")
+    assert [s.statement for s in proof.steps] == ["Mal bedeli 40.470,00 TL."]
+
+
+def test_the_same_digits_as_another_kind_of_value_are_two_observed_steps() -> None:
+    # A date or a time and a count with its digits, a percentage (%, pp, basis points) and a
+    # plain number, a negative and a positive value: each is a value of its own.
+    for answer, values in [
+        ("On 2023-01-05 we sold 2023 units [S1].", ["2023-01-05", "2023"]),
+        ("At 12:30 we sold 12 units [S1].", ["12:30", "12"]),
+        ("Rates rose 5% on 5 units [S1].", ["5%", "5"]),
+        ("A 5 pp rise on 5 units [S1].", ["5 pp", "5"]),
+        ("A 50 basis points cut on 50 units [S1].", ["50 basis points", "50"]),
+        ("It moved -0.5 and then 0.5 [S1].", ["-0.5", "0.5"]),
+    ]:
+        proof = build(answer, [ProofSource(1, answer)])
+        assert [(s.value, s.ground) for s in proof.steps] == [(v, "exact") for v in values]
+
+
+def test_numbers_only_are_read_in_the_language_a_source_is_written_or_marked_in() -> None:
+    # "Rp5.000 M" is Rp 5,000 miliar in Indonesian: the answer, of numbers only, copies them.
+    answer = "Rp5.000 M − Rp 4.874,35 M = Rp 125,65 M [S1]."
+    written = ProofSource(1, "Pagu tahun ini sebesar Rp5.000 M dan realisasi Rp 4.874,35 M.")
+    marked = ProofSource(1, "Rp5.000 M; Rp 4.874,35 M", lang="id")
+    unknown = ProofSource(1, "Rp5.000 M; Rp 4.874,35 M")
+    for sources, recomputed in [
+        ([written], "125.65"),
+        ([marked], "125.65"),
+        ([unknown, marked], "125.65"),
+        ([unknown], "-4869.35"),
+    ]:
+        (step,) = computed(build(answer, sources))
+        assert step.recomputed == recomputed
+
+
+def test_a_paragraph_s_enumerator_states_no_value_and_an_ordinal_does() -> None:
+    # Issue 23 item 13: "(1)" opening an Indonesian paragraph is no step; "3rd" is one.
+    apba = ProofSource(1, "Belanja pegawai tahun 2022 mencapai Rp 871.667.219.294.")
+    quarters = ProofSource(2, "The 3rd quarter had 40 units.")
+    numbered = build("(1) Belanja pegawai mencapai Rp 871.667.219.294 [S1].", [apba])
+    assert [(s.value, s.ground) for s in numbered.steps] == [("Rp 871.667.219.294", "exact")]
+    ordinal = build("The 3rd quarter had 40 units [S2].", [apba, quarters])
+    assert [(s.value, s.ground) for s in ordinal.steps] == [("3rd", "exact"), ("40", "exact")]
+
+
+def test_markers_after_the_last_sentence_or_a_line_s_end_belong_to_the_sentence_before() -> None:
+    # Issue 23 item 13: markers that end the answer, end a line or open the next one.
+    assert statements_from_markers("Mal bedeli 40 TL. [S1]") == [Statement(0, 22, (1,))]
+    assert statements_from_markers("A 1. [S1]\nB 2 [S2].") == [
+        Statement(0, 9, (1,)),
+        Statement(10, 19, (2,)),
+    ]
+    assert statements_from_markers("A 1. [S1]\n[S2] B 2.") == [
+        Statement(0, 14, (1, 2)),
+        Statement(15, 19, ()),
+    ]

@@ -9,7 +9,14 @@ from hypothesis import strategies as st
 
 from tanda.numbers import Quantity, compare, extract_quantities
 from tanda.proof import ProofSource
-from tanda.proof.grounding import _as_written, _deduction, ground, source_quantities
+from tanda.proof.grounding import (
+    _as_written,
+    _deduction,
+    digits_of,
+    ground,
+    source_quantities,
+    weakest,
+)
 
 APBA = ProofSource(
     1, "Belanja pegawai tahun 2022 mencapai Rp 871.667.219.294 dan pagu Rp5.000 M.", page_no=4
@@ -55,6 +62,9 @@ def test_a_deduction_in_brackets_is_found_by_its_amount() -> None:
     # (16) in an English table is −16; "an allowance of 16" states its amount.
     assert ground(q("16", "en"), {3}, [TABLE]).ground == "tolerant"
     assert ground(q("-16", "en"), {3}, [TABLE]).ground == "exact"
+    # Issue 23 item 13: a minus sign is no bracket — -16 is not a deduction of 16.
+    signed = ProofSource(3, "Change in allowance | -16 | -15", layer="table", lang="en")
+    assert ground(q("16", "en"), {3}, [signed]).ground == "unverified"
 
 
 def test_an_operand_may_be_the_bare_number_a_source_writes_with_currency_and_scale() -> None:
@@ -105,3 +115,34 @@ def test_the_index_never_hides_a_quantity_compare_would_call_equal(
                     readings.append(amount)
                 if any(compare(q, r).equal for r in readings):
                     assert position in near, (q.surface, s.surface)
+
+
+def test_the_weakest_ground_is_the_least_trusted_and_no_ground_at_all_is_exact() -> None:
+    # Issue 23 item 13: by trust (exact < tolerant < relocated < unverified < refuted), not by
+    # name.
+    assert weakest([]) == "exact"
+    assert weakest(["refuted", "unverified"]) == "refuted"
+    assert weakest(["tolerant", "relocated", "exact"]) == "relocated"
+
+
+def test_a_verbatim_copy_in_a_later_cited_source_beats_a_tolerant_one_in_an_earlier() -> None:
+    # Issue 23 item 13: every cited source is searched for the exact surface before settling.
+    verbatim = ProofSource(2, "Belanja pegawai Rp871,67 miliar.")
+    found = ground(q("Rp871,67 miliar", "id"), {1, 2}, [APBA, verbatim])
+    assert (found.ground, found.source, found.source_value) == (
+        "exact",
+        verbatim,
+        "Rp871,67 miliar",
+    )
+
+
+def test_a_relocated_value_shows_how_the_uncited_source_writes_it() -> None:
+    found = ground(q("40.470,00", "tr"), {1}, [APBA, INVOICE])
+    where = (found.ground, found.source, found.source_value)
+    assert where == ("relocated", INVOICE, "40.470,00 TL")
+
+
+def test_the_digits_of_a_value_drop_its_spaces_and_a_surface_without_digits_stays() -> None:
+    assert digits_of("1 000 000 €") == "1000000"
+    assert digits_of("12 345,67 zł") == "12345,67"
+    assert digits_of("€") == "€"
