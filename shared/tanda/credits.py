@@ -159,6 +159,29 @@ def call_entry(
     )
 
 
+JOB_USAGE: UsageKind = "cross_check"
+"""What a cross-check job is charged (and refunded) as."""
+
+
+def charge_entry(
+    tenant_id: str, usage: UsageKind, amount: Decimal, ref: LedgerRef | None
+) -> LedgerEntry:
+    """The entry of a call (or job) charged ``amount``: the balance goes down by it."""
+    return call_entry(tenant_id, "charge", usage, -amount, ref, f"{usage} call")
+
+
+def metered_entry(tenant_id: str, usage: UsageKind, ref: LedgerRef | None) -> LedgerEntry:
+    """The entry of a call made with a test key: counted, nothing charged."""
+    return call_entry(tenant_id, "metered", usage, Decimal(0), ref, f"{usage} call with a test key")
+
+
+def refund_entry(tenant_id: str, job_id: str, charged: Decimal) -> LedgerEntry:
+    """The entry of a failed cross-check job's charge given back (XC-2)."""
+    return call_entry(
+        tenant_id, "refund", JOB_USAGE, charged, LedgerRef(job_id=job_id), "failed cross-check job"
+    )
+
+
 def operator_entry(tenant_id: str, kind: LedgerKind, amount: Decimal, reason: str) -> LedgerEntry:
     """The entry of a grant, an adjustment or an opening balance, stamped now."""
     import time

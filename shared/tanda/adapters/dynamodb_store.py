@@ -80,6 +80,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 from tanda.adapters.aws_errors import error_code as _error_code
 from tanda.credits import (
     CARRIED_REASON,
+    JOB_USAGE,
     MAX_BALANCE,
     OPENING_REASON,
     USAGE_KINDS,
@@ -90,10 +91,12 @@ from tanda.credits import (
     Usage,
     UsageKind,
     as_credits,
-    call_entry,
+    charge_entry,
     check_grant,
+    metered_entry,
     operator_entry,
     over_max_balance,
+    refund_entry,
 )
 from tanda.ports import ConversationConflict, ConversationMissing
 from tanda.records.conversations import (
@@ -144,7 +147,6 @@ JOB_SK_PREFIX = "JOB#"
 OPEN_JOBS_PK = "XCOPEN"
 JOB_PAGE_BYTES = 350_000
 """A job's compressed body is split into items of at most this many bytes (400 KB per item)."""
-JOB_USAGE: UsageKind = "cross_check"
 
 
 class DynamoTables(BaseSettings):
@@ -667,14 +669,13 @@ class DynamoStore:
     def _charge_writes(
         self, tenant_id: str, kind: UsageKind, amount: Decimal, ref: LedgerRef | None
     ) -> list[dict[str, Any]]:
-        entry = call_entry(tenant_id, "charge", kind, -amount, ref, f"{kind} call")
+        entry = charge_entry(tenant_id, kind, amount, ref)
         return [{"Update": self._charge_update(tenant_id, kind, amount)}, self._entry_put(entry)]
 
     def _meter_writes(
         self, tenant_id: str, kind: UsageKind, ref: LedgerRef | None
     ) -> list[dict[str, Any]]:
-        reason = f"{kind} call with a test key"
-        entry = call_entry(tenant_id, "metered", kind, Decimal(0), ref, reason)
+        entry = metered_entry(tenant_id, kind, ref)
         return [{"Update": self._meter_update(tenant_id, kind)}, self._entry_put(entry)]
 
     def charge(
@@ -1011,15 +1012,7 @@ class DynamoStore:
             writes.append({"Delete": {"TableName": self.table, "Key": self._open_key(job)}})
         if refund:
             # XC-2: a failed job's charge goes back in the write that fails it, with its entry.
-            reason = "failed cross-check job"
-            entry = call_entry(
-                job.tenant_id,
-                "refund",
-                JOB_USAGE,
-                job.charged,
-                LedgerRef(job_id=job.job_id),
-                reason,
-            )
+            entry = refund_entry(job.tenant_id, job.job_id, job.charged)
             writes.append(self._entry_put(entry))
             writes.append(
                 {

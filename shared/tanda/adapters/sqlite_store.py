@@ -30,6 +30,7 @@ from tanda.adapters.connection_pool import ConnectionPool, PooledConnections, le
 from tanda.adapters.private_files import private_database
 from tanda.credits import (
     CARRIED_REASON,
+    JOB_USAGE,
     MAX_BALANCE_UNITS,
     OPENING_REASON,
     CreditAccount,
@@ -38,11 +39,13 @@ from tanda.credits import (
     TenantProfile,
     Usage,
     UsageKind,
-    call_entry,
+    charge_entry,
     check_grant,
     from_units,
+    metered_entry,
     operator_entry,
     over_max_balance,
+    refund_entry,
     to_units,
 )
 from tanda.ports import ConversationConflict, ConversationMissing
@@ -153,7 +156,6 @@ CREATE TABLE IF NOT EXISTS erasure_receipts (
 """
 OPEN_STATUSES = ("queued", "running")
 _T = TypeVar("_T")
-JOB_USAGE: UsageKind = "cross_check"
 OWNED = "tenant_id = ? AND conversation_id = ? AND issuer = ? AND subject = ?"
 """A conversation of one owner (issue 11); bind :func:`_owned`. NULL never equals, so rows
 written before the owner columns existed match no one."""
@@ -554,8 +556,7 @@ class SqliteStore(PooledConnections[sqlite3.Connection]):
             "charged = charged + 1, credit_units = credit_units + excluded.credit_units",
             (tenant_id, kind, units),
         )
-        amount = -from_units(units)
-        _insert_entry(db, call_entry(tenant_id, "charge", kind, amount, ref, f"{kind} call"))
+        _insert_entry(db, charge_entry(tenant_id, kind, from_units(units), ref))
         balance: int = row[0]
         return balance
 
@@ -568,8 +569,7 @@ class SqliteStore(PooledConnections[sqlite3.Connection]):
             "ON CONFLICT (tenant_id, kind) DO UPDATE SET metered = metered + 1",
             (tenant_id, kind),
         )
-        reason = f"{kind} call with a test key"
-        _insert_entry(db, call_entry(tenant_id, "metered", kind, Decimal(0), ref, reason))
+        _insert_entry(db, metered_entry(tenant_id, kind, ref))
 
     def charge(
         self,
@@ -837,10 +837,7 @@ class SqliteStore(PooledConnections[sqlite3.Connection]):
                     "credit_units = credit_units - ? WHERE tenant_id = ? AND kind = ?",
                     (units, job.tenant_id, JOB_USAGE),
                 )
-                ref = LedgerRef(job_id=job.job_id)
-                reason = "failed cross-check job"
-                entry = call_entry(job.tenant_id, "refund", JOB_USAGE, job.charged, ref, reason)
-                _insert_entry(db, entry)
+                _insert_entry(db, refund_entry(job.tenant_id, job.job_id, job.charged))
             return True
 
         return self._in_transaction(write)
