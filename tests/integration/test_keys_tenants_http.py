@@ -296,3 +296,33 @@ def test_keys_json_is_moved_into_the_store_on_the_first_start(
     # A second start migrates nothing more and keeps the revocation.
     url = serve_app(create_app(Runtime(settings=load_settings())))
     assert_error(get("/v1/usage")(url, headers), 403, "invalid_api_key")
+
+
+def test_a_store_that_cannot_be_read_answers_503_and_keeps_its_message(
+    deployment: Deployment,
+    signing_key: ed25519.Ed25519PrivateKey,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Issue 27: a key is checked against the Store; a Store that fails then (locked, throttled,
+    unreachable) is the server's fault — 503 ``auth_unavailable`` with ``Retry-After``, never a
+    500, a refusal of the key, or the Store's own message."""
+    shared = deployment.issue("acme", "shared")
+    v1 = deployment.issue("acme", "v1_live")
+
+    def locked(*_: Any, **__: Any) -> Any:
+        import sqlite3
+
+        raise sqlite3.OperationalError("database is locked: /secret/path/store.sqlite")
+
+    monkeypatch.setattr(deployment.store, "key", locked)
+    for name, response in outcomes(deployment, signing_key, shared.secret, v1.secret).items():
+        assert response.status_code == 503, name
+        assert response.json()["error"]["code"] == "auth_unavailable", name
+        assert response.headers["Retry-After"] == "1", name
+        assert "locked" not in response.text and "/secret" not in response.text, name
+    assert "the key store could not be read" in caplog.text
+    monkeypatch.undo()
+    assert all(
+        accepted(r) for r in outcomes(deployment, signing_key, shared.secret, v1.secret).values()
+    )

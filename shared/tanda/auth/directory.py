@@ -23,6 +23,7 @@ import threading
 from collections.abc import Callable, Collection
 from typing import TYPE_CHECKING, Generic, TypeVar
 
+from tanda.errors import ServiceUnavailable
 from tanda.records.keys import ApiKeyRecord, KeyKind, key_id_of
 
 if TYPE_CHECKING:
@@ -35,6 +36,24 @@ TOUCH_EVERY_S = 60.0
 MAX_CACHED = 10_000
 _PENDING_TOUCHES = 1_000
 _V = TypeVar("_V")
+
+STORE_RETRY_AFTER_S = 1
+STORE_UNAVAILABLE_MESSAGE = "Credentials cannot be checked right now; retry shortly."
+
+
+def _read(read: Callable[[], _V]) -> _V:
+    """A Store read on a request's path: a Store that fails (locked, throttled, unreachable)
+    is the server's fault, so the caller gets 503 ``auth_unavailable`` — never 500, never the
+    Store's message, never a refusal of credentials that may be good."""
+    try:
+        return read()
+    except ServiceUnavailable:
+        raise
+    except Exception as exc:
+        log.warning("the key store could not be read", exc_info=True)
+        error = ServiceUnavailable(STORE_UNAVAILABLE_MESSAGE, code="auth_unavailable")
+        error.retry_after_s = STORE_RETRY_AFTER_S  # type: ignore[attr-defined]
+        raise error from exc
 
 
 class _Cache(Generic[_V]):
@@ -88,7 +107,7 @@ class KeyDirectory:
         """The record of the key whose digest is ``digest`` if it is of one of ``kinds`` and
         accepted now; else ``None`` (unknown, another kind, revoked or expired)."""
         key_id = key_id_of(digest)
-        record = self._keys.get(key_id, lambda: self._store.key(key_id))
+        record = self._keys.get(key_id, lambda: _read(lambda: self._store.key(key_id)))
         if record is None or not hmac.compare_digest(record.digest, digest):
             return None
         if record.kind not in kinds or not record.accepted(self._clock()):
@@ -104,13 +123,15 @@ class KeyDirectory:
             seen = self._seen.get(name)
         if seen is not None and (seen[1] or now - seen[0] < self._cache_s):
             return seen[1]
-        found = any(k.kind in kinds for k in self._store.api_keys())
+        found = any(k.kind in kinds for k in _read(self._store.api_keys))
         with self._touch_lock:
             self._seen[name] = (now, found)
         return found
 
     def suspended(self, tenant_id: str) -> bool:
-        status = self._statuses.get(tenant_id, lambda: self._store.tenant_profile(tenant_id).status)
+        status = self._statuses.get(
+            tenant_id, lambda: _read(lambda: self._store.tenant_profile(tenant_id).status)
+        )
         return status == "suspended"
 
     def used(self, record: ApiKeyRecord) -> None:

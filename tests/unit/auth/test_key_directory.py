@@ -177,5 +177,10 @@ def test_building_the_authenticator_reads_nothing_from_the_store(tmp_path: Path)
 
     authenticator = Authenticator.from_settings(settings, store=store)
 
-    with pytest.raises(ConnectionError):
+    # Asked on the first request: the Store is read then, and its failure is a 503 there.
+    from tanda.errors import ServiceUnavailable
+
+    with pytest.raises(ServiceUnavailable) as raised:
         assert authenticator.v1_configured
+    assert raised.value.code == "auth_unavailable"
+    assert isinstance(raised.value.__cause__, ConnectionError)
