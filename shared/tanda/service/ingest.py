@@ -761,6 +761,7 @@ class FileIngest(BaseModel):
     status: FileStatus
     reason: str | None = None
     outcome: IngestOutcome | None = None
+    title: str | None = None
     pages: int | None = None
     chunks: int = 0
     records: dict[str, int] = Field(default_factory=dict)
@@ -854,6 +855,7 @@ def ingest_file(
     return FileIngest(
         status="indexed",
         outcome=outcome,
+        title=document.title,
         pages=parsed.pages,
         chunks=len(chunks),
         records=dict(sorted(kinds.items())),

@@ -29,9 +29,10 @@ after it; a worker that dies between the two leaves the upload ``processing``: i
 out, the next worker takes it again and the write finds the content already there
 (``unchanged``). After ``max_attempts`` takes it ends ``failed`` (``interrupted``).
 
-**Versions.** Once indexed, earlier uploads of the tenant with the same ``filename`` in the same
-batch and other bytes are erased (``replaces`` names the last of them): the old chunks disappear
-only after the new ones are searchable.
+**Versions.** Once its chunks are written (searchable), earlier indexed uploads of the tenant
+with the same ``filename`` in the same batch and other bytes are erased, then the upload is
+marked ``indexed`` with ``replaces`` naming the last of them: the old chunks disappear only after
+the new ones are searchable, and a client that sees ``indexed`` no longer finds the old ones.
 """
 
 from __future__ import annotations
@@ -204,6 +205,9 @@ def _ingest_claimed(
         return ports.store.upload(tenant_id, document_id)
     if result.status != "indexed":
         return _finish(ports, upload, owner, _ended(result.status, result.reason))
+    if not lease.live:  # deleted while it was written: the delete wins
+        return _lost(ports, upload)
+    replaced = _erase_versions(ports, upload)
     done = _finish(
         ports,
         upload,
@@ -211,14 +215,16 @@ def _ingest_claimed(
         {
             **_ended("indexed", None),
             "indexed_at": ports.clock(),
+            "title": result.title,
             "pages": result.pages,
             "chunks": result.chunks,
             "records": result.records,
+            "replaces": replaced[0] if replaced else None,
         },
     )
     if done is None:
         return _lost(ports, upload)
-    return _replace_versions(ports, done)
+    return done
 
 
 def _mismatch(upload: DocumentUpload, data: bytes) -> str | None:
@@ -242,9 +248,10 @@ def _lost(ports: UploadPorts, upload: DocumentUpload) -> DocumentUpload | None:
     return now
 
 
-def _replace_versions(ports: UploadPorts, upload: DocumentUpload) -> DocumentUpload:
-    """Erase the earlier versions of ``upload`` (same filename, same batch, other bytes, indexed
-    before it); ``upload`` with ``replaces`` naming the last one."""
+def _erase_versions(ports: UploadPorts, upload: DocumentUpload) -> list[str]:
+    """Erase the earlier versions of ``upload`` — uploads of the tenant with the same filename
+    in the same batch and other bytes, indexed — now that it is searchable; their ids, the
+    newest first."""
     from tanda.service.documents import erase_document
 
     replaced: list[str] = []
@@ -273,13 +280,4 @@ def _replace_versions(ports: UploadPorts, upload: DocumentUpload) -> DocumentUpl
                 continue  # erased meanwhile
             replaced.append(earlier.document_id)
         after = page.next_after
-    if not replaced:
-        return upload
-    marked = ports.store.transition_upload(
-        upload.tenant_id,
-        upload.document_id,
-        expected=INDEXED,
-        changes={"replaces": replaced[0]},
-        now=ports.clock(),
-    )
-    return marked or upload
+    return replaced
