@@ -96,7 +96,14 @@ class _Lease:
 
     @property
     def live(self) -> bool:
-        return self._live and self.check()
+        """Whether the upload is still processing under this lease: what the renewals saw, and
+        a read of it now (a read, not a write: asked before and after the index write)."""
+        if not self._live:
+            return False
+        now = self.ports.store.upload(self.upload.tenant_id, self.upload.document_id)
+        if now is None or now.status != "processing" or now.lease_owner != self.owner:
+            self._live = False
+        return self._live
 
     def check(self) -> bool:
         """Renew now; ``False`` once the upload is not processing under this lease."""
@@ -207,7 +214,7 @@ def _ingest_claimed(
         return _finish(ports, upload, owner, _ended(result.status, result.reason))
     if not lease.live:  # deleted while it was written: the delete wins
         return _lost(ports, upload)
-    replaced = _erase_versions(ports, upload)
+    replaced = _erase_versions(ports, upload, lease)
     done = _finish(
         ports,
         upload,
@@ -248,7 +255,7 @@ def _lost(ports: UploadPorts, upload: DocumentUpload) -> DocumentUpload | None:
     return now
 
 
-def _erase_versions(ports: UploadPorts, upload: DocumentUpload) -> list[str]:
+def _erase_versions(ports: UploadPorts, upload: DocumentUpload, lease: _Lease) -> list[str]:
     """Erase the earlier versions of ``upload`` — uploads of the tenant with the same filename
     in the same batch and other bytes, indexed — now that it is searchable; their ids, the
     newest first."""
@@ -267,6 +274,8 @@ def _erase_versions(ports: UploadPorts, upload: DocumentUpload) -> list[str]:
         for earlier in page.uploads:
             if earlier.batch_id != upload.batch_id or earlier.sha256 == upload.sha256:
                 continue
+            if not lease.live:  # deleted meanwhile: the old version stays
+                return replaced
             try:
                 erase_document(
                     ports.index,
