@@ -118,6 +118,11 @@ def _upload(args: argparse.Namespace) -> int:
         if status == "failed":
             failed += 1
         rows.append([str(path), accepted.document_id, status, reason])
+    # An engine that commits in batches (tantivy) commits this process's last one now: this
+    # process ends, and another's search leaves a large batch to its writer (issue 28).
+    flush = getattr(runtime.search_index, "flush", None)
+    if callable(flush):
+        flush()
     if args.json:
         views = [
             document_view(runtime.search_index, args.tenant, row[1], store=runtime.store)
