@@ -13,7 +13,9 @@ if TYPE_CHECKING:
     from tanda.pipeline.cross_check import XcJobRef
     from tanda.pipeline.runners import Runner
     from tanda.pipeline.runners.cross_check import JobLauncher
-    from tanda.ports import Embedder, Reranker, SearchIndex, Store
+    from tanda.ports import Embedder, Originals, Reranker, SearchIndex, Store
+    from tanda.records.uploads import DocumentUpload
+    from tanda.service.uploads import UploadPorts
     from tanda.settings import Settings
 
 
@@ -33,6 +35,25 @@ class Runtime(Protocol):
 
     @property
     def search_index(self) -> SearchIndex: ...
+
+    @property
+    def originals(self) -> Originals:
+        """Where uploaded files are kept (issue 26)."""
+        ...
+
+    def upload_ports(self) -> UploadPorts:
+        """What ``process_upload`` reads and writes through (issue 26)."""
+        ...
+
+    def upload_queued(self, upload: DocumentUpload) -> None:
+        """An upload's bytes arrived (issue 26): embedded, wake the worker pool; on AWS the
+        bucket's event queues it."""
+        ...
+
+    def process_upload_here(self, tenant_id: str, document_id: str) -> DocumentUpload | None:
+        """Ingest one queued upload in this process (``tanda documents upload``), as the worker
+        pool would."""
+        ...
 
     @property
     def model(self) -> ChatModel: ...
