@@ -33,7 +33,6 @@ from tanda.pipeline.states import (
     AgentStepOutput,
     AnswerMode,
     AnswerOutcome,
-    AnswerRequest,
     ChecksState,
     ChecksWork,
     FramingOutput,
@@ -54,6 +53,7 @@ if TYPE_CHECKING:
     from tanda.contract.response import ModelCallRecord
     from tanda.contract.segments import Segment
     from tanda.model_calls import ChatModel
+    from tanda.pipeline.request import AnswerRequest
     from tanda.ports import Embedder, Reranker, SearchIndex
     from tanda.records.documents import SearchScope
     from tanda.settings import Settings

@@ -27,7 +27,7 @@ from tanda.contract.frames import (
     PassageFrame,
     TraceFrame,
 )
-from tanda.contract.response import GroundingPassage, QueryV2Response, UsedDoc
+from tanda.contract.query import GroundingPassage, QueryV2Response, UsedDoc
 from tanda.conversations.storage import PreparedTurn, build_message, store_turn
 
 if TYPE_CHECKING:
