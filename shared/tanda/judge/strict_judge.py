@@ -19,7 +19,7 @@ from dataclasses import replace
 
 from pydantic import ValidationError
 
-from tanda.annotate.aggregate import SegmentOutcome
+from tanda.annotate.outcome import SegmentOutcome
 from tanda.contract.common import UnverifiedReason, Verdict
 from tanda.judge.items import JudgeItem
 from tanda.model_calls import ChatMessage, ChatRequest, JudgeOutput, ModelRole

@@ -8,7 +8,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from tanda.annotate.aggregate import Route, SegmentOutcome, route_segment
+from tanda.annotate.aggregate import Route, route_segment
+from tanda.annotate.outcome import SegmentOutcome
 from tanda.contract.common import StageStatus, UnverifiedReason, Verdict
 from tanda.contract.segments import Segment
 from tanda.judge.items import JudgeItem

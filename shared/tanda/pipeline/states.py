@@ -17,7 +17,7 @@ from typing import Any, Literal, Self
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from tanda.annotate.aggregate import Annotation, SegmentOutcome
+from tanda.annotate.outcome import Annotation, SegmentOutcome
 from tanda.contract.common import Citation, FallbackReason, StageStatus
 from tanda.contract.proof import Proof
 from tanda.contract.response import ClaimMapEntry, ModelCallRecord, ToolCallAudit

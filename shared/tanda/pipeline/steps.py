@@ -48,8 +48,8 @@ from tanda.pipeline.states import (
 if TYPE_CHECKING:
     from tanda.agent.source_tools import SourceTools
     from tanda.agent.tool_loop import AgentInstructions
-    from tanda.annotate.aggregate import Annotation, SegmentOutcome
     from tanda.annotate.compose import SegmentSpan
+    from tanda.annotate.outcome import Annotation, SegmentOutcome
     from tanda.contract.response import ModelCallRecord
     from tanda.contract.segments import Segment
     from tanda.model_calls import ChatModel

@@ -22,7 +22,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
-from tanda.annotate.aggregate import SegmentOutcome
+from tanda.annotate.outcome import SegmentOutcome
 from tanda.contract.common import Citation, SegmentKind, Verdict
 from tanda.contract.response import ModelCallRecord
 from tanda.contract.segments import Segment

@@ -33,7 +33,7 @@ from tanda.conversations.storage import PreparedTurn, build_message, store_turn
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
-    from tanda.annotate.aggregate import Annotation
+    from tanda.annotate.outcome import Annotation
     from tanda.contract.query import QueryV2Request
     from tanda.conversations.scope import Scope
     from tanda.passages import Passage

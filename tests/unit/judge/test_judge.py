@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 
 import pytest
 
-from tanda.annotate.aggregate import SegmentOutcome
+from tanda.annotate.outcome import SegmentOutcome
 from tanda.contract import Citation, Segment, SegmentKind, StageStatus, UnverifiedReason, Verdict
 from tanda.judge.framing_check import FramingCheck
 from tanda.judge.items import JudgeItem

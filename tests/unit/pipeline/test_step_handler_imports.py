@@ -35,6 +35,8 @@ WEB = {"fastapi", "starlette", "mangum", "tanda.api", "tanda.service"}
 AGENT = {"tanda.agent", "tanda.search", "tanda.retrieval"}
 TURN_INPUT = {"tanda.pipeline.request", "tanda.conversations.history", "tanda.conversations.scope"}
 """What only the agent step reads: the turn (``AnswerRequest``) and the conversation it sees."""
+STAGE_CODE = {"tanda.annotate.aggregate", "tanda.annotate.compose", "tanda.judge.strict_judge"}
+"""Stage code the state's types once pulled in; a step imports it when it runs."""
 
 PROBE = """\
 import json, sys
@@ -109,6 +111,15 @@ def test_a_check_step_handler_imports_not_the_turns_input(step: str, tmp_path: P
     modules = imported_by(step, tmp_path)
     assert sorted(modules & TURN_INPUT) == []
     assert "tanda.pipeline.request" in imported_by("agent", tmp_path)  # the agent's does
+
+
+@pytest.mark.parametrize("step", QUERY_STEPS)
+def test_a_step_handler_imports_the_states_types_without_stage_code(
+    step: str, tmp_path: Path
+) -> None:
+    modules = imported_by(step, tmp_path)
+    assert "tanda.annotate.outcome" in modules
+    assert sorted(modules & STAGE_CODE) == []
 
 
 @pytest.mark.parametrize("step", QUERY_STEPS)

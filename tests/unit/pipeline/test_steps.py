@@ -13,7 +13,7 @@ import pytest
 from pydantic import BaseModel
 
 from tanda.adapters.scripted import ScriptedModel
-from tanda.annotate.aggregate import SegmentOutcome
+from tanda.annotate.outcome import SegmentOutcome
 from tanda.contract import QueryV2Request
 from tanda.contract.common import StageStatus, UnverifiedReason, Verdict
 from tanda.conversations.history import build_history
