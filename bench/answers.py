@@ -27,7 +27,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from tanda.contract.response import QueryV2Response
+from tanda.contract.query import QueryV2Response
 from tanda.contract.v1_ask import V1AskResponse
 from tanda.service.answers_eval import (
     ROUTES,

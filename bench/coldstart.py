@@ -28,6 +28,15 @@ Python 3.12 with only the function's folder, its layers and the runtime's own pa
 As deployed, the artifact has no bytecode (SAM does not compile it, Lambda cannot write it under
 ``/opt``), so every sample compiles what it imports; ``import_with_bytecode_ms`` shows the import
 with ``.pyc`` files present.
+
+Each cold import is paired with a reference import sampled right after it (``vs_powertools``: the
+median of the pairs' ratios). ``pydantic_floor`` pairs the same way a handler that imports only
+pydantic and one deferred model: what no handler whose state is a pydantic model can go under.
+``--before-build DIR`` measures an earlier build (e.g. the branch point's) in the same run, before
+this one, and writes it as ``artifact_before``::
+
+    .venv/bin/python bench/coldstart.py --before-build .tanda/sam/build-before-x86_64 \
+        --before-note "main 455b86c"
 """
 
 from __future__ import annotations
@@ -69,6 +78,18 @@ def healthz() -> dict[str, str]:
 def handler(event, context):
     return app.resolve(event, context)
 """
+
+PYDANTIC_FLOOR_HANDLER = """\
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class State(BaseModel):
+    model_config = ConfigDict(extra="forbid", defer_build=True)
+
+    batch_index: int = Field(ge=0)
+"""
+"""The least a handler whose state is a pydantic model imports: pydantic and one deferred model,
+measured like the reference (issue 24: the floor under a step handler's import)."""
 
 # Runs in the fresh interpreter: argv = [module, folder-or-"", method, path].
 PROBE = """\
@@ -303,16 +324,20 @@ def first_invoke(samples: list[dict[str, Any]], key: str) -> float | None:
     return round(statistics.median(s["events"][0][key] for s in samples), 1)
 
 
-def artifact_report(runs: int, only: list[str] | None = None) -> dict[str, Any]:
-    """Every Python-runtime function of the host build (or ``only`` these), measured as SnapStart
-    splits it, and each cold import paired with a Powertools reference import."""
+def artifact_report(
+    runs: int, only: list[str] | None = None, build: Path | None = None
+) -> dict[str, Any]:
+    """Every Python-runtime function of the host build (or ``only`` these; or of ``build``, an
+    earlier one), measured as SnapStart splits it, and each cold import paired with a Powertools
+    reference import; and pydantic's floor (:data:`PYDANTIC_FLOOR_HANDLER`) paired the same way."""
     import shutil
 
     from tests.infra import sam
 
-    build = sam.HOME / f"build-{sam.host_architecture()}"
-    if not (build / "template.yaml").is_file():
-        build = sam.build(sam.host_architecture())
+    if build is None:
+        build = sam.HOME / f"build-{sam.host_architecture()}"
+        if not (build / "template.yaml").is_file():
+            build = sam.build(sam.host_architecture())
     runtime = sam.ensure_runtime_stand_in()
     functions: dict[str, Any] = {}
     with tempfile.TemporaryDirectory(prefix="tanda-coldstart-artifact-") as tmp:
@@ -362,6 +387,11 @@ def artifact_report(runs: int, only: list[str] | None = None) -> dict[str, Any]:
                     )
                 entry["wall" if not unit else "cpu"] = figures
             functions[name] = entry
+        floor: list[dict[str, Any]] = []
+        reference = []
+        for _ in range(runs):  # paired as the functions are
+            floor.append(handler_probe(build, runtime, workdir, PYDANTIC_FLOOR_HANDLER))
+            reference.append(reference_probe(build, runtime, workdir))
     python = sam.python312()
     return {
         "build": shown(build),
@@ -379,6 +409,11 @@ def artifact_report(runs: int, only: list[str] | None = None) -> dict[str, Any]:
         "the same way, the median of the pairs (issue 24 targets: a step 1.5x, a route 2x)",
         "load_average": [round(x, 2) for x in os.getloadavg()],
         "functions": functions,
+        "pydantic_floor": {
+            "handler": "pydantic and one deferred model (PYDANTIC_FLOOR_HANDLER in "
+            "bench/coldstart.py): the least a handler whose state is a pydantic model imports",
+            **floor_ratio(floor, reference),
+        },
     }
 
 
@@ -386,11 +421,16 @@ def reference_probe(build: Path, runtime: Path, workdir: Path) -> dict[str, Any]
     """The Powertools REST resolver handler (:data:`POWERTOOLS_HANDLER`) imported the way
     ``sam.probe`` imports a built function: a clean ``python3.12 -I -S -B`` with only its folder,
     the built layers (Powertools is in the dependency layer) and the runtime's packages."""
+    return handler_probe(build, runtime, workdir, POWERTOOLS_HANDLER)
+
+
+def handler_probe(build: Path, runtime: Path, workdir: Path, source: str) -> dict[str, Any]:
+    """A handler written as ``source`` (``app.py``), imported as :func:`reference_probe` says."""
     from tests.infra import sam
 
-    folder = workdir / "powertools-reference"
+    folder = workdir / f"handler-{hashlib.sha256(source.encode()).hexdigest()[:12]}"
     folder.mkdir(exist_ok=True)
-    (folder / "app.py").write_text(POWERTOOLS_HANDLER, encoding="utf-8")
+    (folder / "app.py").write_text(source, encoding="utf-8")
     spec = {
         "path": [str(folder)]
         + [str(build / layer / "python") for layer in sam.LAYERS]
@@ -399,7 +439,7 @@ def reference_probe(build: Path, runtime: Path, workdir: Path) -> dict[str, Any]
         "snapstart": False,
         "events": [],
     }
-    spec_file = workdir / "powertools-reference.json"
+    spec_file = workdir / f"{folder.name}.json"
     spec_file.write_text(json.dumps(spec), encoding="utf-8")
     result = subprocess.run(
         [str(sam.python312()), "-I", "-S", "-B", str(sam.PROBE), str(spec_file)],
@@ -434,6 +474,20 @@ def paired_ratio(
     return figures
 
 
+def floor_ratio(floor: list[dict[str, Any]], reference: list[dict[str, Any]]) -> dict[str, Any]:
+    """The floor's import over the reference's sampled right after it, median of the pairs."""
+    figures: dict[str, Any] = {}
+    for unit in ("", "_cpu"):
+        key = f"import{unit}_ms"
+        ratios = [f[key] / r[key] for f, r in zip(floor, reference, strict=True) if r[key]]
+        figures["wall" if not unit else "cpu"] = {
+            "import_ms": median(floor, key),
+            "powertools_import_ms": median(reference, key),
+            "ratio": round(statistics.median(ratios), 2) if ratios else None,
+        }
+    return figures
+
+
 def print_artifact_table(artifact: dict[str, Any]) -> None:
     def cell(value: float | None, width: int) -> str:
         return f"{value:>{width}.1f}" if value is not None else f"{'-':>{width}}"
@@ -455,6 +509,12 @@ def print_artifact_table(artifact: dict[str, Any]) -> None:
                 f"{cell(f['first_invoke_cold_ms'], 8)} {cell(f.get('on_demand_cold_ms'), 9)} "
                 f"{cell(entry['vs_powertools'][unit]['ratio'], 8)}"
             )
+        floor = artifact.get("pydantic_floor", {}).get(unit)
+        if floor:
+            print(
+                f"{'(pydantic + one model)':<28} {cell(floor['import_ms'], 7)} {'':>6} {'':>6} "
+                f"{'':>7} {'':>8} {'':>8} {'':>9} {cell(floor['ratio'], 8)}"
+            )
 
 
 def main() -> int:
@@ -470,6 +530,18 @@ def main() -> int:
         default=[],
         metavar="FUNCTION",
         help="measure only these functions of the built artifact (template names, repeatable)",
+    )
+    parser.add_argument(
+        "--before-build",
+        type=Path,
+        metavar="DIR",
+        help="also measure the --artifact-function functions (or all) of this earlier sam build "
+        "in the same run, each paired with the reference the same way (artifact_before)",
+    )
+    parser.add_argument(
+        "--before-note",
+        default="",
+        help="what the --before-build is (e.g. the commit it was built from)",
     )
     parser.add_argument(
         "--only",
@@ -528,6 +600,14 @@ def main() -> int:
         previous["entries"].update(measured)
         report = previous
     elif not args.no_artifact and not args.only:
+        if args.before_build:
+            # The earlier build first, then this one: the same run, the same pairing.
+            before = artifact_report(
+                args.runs, args.artifact_function or None, args.before_build.resolve()
+            )
+            report["artifact_before"] = {"note": args.before_note, **before}
+            print("\nbefore:", args.before_note)
+            print_artifact_table(before)
         report["artifact"] = artifact_report(args.runs, args.artifact_function or None)
         print_artifact_table(report["artifact"])
     args.output.parent.mkdir(parents=True, exist_ok=True)

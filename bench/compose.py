@@ -15,7 +15,9 @@ import sys
 import time
 from pathlib import Path
 
-from tanda.annotate import SegmentOutcome, aggregate, compose
+from tanda.annotate.aggregate import aggregate
+from tanda.annotate.compose import compose
+from tanda.annotate.outcome import SegmentOutcome
 from tanda.contract import (
     Citation,
     Layout,

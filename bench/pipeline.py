@@ -56,8 +56,9 @@ from tanda.contract.common import Layout, SegmentKind  # noqa: E402
 from tanda.contract.segments import Segment  # noqa: E402
 from tanda.model_calls import ChatModel, ChatRequest, ChatResponse  # noqa: E402
 from tanda.numbers import find_in  # noqa: E402
+from tanda.pipeline.request import AnswerRequest  # noqa: E402
 from tanda.pipeline.runners.in_process import InProcessRunner  # noqa: E402
-from tanda.pipeline.states import AnswerOutcome, AnswerRequest  # noqa: E402
+from tanda.pipeline.states import AnswerOutcome  # noqa: E402
 from tanda.pipeline.steps import AgentPorts, StepDeps  # noqa: E402
 from tanda.records.documents import Chunk, Document, LegalIdentity  # noqa: E402
 from tanda.service import answer_v2 as service  # noqa: E402

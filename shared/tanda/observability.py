@@ -67,16 +67,28 @@ def logger() -> Any | None:
     return Logger(service=os.environ.get("POWERTOOLS_SERVICE_NAME", SERVICE))
 
 
-@cache
 def metrics() -> Any | None:
-    try:
-        from aws_lambda_powertools import Metrics
-    except ImportError:  # pragma: no cover
+    """A new EMF emitter for one invocation's metrics (Powertools' ``EphemeralMetrics``): its
+    metrics and dimensions are its own. Powertools' ``Metrics`` keeps them in class attributes
+    shared by every instance in the process, so two handlers in flight in one process (the state
+    machine's tasks under moto, a Map's batches) wrote into one set — "Dimension 'step' has
+    already been added" — and one flush could carry the other's figures under its name."""
+    emitter = _ephemeral_metrics()
+    if emitter is None:
         return None
-    return Metrics(
+    return emitter(
         namespace=os.environ.get("POWERTOOLS_METRICS_NAMESPACE", NAMESPACE),
         service=SERVICE,
     )
+
+
+@cache
+def _ephemeral_metrics() -> Any | None:
+    try:
+        from aws_lambda_powertools.metrics import EphemeralMetrics
+    except ImportError:  # pragma: no cover
+        return None
+    return EphemeralMetrics
 
 
 def request_id_of(event: Any) -> str | None:

@@ -81,7 +81,6 @@ def emitted() -> Iterator[set[Metric]]:
     with pytest.MonkeyPatch.context() as patch, contextlib.redirect_stdout(out):
         for key, value in env.items():
             patch.setenv(key, value)
-        observability.metrics.cache_clear()
         observability.logger.cache_clear()
         try:
             names = instrumented_names()
@@ -105,7 +104,6 @@ def emitted() -> Iterator[set[Metric]]:
                 tenant_id="t", trace_id="r", status="completed", latency_ms=1.0
             )
         finally:
-            observability.metrics.cache_clear()
             observability.logger.cache_clear()
     metrics: set[Metric] = set()
     for line in out.getvalue().splitlines():

@@ -50,10 +50,8 @@ def as_lambda(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     monkeypatch.setenv("AWS_LAMBDA_FUNCTION_NAME", "tanda-query-v2")
     monkeypatch.setenv("POWERTOOLS_METRICS_NAMESPACE", variables["POWERTOOLS_METRICS_NAMESPACE"])
     monkeypatch.setenv("POWERTOOLS_SERVICE_NAME", variables["POWERTOOLS_SERVICE_NAME"])
-    observability.metrics.cache_clear()
     observability.logger.cache_clear()
     yield
-    observability.metrics.cache_clear()
     observability.logger.cache_clear()
 
 

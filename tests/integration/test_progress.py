@@ -24,8 +24,9 @@ from tanda.adapters.memory_progress import MemoryProgress
 from tanda.agent.tool_loop import AgentUnavailable
 from tanda.contract.common import FallbackReason, WireModel
 from tanda.contract.frames import ToolFinishedFrame, ToolStartedFrame
+from tanda.pipeline.request import AnswerRequest
 from tanda.pipeline.runners.stepfunctions import StepFunctionsRunner
-from tanda.pipeline.states import AnswerOutcome, AnswerRequest
+from tanda.pipeline.states import AnswerOutcome
 from tanda.ports import Progress
 from tanda.settings import Settings
 

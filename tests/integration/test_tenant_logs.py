@@ -71,7 +71,6 @@ def as_lambda(monkeypatch: pytest.MonkeyPatch) -> Iterator[io.StringIO]:
     monkeypatch.setenv("AWS_LAMBDA_FUNCTION_NAME", "tanda-tenant-logs")
     monkeypatch.setenv("POWERTOOLS_METRICS_NAMESPACE", variables["POWERTOOLS_METRICS_NAMESPACE"])
     monkeypatch.setenv("POWERTOOLS_SERVICE_NAME", variables["POWERTOOLS_SERVICE_NAME"])
-    observability.metrics.cache_clear()
     observability.logger.cache_clear()
     # Powertools configures the "tanda" logger once per process: its handler still writes to the
     # stdout of whichever test made it first, so point it at a stream of this test's own.
@@ -80,7 +79,6 @@ def as_lambda(monkeypatch: pytest.MonkeyPatch) -> Iterator[io.StringIO]:
     previous = handler.setStream(logs)
     yield logs
     handler.setStream(previous)
-    observability.metrics.cache_clear()
     observability.logger.cache_clear()
 
 

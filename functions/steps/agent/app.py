@@ -12,7 +12,7 @@ from typing import Any
 
 from tanda import snapstart
 from tanda.observability import instrumented
-from tanda.pipeline import states, steps
+from tanda.pipeline import request, steps
 from tanda.wiring import Runtime, build_runtime, snapshot_primes
 
 
@@ -23,11 +23,9 @@ def runtime() -> Runtime:
 
 @instrumented("agent", kind="step")
 def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
-    request = states.AnswerRequest.model_validate(event)
+    turn = request.AnswerRequest.model_validate(event)
     adapters = runtime()
-    output = steps.agent_step(
-        request, adapters.step_deps(), adapters.agent_ports(request.progress_id)
-    )
+    output = steps.agent_step(turn, adapters.step_deps(), adapters.agent_ports(turn.progress_id))
     return output.model_dump(mode="json")
 
 

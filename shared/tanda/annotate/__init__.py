@@ -1,34 +1,7 @@
-"""Segments → annotated answer: composition with exact offsets, and verdict aggregation."""
+"""Segments → annotated answer: composition with exact offsets (:mod:`tanda.annotate.compose`),
+the outcome types the pipeline's state carries (:mod:`tanda.annotate.outcome`), verdict
+aggregation (:mod:`tanda.annotate.aggregate`) and the v1 gate (:mod:`tanda.annotate.gate`).
 
-from tanda.annotate.aggregate import (
-    Annotation,
-    CitationRouting,
-    Route,
-    SegmentOutcome,
-    aggregate,
-    annotations_frame,
-    count_unlocated,
-    faithfulness_report,
-    grounding_of,
-    refusal_annotation,
-    route_segment,
-)
-from tanda.annotate.compose import ComposedAnswer, SegmentLayoutError, SegmentSpan, compose
-
-__all__ = [
-    "Annotation",
-    "CitationRouting",
-    "ComposedAnswer",
-    "Route",
-    "SegmentLayoutError",
-    "SegmentOutcome",
-    "SegmentSpan",
-    "aggregate",
-    "annotations_frame",
-    "compose",
-    "count_unlocated",
-    "faithfulness_report",
-    "grounding_of",
-    "refusal_annotation",
-    "route_segment",
-]
+Nothing is imported here: the state imports the outcome types without the composition and
+aggregation code, which a step imports when it runs (cold start, issue 24).
+"""

@@ -11,6 +11,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from tanda.annotate.compose import ComposedAnswer
+from tanda.annotate.outcome import Annotation, SegmentOutcome
 from tanda.contract.common import (
     Citation,
     FallbackReason,
@@ -40,28 +41,6 @@ class Route(StrEnum):
     final = "final"  # its verdict is decided by citation rules alone
     judge = "judge"  # judged against its valid document passages (V2-07)
     framing_check = "framing_check"  # uncited framing: the one framing-check call decides (V2-06)
-
-
-@dataclass(frozen=True, slots=True)
-class SegmentOutcome:
-    """What became of one segment: a claim with a verdict, or a framing span (no verdict)."""
-
-    verdict: Verdict | None
-    unverified_reason: UnverifiedReason | None = None
-    invalid_citation_keys: tuple[str, ...] = ()
-
-    def __post_init__(self) -> None:
-        # V2-10: a reason exactly when the verdict is unverified.
-        if (self.verdict is Verdict.unverified) != (self.unverified_reason is not None):
-            raise ValueError("unverified_reason is set exactly when the verdict is unverified")
-
-    @property
-    def is_claim(self) -> bool:
-        return self.verdict is not None
-
-    @classmethod
-    def framing(cls) -> SegmentOutcome:
-        return cls(verdict=None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,19 +81,6 @@ def route_segment(
         return CitationRouting(Route.final, valid, invalid, outcome)
     # V2-06: framing that cites passages is judged as a fact against them.
     return CitationRouting(Route.judge, valid, invalid, judge_keys=judge_keys)
-
-
-@dataclass(frozen=True, slots=True)
-class Annotation:
-    """The annotate-v2 part of a response: what ``aggregate`` builds."""
-
-    claims: list[Claim]
-    framing: list[FramingSpan]
-    faithfulness: Faithfulness
-
-    @property
-    def grounding(self) -> Grounding:
-        return self.faithfulness.grounding
 
 
 def grounding_of(supported: int, total: int) -> Grounding:

@@ -7,8 +7,8 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from tanda.annotate.aggregate import SegmentOutcome
 from tanda.annotate.compose import ComposedAnswer, SegmentLayoutError, compose
+from tanda.annotate.outcome import SegmentOutcome
 from tanda.contract.common import Layout, Verdict
 from tanda.contract.segments import Segment
 

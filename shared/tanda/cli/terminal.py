@@ -177,7 +177,9 @@ def _load_seed_example() -> dict[str, Any]:
 
 def demo_response() -> tuple[str, QueryV2Response]:
     """Compose and aggregate the spec's worked example with the real code."""
-    from tanda.annotate import SegmentOutcome, aggregate, compose
+    from tanda.annotate.aggregate import aggregate
+    from tanda.annotate.compose import compose
+    from tanda.annotate.outcome import SegmentOutcome
     from tanda.contract import Citation, Segment, StageStatus, Verdict
 
     example = _load_seed_example()

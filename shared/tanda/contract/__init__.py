@@ -47,22 +47,22 @@ if TYPE_CHECKING:
         TraceFrame,
     )
     from tanda.contract.query import (
+        AnnotatedFields,
+        GroundingPassage,
         QueryV2Request,
+        QueryV2Response,
+        UsedDoc,
     )
     from tanda.contract.response import (
-        AnnotatedFields,
         Claim,
         ClaimCitation,
         Faithfulness,
         FaithfulnessCounts,
         FramingSpan,
         Grounding,
-        GroundingPassage,
         ModelCallRecord,
-        QueryV2Response,
         ToolCallAudit,
         UnverifiedReasons,
-        UsedDoc,
     )
     from tanda.contract.segments import (
         Segment,
@@ -97,20 +97,20 @@ _HOMES: dict[str, str] = {
     "ToolFinishedFrame": "tanda.contract.frames",
     "ToolStartedFrame": "tanda.contract.frames",
     "TraceFrame": "tanda.contract.frames",
+    "AnnotatedFields": "tanda.contract.query",
+    "GroundingPassage": "tanda.contract.query",
     "QueryV2Request": "tanda.contract.query",
-    "AnnotatedFields": "tanda.contract.response",
+    "QueryV2Response": "tanda.contract.query",
+    "UsedDoc": "tanda.contract.query",
     "Claim": "tanda.contract.response",
     "ClaimCitation": "tanda.contract.response",
     "Faithfulness": "tanda.contract.response",
     "FaithfulnessCounts": "tanda.contract.response",
     "FramingSpan": "tanda.contract.response",
     "Grounding": "tanda.contract.response",
-    "GroundingPassage": "tanda.contract.response",
     "ModelCallRecord": "tanda.contract.response",
-    "QueryV2Response": "tanda.contract.response",
     "ToolCallAudit": "tanda.contract.response",
     "UnverifiedReasons": "tanda.contract.response",
-    "UsedDoc": "tanda.contract.response",
     "Segment": "tanda.contract.segments",
 }
 

@@ -1,7 +1,5 @@
 """Enumerations and small shapes shared by the request, response and stream models."""
 
-from __future__ import annotations
-
 from enum import StrEnum
 from typing import Any, Literal
 

@@ -6,9 +6,8 @@ from typing import Literal
 
 from pydantic import Field
 
-from tanda.contract.query import QueryV2Request
+from tanda.contract.query import AnnotatedFields, QueryV2Request
 from tanda.contract.request_body import VisibleText
-from tanda.contract.response import AnnotatedFields
 
 
 class PlaygroundRequest(QueryV2Request):

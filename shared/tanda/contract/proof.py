@@ -4,8 +4,6 @@
 by :mod:`tanda.proof` — deterministic, no model.
 """
 
-from __future__ import annotations
-
 from typing import Annotated, Literal
 
 from pydantic import Field

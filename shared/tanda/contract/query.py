@@ -1,13 +1,37 @@
-"""``POST /query/v2`` and ``/query/v2/stream`` request body (V2-02)."""
+"""``POST /query/v2`` and ``/query/v2/stream``: the request body (V2-02) and the JSON response
+(V2-14 and the seed's JSON example), made of the annotation shapes of
+:mod:`tanda.contract.response`."""
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BeforeValidator, Field
+from pydantic import (
+    AfterValidator,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    model_serializer,
+)
 from pydantic_core import PydanticCustomError
 
+from tanda.contract.common import (
+    Citation,
+    FallbackReason,
+    SchemaName,
+    WireModel,
+    omitted_when_none,
+)
+from tanda.contract.proof import Proof
 from tanda.contract.request_body import DocumentIds, RequestBody, VisibleText, unique_items
+from tanda.contract.response import (
+    Claim,
+    Faithfulness,
+    FramingSpan,
+    ModelCallRecord,
+    ToolCallAudit,
+)
 
 MAX_QUERY_CHARS = 4000
 MAX_MCP_SERVER_CHARS = 128
@@ -80,3 +104,73 @@ class QueryV2Request(RequestBody):
         description="Accepted and ignored: every caller receives annotations. Kept so that "
         "clients written for 21–23 Oct 2026 keep working.",
     )
+
+
+class GroundingPassage(WireModel):
+    """Opt-in ``grounding``: a passage shown to the agent, by its key."""
+
+    citation_key: str
+    chunk_id: str | None = None
+    document_id: str | None = None
+    text: str
+
+
+class UsedDoc(WireModel):
+    document_id: str
+    document_title: str | None = None
+    cited: bool
+
+
+class AnnotatedFields(WireModel):
+    """The annotate-v2 fields every v2 answer carries (also the playground's)."""
+
+    schema_: SchemaName = Field(default="annotate-v2", alias="schema")
+    answer: str
+    trace_id: str
+    history_truncated: bool = False
+    history_exchanges_in_view: int = Field(default=0, ge=0)
+    citations: list[Citation] = Field(default_factory=list)
+    tool: str | None = None
+    tool_executed: bool = False
+    fallback_used: bool = False
+    fallback_reason: FallbackReason | None = None
+    claims: list[Claim] = Field(default_factory=list)
+    framing: list[FramingSpan] = Field(default_factory=list)
+    faithfulness: Faithfulness
+    claims_supported: int = Field(ge=0)
+    claims_total: int = Field(ge=0)
+    grounding_rate: float | None = Field(ge=0.0, le=1.0)
+    grounding: list[GroundingPassage] | None = omitted_when_none(
+        "Opt-in (`include_grounding`): the passages shown to the agent, by key."
+    )
+    used_docs: list[UsedDoc] | None = omitted_when_none("Opt-in (`include_provenance`).")
+    tool_call_audit: list[ToolCallAudit] | None = omitted_when_none(
+        "Opt-in (`include_provenance`)."
+    )
+    model_call_log: list[ModelCallRecord] | None = omitted_when_none(
+        "Opt-in (`include_provenance`): every model call with role, latency and outcome."
+    )
+    proof: Proof | None = Field(
+        default=None,
+        description="Opt-in (`include_proof`): the answer's proof chain (ASK-11); `null` when "
+        "the answer states no value, shows no operation and relies on no rule. Absent when not "
+        "asked for.",
+    )
+
+    # No return annotation on purpose: pydantic would take it for the response's schema.
+    @model_serializer(mode="wrap")
+    def _proof_only_when_asked(self, handler: SerializerFunctionWrapHandler):  # type: ignore[no-untyped-def]
+        # `proof: null` (asked, nothing to prove) differs from no `proof` (not asked).
+        data: dict[str, Any] = handler(self)
+        if "proof" not in self.model_fields_set:
+            data.pop("proof", None)
+        return data
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True, serialize_by_alias=True)
+
+
+class QueryV2Response(AnnotatedFields):
+    """``POST /query/v2`` 200 body. v1 gate fields (``claim_map``…) are absent by design."""
+
+    conversation_id: str
+    message_id: str

@@ -9,14 +9,8 @@ from pydantic import ConfigDict, Field
 
 from tanda.contract.common import Citation, WireModel, omitted_when_none
 from tanda.contract.frames import STREAM_FRAMES
-from tanda.contract.query import QueryV2Request
-from tanda.contract.response import (
-    ClaimMapEntry,
-    GroundingPassage,
-    ModelCallRecord,
-    ToolCallAudit,
-    UsedDoc,
-)
+from tanda.contract.query import GroundingPassage, QueryV2Request, UsedDoc
+from tanda.contract.response import ClaimMapEntry, ModelCallRecord, ToolCallAudit
 
 V1FallbackReason = Literal[
     "policy_blocked",

@@ -1,14 +1,15 @@
-"""The annotate-v2 response of ``POST /query/v2`` (V2-14 and the seed's JSON example)."""
-
-from __future__ import annotations
+"""The annotation shapes of an answer (V2-04 … V2-16): claims, framing spans, the faithfulness
+report and its grounding, the tool and model-call logs, ``/query``'s claim map. The pipeline's
+state is made of them (``tanda.pipeline.states``); the route responses that carry them —
+``QueryV2Response`` and its opt-in fields — live with their route (:mod:`tanda.contract.query`),
+so a step handler does not build them (cold start, issue 24)."""
 
 from typing import Any, Literal
 
-from pydantic import ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
+from pydantic import Field
 
 from tanda.contract.common import (
     Citation,
-    FallbackReason,
     Layout,
     SchemaName,
     SegmentKind,
@@ -19,7 +20,6 @@ from tanda.contract.common import (
     WireModel,
     omitted_when_none,
 )
-from tanda.contract.proof import Proof
 
 
 class ClaimCitation(WireModel):
@@ -107,21 +107,6 @@ class Faithfulness(FaithfulnessCounts):
     """The ``faithfulness`` report of the JSON response."""
 
 
-class GroundingPassage(WireModel):
-    """Opt-in ``grounding``: a passage shown to the agent, by its key."""
-
-    citation_key: str
-    chunk_id: str | None = None
-    document_id: str | None = None
-    text: str
-
-
-class UsedDoc(WireModel):
-    document_id: str
-    document_title: str | None = None
-    cited: bool
-
-
 class ToolCallAudit(WireModel):
     tool: str
     arguments: dict[str, Any]
@@ -148,58 +133,3 @@ class ClaimMapEntry(WireModel):
     kept: bool = Field(description="Published (confirmed by the judge) or withheld.")
     start: int | None = Field(description="Offset in `answer` when kept (code points).")
     end: int | None
-
-
-class AnnotatedFields(WireModel):
-    """The annotate-v2 fields every v2 answer carries (also the playground's)."""
-
-    schema_: SchemaName = Field(default="annotate-v2", alias="schema")
-    answer: str
-    trace_id: str
-    history_truncated: bool = False
-    history_exchanges_in_view: int = Field(default=0, ge=0)
-    citations: list[Citation] = Field(default_factory=list)
-    tool: str | None = None
-    tool_executed: bool = False
-    fallback_used: bool = False
-    fallback_reason: FallbackReason | None = None
-    claims: list[Claim] = Field(default_factory=list)
-    framing: list[FramingSpan] = Field(default_factory=list)
-    faithfulness: Faithfulness
-    claims_supported: int = Field(ge=0)
-    claims_total: int = Field(ge=0)
-    grounding_rate: float | None = Field(ge=0.0, le=1.0)
-    grounding: list[GroundingPassage] | None = omitted_when_none(
-        "Opt-in (`include_grounding`): the passages shown to the agent, by key."
-    )
-    used_docs: list[UsedDoc] | None = omitted_when_none("Opt-in (`include_provenance`).")
-    tool_call_audit: list[ToolCallAudit] | None = omitted_when_none(
-        "Opt-in (`include_provenance`)."
-    )
-    model_call_log: list[ModelCallRecord] | None = omitted_when_none(
-        "Opt-in (`include_provenance`): every model call with role, latency and outcome."
-    )
-    proof: Proof | None = Field(
-        default=None,
-        description="Opt-in (`include_proof`): the answer's proof chain (ASK-11); `null` when "
-        "the answer states no value, shows no operation and relies on no rule. Absent when not "
-        "asked for.",
-    )
-
-    # No return annotation on purpose: pydantic would take it for the response's schema.
-    @model_serializer(mode="wrap")
-    def _proof_only_when_asked(self, handler: SerializerFunctionWrapHandler):  # type: ignore[no-untyped-def]
-        # `proof: null` (asked, nothing to prove) differs from no `proof` (not asked).
-        data: dict[str, Any] = handler(self)
-        if "proof" not in self.model_fields_set:
-            data.pop("proof", None)
-        return data
-
-    model_config = ConfigDict(extra="forbid", populate_by_name=True, serialize_by_alias=True)
-
-
-class QueryV2Response(AnnotatedFields):
-    """``POST /query/v2`` 200 body. v1 gate fields (``claim_map``…) are absent by design."""
-
-    conversation_id: str
-    message_id: str

@@ -1,7 +1,5 @@
 """What the agent returns: ordered segments (V2-03). Also the shape scenario files use."""
 
-from __future__ import annotations
-
 from pydantic import Field
 
 from tanda.contract.common import Layout, SegmentKind, WireModel

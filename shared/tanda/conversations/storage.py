@@ -12,7 +12,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-from tanda.annotate.aggregate import Annotation
+from tanda.annotate.outcome import Annotation
 from tanda.contract.common import Verdict
 from tanda.conversations.history import History, build_history
 from tanda.conversations.scope import TurnScope, bind_scope, keep_sources

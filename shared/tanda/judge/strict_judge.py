@@ -15,15 +15,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Executor, Future, wait
-from dataclasses import dataclass, replace
-from typing import Any
+from dataclasses import replace
 
 from pydantic import ValidationError
 
-from tanda.annotate.aggregate import SegmentOutcome
+from tanda.annotate.outcome import SegmentOutcome
 from tanda.contract.common import UnverifiedReason, Verdict
-from tanda.contract.segments import Segment
-from tanda.judge.reader_context import ReaderContext
+from tanda.judge.items import JudgeItem
 from tanda.model_calls import ChatMessage, ChatRequest, JudgeOutput, ModelRole
 from tanda.model_calls.budget import BudgetSpent, DeadlinePassed, ModelLedger
 from tanda.passages import Passage
@@ -36,42 +34,6 @@ CALL_WORKERS = 32
 a judge waits for them at most until its deadline, and never creates threads of its own."""
 
 _call_pool = SharedPool(CALL_WORKERS, "tanda-judge").get
-
-
-@dataclass(frozen=True)
-class JudgeItem:
-    """One cited segment as the judge sees it."""
-
-    index: int
-    """Position of the segment in the answer."""
-    segment: Segment
-    passage_keys: tuple[str, ...]
-    """The document passages it is judged against: its valid keys that are not conversation
-    keys (V2-11, V2-12); the passages themselves come once per batch (:meth:`Judge.run`)."""
-    context: ReaderContext
-
-    @property
-    def id(self) -> str:
-        return f"s{self.index}"
-
-    def cited(self, passages: Mapping[str, Passage]) -> list[Passage]:
-        return [passages[key] for key in self.passage_keys]
-
-    def as_text(self, passages: Mapping[str, Passage]) -> str:
-        lines = [f"### Statement {self.id}", self.segment.text]
-        if self.context.lines():
-            lines += ["Around it the reader sees:", *self.context.lines()]
-        lines.append("Cited passages:")
-        lines += [p.as_block() for p in self.cited(passages)]
-        return "\n".join(lines)
-
-    def as_item(self, passages: Mapping[str, Passage]) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "text": self.segment.text,
-            "passages": [p.as_item() for p in self.cited(passages)],
-            "context": self.context.lines(),
-        }
 
 
 def _reason_for(error: BaseException) -> UnverifiedReason:

@@ -13,8 +13,6 @@ live here, beside the port, because the stages parse them and the scripted/offli
 them.
 """
 
-from __future__ import annotations
-
 from enum import StrEnum
 from typing import Any, Literal, Protocol
 
@@ -35,7 +33,8 @@ class ModelRole(StrEnum):
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # Validators are built on first use (cold start: a step handler imports these types).
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
 
 class ToolCall(_Model):
@@ -63,7 +62,7 @@ def wire_tool_name(name: str) -> str:
     return name.replace(".", "__")
 
 
-def tools_named_from_wire(response: ChatResponse, tools: list[ToolSpec] | None) -> ChatResponse:
+def tools_named_from_wire(response: "ChatResponse", tools: list[ToolSpec] | None) -> "ChatResponse":
     """``response`` with each tool call's wire name back to the name it was offered under."""
     names = {wire_tool_name(tool.name): tool.name for tool in tools or []}
     if not response.tool_calls or all(c.name not in names for c in response.tool_calls):

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from tanda.contract.common import FallbackReason
 
 if TYPE_CHECKING:
-    from tanda.annotate.aggregate import Annotation
+    from tanda.annotate.outcome import Annotation
 
 NOTICES: dict[FallbackReason, str] = {
     FallbackReason.policy_blocked: (

@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
-from tanda.annotate.aggregate import SegmentOutcome
 from tanda.annotate.compose import ComposedAnswer, SegmentSpan
+from tanda.annotate.outcome import SegmentOutcome
 from tanda.contract.common import Verdict
 from tanda.contract.proof import ComputedStep, Proof
 from tanda.contract.segments import Segment

@@ -8,11 +8,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from tanda.annotate.aggregate import Route, SegmentOutcome, route_segment
+from tanda.annotate.aggregate import Route, route_segment
+from tanda.annotate.outcome import SegmentOutcome
 from tanda.contract.common import StageStatus, UnverifiedReason, Verdict
 from tanda.contract.segments import Segment
+from tanda.judge.items import JudgeItem
 from tanda.judge.reader_context import reader_contexts
-from tanda.judge.strict_judge import JudgeItem
 from tanda.passages import Passage
 from tanda.pipeline.states import FramingOutput, JudgeBatchInput, JudgeBatchOutput
 

@@ -1,8 +1,8 @@
 """The typed state of one answer (DESIGN §3, §4): what the steps (``tanda.pipeline.steps``) take
 and return. On the state machine these models cross every Lambda boundary as JSON; in-process the
-runner hands the same objects from step to step. The stage types they carry — passages, the
-conversation history, judge items, segment outcomes, annotations — are held as they are, never
-copied field by field.
+runner hands the same objects from step to step. The stage types they carry — passages, judge
+items, segment outcomes, annotations — are held as they are, never copied field by field. The
+turn's input, which only the agent step reads, is :mod:`tanda.pipeline.request`.
 
 ``infra/statemachines/query.asl.json`` reads a few paths of these models (``timeouts``, ``done``,
 ``nothing_readable``, ``work.judge_batches``, ``work.timeouts``, a batch's ``timeout_s`` and
@@ -12,25 +12,18 @@ Times are seconds on the runner's clock — epoch seconds (``time.time``) on bot
 monotonic clock does not survive a Lambda boundary.
 """
 
-from __future__ import annotations
-
 import math
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal, Self
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from tanda.annotate.aggregate import Annotation, SegmentOutcome
+from tanda.annotate.outcome import Annotation, SegmentOutcome
 from tanda.contract.common import Citation, FallbackReason, StageStatus
 from tanda.contract.proof import Proof
 from tanda.contract.response import ClaimMapEntry, ModelCallRecord, ToolCallAudit
 from tanda.contract.segments import Segment
-from tanda.conversations.history import History
-from tanda.conversations.scope import Scope
-from tanda.judge.strict_judge import JudgeItem
+from tanda.judge.items import JudgeItem
 from tanda.passages import Passage
-
-if TYPE_CHECKING:
-    from tanda.settings import Settings
 
 AnswerMode = Literal["annotate-v2", "v1-gate"]
 """``annotate-v2``: every segment published with its mark (``/query/v2``, its stream, the
@@ -38,90 +31,20 @@ playground). ``v1-gate``: the same agent asked for sentences, unconfirmed ones w
 (``/query``, ``/query/stream``; CV-2)."""
 
 
-class _State(BaseModel):
-    # Validators are built on first use, so a step builds only the states it reads and writes.
+class StateModel(BaseModel):
+    """The base of every state: unknown fields are refused, and validators are built on first
+    use, so a step builds only the states it reads and writes."""
+
     model_config = ConfigDict(extra="forbid", defer_build=True)
 
 
-class StepTimeouts(_State):
+class StepTimeouts(StateModel):
     """Whole seconds per state, read by the ASL's ``TimeoutSecondsPath`` and by the in-process
     runner's wait for the checks (at least 1: ASL's minimum)."""
 
     agent_s: int = Field(ge=1)
     checks_s: int = Field(ge=1)
     guard_s: int = Field(ge=1)
-
-
-class AnswerRequest(_State):
-    """One turn, as a runner takes it: everything the steps need that is not a port or a
-    setting, in the pipeline's own words — no route's wire body (issue 24: each route builds it
-    from its own). Built by the service (:meth:`starting`); the execution input on the state
-    machine."""
-
-    tenant_id: str
-    query: str = Field(description="The question, as the caller asked it.")
-    scope: Scope = Field(
-        default_factory=Scope, description="What the turn may read (tanda.conversations.scope)."
-    )
-    include_proof: bool = Field(
-        default=False, description="Build the proof chain, which only withholds (ASK-11)."
-    )
-    mode: AnswerMode = "annotate-v2"
-    scenario: str | None = Field(default=None, description="The scripted model's scenario.")
-    editorial_prompt: str | None = Field(
-        default=None, description="The playground's candidate editorial prompt (PG-3)."
-    )
-    history: History | None = Field(
-        default=None,
-        description="What the turn sees of its conversation (V2-22): chat messages, the citable "
-        "C passages, preferred documents, the one document to read whole.",
-    )
-    trace_id: str | None = None
-    progress_id: str | None = Field(
-        default=None,
-        description="Set by the Step Functions runner for a stream: the agent step publishes its "
-        "tool frames under this id to the Progress port, which the runner polls.",
-    )
-    started_at: float = Field(description="When the turn started, on the runner's clock.")
-    deadline_ms: int = Field(gt=0, description="The request deadline, from started_at.")
-    timeouts: StepTimeouts
-
-    @property
-    def deadline_at(self) -> float:
-        return self.started_at + self.deadline_ms / 1000
-
-    @classmethod
-    def starting(
-        cls,
-        tenant_id: str,
-        query: str,
-        settings: Settings,
-        *,
-        started_at: float,
-        scope: Scope | None = None,
-        include_proof: bool = False,
-        mode: AnswerMode = "annotate-v2",
-        scenario: str | None = None,
-        editorial_prompt: str | None = None,
-        history: History | None = None,
-        trace_id: str | None = None,
-    ) -> AnswerRequest:
-        """The request of a turn that starts at ``started_at`` (pure: the caller reads the
-        clock), under the settings' deadline."""
-        return cls(
-            tenant_id=tenant_id,
-            query=query,
-            scope=scope or Scope(),
-            include_proof=include_proof,
-            mode=mode,
-            scenario=scenario,
-            editorial_prompt=editorial_prompt,
-            history=history,
-            trace_id=trace_id,
-            started_at=started_at,
-            deadline_ms=round(settings.request_deadline_s * 1000),
-            timeouts=step_timeouts(settings.request_deadline_s, settings.judge_share),
-        )
 
 
 GUARD_RESERVE_MAX_S = 5.0
@@ -143,7 +66,7 @@ def step_timeouts(seconds_left: float, judge_share: float) -> StepTimeouts:
     )
 
 
-class GateOutcome(_State):
+class GateOutcome(StateModel):
     """What the v1 gate published (CV-2), beside the checked answer."""
 
     published: Annotation | None = Field(
@@ -159,7 +82,7 @@ class GateOutcome(_State):
     provenance_complete: bool = True
 
 
-class AnswerOutcome(_State):
+class AnswerOutcome(StateModel):
     """What a runner returns: everything a route publishes or stores about one answer."""
 
     answer: str
@@ -191,7 +114,7 @@ class AnswerOutcome(_State):
         return bool(self.tool_audit)
 
     @classmethod
-    def refusal(cls, reason: FallbackReason, **extra: Any) -> AnswerOutcome:
+    def refusal(cls, reason: FallbackReason, **extra: Any) -> Self:
         """A published refusal: its fixed notice, no claims (V2-17; V2-18: unchecked)."""
         from tanda.pipeline.notices import refusal_for
 
@@ -199,14 +122,14 @@ class AnswerOutcome(_State):
         return cls(answer=text, annotation=annotation, fallback=reason, **extra)
 
 
-class NothingReadableState(_State):
+class NothingReadableState(StateModel):
     """V2-19: the tools ran and none returned anything readable (→ 404 with this status)."""
 
     tool: str | None = None
     tool_status: str | None = None
 
 
-class JudgeBatchInput(_State):
+class JudgeBatchInput(StateModel):
     """One judge batch (a Map iteration): its cited segments and the passages they cite."""
 
     batch_index: int
@@ -220,7 +143,7 @@ class JudgeBatchInput(_State):
     timeout_s: int = Field(ge=1)
 
 
-class JudgeBatchOutput(_State):
+class JudgeBatchOutput(StateModel):
     batch_index: int
     outcomes: dict[int, SegmentOutcome] = Field(default_factory=dict)
     failed: Literal["deadline", "judge_unavailable"] | None = Field(
@@ -231,7 +154,7 @@ class JudgeBatchOutput(_State):
     model_calls: list[ModelCallRecord] = Field(default_factory=list)
 
 
-class FramingOutput(_State):
+class FramingOutput(StateModel):
     checkable: list[int] | None = Field(
         default=None, description="None when the check failed: every examined segment counts."
     )
@@ -239,7 +162,7 @@ class FramingOutput(_State):
     model_calls: list[ModelCallRecord] = Field(default_factory=list)
 
 
-class ChecksWork(_State):
+class ChecksWork(StateModel):
     """What the agent step leaves for the checks and the guard."""
 
     mode: AnswerMode
@@ -265,7 +188,7 @@ class ChecksWork(_State):
     )
 
 
-class AgentStepOutput(_State):
+class AgentStepOutput(StateModel):
     """What the agent step hands on: exactly one of ``done`` (the answer ends here: a refusal),
     ``nothing_readable`` (a 404) or ``work``. (Not ``tanda.model_calls.AgentOutput``, the agent
     model's reply; this was ``AgentOutput`` too until issue 24.)"""
@@ -275,7 +198,7 @@ class AgentStepOutput(_State):
     work: ChecksWork | None = None
 
 
-class ChecksState(_State):
+class ChecksState(StateModel):
     """The state when the checks start (the ASL's ``Checks`` input): the agent left work."""
 
     work: ChecksWork

@@ -33,7 +33,6 @@ from tanda.pipeline.states import (
     AgentStepOutput,
     AnswerMode,
     AnswerOutcome,
-    AnswerRequest,
     ChecksState,
     ChecksWork,
     FramingOutput,
@@ -49,11 +48,12 @@ from tanda.pipeline.states import (
 if TYPE_CHECKING:
     from tanda.agent.source_tools import SourceTools
     from tanda.agent.tool_loop import AgentInstructions
-    from tanda.annotate.aggregate import Annotation, SegmentOutcome
     from tanda.annotate.compose import SegmentSpan
+    from tanda.annotate.outcome import Annotation, SegmentOutcome
     from tanda.contract.response import ModelCallRecord
     from tanda.contract.segments import Segment
     from tanda.model_calls import ChatModel
+    from tanda.pipeline.request import AnswerRequest
     from tanda.ports import Embedder, Reranker, SearchIndex
     from tanda.records.documents import SearchScope
     from tanda.settings import Settings

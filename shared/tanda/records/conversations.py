@@ -2,8 +2,6 @@
 annotations, memory per user, playground receipts (never text), and rate-limit counters
 (DESIGN §6)."""
 
-from __future__ import annotations
-
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -13,7 +11,8 @@ Route = Literal["query", "query_v2"]
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # Validators are built on first use (cold start: a step handler imports these types).
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
 class ConversationOwner(_Model):

@@ -4,10 +4,8 @@ Every read names a tenant: a ``SearchScope`` cannot be built without ``tenant_id
 adapter applies it inside the query, so no route can forget the tenant filter.
 """
 
-from __future__ import annotations
-
 from collections.abc import Iterable
-from typing import Literal
+from typing import Literal, Self
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -103,7 +101,7 @@ class SearchScope(_Model):
     selection: str | None = None
 
     @model_validator(mode="after")
-    def _document_xor_batch(self) -> SearchScope:
+    def _document_xor_batch(self) -> Self:
         if self.document_ids is not None and self.batch_id is not None:
             raise ValueError("scope by document or by batch, not both (ASK-02)")
         return self

@@ -8,7 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from tanda.annotate.aggregate import Annotation, refusal_annotation
+from tanda.annotate.aggregate import refusal_annotation
+from tanda.annotate.outcome import Annotation
 from tanda.contract.common import FallbackReason
 from tanda.contract.query_v1 import (
     QueryV1Request,

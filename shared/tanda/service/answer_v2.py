@@ -8,8 +8,7 @@ from typing import TYPE_CHECKING
 
 from tanda.annotate.aggregate import annotations_frame
 from tanda.contract.frames import MessageStartFrame
-from tanda.contract.query import QueryV2Request
-from tanda.contract.response import QueryV2Response
+from tanda.contract.query import QueryV2Request, QueryV2Response
 from tanda.service import turn
 from tanda.service.publish import Kept, answer_frames, to_response
 from tanda.service.turn import Published

@@ -44,7 +44,7 @@ from tanda.not_found import says_not_found
 from tanda.service.retrieval_eval import percentile
 
 if TYPE_CHECKING:
-    from tanda.contract.response import QueryV2Response
+    from tanda.contract.query import QueryV2Response
     from tanda.contract.v1_ask import V1AskResponse
     from tanda.service.runtime import Runtime
 

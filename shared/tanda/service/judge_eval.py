@@ -22,12 +22,13 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
-from tanda.annotate.aggregate import SegmentOutcome
+from tanda.annotate.outcome import SegmentOutcome
 from tanda.contract.common import Citation, SegmentKind, Verdict
 from tanda.contract.response import ModelCallRecord
 from tanda.contract.segments import Segment
+from tanda.judge.items import JudgeItem
 from tanda.judge.reader_context import ReaderContext
-from tanda.judge.strict_judge import Judge, JudgeItem
+from tanda.judge.strict_judge import Judge
 from tanda.model_calls import ChatModel
 from tanda.model_calls.budget import ModelLedger, RequestBudget
 from tanda.passages import Passage

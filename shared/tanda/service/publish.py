@@ -27,13 +27,13 @@ from tanda.contract.frames import (
     PassageFrame,
     TraceFrame,
 )
-from tanda.contract.response import GroundingPassage, QueryV2Response, UsedDoc
+from tanda.contract.query import GroundingPassage, QueryV2Response, UsedDoc
 from tanda.conversations.storage import PreparedTurn, build_message, store_turn
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
-    from tanda.annotate.aggregate import Annotation
+    from tanda.annotate.outcome import Annotation
     from tanda.contract.query import QueryV2Request
     from tanda.conversations.scope import Scope
     from tanda.passages import Passage

@@ -35,7 +35,8 @@ from tanda.conversations.storage import (
     prepare_turn,
 )
 from tanda.errors import TurnAbandoned
-from tanda.pipeline.states import AnswerMode, AnswerOutcome, AnswerRequest
+from tanda.pipeline.request import AnswerRequest
+from tanda.pipeline.states import AnswerMode, AnswerOutcome
 from tanda.service.conversations import owner_of
 from tanda.service.publish import Kept, store_published
 

@@ -7,15 +7,15 @@ from pathlib import Path
 
 import pytest
 
-from tanda.annotate import (
+from tanda.annotate.aggregate import (
     CitationRouting,
     Route,
-    SegmentOutcome,
     aggregate,
-    compose,
     refusal_annotation,
     route_segment,
 )
+from tanda.annotate.compose import compose
+from tanda.annotate.outcome import SegmentOutcome
 from tanda.contract import (
     Citation,
     FallbackReason,
@@ -260,7 +260,7 @@ def test_reason_is_set_exactly_when_unverified() -> None:
 
 
 def test_annotations_frame_matches_the_seed_stream_example() -> None:
-    from tanda.annotate import annotations_frame
+    from tanda.annotate.aggregate import annotations_frame
 
     segments = [
         seg("Berikut datanya.", "paragraph", "framing"),
@@ -337,7 +337,7 @@ def test_routing_decides_route_keys_and_final_verdict(
 
 
 def composed_by_hand(answer: str, spans: list[tuple[int, int]], layout: list[tuple[int, int]]):  # type: ignore[no-untyped-def]
-    from tanda.annotate import ComposedAnswer, SegmentSpan
+    from tanda.annotate.compose import ComposedAnswer, SegmentSpan
 
     return ComposedAnswer(answer, tuple(SegmentSpan(a, b, a, b) for a, b in spans), tuple(layout))
 
@@ -356,7 +356,7 @@ def composed_by_hand(answer: str, spans: list[tuple[int, int]], layout: list[tup
 def test_unlocated_text_is_counted_in_maximal_pieces(
     answer: str, spans: list[tuple[int, int]], layout: list[tuple[int, int]], pieces: int
 ) -> None:
-    from tanda.annotate import count_unlocated
+    from tanda.annotate.aggregate import count_unlocated
 
     assert count_unlocated(composed_by_hand(answer, spans, layout)) == pieces
 
@@ -390,7 +390,7 @@ def test_an_empty_refusal_is_no_unlocated_piece() -> None:
 
 
 def test_the_annotations_frame_carries_the_fallback_and_checked_false() -> None:
-    from tanda.annotate import annotations_frame
+    from tanda.annotate.aggregate import annotations_frame
 
     # Given the context-budget refusal (V2-18) and a policy block (V2-13)
     unchecked = refusal_annotation("Bahan sumber tidak muat.", checked=False)

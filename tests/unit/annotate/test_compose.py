@@ -2,7 +2,7 @@
 
 import pytest
 
-from tanda.annotate import SegmentLayoutError, compose
+from tanda.annotate.compose import SegmentLayoutError, compose
 from tanda.contract import Layout, Segment, SegmentKind
 
 

@@ -12,13 +12,9 @@ from typing import TypeVar
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from tanda.annotate import (
-    SegmentLayoutError,
-    SegmentOutcome,
-    aggregate,
-    compose,
-    count_unlocated,
-)
+from tanda.annotate.aggregate import aggregate, count_unlocated
+from tanda.annotate.compose import SegmentLayoutError, compose
+from tanda.annotate.outcome import SegmentOutcome
 from tanda.contract import (
     Citation,
     Layout,

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from tanda.annotate.aggregate import SegmentOutcome
 from tanda.annotate.gate import compose_kept, gate
+from tanda.annotate.outcome import SegmentOutcome
 from tanda.contract import Layout, Segment, SegmentKind, UnverifiedReason, Verdict
 
 FRAMING = SegmentOutcome.framing()

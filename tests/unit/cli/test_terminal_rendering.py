@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from tanda.annotate import SegmentOutcome, aggregate, compose, refusal_annotation
+from tanda.annotate.aggregate import aggregate, refusal_annotation
+from tanda.annotate.compose import compose
+from tanda.annotate.outcome import SegmentOutcome
 from tanda.cli.terminal import demo_response, render_answer
 from tanda.contract import (
     Citation,

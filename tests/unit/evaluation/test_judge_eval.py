@@ -13,7 +13,7 @@ import pytest
 
 from tanda.adapters.offline import OfflineModel
 from tanda.adapters.scripted import ScriptedModel
-from tanda.annotate.aggregate import SegmentOutcome
+from tanda.annotate.outcome import SegmentOutcome
 from tanda.contract.common import UnverifiedReason, Verdict
 from tanda.model_calls import ChatRequest, ChatResponse, ModelRole
 from tanda.service.judge_eval import (

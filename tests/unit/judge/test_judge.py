@@ -13,11 +13,12 @@ from typing import Any, NamedTuple
 
 import pytest
 
-from tanda.annotate.aggregate import SegmentOutcome
+from tanda.annotate.outcome import SegmentOutcome
 from tanda.contract import Citation, Segment, SegmentKind, StageStatus, UnverifiedReason, Verdict
 from tanda.judge.framing_check import FramingCheck
+from tanda.judge.items import JudgeItem
 from tanda.judge.reader_context import ReaderContext
-from tanda.judge.strict_judge import Judge, JudgeItem
+from tanda.judge.strict_judge import Judge
 from tanda.model_calls import ChatRequest, ChatResponse, ModelError, ModelRole, ModelTimeout
 from tanda.model_calls.budget import ModelLedger, RequestBudget
 from tanda.passages import Passage

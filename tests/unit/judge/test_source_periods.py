@@ -10,8 +10,9 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from tanda.contract import Citation, Segment, SegmentKind, Verdict
+from tanda.judge.items import JudgeItem
 from tanda.judge.reader_context import ReaderContext
-from tanda.judge.strict_judge import Judge, JudgeItem, stated_period_conflict
+from tanda.judge.strict_judge import Judge, stated_period_conflict
 from tanda.passages import Passage
 from tanda.records.documents import LegalIdentity
 

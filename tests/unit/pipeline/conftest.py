@@ -15,8 +15,9 @@ import pytest
 from tanda.adapters.scripted import Scenario, ScriptedModel
 from tanda.contract import QueryV2Request
 from tanda.conversations.history import History, build_history
+from tanda.pipeline.request import AnswerRequest
 from tanda.pipeline.runners.in_process import InProcessRunner
-from tanda.pipeline.states import AnswerOutcome, AnswerRequest
+from tanda.pipeline.states import AnswerOutcome
 from tanda.pipeline.steps import AgentPorts, ProgressSink, StepDeps
 from tanda.records.conversations import MemoryItem, StoredMessage
 from tanda.service.turn import asked_scope

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from tanda.annotate.aggregate import SegmentOutcome
 from tanda.annotate.compose import SegmentSpan, compose
+from tanda.annotate.outcome import SegmentOutcome
 from tanda.contract import QueryV2Request
 from tanda.contract.common import SegmentKind, UnverifiedReason, Verdict
 from tanda.contract.proof import ComputedStep, Proof

@@ -14,10 +14,11 @@ from tanda.contract import QueryV2Request
 from tanda.contract.common import FallbackReason
 from tanda.contract.playground import PlaygroundRequest
 from tanda.contract.query_v1 import QueryV1Request
+from tanda.pipeline.request import AnswerRequest
 from tanda.pipeline.runners.cross_check import StepFunctionsJobs
 from tanda.pipeline.runners.in_process import InProcessRunner
 from tanda.pipeline.runners.stepfunctions import StepFunctionsRunner
-from tanda.pipeline.states import AnswerOutcome, AnswerRequest
+from tanda.pipeline.states import AnswerOutcome
 from tanda.service import turn
 from tanda.service.answer_v1 import QUERY_V1, answer_v1_request
 from tanda.service.answer_v2 import QUERY_V2, answer_v2

@@ -13,12 +13,13 @@ import pytest
 from pydantic import BaseModel
 
 from tanda.adapters.scripted import ScriptedModel
-from tanda.annotate.aggregate import SegmentOutcome
+from tanda.annotate.outcome import SegmentOutcome
 from tanda.contract import QueryV2Request
 from tanda.contract.common import StageStatus, UnverifiedReason, Verdict
 from tanda.conversations.history import build_history
 from tanda.errors import TandaError
 from tanda.pipeline import states, steps
+from tanda.pipeline.request import AnswerRequest
 from tanda.pipeline.routing import collect_outcomes
 from tanda.pipeline.states import AnswerMode, AnswerOutcome
 from tanda.records.conversations import MemoryItem, StoredMessage
@@ -47,7 +48,7 @@ def across(state: State) -> State:
     return back
 
 
-def chained(deps: PipelineDeps, request: states.AnswerRequest) -> AnswerOutcome:
+def chained(deps: PipelineDeps, request: AnswerRequest) -> AnswerOutcome:
     """The steps in the state machine's order, every state crossing a JSON boundary; the checks
     one after the other (framing first), so a manual clock reads the same every run."""
     step_deps = deps.step_deps()
@@ -201,8 +202,8 @@ def test_the_agent_step_stops_the_agent_at_its_share_of_the_deadline(deps: Pipel
 
 def batch_of(*indexes: int, invalid: dict[int, tuple[str, ...]] | None = None) -> Any:
     from tanda.contract.segments import Segment
+    from tanda.judge.items import JudgeItem
     from tanda.judge.reader_context import ReaderContext
-    from tanda.judge.strict_judge import JudgeItem
 
     items = [
         JudgeItem(i, Segment(text=f"F{i}", kind="fact", cites=["P1"]), ("P1",), ReaderContext())

@@ -13,7 +13,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
-    from tanda.pipeline.states import AnswerOutcome, AnswerRequest
+    from tanda.pipeline.request import AnswerRequest
+    from tanda.pipeline.states import AnswerOutcome
     from tanda.pipeline.steps import ProgressSink
 
 

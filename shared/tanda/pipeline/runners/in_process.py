@@ -24,9 +24,9 @@ from typing import Any
 from tanda.contract.common import StageStatus
 from tanda.errors import TurnAbandoned
 from tanda.model_calls import ChatModel, ChatRequest, ChatResponse
+from tanda.pipeline.request import AnswerRequest
 from tanda.pipeline.states import (
     AnswerOutcome,
-    AnswerRequest,
     ChecksState,
     FramingOutput,
     GuardInput,

@@ -31,7 +31,8 @@ from typing import TYPE_CHECKING, Any
 
 from tanda.contract.common import FallbackReason
 from tanda.errors import UpstreamFailed
-from tanda.pipeline.states import AnswerOutcome, AnswerRequest, NothingReadableState
+from tanda.pipeline.request import AnswerRequest
+from tanda.pipeline.states import AnswerOutcome, NothingReadableState
 
 if TYPE_CHECKING:
     from tanda.pipeline.steps import ProgressSink
