@@ -12,6 +12,7 @@ Two tables, whose key schemas are declared in ``template.yaml`` (a test compares
   conversation         ``T#<tenant>#O#<owner digest>#C#<id>``  ``CONV``
   message              ``T#<tenant>#O#<owner digest>#C#<id>``  ``M#<created_at>#<message_id>``
   memory item (V2-22)  ``T#<tenant>#O#<owner digest>``         ``MEM#<sha256 of the text>``
+  citation (issue 26)  ``CITE#<digest of tenant, document>``   ``<message PK>#<message SK>``
   rate-limit window    ``RATE#<key>``                          ``W#<window number>``
   credit ledger        ``TENANT#<tenant>``                     ``CREDITS``
   … its entries        ``TENANT#<tenant>``                     ``LEDGER#<at>#<entry id>``
@@ -37,6 +38,13 @@ finds nothing, exactly like an unknown id. Items written before issue 11 (``T#<t
 A conversation item counts its messages (``message_count``): storing a message and claiming the
 conversation for its route are one transaction, and a claim is given back (``release``) or an
 empty conversation deleted (``discard``) only while no message exists.
+
+A stored message that cites documents writes, in the transaction that stores it, one citation
+item per document it draws on (:func:`citation_pk`): the message's key and its owner's, no text.
+Erasing a document (issue 26) reads its citation items with one ``Query`` — no ``Scan`` of the
+tenant's conversations, which IAM could not hold to the table's conversation items — rewrites
+those messages' citations and deletes the memory items drawn from them (a ``Query`` of each
+owner's memory partition), then the citation items.
 
 A tenant's credit account is one item: ``balance`` and, per usage kind, ``<kind>_charged``,
 ``<kind>_metered`` and ``<kind>_credits`` (DynamoDB numbers are exact decimals). Every change of
@@ -125,6 +133,10 @@ TTL_ATTRIBUTE = "expires_at"
 CONVERSATION_SK = "CONV"
 MESSAGE_PREFIX = "M#"
 MEMORY_PREFIX = "MEM#"
+CITATION_PREFIX = "CITE#"
+"""A document's citing messages (issue 26): ``CITE#<sha256 of [tenant, document]>``."""
+TRANSACT_MAX = 100
+"""Items one DynamoDB transaction may hold."""
 MESSAGE_COUNT = "message_count"
 RATE_PREFIX = "RATE#"
 TENANT_PREFIX = "TENANT#"
@@ -171,6 +183,19 @@ def conversation_pk(owner: ConversationOwner, conversation_id: str) -> str:
 
 def memory_pk(owner: ConversationOwner) -> str:
     return owner_key(owner)
+
+
+def citation_pk(tenant_id: str, document_id: str) -> str:
+    """The partition of the messages citing one document of one tenant (issue 26): a digest,
+    so no tenant or document id, whatever characters it holds, spells another's."""
+    digest = hashlib.sha256(json.dumps([tenant_id, document_id]).encode()).hexdigest()
+    return f"{CITATION_PREFIX}{digest}"
+
+
+def cited_by(message: StoredMessage) -> list[str]:
+    """The documents ``message`` draws on (:func:`~tanda.records.conversations.cites`), once."""
+    found = [*message.cited_documents, *(c.get("document_id") for c in message.citations)]
+    return list(dict.fromkeys(str(d) for d in found if d))
 
 
 def message_sk(created_at: float, message_id: str) -> str:
@@ -280,8 +305,20 @@ class DynamoStore:
         claim["UpdateExpression"] += " ADD #count :one"
         claim["ExpressionAttributeNames"]["#count"] = MESSAGE_COUNT
         claim["ExpressionAttributeValues"][":one"] = _n(1)
+        pk = conversation_pk(owner, message.conversation_id)
+        sk = message_sk(message.created_at, message.message_id)
+        citations = [
+            {"Put": {"TableName": self.table, "Item": item}}
+            for item in self._citation_items(owner, pk, sk, cited_by(message))
+        ]
+        # Past what one transaction holds, the rest go first: a citation item whose message was
+        # never stored is skipped (and dropped) by the erasure that reads it.
+        room = TRANSACT_MAX - 2
+        for extra in citations[room:]:
+            self.client.put_item(**extra["Put"])
         try:
-            # V2-19: the message and the claim of its route are one transaction.
+            # V2-19: the message and the claim of its route are one transaction; with them, the
+            # message's citation items (issue 26).
             self.client.transact_write_items(
                 TransactItems=[
                     {"Update": claim},
@@ -289,13 +326,14 @@ class DynamoStore:
                         "Put": {
                             "TableName": self.table,
                             "Item": {
-                                "PK": _s(conversation_pk(owner, message.conversation_id)),
-                                "SK": _s(message_sk(message.created_at, message.message_id)),
+                                "PK": _s(pk),
+                                "SK": _s(sk),
                                 "body": _s(message.model_dump_json()),
                             },
                             "ConditionExpression": "attribute_not_exists(SK)",
                         }
                     },
+                    *citations[:room],
                 ]
             )
         except Exception as error:
@@ -395,62 +433,61 @@ class DynamoStore:
 
     # --- erasure (issue 26) -------------------------------------------------------------------
 
-    def _scan_all(self, expression: str, values: dict[str, Any]) -> list[dict[str, Any]]:
-        scan: dict[str, Any] = {
-            "TableName": self.table,
-            "FilterExpression": expression,
-            "ExpressionAttributeValues": values,
-            "ConsistentRead": True,
-        }
-        found: list[dict[str, Any]] = []
-        while True:
-            page = self.client.scan(**scan)
-            found += page["Items"]
-            if "LastEvaluatedKey" not in page:
-                return found
-            scan["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+    @staticmethod
+    def _citation_items(
+        owner: ConversationOwner, pk: str, sk: str, documents: Sequence[str]
+    ) -> list[dict[str, Any]]:
+        return [
+            {
+                "PK": _s(citation_pk(owner.tenant_id, document_id)),
+                "SK": _s(f"{pk}#{sk}"),
+                "message_pk": _s(pk),
+                "message_sk": _s(sk),
+                "owner_pk": _s(memory_pk(owner)),
+            }
+            for document_id in documents
+        ]
 
     def erase_document_traces(self, tenant_id: str, document_id: str) -> tuple[int, int]:
-        """A scan of the tenant's messages naming the document and of its memory items (the
-        owner's digest is in their keys, so no query reaches every owner): erasure is rare."""
-        tenant = _s(f"T#{tenant_id}#O#")
-        messages = self._scan_all(
-            "begins_with(PK, :tenant) AND begins_with(SK, :m) AND contains(body, :doc)",
-            {
-                ":tenant": tenant,
-                ":m": _s(MESSAGE_PREFIX),
-                ":doc": _s(json.dumps(document_id, ensure_ascii=False)),
-            },
-        )
-        drawn: set[str] = set()
+        """The messages citing the document (its citation items: one ``Query``) keep their text
+        and say ``erased``; the memory items drawn from them go (a ``Query`` of each owner's
+        memory partition); then the citation items go. Each step may be run again."""
+        citations = self._query_all(citation_pk(tenant_id, document_id), None)
+        drawn: dict[str, set[str]] = {}
         changed = 0
-        for item in messages:
-            message = StoredMessage.model_validate_json(item["body"]["S"])
-            if not cites(message, document_id):
+        for citation in citations:
+            key = {"PK": citation["message_pk"], "SK": citation["message_sk"]}
+            item = self.client.get_item(TableName=self.table, Key=key, ConsistentRead=True).get(
+                "Item"
+            )
+            if item is None:  # a message that was never stored (its transaction failed)
                 continue
-            drawn.add(message.message_id)
+            message = StoredMessage.model_validate_json(item["body"]["S"])
+            if message.tenant_id != tenant_id or not cites(message, document_id):
+                continue
+            drawn.setdefault(citation["owner_pk"]["S"], set()).add(message.message_id)
             erased = erase_citations(message, document_id)
             if erased is not None:
                 self.client.update_item(
                     TableName=self.table,
-                    Key={"PK": item["PK"], "SK": item["SK"]},
+                    Key=key,
                     UpdateExpression="SET body = :body",
                     ConditionExpression="attribute_exists(SK)",
                     ExpressionAttributeValues={":body": _s(erased.model_dump_json())},
                 )
                 changed += 1
         removed = 0
-        if drawn:
-            memories = self._scan_all(
-                "begins_with(PK, :tenant) AND begins_with(SK, :mem)",
-                {":tenant": tenant, ":mem": _s(MEMORY_PREFIX)},
-            )
-            for item in memories:
-                if MemoryItem.model_validate_json(item["body"]["S"]).message_id in drawn:
+        for owner_pk, message_ids in sorted(drawn.items()):
+            for item in self._query_all(owner_pk, MEMORY_PREFIX):
+                if MemoryItem.model_validate_json(item["body"]["S"]).message_id in message_ids:
                     self.client.delete_item(
                         TableName=self.table, Key={"PK": item["PK"], "SK": item["SK"]}
                     )
                     removed += 1
+        for citation in citations:
+            self.client.delete_item(
+                TableName=self.table, Key={"PK": citation["PK"], "SK": citation["SK"]}
+            )
         return changed, removed
 
     def put_erasure_receipt(self, receipt: ErasureReceipt) -> None:
