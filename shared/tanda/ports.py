@@ -5,7 +5,7 @@ request and response it speaks."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from decimal import Decimal
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
@@ -32,6 +32,13 @@ from tanda.records.documents import (
 from tanda.records.jobs import CrossCheckJob, JobPage
 from tanda.records.keys import ApiKeyRecord
 from tanda.records.structure import RecordQuery, StructureRecord
+from tanda.records.uploads import (
+    DocumentUpload,
+    StoredOriginal,
+    UploadPage,
+    UploadStatus,
+    UploadTarget,
+)
 
 if TYPE_CHECKING:
     from tanda.contract.common import WireModel
@@ -336,6 +343,133 @@ class Store(Protocol):
     def open_jobs(self, *, limit: int) -> list[CrossCheckJob]:
         """Queued and running jobs of every tenant, oldest first (what a worker pool picks up
         and resumes)."""
+        ...
+
+    # --- uploads (issue 26; tanda.records.uploads) --------------------------------------------
+    #
+    # An upload is addressed by (tenant, document id): another tenant's reads as absent. Every
+    # write is ONE conditional write (a transaction where it also writes the tenant's claim on
+    # the bytes, ``sha256``), so SQS redelivery, two workers or a racing delete never both win.
+
+    def create_upload(self, upload: DocumentUpload, *, now: float) -> None:
+        """ONE atomic write: store the new ``upload`` and, when its ``sha256`` is known, the
+        tenant's claim on those bytes. Raises ``UploadExists`` when the id exists and
+        ``DuplicateContent`` (the holder's id) when an upload of the tenant holds the same
+        ``sha256`` at ``now`` (``DocumentUpload.holds_content``); nothing is written then."""
+        ...
+
+    def upload(self, tenant_id: str, document_id: str) -> DocumentUpload | None:
+        """The tenant's upload; ``None`` for an unknown id or another tenant's."""
+        ...
+
+    def uploads(
+        self,
+        tenant_id: str,
+        *,
+        limit: int,
+        after: str | None = None,
+        batch_id: str | None = None,
+        statuses: Collection[UploadStatus] | None = None,
+        filename: str | None = None,
+    ) -> UploadPage:
+        """The tenant's uploads, newest first (by id: ids sort by creation), at most ``limit``,
+        those with an id below ``after``; only ``batch_id``'s, only in ``statuses``, only
+        named ``filename`` when given. ``next_after`` continues, ``None`` on the last page."""
+        ...
+
+    def transition_upload(
+        self,
+        tenant_id: str,
+        document_id: str,
+        *,
+        expected: Collection[UploadStatus],
+        changes: Mapping[str, object],
+        now: float,
+        owner: str | None = None,
+    ) -> DocumentUpload | None:
+        """ONE conditional write: if the upload's status is in ``expected`` (and, with
+        ``owner``, its ``lease_owner`` is ``owner``), apply ``changes`` (fields of
+        ``DocumentUpload``; ``updated_at`` becomes ``now``) and return the upload after it.
+        ``None`` (nothing written) when it is not — or there is no such upload. In the same
+        write: a status outside ``HOLDS_CONTENT`` releases the tenant's claim on its
+        ``sha256``; a ``sha256`` set where there was none takes it, raising
+        ``DuplicateContent`` (nothing written) when another upload holds it at ``now``."""
+        ...
+
+    def claim_upload(
+        self, tenant_id: str, document_id: str, *, owner: str, lease_s: float, now: float
+    ) -> DocumentUpload | None:
+        """ONE conditional write: an upload that is ``queued``, or ``processing`` under a lease
+        that ran out (``lease_until <= now``), becomes ``processing`` under ``owner``'s lease
+        until ``now + lease_s``, one more ``attempts``. ``None`` (nothing written) otherwise."""
+        ...
+
+    def open_uploads(self, *, limit: int) -> list[DocumentUpload]:
+        """Queued and processing uploads of every tenant, oldest first (``updated_at``): what a
+        worker pool picks up, and takes again when their lease ran out."""
+        ...
+
+    def delete_upload(self, tenant_id: str, document_id: str) -> bool:
+        """Delete the upload and its claim on its bytes (the end of an erasure, or a duplicate
+        found when the bytes arrived). ``False`` when there was none."""
+        ...
+
+    def upload_counts(self, tenant_id: str, batch_id: str) -> dict[UploadStatus, int]:
+        """How many of the tenant's uploads of ``batch_id`` are in each status (those with
+        none are absent)."""
+        ...
+
+
+class Originals(Protocol):
+    """The bytes partners upload (issue 26), one object per ``(tenant, document id)``: embedded
+    a 0600 file under ``TANDA_HOME/uploads/`` that ``tanda serve`` receives itself; on AWS an S3
+    object ``tenants/<tenant>/uploads/<document_id>`` the partner posts to directly."""
+
+    def upload_target(
+        self,
+        tenant_id: str,
+        document_id: str,
+        *,
+        content_type: str,
+        size_bytes: int,
+        expires_at: float,
+        base_url: str,
+    ) -> UploadTarget:
+        """How the partner sends exactly ``size_bytes`` bytes of ``content_type`` until
+        ``expires_at`` (``base_url``: the API's own, for a target the API serves itself)."""
+        ...
+
+    def verify_target(
+        self,
+        tenant_id: str,
+        document_id: str,
+        query: Mapping[str, str],
+        *,
+        content_type: str,
+        size_bytes: int,
+        now: float,
+    ) -> bool:
+        """Whether ``query`` (of a request to a target this store made with
+        :meth:`upload_target` and serves through the API, embedded) is that target's, signed
+        and unexpired at ``now``. A store whose targets the API never serves (S3) says
+        ``False``."""
+        ...
+
+    def put(
+        self, tenant_id: str, document_id: str, body: Iterable[bytes], *, size_bytes: int
+    ) -> StoredOriginal:
+        """Store ``body``, which must be exactly ``size_bytes`` long, replacing nothing half:
+        the object appears whole or not at all. Raises ``OriginalRefused`` (nothing stored)
+        on a body of another size — ``too_large`` as soon as it passes ``size_bytes``, before
+        the rest is read."""
+        ...
+
+    def read(self, tenant_id: str, document_id: str) -> bytes | None:
+        """The stored bytes; ``None`` when there are none."""
+        ...
+
+    def delete(self, tenant_id: str, document_id: str) -> bool:
+        """Delete the bytes (every version of them); ``False`` when there were none."""
         ...
 
 

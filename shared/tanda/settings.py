@@ -41,6 +41,13 @@ class Settings(BaseSettings):
         "is read or parsed, before authentication (docs/requests.md). The largest valid body, "
         "every character escaped, is about 261 KB; Lambda stops at 6 MB whatever this says.",
     )
+    max_upload_bytes: int = Field(
+        default=50 * 1024 * 1024,
+        ge=1,
+        description="Largest document a partner may upload (`POST /v1/documents`, issue 26), in "
+        "bytes: a larger declared size is refused with 413 before any byte is stored, and the "
+        "upload URL accepts exactly the declared size (docs/documents.md).",
+    )
     model: str = Field(
         default="offline",
         description="Chat model adapter: `offline` (embedded default), `scripted:DIR` "

@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 if TYPE_CHECKING:
     from tanda.auth import Authenticator
@@ -26,8 +26,9 @@ if TYPE_CHECKING:
     from tanda.pipeline.runners import Runner
     from tanda.pipeline.runners.cross_check import CrossCheckWorkers, JobLauncher
     from tanda.pipeline.steps import AgentPorts, StepDeps
-    from tanda.ports import Embedder, Progress, Reranker, SearchIndex, Store
+    from tanda.ports import Embedder, Originals, Progress, Reranker, SearchIndex, Store
     from tanda.retrieval.fusion import FusionConfig
+    from tanda.service.uploads import UploadPorts
     from tanda.settings import Settings
     from tanda.sources import SourceConnector
 
@@ -178,7 +179,8 @@ class Runtime:
         if spec == "dynamodb":
             from tanda.adapters.dynamodb_store import DynamoStore
 
-            return DynamoStore.from_settings(self.settings)
+            # Issue 26: its uploads come with the AWS side (branch i26-aws); until then a cast.
+            return cast("Store", DynamoStore.from_settings(self.settings))
         raise ValueError(f"TANDA_STORE: unknown store {spec!r} (sqlite | dynamodb)")
 
     @cached_property
@@ -242,6 +244,30 @@ class Runtime:
 
             return OpenSearchIndex.from_settings(self.settings)
         raise ValueError(f"TANDA_INDEX: unknown search index {spec!r} (sqlite | opensearch:URL)")
+
+    @cached_property
+    def originals(self) -> Originals:
+        """Where uploaded files are kept (issue 26): ``TANDA_HOME/uploads`` embedded."""
+        from tanda.adapters.local_originals import LocalOriginals
+
+        return LocalOriginals(self.settings.home / "uploads")
+
+    def upload_ports(self) -> UploadPorts:
+        """What ``process_upload`` reads and writes through (issue 26): the index, the Store,
+        the originals, the embedder, the structure layers' model when they are built, and the
+        cross-check pool's lease and attempts."""
+        from tanda.service.uploads import UploadPorts
+
+        return UploadPorts(
+            store=self.store,
+            index=self.search_index,
+            originals=self.originals,
+            embedder=self.embedder,
+            layers_model=self.model if self.settings.structure_layers else None,
+            clock=self.clock,
+            lease_s=self.settings.xc_lease_s,
+            max_attempts=self.settings.xc_max_attempts,
+        )
 
     @cached_property
     def model(self) -> ChatModel:

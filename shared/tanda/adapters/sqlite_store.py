@@ -21,7 +21,7 @@ import json
 import math
 import sqlite3
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from decimal import Decimal
 from pathlib import Path
 from typing import TypeVar
@@ -63,6 +63,14 @@ from tanda.records.conversations import (
 from tanda.records.documents import ErasureReceipt
 from tanda.records.jobs import CrossCheckJob, JobPage
 from tanda.records.keys import ApiKeyRecord
+from tanda.records.uploads import (
+    OPEN_UPLOAD,
+    DocumentUpload,
+    DuplicateContent,
+    UploadExists,
+    UploadPage,
+    UploadStatus,
+)
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS conversations (
@@ -153,6 +161,19 @@ CREATE TABLE IF NOT EXISTS erasure_receipts (
     body TEXT NOT NULL,
     PRIMARY KEY (tenant_id, erased_at, receipt_id)
 );
+CREATE TABLE IF NOT EXISTS uploads (
+    tenant_id TEXT NOT NULL,
+    document_id TEXT NOT NULL,
+    status TEXT NOT NULL,
+    sha256 TEXT,
+    batch_id TEXT,
+    filename TEXT NOT NULL,
+    updated_at REAL NOT NULL,
+    body TEXT NOT NULL,
+    PRIMARY KEY (tenant_id, document_id)
+);
+CREATE INDEX IF NOT EXISTS uploads_open ON uploads (status, updated_at, document_id);
+CREATE INDEX IF NOT EXISTS uploads_content ON uploads (tenant_id, sha256);
 """
 OPEN_STATUSES = ("queued", "running")
 _T = TypeVar("_T")
@@ -870,6 +891,170 @@ class SqliteStore(PooledConnections[sqlite3.Connection]):
             (*OPEN_STATUSES, limit),
         )
         return [CrossCheckJob.model_validate_json(row[0]) for row in rows]
+
+    # --- uploads (issue 26) ----------------------------------------------------------------------
+
+    @staticmethod
+    def _upload_row(
+        db: sqlite3.Connection, tenant_id: str, document_id: str
+    ) -> DocumentUpload | None:
+        row = db.execute(
+            "SELECT body FROM uploads WHERE tenant_id = ? AND document_id = ?",
+            (tenant_id, document_id),
+        ).fetchone()
+        return None if row is None else DocumentUpload.model_validate_json(row[0])
+
+    @staticmethod
+    def _check_content(db: sqlite3.Connection, upload: DocumentUpload, now: float) -> None:
+        """Raise ``DuplicateContent`` when another upload of the tenant holds its bytes."""
+        if not upload.holds_content(now):
+            return
+        rows = db.execute(
+            "SELECT body FROM uploads WHERE tenant_id = ? AND sha256 = ? AND document_id != ?",
+            (upload.tenant_id, upload.sha256, upload.document_id),
+        )
+        for (body,) in rows:
+            holder = DocumentUpload.model_validate_json(body)
+            if holder.holds_content(now):
+                raise DuplicateContent(holder.document_id)
+
+    @staticmethod
+    def _write_upload(db: sqlite3.Connection, upload: DocumentUpload, *, insert: bool) -> None:
+        values = (
+            upload.status,
+            upload.sha256,
+            upload.batch_id,
+            upload.filename,
+            upload.updated_at,
+            upload.model_dump_json(),
+            upload.tenant_id,
+            upload.document_id,
+        )
+        if insert:
+            db.execute(
+                "INSERT INTO uploads (status, sha256, batch_id, filename, updated_at, body, "
+                "tenant_id, document_id) VALUES (?,?,?,?,?,?,?,?)",
+                values,
+            )
+        else:
+            db.execute(
+                "UPDATE uploads SET status = ?, sha256 = ?, batch_id = ?, filename = ?, "
+                "updated_at = ?, body = ? WHERE tenant_id = ? AND document_id = ?",
+                values,
+            )
+
+    def create_upload(self, upload: DocumentUpload, *, now: float) -> None:
+        def write(db: sqlite3.Connection) -> None:
+            if self._upload_row(db, upload.tenant_id, upload.document_id) is not None:
+                raise UploadExists(f"upload {upload.document_id} exists")
+            self._check_content(db, upload, now)
+            self._write_upload(db, upload, insert=True)
+
+        self._in_transaction(write)
+
+    def upload(self, tenant_id: str, document_id: str) -> DocumentUpload | None:
+        return self._upload_row(self._leased(), tenant_id, document_id)
+
+    def uploads(
+        self,
+        tenant_id: str,
+        *,
+        limit: int,
+        after: str | None = None,
+        batch_id: str | None = None,
+        statuses: Collection[UploadStatus] | None = None,
+        filename: str | None = None,
+    ) -> UploadPage:
+        where = ["tenant_id = ?"]
+        params: list[object] = [tenant_id]
+        if after is not None:
+            where.append("document_id < ?")  # ids grow with their creation time
+            params.append(after)
+        if batch_id is not None:
+            where.append("batch_id = ?")
+            params.append(batch_id)
+        if statuses is not None:
+            wanted = list(statuses)
+            where.append(f"status IN ({','.join('?' * len(wanted))})")
+            params.extend(wanted)
+        if filename is not None:
+            where.append("filename = ?")
+            params.append(filename)
+        rows = self._leased().execute(
+            f"SELECT body FROM uploads WHERE {' AND '.join(where)} "  # noqa: S608
+            "ORDER BY document_id DESC LIMIT ?",
+            (*params, limit + 1),
+        )
+        found = [DocumentUpload.model_validate_json(row[0]) for row in rows]
+        page = tuple(found[:limit])
+        more = len(found) > limit and bool(page)
+        return UploadPage(uploads=page, next_after=page[-1].document_id if more else None)
+
+    def transition_upload(
+        self,
+        tenant_id: str,
+        document_id: str,
+        *,
+        expected: Collection[UploadStatus],
+        changes: Mapping[str, object],
+        now: float,
+        owner: str | None = None,
+    ) -> DocumentUpload | None:
+        def write(db: sqlite3.Connection) -> DocumentUpload | None:
+            current = self._upload_row(db, tenant_id, document_id)
+            if current is None or current.status not in expected:
+                return None
+            if owner is not None and current.lease_owner != owner:
+                return None
+            after = current.changed(**{**changes, "updated_at": now})
+            self._check_content(db, after, now)
+            self._write_upload(db, after, insert=False)
+            return after
+
+        return self._in_transaction(write)
+
+    def claim_upload(
+        self, tenant_id: str, document_id: str, *, owner: str, lease_s: float, now: float
+    ) -> DocumentUpload | None:
+        def write(db: sqlite3.Connection) -> DocumentUpload | None:
+            current = self._upload_row(db, tenant_id, document_id)
+            if current is None or not current.claimable(now):
+                return None
+            claimed = current.changed(
+                status="processing",
+                attempts=current.attempts + 1,
+                lease_owner=owner,
+                lease_until=now + lease_s,
+                updated_at=now,
+            )
+            self._write_upload(db, claimed, insert=False)
+            return claimed
+
+        return self._in_transaction(write)
+
+    def open_uploads(self, *, limit: int) -> list[DocumentUpload]:
+        rows = self._leased().execute(
+            "SELECT body FROM uploads WHERE status IN (?, ?) "
+            "ORDER BY updated_at, document_id LIMIT ?",
+            (*OPEN_UPLOAD, limit),
+        )
+        return [DocumentUpload.model_validate_json(row[0]) for row in rows]
+
+    def delete_upload(self, tenant_id: str, document_id: str) -> bool:
+        with self._write:
+            cursor = self._leased().execute(
+                "DELETE FROM uploads WHERE tenant_id = ? AND document_id = ?",
+                (tenant_id, document_id),
+            )
+        return cursor.rowcount > 0
+
+    def upload_counts(self, tenant_id: str, batch_id: str) -> dict[UploadStatus, int]:
+        rows = self._leased().execute(
+            "SELECT status, COUNT(*) FROM uploads WHERE tenant_id = ? AND batch_id = ? "
+            "GROUP BY status ORDER BY status",
+            (tenant_id, batch_id),
+        )
+        return {status: count for status, count in rows}
 
 
 class _Refused(Exception):

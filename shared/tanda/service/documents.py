@@ -25,9 +25,10 @@ from tanda.errors import DocumentNotFound
 from tanda.records.documents import Document, ErasureReceipt, SearchScope
 from tanda.records.jobs import erase_findings
 from tanda.records.structure import RecordQuery
+from tanda.records.uploads import UPLOAD_STATUSES
 
 if TYPE_CHECKING:
-    from tanda.ports import SearchIndex, Store
+    from tanda.ports import Originals, SearchIndex, Store
 
 JOB_PAGE = 100
 REPLACE_ATTEMPTS = 5
@@ -135,32 +136,65 @@ def _erase_findings(store: Store, tenant_id: str, document_id: str) -> int:
 
 
 def erase_document(
-    index: SearchIndex, store: Store, tenant_id: str, document_id: str, *, now: float
+    index: SearchIndex,
+    store: Store,
+    tenant_id: str,
+    document_id: str,
+    *,
+    now: float,
+    originals: Originals | None = None,
 ) -> V1ErasureReceipt:
     """Erase one document of the tenant and everything drawn from it (module docstring); the
-    receipt, also kept by the Store. Unknown, erased or another tenant's: not found."""
-    _one(index, tenant_id, document_id)
+    receipt, also kept by the Store. Unknown, erased or another tenant's: not found.
+
+    An uploaded document (issue 26) is first marked ``deleting`` — whatever status it had, so a
+    worker ingesting it stops, or erases what it wrote — and its original file and its upload
+    record go last, before the receipt."""
+    upload = store.upload(tenant_id, document_id)
+    if upload is not None:
+        store.transition_upload(
+            tenant_id,
+            document_id,
+            expected=UPLOAD_STATUSES,
+            changes={"status": "deleting", "reason": "erasure requested"},
+            now=now,
+        )
+    scope = SearchScope(tenant_id=tenant_id, document_ids=(document_id,))
+    if upload is None and not index.documents(scope):
+        raise DocumentNotFound()
     findings = _erase_findings(store, tenant_id, document_id)
     citing, memories = store.erase_document_traces(tenant_id, document_id)
     erasure = index.delete_document(tenant_id, document_id)
-    if erasure is None:  # erased meanwhile by another call: that one keeps the receipt
+    if upload is not None:
+        if originals is not None:
+            originals.delete(tenant_id, document_id)
+        if not store.delete_upload(tenant_id, document_id) and erasure is None:
+            raise DocumentNotFound()  # erased meanwhile by another call: that one keeps it
+    elif erasure is None:  # erased meanwhile by another call: that one keeps the receipt
         raise DocumentNotFound()
-    document = erasure.document
     removed = ErasureCounts(
-        chunks=erasure.chunks,
-        records=erasure.records,
+        chunks=erasure.chunks if erasure else 0,
+        records=erasure.records if erasure else 0,
         findings=findings,
         citing_messages=citing,
         memories=memories,
     )
+    if erasure is not None:
+        document = erasure.document
+        title, name, digest = document.title, filename(document), document.content_hash
+        batch_id = document.batch_id
+    else:
+        assert upload is not None
+        title, name = upload.label or upload.filename, upload.filename
+        digest, batch_id = upload.sha256 or "", upload.batch_id
     receipt = ErasureReceipt(
         receipt_id=f"er_{uuid.uuid4().hex}",
         tenant_id=tenant_id,
-        document_id=document.document_id,
-        title=document.title,
-        filename=filename(document),
-        content_hash=document.content_hash,
-        batch_id=document.batch_id,
+        document_id=document_id,
+        title=title,
+        filename=name,
+        content_hash=digest,
+        batch_id=batch_id,
         erased_at=now,
         removed=removed.model_dump(),
     )

@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path, PurePosixPath
-from typing import TypeVar
+from typing import Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -566,7 +566,9 @@ def _units(
     explicit_id = sidecar.get("document_id")
     document_id = str(explicit_id) if explicit_id else document_id_for(tenant, source.key)
     digest = content_hash(data + json.dumps(sidecar, sort_keys=True).encode() if sidecar else data)
-    yield _Unit(label, document_id, digest, lambda: _read_file(source, data, suffix), sidecar)
+    # Issue 26: the file's size is kept with the document (a sidecar's own value wins).
+    metadata = {"size_bytes": len(data), **sidecar}
+    yield _Unit(label, document_id, digest, lambda: _read_file(source, data, suffix), metadata)
 
 
 def document_id_title(text: str) -> str:
@@ -711,3 +713,148 @@ def embed_chunks(embedder: Embedder, chunks: list[Chunk]) -> list[Chunk]:
             for c, v in zip(batch, vectors, strict=True)
         )
     return out
+
+
+# --- one file's bytes under a given id (issue 26: an upload) -----------------------------------
+
+PDF_MAGIC = b"%PDF-"
+_SIGNATURES: tuple[tuple[bytes, str], ...] = (
+    (b"PK\x03\x04", "a ZIP archive (an Office document?)"),
+    (b"\x89PNG", "a PNG image"),
+    (b"\xff\xd8\xff", "a JPEG image"),
+    (b"GIF8", "a GIF image"),
+    (b"\x1f\x8b", "gzip-compressed"),
+    (b"\xd0\xcf\x11\xe0", "an old Office document"),
+)
+
+
+def sniff_refusal(data: bytes, suffix: str) -> str | None:
+    """Why ``data`` is not the ``suffix`` type it is named as (issue 26: a type that lies is
+    refused, never half-read), or ``None``. The bytes decide: a PDF must start with ``%PDF-``
+    (within its first KiB, as readers allow); nothing else may be a PDF or a known binary
+    format; text types must be text (``looks_binary``)."""
+    head = data[:1024]
+    is_pdf = PDF_MAGIC in head
+    if suffix == ".pdf":
+        return None if is_pdf else "named .pdf but the content is not a PDF (no %PDF- header)"
+    if is_pdf:
+        return f"named {suffix} but the content is a PDF"
+    for magic, what in _SIGNATURES:
+        if head.startswith(magic):
+            return f"named {suffix} but the content is {what}"
+    if looks_binary(data):
+        return f"named {suffix} but {BINARY_REASON}"
+    return None
+
+
+FileStatus = Literal["indexed", "skipped", "failed", "cancelled"]
+
+
+class FileIngest(BaseModel):
+    """What :func:`ingest_file` did with one file: ``indexed`` (``outcome`` says how: added,
+    replaced, unchanged), ``skipped`` (read, nothing to index), ``failed`` (could not be read or
+    indexed; nothing of it was written) or ``cancelled`` (``proceed`` said stop; nothing
+    written). ``reason`` for all but ``indexed``."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    status: FileStatus
+    reason: str | None = None
+    outcome: IngestOutcome | None = None
+    pages: int | None = None
+    chunks: int = 0
+    records: dict[str, int] = Field(default_factory=dict)
+
+
+def _jsonl_as_one(data: bytes, title: str) -> ParsedDocument | Skipped:
+    """An uploaded JSONL file is one document: its lines' texts in order (``tanda ingest`` reads
+    a JSONL corpus as one document per line)."""
+    texts: list[str] = []
+    for record in read_jsonl_records(data):
+        if isinstance(record, tuple):
+            return record[1]
+        texts.append(f"{record.title}\n\n{record.text}" if record.title else record.text)
+    return parse_plain_text("\n\n".join(texts), fallback_title=title)
+
+
+def ingest_file(
+    index: SearchIndex,
+    embedder: Embedder | None,
+    data: bytes,
+    *,
+    tenant: str,
+    document_id: str,
+    filename: str,
+    batch: str | None = None,
+    selections: Sequence[str] = (),
+    metadata: dict[str, object] | None = None,
+    layers: StructureLayers | None = None,
+    chunking: ChunkingConfig | None = None,
+    proceed: Callable[[], bool] = lambda: True,
+) -> FileIngest:
+    """One file's bytes → one document ``document_id`` of ``tenant``: what ``tanda ingest`` does
+    for one file (the same readers, chunking, structure layers and embeddings, the same atomic
+    ``upsert_document``), named ``filename`` (its extension says the type; :func:`sniff_refusal`
+    checks the bytes agree). All or nothing: the document is written whole, or not at all —
+    also when ``proceed()`` (asked before the write) says stop."""
+    suffix = PurePosixPath(filename).suffix.lower()
+    if suffix not in SUPPORTED_SUFFIXES:
+        return FileIngest(status="failed", reason=f"unsupported file type {suffix or '(none)'}")
+    refusal = sniff_refusal(data, suffix)
+    if refusal is not None:
+        return FileIngest(status="failed", reason=refusal)
+    source = SourceFile(Path(filename), filename)
+    stem = PurePosixPath(filename).stem
+
+    def parse() -> ParsedDocument | Skipped:
+        if suffix == ".jsonl":
+            return _jsonl_as_one(data, stem)
+        return _read_file(source, data, suffix)
+
+    unit = _Unit(
+        label=filename,
+        document_id=document_id,
+        digest=content_hash(data),
+        parse=parse,
+        metadata={**(metadata or {}), "size_bytes": len(data)},
+    )
+    built = _contained(
+        filename, partial(_document_of, unit, tenant, batch, tuple(selections), chunking)
+    )
+    if isinstance(built, SkippedSource):
+        return FileIngest(status="failed" if built.failed else "skipped", reason=built.reason)
+    parsed, document, chunks = built
+    records: list[StructureRecord] = []
+    if layers is not None:
+        tally = _StructureTally({}, [])
+        document, records = _with_layers(layers, document, chunks, filename, tally, parsed.invoice)
+    if embedder is not None:
+        try:
+            chunks = embed_chunks(embedder, chunks)
+        except Exception as exc:
+            logger.warning("ingest: embedding %s failed", filename, exc_info=True)
+            return FileIngest(
+                status="failed", reason=f"embedding failed ({type(exc).__name__}: {one_line(exc)})"
+            )
+    if not proceed():
+        return FileIngest(status="cancelled", reason="cancelled before it was indexed")
+    try:
+        outcome = index.upsert_document(document, chunks, records)
+    except Exception as exc:
+        logger.warning("ingest: the index refused %s", filename, exc_info=True)
+        return FileIngest(
+            status="failed", reason=f"index refused it ({type(exc).__name__}: {one_line(exc)})"
+        )
+    flush = getattr(index, "flush", None)
+    if callable(flush):
+        flush()
+    kinds: dict[str, int] = {}
+    for record in records:
+        kinds[record.kind] = kinds.get(record.kind, 0) + 1
+    return FileIngest(
+        status="indexed",
+        outcome=outcome,
+        pages=parsed.pages,
+        chunks=len(chunks),
+        records=dict(sorted(kinds.items())),
+    )

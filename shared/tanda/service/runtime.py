@@ -13,7 +13,8 @@ if TYPE_CHECKING:
     from tanda.pipeline.cross_check import XcJobRef
     from tanda.pipeline.runners import Runner
     from tanda.pipeline.runners.cross_check import JobLauncher
-    from tanda.ports import Embedder, Reranker, SearchIndex, Store
+    from tanda.ports import Embedder, Originals, Reranker, SearchIndex, Store
+    from tanda.service.uploads import UploadPorts
     from tanda.settings import Settings
 
 
@@ -33,6 +34,15 @@ class Runtime(Protocol):
 
     @property
     def search_index(self) -> SearchIndex: ...
+
+    @property
+    def originals(self) -> Originals:
+        """Where uploaded files are kept (issue 26)."""
+        ...
+
+    def upload_ports(self) -> UploadPorts:
+        """What ``process_upload`` reads and writes through (issue 26)."""
+        ...
 
     @property
     def model(self) -> ChatModel: ...

@@ -90,6 +90,63 @@ def _title_from_identity(identity: LegalIdentity, fallback: str | None) -> str |
 # --- PDF ---------------------------------------------------------------------------------------
 
 
+MAX_PDF_PAGES = 10_000
+MAX_PAGE_CONTENT_BYTES = 16 * 2**20
+MAX_PDF_CONTENT_BYTES = 128 * 2**20
+"""Issue 26 (a PDF bomb): a page whose content streams (its own and the forms it draws) inflate
+past 16 MiB, or a PDF whose pages together pass 128 MiB or 10 000 pages, is not read — a small
+file that decompresses to gigabytes would otherwise hold a worker for minutes and its memory.
+Real pages are far below: a dense text page's content is tens of KiB."""
+
+
+def _content_size(page: object, cap: int) -> int:
+    """How many bytes ``page``'s content streams and form XObjects inflate to, counting no
+    further than just past ``cap`` (a Flate stream is inflated in a bounded loop, never whole)."""
+    from pypdf.generic import ArrayObject, DictionaryObject, StreamObject
+
+    streams: list[object] = []
+    contents = page.get("/Contents")  # type: ignore[attr-defined]
+    contents = contents.get_object() if contents is not None else None
+    if isinstance(contents, ArrayObject):
+        streams.extend(item.get_object() for item in contents)
+    elif contents is not None:
+        streams.append(contents)
+    resources = page.get("/Resources")  # type: ignore[attr-defined]
+    resources = resources.get_object() if resources is not None else None
+    xobjects = resources.get("/XObject") if isinstance(resources, DictionaryObject) else None
+    xobjects = xobjects.get_object() if xobjects is not None else None
+    if isinstance(xobjects, DictionaryObject):
+        for item in xobjects.values():
+            form = item.get_object()
+            if isinstance(form, StreamObject) and form.get("/Subtype") == "/Form":
+                streams.append(form)
+    total = 0
+    for stream in streams:
+        if isinstance(stream, StreamObject):
+            total += _inflated_size(stream, cap - total)
+            if total > cap:
+                break
+    return total
+
+
+def _inflated_size(stream: object, cap: int) -> int:
+    import zlib
+
+    filters = stream.get("/Filter")  # type: ignore[attr-defined]
+    raw = getattr(stream, "_data", b"")
+    if filters in ("/FlateDecode", "/Fl") and isinstance(raw, bytes):
+        inflater = zlib.decompressobj()
+        size, data = 0, raw
+        try:
+            while data and size <= cap:
+                size += len(inflater.decompress(data, 1 << 20))
+                data = inflater.unconsumed_tail
+        except zlib.error:
+            return size  # the reader reports the corrupt stream itself
+        return size
+    return len(stream.get_data())  # type: ignore[attr-defined]  # pypdf bounds its decoders
+
+
 def read_pdf(data: bytes, *, name: str) -> ParsedDocument | Skipped:
     """The text layer, page by page (page numbers kept), statute structure and identity read."""
     from pypdf import PdfReader
@@ -106,7 +163,24 @@ def read_pdf(data: bytes, *, name: str) -> ParsedDocument | Skipped:
                     return Skipped("encrypted PDF (a password is needed to read it)")
             except Exception:  # pypdf raises several types for unsupported encryption
                 return Skipped("encrypted PDF (a password is needed to read it)")
-        pages = [page.extract_text() or "" for page in reader.pages]
+        if len(reader.pages) > MAX_PDF_PAGES:
+            return Skipped(f"PDF too large to read: over {MAX_PDF_PAGES} pages")
+        pages = []
+        budget = MAX_PDF_CONTENT_BYTES
+        for number, page in enumerate(reader.pages, start=1):
+            size = _content_size(page, min(budget, MAX_PAGE_CONTENT_BYTES))
+            if size > MAX_PAGE_CONTENT_BYTES:
+                return Skipped(
+                    f"PDF too large to read: page {number}'s content inflates to over "
+                    f"{MAX_PAGE_CONTENT_BYTES // 2**20} MiB (a PDF bomb?)"
+                )
+            budget -= size
+            if budget < 0:
+                return Skipped(
+                    "PDF too large to read: its pages' content inflates to over "
+                    f"{MAX_PDF_CONTENT_BYTES // 2**20} MiB"
+                )
+            pages.append(page.extract_text() or "")
     except (PdfReadError, ValueError, KeyError, TypeError, OSError) as exc:
         return Skipped(f"not a readable PDF ({type(exc).__name__}: {one_line(exc)})")
     except Exception as exc:  # a corrupt file must never abort the batch
