@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from tanda.pipeline.runners import Runner
     from tanda.pipeline.runners.cross_check import JobLauncher
     from tanda.ports import Embedder, Originals, Reranker, SearchIndex, Store
+    from tanda.service.imports import ImportLauncher
     from tanda.service.uploads import UploadPorts
     from tanda.settings import Settings
 
@@ -42,6 +43,11 @@ class Runtime(Protocol):
 
     def upload_ports(self) -> UploadPorts:
         """What ``process_upload`` reads and writes through (issue 26)."""
+        ...
+
+    @property
+    def bulk_imports(self) -> ImportLauncher | None:
+        """What starts bulk imports on AWS (issue 26); ``None`` embedded."""
         ...
 
     @property
