@@ -178,6 +178,7 @@ ROUTE_EVENTS: dict[str, list[tuple[str, int]]] = {
     "V1SearchFunction": [("v1_search_post", 401)],
     "V1AskFunction": [("v1_ask_post", 401)],
     "V1CrossCheckFunction": [("v1_cross_check_post", 401), ("v1_cross_check_get", 401)],
+    "V1DocumentsFunction": [("v1_documents_get", 401)],
     # Without a key: the error shape; with the smoke key: the MCP server lists its tools.
     "McpFunction": [("mcp_post", 401), ("mcp_tools_list_post", 200)],
 }

@@ -5,7 +5,8 @@ is (issue 26; docs/documents.md "On AWS").
   an erasure deletes every version of it);
 * ``tenants/<tenant>/imports/…``: what a tenant's bulk imports read — objects under a prefix, or
   the keys a JSON manifest there lists (``[{"key": "tenants/<tenant>/imports/…"}, …]``);
-* ``results/<tenant>/<batch_id>/``: the Distributed Map's results (kept 30 days).
+* ``results/<map run id>/``: the Distributed Map's results — ids and statuses, never text (kept
+  30 days).
 
 A key is never taken on trust: an import item outside its own tenant's imports is refused
 (:func:`import_key_of`), whatever a manifest says.
@@ -22,7 +23,6 @@ from pydantic import BaseModel, ConfigDict, Field
 TENANTS_FOLDER = "tenants"
 UPLOADS_FOLDER = "uploads"
 IMPORTS_FOLDER = "imports"
-RESULTS_FOLDER = "results"
 EXECUTION_NAME_RE = re.compile(r"^[A-Za-z0-9_-]{1,80}$")
 
 
@@ -61,10 +61,6 @@ def import_key_of(tenant_id: str, key: str) -> str:
     return key
 
 
-def results_prefix(tenant_id: str, batch_id: str) -> str:
-    return f"{RESULTS_FOLDER}/{_segment(tenant_id, 'tenant id')}/{_segment(batch_id, 'batch id')}/"
-
-
 def execution_name(tenant_id: str, batch_id: str, source: str) -> str:
     """The import's execution name: the same import (tenant, batch, source) started twice is
     one execution (Step Functions starts a name once)."""
@@ -94,7 +90,6 @@ class ImportInput(BaseModel):
     selections: tuple[str, ...] = ()
     prefix: str | None = None
     manifest: str | None = None
-    results_prefix: str
 
     def execution_input(self) -> dict[str, object]:
         """The JSON the machine starts with (only one of ``prefix`` / ``manifest``: its

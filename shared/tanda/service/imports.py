@@ -12,7 +12,6 @@ from tanda.records.imports import (
     ImportInput,
     execution_name,
     imports_prefix,
-    results_prefix,
 )
 
 
@@ -58,7 +57,6 @@ def start_import(
         selections=selections,
         prefix=None if prefix is None else base + relative_path(prefix),
         manifest=None if manifest is None else base + relative_path(manifest),
-        results_prefix=results_prefix(tenant_id, batch_id),
     )
     source = request.manifest or request.prefix or base
     try:

@@ -1,0 +1,194 @@
+"""IngestFunction (issue 26; docs/documents.md "On AWS"), its real handler under moto — DynamoDB
+and the uploads bucket from template.yaml, the in-memory OpenSearch on loopback checked against
+OpenSearch's spec: an uploaded object becomes a searchable document once, whatever SQS delivers
+twice; a Lambda killed mid-document leaves it taken again or failed with a reason, never
+``indexed`` half-written; a failed message is reported alone (partial batch response); an object
+whose document was erased, or whose bytes the tenant already holds, leaves nothing."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tanda.records.imports import upload_key
+from tests.aws_ingest import (
+    BUCKET,
+    NOTE,
+    TENANT,
+    AwsIngest,
+    LambdaContext,
+    aws_ingest,
+    s3_event,
+    sqs_batch,
+)
+
+pytestmark = pytest.mark.integration
+
+
+@pytest.fixture
+def aws(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[AwsIngest]:
+    with aws_ingest(monkeypatch, tmp_path / "home") as state:
+        yield state
+
+
+def test_an_uploaded_object_is_indexed_once_however_often_sqs_delivers_it(aws: AwsIngest) -> None:
+    # Given an upload whose bytes the partner posted to S3,
+    upload = aws.upload(NOTE.encode(), batch_id="b1")
+    event = s3_event(upload.document_id)
+
+    # when the queue delivers its event twice in one batch, then once more later,
+    first = aws.handler(sqs_batch(event, event), LambdaContext())
+    again = aws.handler(sqs_batch(event, receives=2), LambdaContext())
+
+    # then no message failed, the document is indexed with its bytes' SHA-256,
+    assert first == {"batchItemFailures": []} and again == {"batchItemFailures": []}
+    done = aws.store.upload(TENANT, upload.document_id)
+    assert done is not None and (done.status, done.attempts) == ("indexed", 1)
+    assert done.sha256 == hashlib.sha256(NOTE.encode()).hexdigest()
+    assert aws.indexed() == {upload.document_id}
+    # its chunks were written once, and the batch counts it once.
+    assert aws.chunk_writes(upload.document_id) == 1
+    assert aws.store.upload_counts(TENANT, "b1") == {"indexed": 1}
+
+
+def test_a_lambda_killed_mid_document_is_taken_again_after_its_lease(aws: AwsIngest) -> None:
+    # Given an upload a previous invocation claimed and then died on (its lease ran out, nothing
+    # indexed: the index write comes before `indexed`),
+    upload = aws.upload(NOTE.encode())
+    aws.store.transition_upload(
+        TENANT, upload.document_id, expected=("awaiting_upload",), changes={"status": "queued"},
+        now=upload.created_at,
+    )  # fmt: skip
+    dead = aws.store.claim_upload(
+        TENANT, upload.document_id, owner="killed", lease_s=30, now=upload.created_at - 60
+    )
+    assert dead is not None and dead.status == "processing"
+    assert aws.indexed() == set()
+
+    # when the queue delivers the message again (after its visibility timeout),
+    answer = aws.handler(sqs_batch(s3_event(upload.document_id), receives=2), LambdaContext())
+
+    # then the next invocation takes it (a second attempt) and indexes it.
+    assert answer == {"batchItemFailures": []}
+    done = aws.store.upload(TENANT, upload.document_id)
+    assert done is not None and (done.status, done.attempts) == ("indexed", 2)
+    assert aws.indexed() == {upload.document_id}
+
+
+def test_a_document_interrupted_as_often_as_allowed_ends_failed_with_a_reason(
+    aws: AwsIngest,
+) -> None:
+    # Given an upload two invocations (TANDA_XC_MAX_ATTEMPTS) took and died on,
+    upload = aws.upload(NOTE.encode())
+    aws.store.transition_upload(
+        TENANT, upload.document_id, expected=("awaiting_upload",), changes={"status": "queued"},
+        now=upload.created_at,
+    )  # fmt: skip
+    for n, owner in enumerate(("killed-1", "killed-2")):
+        at = upload.created_at - 200 + 60 * n
+        assert aws.store.claim_upload(TENANT, upload.document_id, owner=owner, lease_s=30, now=at)
+
+    # when its message comes once more,
+    answer = aws.handler(sqs_batch(s3_event(upload.document_id), receives=3), LambdaContext())
+
+    # then it is failed with the reason, the message is done with, and nothing is indexed.
+    assert answer == {"batchItemFailures": []}
+    done = aws.store.upload(TENANT, upload.document_id)
+    assert done is not None and done.status == "failed"
+    assert done.reason is not None and done.reason.startswith("interrupted")
+    assert aws.indexed() == set()
+
+
+def test_a_document_the_index_refuses_ends_failed_with_a_reason_never_indexed(
+    aws: AwsIngest,
+) -> None:
+    # Given two uploads in one batch, the search index refusing the first one's writes (past
+    # the _bulk backoff: tests/integration/test_opensearch_backoff.py),
+    broken = aws.upload(NOTE.encode(), filename="rusak.md")
+    fine = aws.upload(NOTE.encode() + b"\nTambahan.\n", filename="baik.md")
+    aws.fail_bulk_of.add(broken.document_id)
+    batch = sqs_batch(s3_event(broken.document_id), s3_event(fine.document_id))
+
+    answer = aws.handler(batch, LambdaContext())
+
+    # then the first is failed with the reason (its message is done with: a final status), the
+    # other indexed, and nothing of the first is listed.
+    assert answer == {"batchItemFailures": []}
+    left = aws.store.upload(TENANT, broken.document_id)
+    assert left is not None and left.status == "failed"
+    assert left.reason is not None and left.reason.startswith("index refused it")
+    assert aws.indexed() == {fine.document_id}
+
+
+def test_a_message_whose_handling_raised_is_the_only_one_delivered_again(
+    aws: AwsIngest, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Given two uploads in one batch, S3 failing to read the first one's bytes,
+    broken = aws.upload(NOTE.encode(), filename="rusak.md")
+    fine = aws.upload(NOTE.encode() + b"\nTambahan.\n", filename="baik.md")
+    read = aws.originals.read
+
+    def flaky(tenant_id: str, document_id: str) -> bytes | None:
+        if document_id == broken.document_id:
+            raise ConnectionError("S3 unavailable")
+        return read(tenant_id, document_id)
+
+    monkeypatch.setattr(aws.originals, "read", flaky)
+    batch = sqs_batch(s3_event(broken.document_id), s3_event(fine.document_id))
+
+    # when the function handles the batch,
+    answer = aws.handler(batch, LambdaContext())
+
+    # then only that message is reported failed (SQS delivers it alone again), the other is
+    # indexed, and the first waits as it was, to be queued by the next delivery.
+    failed_id = batch["Records"][0]["messageId"]
+    assert answer == {"batchItemFailures": [{"itemIdentifier": failed_id}]}
+    assert aws.indexed() == {fine.document_id}
+    left = aws.store.upload(TENANT, broken.document_id)
+    assert left is not None and left.status == "awaiting_upload"
+    monkeypatch.setattr(aws.originals, "read", read)
+    assert aws.handler(sqs_batch(s3_event(broken.document_id), receives=2), LambdaContext()) == {
+        "batchItemFailures": []
+    }
+    assert aws.indexed() == {fine.document_id, broken.document_id}
+
+
+def test_an_object_for_an_erased_or_unknown_document_is_deleted(aws: AwsIngest) -> None:
+    # Given bytes that arrived for a document erased before they came (its upload is gone),
+    upload = aws.upload(NOTE.encode())
+    assert aws.store.delete_upload(TENANT, upload.document_id)
+
+    answer = aws.handler(sqs_batch(s3_event(upload.document_id)), LambdaContext())
+
+    # then the message is done with and no version of the object is left.
+    assert answer == {"batchItemFailures": []}
+    versions = aws.s3.list_object_versions(
+        Bucket=BUCKET, Prefix=upload_key(TENANT, upload.document_id)
+    )
+    assert versions.get("Versions", []) == [] and versions.get("DeleteMarkers", []) == []
+    assert aws.indexed() == set()
+
+
+def test_the_same_bytes_uploaded_again_are_not_a_second_document(aws: AwsIngest) -> None:
+    # Given a document indexed from some bytes, and another upload of the same bytes whose
+    # SHA-256 was not declared (known only when they arrive),
+    first = aws.upload(NOTE.encode())
+    aws.handler(sqs_batch(s3_event(first.document_id)), LambdaContext())
+    second = aws.upload(NOTE.encode(), filename="salinan.md")
+
+    answer = aws.handler(sqs_batch(s3_event(second.document_id)), LambdaContext())
+
+    # then the second is not kept — record, object, index — and the first stays.
+    assert answer == {"batchItemFailures": []}
+    assert aws.store.upload(TENANT, second.document_id) is None
+    assert aws.originals.read(TENANT, second.document_id) is None
+    assert aws.indexed() == {first.document_id}
+
+
+def test_an_event_for_a_key_that_is_no_upload_is_ignored(aws: AwsIngest) -> None:
+    event = s3_event("x")
+    event["detail"]["object"]["key"] = "tenants/t1/imports/batch/a.md"
+    assert aws.handler(sqs_batch(event), LambdaContext()) == {"batchItemFailures": []}
