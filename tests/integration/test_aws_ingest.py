@@ -192,3 +192,42 @@ def test_an_event_for_a_key_that_is_no_upload_is_ignored(aws: AwsIngest) -> None
     event = s3_event("x")
     event["detail"]["object"]["key"] = "tenants/t1/imports/batch/a.md"
     assert aws.handler(sqs_batch(event), LambdaContext()) == {"batchItemFailures": []}
+
+
+def test_erasure_on_aws_removes_every_version_every_chunk_and_the_items_then_keeps_a_receipt(
+    aws: AwsIngest,
+) -> None:
+    from tanda.service.documents import erase_document
+
+    # Given an uploaded document indexed through the queue, whose original was overwritten once
+    # (two versions in the versioned bucket),
+    upload = aws.upload(NOTE.encode(), batch_id="b1")
+    aws.handler(sqs_batch(s3_event(upload.document_id)), LambdaContext())
+    key = upload_key(TENANT, upload.document_id)
+    aws.s3.put_object(Bucket=BUCKET, Key=key, Body=NOTE.encode())
+    assert aws.indexed() == {upload.document_id}
+
+    # when it is erased as DELETE /v1/documents/{id} erases it on AWS,
+    receipt = erase_document(
+        aws.runtime.search_index,
+        aws.store,
+        TENANT,
+        upload.document_id,
+        now=1.0,
+        originals=aws.originals,
+    )
+
+    # then no version of the original is left, nothing of it is in the index, its upload and
+    # its claim on the bytes are gone (the same bytes may come again), and the receipt is kept.
+    versions = aws.s3.list_object_versions(Bucket=BUCKET, Prefix=key)
+    assert versions.get("Versions", []) == [] and versions.get("DeleteMarkers", []) == []
+    assert aws.indexed() == set()
+    assert not [
+        s for s in aws.opensearch.documents.values() if s.get("document_id") == upload.document_id
+    ]
+    assert aws.store.upload(TENANT, upload.document_id) is None
+    assert aws.store.upload_counts(TENANT, "b1") == {}
+    assert receipt.removed.chunks >= 1
+    assert [r.document_id for r in aws.store.erasure_receipts(TENANT)] == [upload.document_id]
+    again = aws.upload(NOTE.encode(), sha256=hashlib.sha256(NOTE.encode()).hexdigest())
+    assert aws.store.upload(TENANT, again.document_id) is not None
