@@ -56,6 +56,13 @@ class DocumentNotFound(NotFound):
     message = "A document is not among the caller's documents."
 
 
+class BatchNotFound(NotFound):
+    """Issue 26: ``GET /v1/batches/{id}`` of a batch the tenant has no document in."""
+
+    code = "batch_not_found"
+    message = "No such batch among the caller's documents."
+
+
 class Conflict(TandaError):
     code = "conflict"
     message = "The resource belongs to another route."
@@ -69,6 +76,60 @@ class PayloadTooLarge(TandaError):
 class BadRequest(TandaError):
     code = "bad_request"
     message = "The request cannot be served."
+
+
+class UploadMismatch(BadRequest):
+    """400 — the bytes sent to an upload URL are not the ones declared (issue 26): fewer
+    (``size_mismatch``) or another SHA-256 (``sha256_mismatch``); nothing was kept."""
+
+    code = "size_mismatch"
+    message = "The bytes sent are not the size declared for this upload. Nothing was kept."
+
+
+class UploadTooLarge(PayloadTooLarge):
+    """413 — a document over ``TANDA_MAX_UPLOAD_BYTES``, or bytes larger than declared
+    (issue 26); refused before any byte is kept."""
+
+    code = "upload_too_large"
+    message = "The document is larger than uploads may be. Nothing was kept."
+
+
+class UnsupportedMediaType(TandaError):
+    """415 — a body or a document of a type this route does not take."""
+
+    code = "unsupported_media_type"
+    message = "The request body must be JSON."
+
+
+class UnsupportedDocumentType(UnsupportedMediaType):
+    """415 — an upload of a type ``tanda ingest`` does not read (issue 26); ``supported`` lists
+    the types that are."""
+
+    code = "unsupported_document_type"
+    message = "Documents of this type cannot be uploaded."
+
+    def __init__(self, supported: list[str], message: str | None = None) -> None:
+        super().__init__(message)
+        self.supported = supported
+
+    def detail(self) -> dict[str, Any]:
+        return {"supported": self.supported}
+
+
+class UploadUrlRefused(Forbidden):
+    """403 — an upload URL whose signature does not hold (``upload_url_invalid``) or whose time
+    ran out (``upload_url_expired``; issue 26)."""
+
+    code = "upload_url_invalid"
+    message = "This upload URL is not valid."
+
+
+class UploadNotAwaited(Conflict):
+    """409 — bytes sent for an upload that is not waiting for them (already received, or being
+    deleted; issue 26)."""
+
+    code = "upload_not_awaited"
+    message = "This document is not waiting for its bytes."
 
 
 class PaymentRequired(TandaError):

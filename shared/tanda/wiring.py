@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from tanda.pipeline.runners.cross_check import CrossCheckWorkers, JobLauncher
     from tanda.pipeline.steps import AgentPorts, StepDeps
     from tanda.ports import Embedder, Originals, Progress, Reranker, SearchIndex, Store
+    from tanda.records.uploads import DocumentUpload
     from tanda.retrieval.fusion import FusionConfig
     from tanda.service.imports import ImportLauncher
     from tanda.service.uploads import UploadPorts
@@ -410,7 +411,32 @@ class Runtime:
             workers=workers,
             lease_s=self.settings.xc_lease_s,
             max_attempts=self.settings.xc_max_attempts,
+            process_upload=self._process_upload,
         )
+
+    def _process_upload(
+        self, tenant_id: str, document_id: str, owner: str
+    ) -> DocumentUpload | None:
+        from tanda.service.uploads import process_upload
+
+        return process_upload(self.upload_ports(), tenant_id, document_id, owner=owner)
+
+    def upload_queued(self, upload: DocumentUpload) -> None:
+        """Issue 26: embedded, the worker pool (the one of cross-check jobs) is woken to ingest
+        it; on AWS the bucket's ObjectCreated event queues it, nothing to do here."""
+        if self._on_state_machines:
+            return
+        launcher = self.cross_check_jobs
+        wake = getattr(launcher, "wake", None)
+        if callable(wake):
+            wake()
+
+    def process_upload_here(self, tenant_id: str, document_id: str) -> DocumentUpload | None:
+        """Ingest one queued upload in this process (``tanda documents upload``), under a lease
+        of its own as the worker pool's would be."""
+        from tanda.pipeline.runners.cross_check import default_owner
+
+        return self._process_upload(tenant_id, document_id, default_owner())
 
     @property
     def scripted(self) -> bool:

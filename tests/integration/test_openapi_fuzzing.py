@@ -51,6 +51,8 @@ def base_url(serve_app: ServeApp, tmp_path: Path, signing_key: ed25519.Ed25519Pr
     # The documents of POST /v1/cross-check's example: the fuzzer reaches a queued job, and
     # through the 202's link the job it polls (issue 15).
     add_qanun(runtime.search_index, "acme", doc_id="qanun-2024")
+    # GET /v1/batches/{batch_id} reads this batch (schemathesis.toml names it; issue 26).
+    add_qanun(runtime.search_index, "acme", doc_id="qanun-2025", batch_id="anggaran")
     return serve_app(create_app(runtime))
 
 

@@ -6,10 +6,11 @@ never at import (Lambda cold start).
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from fastapi import APIRouter, FastAPI, Request
+from starlette.routing import BaseRoute, Match
 from starlette.types import Scope
 
 from tanda import __version__
@@ -19,6 +20,7 @@ from tanda.api.openapi import build_openapi, install_openapi
 from tanda.api.security import current_runtime
 
 if TYPE_CHECKING:
+    from tanda.settings import Settings
     from tanda.wiring import Runtime
 
 
@@ -52,14 +54,29 @@ def create_app(
     # What a 405's `Allow` is read from (tanda.api.errors): the app's own routes and these.
     app.state.served_routes = served
     app.add_middleware(
-        BodyGate, max_body_bytes=_max_body_bytes, json_routes=json_body_routes(served)
+        BodyGate, max_body_bytes=_body_limits(served), json_routes=json_body_routes(served)
     )
     return app
 
 
-def _max_body_bytes(scope: Scope) -> int:
-    # Read from the runtime on the first request, like every setting (never at import).
-    return current_runtime(Request(scope)).settings.max_body_bytes
+def _body_limits(served: Sequence[BaseRoute]) -> Callable[[Scope], int]:
+    """The body limit of a request: ``TANDA_MAX_BODY_BYTES``, or the route's own where its
+    endpoint names one (``max_body_bytes(settings)``: the upload routes, issue 26)."""
+    own: list[tuple[BaseRoute, Callable[[Settings], int]]] = []
+    for route in served:
+        limit = getattr(getattr(route, "endpoint", None), "max_body_bytes", None)
+        if callable(limit):
+            own.append((route, limit))
+
+    def max_body_bytes(scope: Scope) -> int:
+        # Read from the runtime on the first request, like every setting (never at import).
+        settings = current_runtime(Request(scope)).settings
+        for route, limit in own:
+            if route.matches(scope)[0] is Match.FULL:
+                return limit(settings)
+        return settings.max_body_bytes
+
+    return max_body_bytes
 
 
 def render_openapi() -> str:

@@ -43,6 +43,11 @@ MAX_HEADER_BYTES = 32 * 1024
 """The most bytes of header names and values a request may send: room for a partner token at its
 longest (8 192 characters, ``tanda.auth.tokens.MAX_TOKEN_CHARS``) four times over."""
 
+BODY_LIMIT_EXTENSION = "x-body-limit"
+"""A route whose body has a limit of its own (an upload's, issue 26: its endpoint's
+``max_body_bytes(settings)``) says which under this key of its ``openapi_extra``, and documents
+its own 415 (its body is not JSON-only); ``tanda.api.openapi`` writes its 413 from it."""
+
 
 def is_json_media_type(content_type: str) -> bool:
     """``application/json`` or ``application/<x>+json``, with no charset but UTF-8."""

@@ -27,6 +27,7 @@ STATUS_BY_ERROR: dict[type[errors.TandaError], int] = {
     errors.NotFound: 404,
     errors.Conflict: 409,
     errors.PayloadTooLarge: 413,
+    errors.UnsupportedMediaType: 415,
     errors.RateLimited: 429,
     errors.UpstreamFailed: 502,
     errors.ServiceUnavailable: 503,

@@ -17,6 +17,7 @@ from fastapi.openapi.utils import get_openapi
 from pydantic import BaseModel
 from pydantic.json_schema import models_json_schema
 
+from tanda.api.body_gate import BODY_LIMIT_EXTENSION
 from tanda.api.security import SECURITY_SCHEMES
 from tanda.contract.errors import ErrorResponse
 from tanda.contract.frames import STREAM_FRAMES
@@ -40,7 +41,14 @@ def _ref(model: type[BaseModel]) -> dict[str, str]:
 
 def _add_body_responses(operation: dict[str, Any]) -> None:
     responses = operation.setdefault("responses", {})
-    for status, description in BODY_RESPONSES.items():
+    gate = dict(BODY_RESPONSES)
+    own_limit = operation.pop(BODY_LIMIT_EXTENSION, None)
+    if own_limit is not None:
+        gate["413"] = (
+            f"The body is larger than {own_limit} (`payload_too_large`; refused before it is read)."
+        )
+        del gate["415"]
+    for status, description in gate.items():
         response = responses.get(status)
         if response is None:
             content = {"application/json": {"schema": _ERROR_REF}}

@@ -293,10 +293,24 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--selection", action="append", default=[], help="named selection (repeatable)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
 
-    p = add("documents", _documents, "List, show and erase a tenant's indexed documents.")
+    p = add("documents", _documents, "Upload, list, show and erase a tenant's documents.")
     doc_sub = p.add_subparsers(dest="documents_command", required=True, metavar="ACTION")
+    du = doc_sub.add_parser(
+        "upload",
+        help="Upload files as POST /v1/documents does and ingest them here (issue 26).",
+    )
+    du.add_argument("files", nargs="+", metavar="FILE", help="the files to upload")
+    du.add_argument("--batch", default=None, help="batch id of the upload")
+    du.add_argument("--selection", action="append", default=[], help="named selection (repeatable)")
+    du.add_argument("--label", default=None, help="a label for each file")
+    du.add_argument(
+        "--no-wait",
+        action="store_true",
+        help="leave them queued for `tanda serve`'s workers instead of ingesting them here",
+    )
     dl = doc_sub.add_parser("list", help="The tenant's documents, newest first.")
     dl.add_argument("--batch", default=None, help="only this batch's")
+    dl.add_argument("--status", default=None, help="only in this status (e.g. failed)")
     dl.add_argument("--limit", type=int, default=200, help="at most this many (default 200)")
     ds = doc_sub.add_parser("show", help="One document: file, scope and counts (JSON).")
     ds.add_argument("document_id", metavar="DOCUMENT_ID")
@@ -305,7 +319,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="Erase a document and everything drawn from it; print the erasure receipt.",
     )
     dd.add_argument("document_id", metavar="DOCUMENT_ID")
-    for action in (dl, ds, dd):
+    for action in (du, dl, ds, dd):
         action.add_argument("--tenant", default="demo", help="tenant the documents belong to")
         action.add_argument("--json", action="store_true", help="print JSON")
         add_store_option(action)

@@ -25,6 +25,11 @@ class ErrorDetail(BaseModel):
         default=None,
         description="For 404 `no_readable_result` (V2-19): the last tool that ran, e.g. `search`.",
     )
+    supported: list[str] | None = Field(
+        default=None,
+        description="For 415 `unsupported_document_type` (issue 26): the types an upload may "
+        "be, as `.ext (media/type, …)`.",
+    )
     tool_status: str | None = Field(
         default=None,
         description="For 404 `no_readable_result` (V2-19): that tool's status — `empty` (nothing "

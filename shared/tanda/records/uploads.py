@@ -80,6 +80,15 @@ def new_document_id(now: float) -> str:
     return f"{DOCUMENT_ID_PREFIX}{millis:012x}{_last_random:012x}"
 
 
+def iso(epoch_s: float | None) -> str | None:
+    """Epoch seconds as the API writes times: ISO 8601 UTC, milliseconds (as ``indexed_at``)."""
+    if epoch_s is None:
+        return None
+    from datetime import UTC, datetime
+
+    return datetime.fromtimestamp(epoch_s, UTC).isoformat(timespec="milliseconds")
+
+
 def id_bound(epoch_s: float) -> str:
     """The smallest upload id created after ``epoch_s``'s millisecond: every upload created at
     or before it has a smaller id (a listing position, ``Store.uploads(after=...)``)."""
@@ -129,6 +138,7 @@ class DocumentUpload(BaseModel):
     replaces: str | None = Field(
         default=None, description="The earlier version (same filename, other bytes) it replaced."
     )
+    title: str | None = Field(default=None, description="Read from the document once indexed.")
     pages: int | None = None
     chunks: int | None = None
     records: dict[str, int] = Field(

@@ -15,6 +15,7 @@ from pathlib import PurePosixPath, PureWindowsPath
 from typing import TYPE_CHECKING
 
 from tanda.contract.v1_documents import (
+    DocumentStatus,
     ErasureCounts,
     V1Document,
     V1DocumentList,
@@ -25,7 +26,7 @@ from tanda.errors import DocumentNotFound
 from tanda.records.documents import Document, ErasureReceipt, SearchScope
 from tanda.records.jobs import erase_findings
 from tanda.records.structure import RecordQuery
-from tanda.records.uploads import UPLOAD_STATUSES
+from tanda.records.uploads import UPLOAD_STATUSES, DocumentUpload, UploadStatus, id_bound, iso
 
 if TYPE_CHECKING:
     from tanda.ports import Originals, SearchIndex, Store
@@ -50,6 +51,11 @@ def _one(index: SearchIndex, tenant_id: str, document_id: str) -> Document:
     return found[0]
 
 
+def uploaded(document: Document) -> bool:
+    """A document an upload made (issue 26): listed and shown through its upload record."""
+    return document.metadata.get("origin") == "upload"
+
+
 def _summary(document: Document) -> V1DocumentSummary:
     return V1DocumentSummary(
         document_id=document.document_id,
@@ -63,8 +69,37 @@ def _summary(document: Document) -> V1DocumentSummary:
     )
 
 
-def document_view(index: SearchIndex, tenant_id: str, document_id: str) -> V1Document:
-    """One document of the tenant, with its counts; another tenant's id is not found."""
+def _upload_summary(upload: DocumentUpload) -> V1DocumentSummary:
+    return V1DocumentSummary(
+        document_id=upload.document_id,
+        status=upload.status,
+        reason=upload.reason,
+        title=upload.title or upload.label or upload.filename,
+        filename=upload.filename,
+        label=upload.label,
+        batch_id=upload.batch_id,
+        selections=list(upload.selections),
+        pages=upload.pages,
+        created_at=iso(upload.created_at),
+        indexed_at=iso(upload.indexed_at),
+    )
+
+
+def document_view(
+    index: SearchIndex, tenant_id: str, document_id: str, *, store: Store | None = None
+) -> V1Document:
+    """One document of the tenant, with its counts — an upload in whatever status it is (with
+    ``store``), or a document ``tanda ingest`` wrote; another tenant's id is not found."""
+    upload = store.upload(tenant_id, document_id) if store is not None else None
+    if upload is not None:
+        return V1Document(
+            **_upload_summary(upload).model_dump(),
+            sha256=upload.sha256,
+            size_bytes=upload.size_bytes,
+            replaces=upload.replaces,
+            chunks=upload.chunks or 0,
+            records=dict(sorted(upload.records.items())),
+        )
     document = _one(index, tenant_id, document_id)
     scope = SearchScope(tenant_id=tenant_id, document_ids=(document_id,))
     kinds = Counter(record.kind for record in index.records(RecordQuery(scope=scope)))
@@ -78,15 +113,48 @@ def document_view(index: SearchIndex, tenant_id: str, document_id: str) -> V1Doc
     )
 
 
-def _cursor(document: Document) -> str:
-    return f"{document.indexed_at or ''}|{document.document_id}"
-
-
 def _after(cursor: str) -> tuple[str, str]:
     """A position in the listing, not a token: every string is one (what comes before it in
-    the descending order of ``(indexed_at, document_id)`` is listed next)."""
-    indexed_at, _, document_id = cursor.partition("|")
-    return indexed_at, document_id
+    the descending order of ``(time, document_id)`` is listed next)."""
+    at, _, document_id = cursor.partition("|")
+    return at, document_id
+
+
+def _upload_bound(at: str) -> str | None:
+    """The upload ids that may sort before position ``at`` lie below this one (ids sort by
+    creation); ``None`` when ``at`` is no time: every upload is then compared."""
+    from datetime import datetime
+
+    try:
+        return id_bound(datetime.fromisoformat(at).timestamp())
+    except ValueError:
+        return None
+
+
+def _listed_uploads(
+    store: Store,
+    tenant_id: str,
+    *,
+    batch_id: str | None,
+    statuses: tuple[UploadStatus, ...] | None,
+    limit: int,
+    after: tuple[str, str] | None,
+) -> list[tuple[tuple[str, str], V1DocumentSummary]]:
+    """Up to ``limit`` of the tenant's uploads before ``after``, newest first, keyed."""
+    rows: list[tuple[tuple[str, str], V1DocumentSummary]] = []
+    bound = _upload_bound(after[0]) if after else None
+    while len(rows) < limit:
+        page = store.uploads(
+            tenant_id, limit=limit, after=bound, batch_id=batch_id, statuses=statuses
+        )
+        for upload in page.uploads:
+            key = (iso(upload.created_at) or "", upload.document_id)
+            if after is None or key < after:
+                rows.append((key, _upload_summary(upload)))
+        if page.next_after is None:
+            break
+        bound = page.next_after
+    return rows[:limit]
 
 
 def list_documents(
@@ -94,24 +162,39 @@ def list_documents(
     tenant_id: str,
     *,
     batch_id: str | None = None,
+    status: DocumentStatus | None = None,
     limit: int = 50,
     cursor: str | None = None,
+    store: Store | None = None,
 ) -> V1DocumentList:
-    """The tenant's documents (in ``batch_id``), newest first (``indexed_at``, then id), a page
-    at a time; ``cursor`` is the previous page's ``next_cursor``."""
-    documents = sorted(
-        index.documents(SearchScope(tenant_id=tenant_id, batch_id=batch_id)),
-        key=lambda d: (d.indexed_at or "", d.document_id),
-        reverse=True,
-    )
-    if cursor:
-        after = _after(cursor)
-        documents = [d for d in documents if (d.indexed_at or "", d.document_id) < after]
-    page = documents[:limit]
-    more = len(documents) > limit
+    """The tenant's documents (in ``batch_id``, in ``status``), newest first, a page at a time;
+    ``cursor`` is the previous page's ``next_cursor``. With ``store``, its uploads in every
+    status (by when they started) beside the documents ``tanda ingest`` wrote (by when they
+    were indexed)."""
+    after = _after(cursor) if cursor else None
+    rows: list[tuple[tuple[str, str], V1DocumentSummary]] = []
+    if status in (None, "indexed"):
+        for document in index.documents(SearchScope(tenant_id=tenant_id, batch_id=batch_id)):
+            if store is not None and uploaded(document):
+                continue
+            key = (document.indexed_at or "", document.document_id)
+            if after is None or key < after:
+                rows.append((key, _summary(document)))
+    if store is not None:
+        rows += _listed_uploads(
+            store,
+            tenant_id,
+            batch_id=batch_id,
+            statuses=(status,) if status is not None else None,
+            limit=limit + 1,
+            after=after,
+        )
+    rows.sort(key=lambda row: row[0], reverse=True)
+    page = rows[:limit]
+    more = len(rows) > limit
     return V1DocumentList(
-        documents=[_summary(d) for d in page],
-        next_cursor=_cursor(page[-1]) if more and page else None,
+        documents=[summary for _, summary in page],
+        next_cursor="|".join(page[-1][0]) if more and page else None,
     )
 
 
@@ -183,8 +266,9 @@ def erase_document(
         document = erasure.document
         title, name, digest = document.title, filename(document), document.content_hash
         batch_id = document.batch_id
+    elif upload is None:  # not reached: without either it was not found above
+        raise DocumentNotFound()
     else:
-        assert upload is not None
         title, name = upload.label or upload.filename, upload.filename
         digest, batch_id = upload.sha256 or "", upload.batch_id
     receipt = ErasureReceipt(

@@ -761,6 +761,7 @@ class FileIngest(BaseModel):
     status: FileStatus
     reason: str | None = None
     outcome: IngestOutcome | None = None
+    title: str | None = None
     pages: int | None = None
     chunks: int = 0
     records: dict[str, int] = Field(default_factory=dict)
@@ -845,15 +846,16 @@ def ingest_file(
         return FileIngest(
             status="failed", reason=f"index refused it ({type(exc).__name__}: {one_line(exc)})"
         )
-    flush = getattr(index, "flush", None)
-    if callable(flush):
-        flush()
+    # No flush of an engine that commits in batches (tantivy, issue 28): a search reads its
+    # tenant's pending chunks first, so the document is searchable once written, and a stream of
+    # uploads shares one commit per batch instead of paying one each (bench/documents.py).
     kinds: dict[str, int] = {}
     for record in records:
         kinds[record.kind] = kinds.get(record.kind, 0) + 1
     return FileIngest(
         status="indexed",
         outcome=outcome,
+        title=document.title,
         pages=parsed.pages,
         chunks=len(chunks),
         records=dict(sorted(kinds.items())),

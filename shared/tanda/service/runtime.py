@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from tanda.pipeline.runners import Runner
     from tanda.pipeline.runners.cross_check import JobLauncher
     from tanda.ports import Embedder, Originals, Reranker, SearchIndex, Store
+    from tanda.records.uploads import DocumentUpload
     from tanda.service.imports import ImportLauncher
     from tanda.service.uploads import UploadPorts
     from tanda.settings import Settings
@@ -43,6 +44,16 @@ class Runtime(Protocol):
 
     def upload_ports(self) -> UploadPorts:
         """What ``process_upload`` reads and writes through (issue 26)."""
+        ...
+
+    def upload_queued(self, upload: DocumentUpload) -> None:
+        """An upload's bytes arrived (issue 26): embedded, wake the worker pool; on AWS the
+        bucket's event queues it."""
+        ...
+
+    def process_upload_here(self, tenant_id: str, document_id: str) -> DocumentUpload | None:
+        """Ingest one queued upload in this process (``tanda documents upload``), as the worker
+        pool would."""
         ...
 
     @property

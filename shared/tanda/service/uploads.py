@@ -29,9 +29,10 @@ after it; a worker that dies between the two leaves the upload ``processing``: i
 out, the next worker takes it again and the write finds the content already there
 (``unchanged``). After ``max_attempts`` takes it ends ``failed`` (``interrupted``).
 
-**Versions.** Once indexed, earlier uploads of the tenant with the same ``filename`` in the same
-batch and other bytes are erased (``replaces`` names the last of them): the old chunks disappear
-only after the new ones are searchable.
+**Versions.** Once its chunks are written (searchable), earlier indexed uploads of the tenant
+with the same ``filename`` in the same batch and other bytes are erased, then the upload is
+marked ``indexed`` with ``replaces`` naming the last of them: the old chunks disappear only after
+the new ones are searchable, and a client that sees ``indexed`` no longer finds the old ones.
 """
 
 from __future__ import annotations
@@ -95,7 +96,14 @@ class _Lease:
 
     @property
     def live(self) -> bool:
-        return self._live and self.check()
+        """Whether the upload is still processing under this lease: what the renewals saw, and
+        a read of it now (a read, not a write: asked before and after the index write)."""
+        if not self._live:
+            return False
+        now = self.ports.store.upload(self.upload.tenant_id, self.upload.document_id)
+        if now is None or now.status != "processing" or now.lease_owner != self.owner:
+            self._live = False
+        return self._live
 
     def check(self) -> bool:
         """Renew now; ``False`` once the upload is not processing under this lease."""
@@ -204,6 +212,9 @@ def _ingest_claimed(
         return ports.store.upload(tenant_id, document_id)
     if result.status != "indexed":
         return _finish(ports, upload, owner, _ended(result.status, result.reason))
+    if not lease.live:  # deleted while it was written: the delete wins
+        return _lost(ports, upload)
+    replaced = _erase_versions(ports, upload, lease)
     done = _finish(
         ports,
         upload,
@@ -211,14 +222,16 @@ def _ingest_claimed(
         {
             **_ended("indexed", None),
             "indexed_at": ports.clock(),
+            "title": result.title,
             "pages": result.pages,
             "chunks": result.chunks,
             "records": result.records,
+            "replaces": replaced[0] if replaced else None,
         },
     )
     if done is None:
         return _lost(ports, upload)
-    return _replace_versions(ports, done)
+    return done
 
 
 def _mismatch(upload: DocumentUpload, data: bytes) -> str | None:
@@ -242,9 +255,10 @@ def _lost(ports: UploadPorts, upload: DocumentUpload) -> DocumentUpload | None:
     return now
 
 
-def _replace_versions(ports: UploadPorts, upload: DocumentUpload) -> DocumentUpload:
-    """Erase the earlier versions of ``upload`` (same filename, same batch, other bytes, indexed
-    before it); ``upload`` with ``replaces`` naming the last one."""
+def _erase_versions(ports: UploadPorts, upload: DocumentUpload, lease: _Lease) -> list[str]:
+    """Erase the earlier versions of ``upload`` — uploads of the tenant with the same filename
+    in the same batch and other bytes, indexed — now that it is searchable; their ids, the
+    newest first."""
     from tanda.service.documents import erase_document
 
     replaced: list[str] = []
@@ -260,6 +274,8 @@ def _replace_versions(ports: UploadPorts, upload: DocumentUpload) -> DocumentUpl
         for earlier in page.uploads:
             if earlier.batch_id != upload.batch_id or earlier.sha256 == upload.sha256:
                 continue
+            if not lease.live:  # deleted meanwhile: the old version stays
+                return replaced
             try:
                 erase_document(
                     ports.index,
@@ -273,13 +289,4 @@ def _replace_versions(ports: UploadPorts, upload: DocumentUpload) -> DocumentUpl
                 continue  # erased meanwhile
             replaced.append(earlier.document_id)
         after = page.next_after
-    if not replaced:
-        return upload
-    marked = ports.store.transition_upload(
-        upload.tenant_id,
-        upload.document_id,
-        expected=INDEXED,
-        changes={"replaces": replaced[0]},
-        now=ports.clock(),
-    )
-    return marked or upload
+    return replaced

@@ -15,6 +15,11 @@ The pool (embedded):
   from the start (its steps are deterministic) — or, once it was started
   ``TANDA_XC_MAX_ATTEMPTS`` times, fails it with ``interrupted`` and refunds it. No job stays
   ``running`` forever.
+
+The same pool ingests uploaded documents (issue 26): with ``process_upload`` (the per-document
+handler, ``tanda.service.uploads.process_upload``, handed in by the factory) it also takes the
+Store's open uploads — ``queued``, or ``processing`` under a lease that ran out — each on a worker
+of the same budget; the handler claims it (one conditional write) and holds its lease itself.
 """
 
 from __future__ import annotations
@@ -52,6 +57,9 @@ from tanda.pipeline.cross_check import (
 if TYPE_CHECKING:
     from tanda.ports import Store
     from tanda.records.jobs import CrossCheckJob
+
+ProcessUpload = Callable[[str, str, str], object]
+"""``(tenant_id, document_id, owner)`` → ingest that upload under ``owner``'s lease."""
 
 log = logging.getLogger(__name__)
 
@@ -218,8 +226,10 @@ class CrossCheckWorkers:
         max_attempts: int,
         owner: str | None = None,
         run: Callable[[CrossCheckPorts, XcJobRef], None] = run_cross_check,
+        process_upload: ProcessUpload | None = None,
     ) -> None:
         self.ports = ports
+        self._process_upload = process_upload
         self.workers = workers
         self.lease_s = lease_s
         self.max_attempts = max_attempts
@@ -240,6 +250,11 @@ class CrossCheckWorkers:
             self._loop.start()
 
     def launch(self, job: CrossCheckJob) -> None:
+        self.start()
+        self._wake.set()
+
+    def wake(self) -> None:
+        """Look for work now (an upload was queued), starting the pool if it was not."""
         self.start()
         self._wake.set()
 
@@ -308,6 +323,42 @@ class CrossCheckWorkers:
                 self._running[key] = thread
             thread.start()
             free -= 1
+        self._take_open_uploads(free)
+
+    def _take_open_uploads(self, free: int) -> None:
+        process = self._process_upload
+        if process is None or free <= 0:
+            return
+        now = self.ports.clock()
+        for upload in self.ports.store.open_uploads(limit=OPEN_JOBS_READ):
+            if free <= 0 or self._stop.is_set():
+                return
+            key = (f"upload:{upload.tenant_id}", upload.document_id)
+            with self._lock:
+                if key in self._running and self._running[key].is_alive():
+                    continue
+            if not upload.claimable(now):
+                continue
+            thread = threading.Thread(
+                target=self._ingest,
+                args=(process, upload.tenant_id, upload.document_id),
+                name="tanda-upload-worker",
+                daemon=True,
+            )
+            with self._lock:
+                self._running[key] = thread
+            thread.start()
+            free -= 1
+
+    def _ingest(self, process: ProcessUpload, tenant_id: str, document_id: str) -> None:
+        try:
+            process(tenant_id, document_id, self.owner)
+        except Exception:
+            log.exception("upload %s: the worker stopped", document_id)
+        finally:
+            with self._lock:
+                self._running.pop((f"upload:{tenant_id}", document_id), None)
+            self._wake.set()
 
     def _work(self, ref: XcJobRef) -> None:
         try:
