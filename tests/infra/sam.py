@@ -238,6 +238,10 @@ RESOLVED = {
     "TANDA_CROSS_CHECK_STATE_MACHINE_ARN": (
         f"arn:aws:states:{REGION}:123456789012:stateMachine:tanda-smoke-cross-check"
     ),
+    "TANDA_UPLOADS_BUCKET": "tanda-smoke-uploads",
+    "TANDA_BULK_INGEST_STATE_MACHINE_ARN": (
+        f"arn:aws:states:{REGION}:123456789012:stateMachine:tanda-smoke-bulk-ingest"
+    ),
     "TANDA_API_KEY_HASHES": hashlib.sha256(b"smoke-unused-key").hexdigest(),
     "TANDA_V1_API_KEY_HASHES": json.dumps(
         {
