@@ -137,6 +137,7 @@ SNAPSHOT_PRIMES: dict[str, tuple[str, ...]] = {
     "v1_documents": (
         *_ROUTE,
         "tanda.service.documents",
+        "tanda.service.document_uploads",
         "tanda.service.uploads",
         "tanda.service.imports",
         "tanda.pipeline.runners.bulk_ingest",
@@ -145,6 +146,7 @@ SNAPSHOT_PRIMES: dict[str, tuple[str, ...]] = {
         *_AWS_ADAPTERS,
         "tanda.service.ingest_events",
         "tanda.service.uploads",
+        "tanda.service.documents",
         "tanda.service.ingest",
         "aws_lambda_powertools.utilities.batch",
     ),

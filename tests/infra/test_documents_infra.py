@@ -126,14 +126,21 @@ def test_the_machine_reads_only_the_tenants_imports_and_runs_only_its_own_childr
     }
 
 
-def test_the_ingest_function_touches_only_documents_and_writes_the_index() -> None:
+def test_the_ingest_function_touches_documents_erases_replaced_versions_and_writes_the_index() -> (
+    None
+):
     every = [a for s in statements("IngestFunction") for a in actions(s)]
-    assert "dynamodb:Scan" not in every and "s3:DeleteObject" not in every
-    (dynamo,) = [s for s in statements("IngestFunction") if "dynamodb:Query" in actions(s)]
-    assert dynamo["Condition"]["ForAllValues:StringLike"]["dynamodb:LeadingKeys"] == [
-        "DOC#*",
-        "DOCOPEN",
+    assert "dynamodb:Scan" not in every and "states:StartExecution" not in every
+    deletes = [s for s in statements("IngestFunction") if "s3:DeleteObject" in actions(s)]
+    assert [s["Resource"] for s in deletes] == [
+        {"Fn::Sub": "${UploadsBucket.Arn}/tenants/*/uploads/*"}
     ]
+    # what an erasure touches (a new version replaces the old as DELETE would), no more
+    (dynamo,) = [s for s in statements("IngestFunction") if "dynamodb:Query" in actions(s)]
+    ingest = dynamo["Condition"]["ForAllValues:StringLike"]["dynamodb:LeadingKeys"]
+    (route,) = [s for s in statements("V1DocumentsFunction") if "dynamodb:Query" in actions(s)]
+    documents = route["Condition"]["ForAllValues:StringLike"]["dynamodb:LeadingKeys"]
+    assert set(ingest) == set(documents) - {"RATE#*", "KEYS"}
     policy = properties("SearchAccessPolicy")["Policy"]["Fn::Sub"]
     assert "IngestFunctionRole.Arn" in policy and "aoss:WriteDocument" in policy
 

@@ -231,3 +231,28 @@ def test_erasure_on_aws_removes_every_version_every_chunk_and_the_items_then_kee
     assert [r.document_id for r in aws.store.erasure_receipts(TENANT)] == [upload.document_id]
     again = aws.upload(NOTE.encode(), sha256=hashlib.sha256(NOTE.encode()).hexdigest())
     assert aws.store.upload(TENANT, again.document_id) is not None
+
+
+def test_a_new_version_replaces_the_old_one_with_its_original_once_searchable(
+    aws: AwsIngest,
+) -> None:
+    # Given a document indexed from catatan.md in batch b1,
+    old = aws.upload(NOTE.encode(), batch_id="b1")
+    aws.handler(sqs_batch(s3_event(old.document_id)), LambdaContext())
+
+    # when other bytes under the same name arrive in the same batch,
+    new = aws.upload(NOTE.encode() + b"\nRevisi kedua.\n", batch_id="b1")
+    answer = aws.handler(sqs_batch(s3_event(new.document_id)), LambdaContext())
+
+    # then the new one is indexed and names the one it replaced, which is erased as DELETE
+    # erases — index, upload, and every version of its original.
+    assert answer == {"batchItemFailures": []}
+    done = aws.store.upload(TENANT, new.document_id)
+    assert done is not None and (done.status, done.replaces) == ("indexed", old.document_id)
+    assert aws.indexed() == {new.document_id}
+    assert aws.store.upload(TENANT, old.document_id) is None
+    versions = aws.s3.list_object_versions(
+        Bucket=BUCKET, Prefix=upload_key(TENANT, old.document_id)
+    )
+    assert versions.get("Versions", []) == [] and versions.get("DeleteMarkers", []) == []
+    assert [r.document_id for r in aws.store.erasure_receipts(TENANT)] == [old.document_id]
