@@ -293,6 +293,46 @@ def test_the_node_type_facet_finds_what_a_document_defines(host: Host) -> None:
     assert ("passage_of", f"{TENANT}:uu-27#5") in established
 
 
+def test_list_sources_shows_the_uploads_not_indexed_yet_with_their_status(
+    served: tuple[str, Runtime],
+) -> None:
+    # Issue 26: an upload still queued and one that failed are listed with their status and
+    # reason beside the indexed sources — the caller's only, on the first page.
+    from tanda.contract.v1_documents import V1UploadRequest
+    from tanda.service.document_uploads import upload_file
+
+    base_url, runtime = served
+
+    def upload(tenant: str, filename: str, data: bytes, **fields: Any) -> str:
+        body = V1UploadRequest(
+            filename=filename, content_type="text/csv", size_bytes=len(data), **fields
+        )
+        accepted, _ = upload_file(runtime, tenant, body, data, wake=False)
+        return accepted.document_id
+
+    queued = upload(TENANT, "stok.csv", b"barang,jumlah\nkertas,3\n", batch_id="gudang")
+    lying = upload(TENANT, "harga.csv", b"%PDF-1.4 a PDF named .csv\n", batch_id="gudang")
+    runtime.process_upload_here(TENANT, lying)
+    upload(OTHER_TENANT, "lain.csv", b"barang,jumlah\ntinta,1\n")
+    host = http_host(f"{base_url}/mcp", V1_KEY)
+
+    async def body(client: Client) -> tuple[dict[str, Any], dict[str, Any]]:
+        return (
+            await call(client, "list_sources", scope={}),
+            await call(client, "list_sources", scope={"batch_id": "statutes"}),
+        )
+
+    everything, statutes = host.run(body)
+
+    assert {s["status"] for s in everything["sources"]} == {"indexed"}
+    pending = [(p["document_id"], p["status"], p["reason"]) for p in everything["pending"]]
+    assert pending == [
+        (lying, "failed", "named .csv but the content is a PDF"),
+        (queued, "queued", None),
+    ]
+    assert statutes["pending"] == []
+
+
 def test_list_sources_lists_the_documents_of_the_same_scope(host: Host) -> None:
     async def body(client: Client) -> tuple[dict[str, Any], dict[str, Any]]:
         return (

@@ -17,6 +17,7 @@ from tanda.contract.request_body import (
     JsonInteger,
     RequestBody,
 )
+from tanda.contract.v1_documents import STATUS_DESCRIPTION, DocumentStatus
 from tanda.contract.v1_search import Identity
 
 NodeType = Literal["passage", "entity", "table", "claim", "rule", "line_item", "definition"]
@@ -260,6 +261,10 @@ class SearchResult(WireModel):
 
 class SourceInfo(WireModel):
     document_id: str
+    status: Literal["indexed"] = Field(
+        default="indexed",
+        description="`indexed`: searchable and readable (uploads not indexed yet: `pending`).",
+    )
     title: str
     source: str
     identity: Identity
@@ -279,11 +284,30 @@ class SourceInfo(WireModel):
     )
 
 
+class PendingSource(WireModel):
+    """An upload in the scope that the index does not hold (yet): nothing of it is readable
+    (issue 26, docs/documents.md)."""
+
+    document_id: str
+    status: DocumentStatus = Field(description=STATUS_DESCRIPTION)
+    reason: str | None = Field(description="Why it is `skipped` or `failed`.")
+    filename: str
+    batch_id: str | None
+    selections: list[str]
+    created_at: str | None = Field(description="When the upload started (ISO 8601 UTC).")
+
+
 class SourcesResult(WireModel):
     scope: KnowledgeScope | None = Field(description=_ABBREVIATED)
     index: IndexInfo | None = Field(description=_ABBREVIATED)
     warnings: list[KnowledgeWarning] | None = Field(description=_ABBREVIATED)
     sources: list[SourceInfo]
+    pending: list[PendingSource] | None = Field(
+        default=None,
+        description="Uploads in the scope not indexed (yet) — awaiting their bytes, queued, "
+        "processing, skipped or failed — newest first, at most 20, on the first page; null on "
+        "later pages and when abbreviated (issue 26).",
+    )
     budget: BudgetProfile
 
 

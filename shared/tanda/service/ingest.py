@@ -368,18 +368,11 @@ def ingest_paths(
                 outcomes.append(kept)
                 tally.count_kept(kept)
                 continue
-            built = _contained(
-                unit.label, partial(_document_of, unit, tenant, batch, selection_tuple, chunking)
-            )
+            built = _built(unit, tenant, batch, selection_tuple, chunking, layers, structure)
             if isinstance(built, SkippedSource):
                 skipped.append(built)
                 continue
-            parsed, document, chunks = built
-            records: list[StructureRecord] = []
-            if layers is not None and structure is not None:
-                document, records = _with_layers(
-                    layers, document, chunks, unit.label, structure, parsed.invoice
-                )
+            parsed, document, chunks, records = built
             if embedder is not None:
                 chunks = embed_chunks(embedder, chunks)
             try:
@@ -416,6 +409,29 @@ def ingest_paths(
         skipped=tuple(skipped),
         structure=structure.report() if structure is not None else None,
     )
+
+
+def _built(
+    unit: _Unit,
+    tenant: str,
+    batch: str | None,
+    selections: tuple[str, ...],
+    chunking: ChunkingConfig | None,
+    layers: StructureLayers | None,
+    tally: _StructureTally | None,
+) -> tuple[ParsedDocument, Document, list[Chunk], list[StructureRecord]] | SkippedSource:
+    """One unit read, chunked and — with ``layers`` — given its structure records (counted in
+    ``tally``): what both ``ingest_paths`` and ``ingest_file`` index; or why it is skipped."""
+    built = _contained(unit.label, partial(_document_of, unit, tenant, batch, selections, chunking))
+    if isinstance(built, SkippedSource):
+        return built
+    parsed, document, chunks = built
+    records: list[StructureRecord] = []
+    if layers is not None:
+        document, records = _with_layers(
+            layers, document, chunks, unit.label, tally or _StructureTally({}, []), parsed.invoice
+        )
+    return parsed, document, chunks, records
 
 
 def _with_layers(
@@ -819,16 +835,10 @@ def ingest_file(
         parse=parse,
         metadata={**(metadata or {}), "size_bytes": len(data)},
     )
-    built = _contained(
-        filename, partial(_document_of, unit, tenant, batch, tuple(selections), chunking)
-    )
+    built = _built(unit, tenant, batch, tuple(selections), chunking, layers, None)
     if isinstance(built, SkippedSource):
         return FileIngest(status="failed" if built.failed else "skipped", reason=built.reason)
-    parsed, document, chunks = built
-    records: list[StructureRecord] = []
-    if layers is not None:
-        tally = _StructureTally({}, [])
-        document, records = _with_layers(layers, document, chunks, filename, tally, parsed.invoice)
+    parsed, document, chunks, records = built
     if embedder is not None:
         try:
             chunks = embed_chunks(embedder, chunks)

@@ -31,6 +31,7 @@ from tanda.contract.knowledge import (
     Neighbours,
     NodeResult,
     NodeType,
+    PendingSource,
     QuoteCitation,
     QuoteVerification,
     RulesResult,
@@ -55,6 +56,7 @@ from tanda.knowledge.paging import ResultT, RowT, fit_page
 from tanda.knowledge.quotes import check_quote
 from tanda.records.documents import Chunk, SearchQuery, SearchScope
 from tanda.records.structure import EntityRecord, RecordQuery, StructureRecord
+from tanda.records.uploads import UPLOAD_STATUSES, UploadStatus, iso
 from tanda.search import retrieve
 from tanda.service.ask_v1 import ask_v1
 from tanda.service.cross_check import start_cross_check, wait_for_cross_check
@@ -340,10 +342,16 @@ def kb_list_sources(
     ]
     index = docs.index_info(runtime, None)
     warnings = docs.warnings(runtime)
+    pending = _pending_uploads(runtime, search_scope(principal, scope)) if cursor is None else None
 
     def render(rows: list[SourceInfo], profile: BudgetProfile) -> SourcesResult:
         return SourcesResult(
-            scope=scope, index=index, warnings=warnings, sources=rows, budget=profile
+            scope=scope,
+            index=index,
+            warnings=warnings,
+            sources=rows,
+            pending=pending,
+            budget=profile,
         )
 
     def abbreviate(profile: BudgetProfile) -> SourcesResult:
@@ -351,6 +359,45 @@ def kb_list_sources(
 
     keys = [s.document_id for s in sources]
     return _paged(sources, keys, binding, cursor, (render, abbreviate), runtime, budget)
+
+
+PENDING_SHOWN = 20
+NOT_INDEXED: tuple[UploadStatus, ...] = tuple(s for s in UPLOAD_STATUSES if s != "indexed")
+
+
+def _pending_uploads(runtime: Runtime, scope: SearchScope) -> list[PendingSource]:
+    """Issue 26: the scope's uploads the index does not hold (yet), newest first."""
+    wanted = set(scope.document_ids) if scope.document_ids is not None else None
+    found: list[PendingSource] = []
+    after: str | None = None
+    while len(found) < PENDING_SHOWN:
+        page = runtime.store.uploads(
+            scope.tenant_id,
+            limit=PENDING_SHOWN,
+            after=after,
+            batch_id=scope.batch_id,
+            statuses=NOT_INDEXED,
+        )
+        for upload in page.uploads:
+            if wanted is not None and upload.document_id not in wanted:
+                continue
+            if scope.selection is not None and scope.selection not in upload.selections:
+                continue
+            found.append(
+                PendingSource(
+                    document_id=upload.document_id,
+                    status=upload.status,
+                    reason=upload.reason,
+                    filename=upload.filename,
+                    batch_id=upload.batch_id,
+                    selections=list(upload.selections),
+                    created_at=iso(upload.created_at),
+                )
+            )
+        if page.next_after is None:
+            break
+        after = page.next_after
+    return found[:PENDING_SHOWN]
 
 
 def _paged(

@@ -1,5 +1,6 @@
 // tanda — reference client of POST /query/v2/stream, obeying the client contract (CC-1 … CC-6),
-// and of POST /v1/ask (second mode: an answer citing its sources as [S#], docs/ask.md).
+// and of POST /v1/ask (second mode: an answer citing its sources as [S#], docs/ask.md), with a
+// documents panel over /v1/documents (issue 26: upload, status, delete; docs/documents.md).
 //
 // "terverifikasi" is the one positive state: only a `supported` claim, placed at its UTF-16
 // offsets in the text that arrived, shows it. Anything the client cannot place or does not
@@ -990,6 +991,148 @@
     }
   }
 
+  // ---------------------------------------------------------------- documents (issue 26)
+
+  const DOCUMENTS_ENDPOINT = "/v1/documents";
+  const ONE_REQUEST_BYTES = 4 * 1024 * 1024; // a multipart POST takes at most this much
+  const STATUS_WORDS = {
+    awaiting_upload: "menunggu berkas", queued: "antre", processing: "diproses",
+    indexed: "terindeks", skipped: "dilewati", failed: "gagal", deleting: "dihapus",
+  };
+  const OPEN_STATUSES = new Set(["awaiting_upload", "queued", "processing", "deleting"]);
+  const docs = { timer: null };
+
+  function v1Headers() {
+    const key = $("v1-key").value.trim();
+    return key ? { Authorization: `Bearer ${key}` } : {};
+  }
+
+  async function errorText(response) {
+    let error = {};
+    try {
+      error = ((await response.json()) || {}).error || {};
+    } catch (_) { /* not JSON */ }
+    const supported = Array.isArray(error.supported) ? ` Yang diterima: ${error.supported.join("; ")}.` : "";
+    return `${error.message || response.statusText} (${response.status}${error.code ? ` ${error.code}` : ""}).${supported}`;
+  }
+
+  function documentRow(doc) {
+    const status = el("span", {
+      class: "doc-status", "data-status": doc.status, text: STATUS_WORDS[doc.status] || doc.status,
+    });
+    if (doc.reason) status.append(el("span", { class: "doc-reason", text: doc.reason }));
+    const remove = el("button", {
+      type: "button", class: "secondary", text: "Hapus", "aria-label": `Hapus ${doc.filename}`,
+    });
+    remove.addEventListener("click", () => deleteDocument(doc));
+    return el("tr", { "data-document-id": doc.document_id, "data-status": doc.status },
+      el("td", { text: doc.filename }), el("td", {}, status),
+      el("td", { text: doc.batch_id || "—" }), el("td", { text: doc.indexed_at || "—" }),
+      el("td", {}, remove));
+  }
+
+  async function loadDocuments() {
+    clearTimeout(docs.timer);
+    if (!$("v1-key").value.trim()) {
+      $("documents-status").textContent = "Isi kunci /v1 di Kredensial dulu.";
+      return;
+    }
+    let response;
+    try {
+      response = await fetch(`${DOCUMENTS_ENDPOINT}?limit=200`, {
+        headers: v1Headers(), credentials: "omit", cache: "no-store",
+      });
+    } catch (error) {
+      $("documents-status").textContent = `Koneksi gagal: ${error.message || error}`;
+      return;
+    }
+    if (!response.ok) {
+      $("documents-status").textContent = await errorText(response);
+      return;
+    }
+    const listed = (await response.json()).documents || [];
+    $("document-list").replaceChildren(...listed.map(documentRow));
+    $("document-table").dataset.count = String(listed.length);
+    if (listed.some((doc) => OPEN_STATUSES.has(doc.status))) {
+      docs.timer = setTimeout(loadDocuments, 1000); // until every upload has settled
+    }
+  }
+
+  /** One file: a multipart POST when it is small, else an upload started with JSON and its
+   * bytes sent to the URL the 201 gives (a PUT embedded; a presigned POST form on AWS). */
+  async function uploadOne(file, batch) {
+    const headers = v1Headers();
+    if (file.size <= ONE_REQUEST_BYTES) {
+      const form = new FormData();
+      form.append("file", file, file.name);
+      if (batch) form.append("batch_id", batch);
+      const response = await fetch(DOCUMENTS_ENDPOINT, {
+        method: "POST", headers, body: form, credentials: "omit", cache: "no-store",
+      });
+      return response.ok ? null : `${file.name}: ${await errorText(response)}`;
+    }
+    const body = {
+      filename: file.name, content_type: file.type || "application/octet-stream",
+      size_bytes: file.size, ...(batch ? { batch_id: batch } : {}),
+    };
+    const started = await fetch(DOCUMENTS_ENDPOINT, {
+      method: "POST", headers: { ...headers, "Content-Type": "application/json" },
+      body: JSON.stringify(body), credentials: "omit", cache: "no-store",
+    });
+    if (!started.ok) return `${file.name}: ${await errorText(started)}`;
+    const { upload } = await started.json();
+    if (!upload) return null; // the tenant holds these bytes already
+    let sent;
+    if (upload.method === "PUT") {
+      sent = await fetch(upload.url, {
+        method: "PUT", headers: upload.headers, body: file, credentials: "omit",
+      });
+    } else {
+      const form = new FormData();
+      for (const [name, value] of Object.entries(upload.fields || {})) form.append(name, value);
+      form.append("file", file, file.name);
+      sent = await fetch(upload.url, { method: "POST", body: form, credentials: "omit" });
+    }
+    return sent.ok ? null : `${file.name}: ${await errorText(sent)}`;
+  }
+
+  async function uploadDocuments(event) {
+    event.preventDefault();
+    const files = Array.from($("upload-file").files || []);
+    if (!files.length) {
+      $("documents-status").textContent = "Pilih berkas dulu.";
+      return;
+    }
+    if (!$("v1-key").value.trim()) {
+      $("documents-status").textContent = "Isi kunci /v1 di Kredensial dulu.";
+      return;
+    }
+    $("upload").disabled = true;
+    $("documents-status").textContent = "Mengunggah…";
+    const problems = [];
+    for (const file of files) {
+      try {
+        const problem = await uploadOne(file, $("upload-batch").value.trim());
+        if (problem) problems.push(problem);
+      } catch (error) {
+        problems.push(`${file.name}: koneksi gagal (${error.message || error})`);
+      }
+    }
+    $("upload").disabled = false;
+    $("upload-file").value = "";
+    $("documents-status").textContent = problems.length ? problems.join(" ") : "Terunggah.";
+    await loadDocuments();
+  }
+
+  async function deleteDocument(doc) {
+    const response = await fetch(`${DOCUMENTS_ENDPOINT}/${encodeURIComponent(doc.document_id)}`, {
+      method: "DELETE", headers: v1Headers(), credentials: "omit", cache: "no-store",
+    });
+    $("documents-status").textContent = response.ok
+      ? `${doc.filename} dihapus.` : await errorText(response);
+    await loadDocuments();
+  }
+
   function init() {
     for (const [id, key] of [["api-key", STORE.apiKey], ["jwt", STORE.jwt],
       ["document-ids", STORE.documents], ["v1-key", STORE.v1Key], ["lang", STORE.lang]]) {
@@ -1034,6 +1177,11 @@
       $("question").focus();
     });
     $("passage-close").addEventListener("click", () => $("passage-dialog").close());
+    $("upload-form").addEventListener("submit", uploadDocuments);
+    $("documents-refresh").addEventListener("click", loadDocuments);
+    $("documents").addEventListener("toggle", () => {
+      if ($("documents").open) loadDocuments();
+    });
     document.body.dataset.ready = "true";
   }
 
