@@ -105,6 +105,12 @@ def test_the_bulk_machine_is_a_distributed_map_over_the_same_handler_within_its_
         (task,) = state["ItemProcessor"]["States"].values()
         assert task["Resource"] == "${IngestFunctionArn}"
         assert "Lambda.TooManyRequestsException" in task["Retry"][0]["ErrorEquals"]
+        # a child killed mid-document, or finding it under a live lease, is retried once the
+        # lease ran out (it takes the document over, or finds it finished)
+        (after_lease,) = [r for r in task["Retry"] if "DocumentBusy" in r["ErrorEquals"]]
+        assert "Sandbox.Timedout" in after_lease["ErrorEquals"]
+        assert after_lease["IntervalSeconds"] > Settings().xc_lease_s
+        assert task["TimeoutSeconds"] > properties("IngestFunction")["Timeout"]
         assert set(state["ItemSelector"]) == {"import_item"}
         readers.add(state["ItemReader"]["Resource"])
     assert readers == {"arn:aws:states:::s3:listObjectsV2", "arn:aws:states:::s3:getObject"}

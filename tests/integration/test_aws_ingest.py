@@ -256,3 +256,40 @@ def test_a_new_version_replaces_the_old_one_with_its_original_once_searchable(
     )
     assert versions.get("Versions", []) == [] and versions.get("DeleteMarkers", []) == []
     assert [r.document_id for r in aws.store.erasure_receipts(TENANT)] == [old.document_id]
+
+
+def test_a_message_for_a_document_another_worker_holds_comes_back_later(aws: AwsIngest) -> None:
+    import time
+
+    from tanda.records.imports import ImportItem
+    from tanda.service.ingest_events import DocumentBusy, import_object
+
+    # Given an upload another invocation is ingesting right now (its lease is live),
+    upload = aws.upload(NOTE.encode())
+    queued = {"status": "queued", "sha256": hashlib.sha256(NOTE.encode()).hexdigest()}
+    aws.store.transition_upload(
+        TENANT, upload.document_id, expected=("awaiting_upload",), changes=queued, now=time.time()
+    )
+    assert aws.store.claim_upload(
+        TENANT, upload.document_id, owner="busy", lease_s=30, now=time.time()
+    )
+    batch = sqs_batch(s3_event(upload.document_id))
+
+    # when its message is delivered (a duplicate, or the copy's event of a bulk import),
+    answer = aws.handler(batch, LambdaContext())
+
+    # then it is not acknowledged — were that worker to die, nobody would finish the document —
+    # but delivered again after the visibility timeout; the document is left to its worker.
+    assert answer == {"batchItemFailures": [{"itemIdentifier": batch["Records"][0]["messageId"]}]}
+    held = aws.store.upload(TENANT, upload.document_id)
+    assert held is not None and (held.status, held.lease_owner) == ("processing", "busy")
+    # A bulk-import child finding its document so raises too (Step Functions retries it after
+    # the lease): here the object of the import is the same bytes, so it continues that upload.
+    aws.s3.put_object(Bucket=BUCKET, Key="tenants/t1/imports/x/catatan.md", Body=NOTE.encode())
+    item = ImportItem(key="tenants/t1/imports/x/catatan.md", tenant_id=TENANT, batch_id="b9")
+    aws.store.transition_upload(
+        TENANT, upload.document_id, expected=("processing",), changes={"batch_id": "b9"},
+        now=time.time(),
+    )  # fmt: skip
+    with pytest.raises(DocumentBusy):
+        import_object(aws.runtime.upload_ports(), item, owner="child-2")

@@ -7,9 +7,11 @@ handler the embedded worker pool runs too.
   again): :func:`arrived` moves the upload from ``awaiting_upload`` to ``queued`` — taking the
   tenant's claim on the bytes' SHA-256 in that same conditional write; the same bytes held by
   another upload make this one a duplicate, deleted with its object — then processes it. A
-  message delivered twice finds the upload already claimed or finished and does nothing: the
-  document is indexed once. An object whose upload does not exist (erased, or never created)
-  is deleted.
+  message delivered twice finds the upload finished and does nothing — the document is indexed
+  once — or claimed under another worker's live lease: then it is reported failed
+  (:class:`DocumentBusy`) and comes back after the visibility timeout, to find it finished or
+  take it over from a worker that died. An object whose upload does not exist (erased, or
+  never created) is deleted.
 * **An object of a bulk import** (a Distributed Map child): :func:`import_object` makes it an
   upload (its bytes' SHA-256 first: the same bytes already held by the tenant are that
   document), copies it to the upload's key, queues and processes it. A document that ends
@@ -63,6 +65,14 @@ class ImportObjects(Protocol):
     """Originals that can also read a tenant's import objects (S3: ``tenants/<t>/imports/``)."""
 
     def read_import(self, tenant_id: str, key: str) -> bytes | None: ...
+
+
+class DocumentBusy(Exception):
+    """The document is being ingested under another worker's live lease (a redelivered message,
+    or a retried child whose first run died moments ago): this delivery does not finish it, so
+    it is reported failed — the queue delivers it again after its visibility timeout, Step
+    Functions retries the child after the lease — and then finds it finished, or takes it over
+    once the lease ran out. Never acknowledged while nobody may be working on it."""
 
 
 class DocumentFailed(Exception):
@@ -127,7 +137,11 @@ def _timed(
     started = time.perf_counter()
     status, reason = "error", None
     try:
-        done = work()
+        try:
+            done = work()
+        except DocumentBusy:
+            status = "busy"
+            raise
         status = done.status if done is not None else "gone"
         reason = done.reason if done is not None else None
         return done
@@ -158,9 +172,16 @@ def arrived(
             queued = _queue(ports, upload)
             if queued is None:
                 return ports.store.upload(tenant_id, document_id)
-        return process_upload(ports, tenant_id, document_id, owner=owner)
+        return _unbusy(process_upload(ports, tenant_id, document_id, owner=owner))
 
     return _timed("queue", tenant_id, document_id, work)
+
+
+def _unbusy(done: DocumentUpload | None) -> DocumentUpload | None:
+    """``done``, unless another worker still holds it (:class:`DocumentBusy`)."""
+    if done is not None and done.status in ("queued", "processing"):
+        raise DocumentBusy(f"{done.document_id}: being ingested under another worker's lease")
+    return done
 
 
 def _queue(ports: UploadPorts, upload: DocumentUpload) -> DocumentUpload | None:
@@ -230,7 +251,7 @@ def import_object(ports: UploadPorts, item: ImportItem, *, owner: str) -> dict[s
                 changes={"status": "queued"},
                 now=ports.clock(),
             )
-        return process_upload(ports, upload.tenant_id, upload.document_id, owner=owner)
+        return _unbusy(process_upload(ports, upload.tenant_id, upload.document_id, owner=owner))
 
     done = _timed("bulk", upload.tenant_id, upload.document_id, work)
     if done is None:
