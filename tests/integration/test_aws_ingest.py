@@ -293,3 +293,26 @@ def test_a_message_for_a_document_another_worker_holds_comes_back_later(aws: Aws
     )  # fmt: skip
     with pytest.raises(DocumentBusy):
         import_object(aws.runtime.upload_ports(), item, owner="child-2")
+
+
+def test_the_event_of_a_bulk_copy_leaves_the_document_to_its_child(aws: AwsIngest) -> None:
+    import time
+
+    from tanda.service.ingest_events import BULK_OWNER
+
+    # Given a document a bulk-import child is ingesting (its copy's upload event comes meanwhile),
+    upload = aws.upload(NOTE.encode())
+    aws.store.transition_upload(
+        TENANT, upload.document_id, expected=("awaiting_upload",), changes={"status": "queued"},
+        now=time.time(),
+    )  # fmt: skip
+    owner = f"{BULK_OWNER}child-1"
+    assert aws.store.claim_upload(
+        TENANT, upload.document_id, owner=owner, lease_s=30, now=time.time()
+    )
+
+    # then the event is acknowledged (Step Functions retries the child if it dies), untouched.
+    answer = aws.handler(sqs_batch(s3_event(upload.document_id)), LambdaContext())
+    assert answer == {"batchItemFailures": []}
+    held = aws.store.upload(TENANT, upload.document_id)
+    assert held is not None and (held.status, held.lease_owner) == ("processing", owner)

@@ -58,6 +58,9 @@ IMPORT_HOLD_S = 3600.0
 """How long an imported object's upload holds its bytes before it is queued (it is queued
 within the same invocation; this only bounds a crash between the two writes)."""
 CONTINUED: tuple[UploadStatus, ...] = ("awaiting_upload", "queued", "processing")
+BULK_OWNER = "bulk:"
+"""Lease owners of bulk-import children: Step Functions retries a child whose run died, so an
+upload event (the copy's) finding one of them at work may be acknowledged."""
 
 
 @runtime_checkable
@@ -172,7 +175,10 @@ def arrived(
             queued = _queue(ports, upload)
             if queued is None:
                 return ports.store.upload(tenant_id, document_id)
-        return _unbusy(process_upload(ports, tenant_id, document_id, owner=owner))
+        done = process_upload(ports, tenant_id, document_id, owner=owner)
+        if done is not None and (done.lease_owner or "").startswith(BULK_OWNER):
+            return done  # a bulk-import child at work: the map retries it if it dies
+        return _unbusy(done)
 
     return _timed("queue", tenant_id, document_id, work)
 
@@ -251,7 +257,11 @@ def import_object(ports: UploadPorts, item: ImportItem, *, owner: str) -> dict[s
                 changes={"status": "queued"},
                 now=ports.clock(),
             )
-        return _unbusy(process_upload(ports, upload.tenant_id, upload.document_id, owner=owner))
+        return _unbusy(
+            process_upload(
+                ports, upload.tenant_id, upload.document_id, owner=f"{BULK_OWNER}{owner}"
+            )
+        )
 
     done = _timed("bulk", upload.tenant_id, upload.document_id, work)
     if done is None:
