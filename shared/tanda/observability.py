@@ -46,6 +46,12 @@ VERIFICATIONS = ("full", "partial", "none")  # tanda.contract.Verification (a te
 JUDGE_UNAVAILABLE = "JudgeUnavailable"
 JUDGE_DEADLINE = "JudgeDeadline"
 JUDGE_FAILURES = {"judge_unavailable": JUDGE_UNAVAILABLE, "deadline": JUDGE_DEADLINE}
+# record_ingest(): one per document an ingest function handled (issue 26), under ``step=ingest``:
+# 1 when it failed, else 0 (the Average is the failed share), and its time.
+INGEST_STEP = "ingest"
+INGEST_FAILED = "IngestFailed"
+INGEST_LATENCY = "IngestLatency"
+INGEST_PATHS = ("queue", "bulk")
 # record_playground_run()
 PLAYGROUND_RUNS = "PlaygroundRuns"
 PLAYGROUND_ROUTE = "playground"
@@ -339,4 +345,44 @@ def record_playground_run(*, tenant_id: str, trace_id: str, status: str, latency
         return
     emf.add_dimension(name=ROUTE_DIMENSION, value=PLAYGROUND_ROUTE)
     emf.add_metric(name=PLAYGROUND_RUNS, unit="Count", value=1)
+    emf.flush_metrics()
+
+
+def record_ingest(
+    *,
+    path: str,
+    tenant_id: str,
+    document_id: str,
+    status: str,
+    latency_ms: float,
+    reason: str | None = None,
+) -> None:
+    """One document an ingest function handled (issue 26): an ``ingest`` line — the ``path``
+    (``queue``: an upload event; ``bulk``: a Distributed Map item), tenant, document id, the
+    status it ended in and its reason code — and ``IngestFailed`` (1 when it failed, else 0) and
+    ``IngestLatency`` under ``step=ingest``. Never a file name or any of its text.
+
+    Only inside a Lambda function, like :func:`record_answer`.
+    """
+    if not os.environ.get("AWS_LAMBDA_FUNCTION_NAME"):
+        return
+    log, emf = logger(), metrics()
+    if log is not None:
+        log.info(
+            "ingest",
+            extra={
+                STEP_DIMENSION: INGEST_STEP,
+                "path": path,
+                "tenant": tenant_id,
+                "document_id": document_id,
+                "status": status,
+                "reason": reason,
+                "latency_ms": round(latency_ms, 1),
+            },
+        )
+    if emf is None:
+        return
+    emf.add_dimension(name=STEP_DIMENSION, value=INGEST_STEP)
+    emf.add_metric(name=INGEST_FAILED, unit="Count", value=int(status == "failed"))
+    emf.add_metric(name=INGEST_LATENCY, unit="Milliseconds", value=latency_ms)
     emf.flush_metrics()

@@ -284,6 +284,19 @@ class Settings(BaseSettings):
     )
 
     # --- /v1/cross-check jobs (docs/cross-check.md) ---------------------------------------------
+    uploads_bucket: str | None = Field(
+        default=None,
+        description="The S3 bucket of uploaded originals (issue 26; template.yaml "
+        "`UploadsBucket`): set, uploads are S3 presigned POSTs to "
+        "`tenants/<tenant>/uploads/<document_id>` and the originals are read and erased "
+        "there; unset, they are files under `TANDA_HOME/uploads`.",
+    )
+    bulk_ingest_state_machine_arn: str | None = Field(
+        default=None,
+        description="The Distributed Map state machine of bulk imports (issue 26): "
+        "`POST /v1/batches/{batch_id}/import` and `tanda ingest --remote` start it; unset, bulk "
+        "imports are not available (embedded: `tanda ingest` reads a folder itself).",
+    )
     cross_check_state_machine_arn: str | None = Field(
         default=None,
         description="The STANDARD state machine that runs cross-check jobs when "

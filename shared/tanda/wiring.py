@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from tanda.auth import Authenticator
@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from tanda.ports import Embedder, Originals, Progress, Reranker, SearchIndex, Store
     from tanda.records.uploads import DocumentUpload
     from tanda.retrieval.fusion import FusionConfig
+    from tanda.service.imports import ImportLauncher
     from tanda.service.uploads import UploadPorts
     from tanda.settings import Settings
     from tanda.sources import SourceConnector
@@ -53,6 +54,7 @@ _AWS_ADAPTERS: tuple[str, ...] = (
     "tanda.adapters.dynamodb_progress",
     "tanda.pipeline.runners.stepfunctions",
     "tanda.adapters.opensearch_index",
+    "tanda.adapters.s3_originals",
     "tanda.adapters.offline",
     "tanda.adapters.bedrock",
     "tanda.adapters.openai_compat",
@@ -132,6 +134,22 @@ SNAPSHOT_PRIMES: dict[str, tuple[str, ...]] = {
         "tanda.pipeline.runners.cross_check",
     ),
     "v1_search": (*_ROUTE, "tanda.service.search_v1"),
+    "v1_documents": (
+        *_ROUTE,
+        "tanda.service.documents",
+        "tanda.service.document_uploads",
+        "tanda.service.uploads",
+        "tanda.service.imports",
+        "tanda.pipeline.runners.bulk_ingest",
+    ),
+    "ingest": (
+        *_AWS_ADAPTERS,
+        "tanda.service.ingest_events",
+        "tanda.service.uploads",
+        "tanda.service.documents",
+        "tanda.service.ingest",
+        "aws_lambda_powertools.utilities.batch",
+    ),
     "steps/agent": _ANSWER_STEP,
     "steps/framing_check": _ANSWER_STEP,
     "steps/guard": _ANSWER_STEP,
@@ -180,8 +198,7 @@ class Runtime:
         if spec == "dynamodb":
             from tanda.adapters.dynamodb_store import DynamoStore
 
-            # Issue 26: its uploads come with the AWS side (branch i26-aws); until then a cast.
-            return cast("Store", DynamoStore.from_settings(self.settings))
+            return DynamoStore.from_settings(self.settings)
         raise ValueError(f"TANDA_STORE: unknown store {spec!r} (sqlite | dynamodb)")
 
     @cached_property
@@ -248,10 +265,29 @@ class Runtime:
 
     @cached_property
     def originals(self) -> Originals:
-        """Where uploaded files are kept (issue 26): ``TANDA_HOME/uploads`` embedded."""
+        """Where uploaded files are kept (issue 26): the S3 uploads bucket when
+        ``TANDA_UPLOADS_BUCKET`` names one (AWS), else ``TANDA_HOME/uploads``."""
+        if self.settings.uploads_bucket:
+            from tanda.adapters.s3_originals import S3Originals
+
+            return S3Originals.from_settings(self.settings)
         from tanda.adapters.local_originals import LocalOriginals
 
         return LocalOriginals(self.settings.home / "uploads")
+
+    @cached_property
+    def bulk_imports(self) -> ImportLauncher | None:
+        """What starts bulk imports (issue 26): the Distributed Map when
+        ``TANDA_BULK_INGEST_STATE_MACHINE_ARN`` names it (AWS), else none (embedded)."""
+        arn = self.settings.bulk_ingest_state_machine_arn
+        if not arn:
+            return None
+        from tanda.pipeline.runners.bulk_ingest import StepFunctionsImports
+
+        # A start is named after the import: a retried start returns the same execution.
+        return StepFunctionsImports(
+            _stepfunctions_client(self.settings, waits_for_answer=False), arn
+        )
 
     def upload_ports(self) -> UploadPorts:
         """What ``process_upload`` reads and writes through (issue 26): the index, the Store,

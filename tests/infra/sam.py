@@ -178,6 +178,7 @@ ROUTE_EVENTS: dict[str, list[tuple[str, int]]] = {
     "V1SearchFunction": [("v1_search_post", 401)],
     "V1AskFunction": [("v1_ask_post", 401)],
     "V1CrossCheckFunction": [("v1_cross_check_post", 401), ("v1_cross_check_get", 401)],
+    "V1DocumentsFunction": [("v1_documents_get", 401)],
     # Without a key: the error shape; with the smoke key: the MCP server lists its tools.
     "McpFunction": [("mcp_post", 401), ("mcp_tools_list_post", 200)],
 }
@@ -236,6 +237,10 @@ RESOLVED = {
     ),
     "TANDA_CROSS_CHECK_STATE_MACHINE_ARN": (
         f"arn:aws:states:{REGION}:123456789012:stateMachine:tanda-smoke-cross-check"
+    ),
+    "TANDA_UPLOADS_BUCKET": "tanda-smoke-uploads",
+    "TANDA_BULK_INGEST_STATE_MACHINE_ARN": (
+        f"arn:aws:states:{REGION}:123456789012:stateMachine:tanda-smoke-bulk-ingest"
     ),
     "TANDA_API_KEY_HASHES": hashlib.sha256(b"smoke-unused-key").hexdigest(),
     "TANDA_V1_API_KEY_HASHES": json.dumps(

@@ -103,6 +103,10 @@ def emitted() -> Iterator[set[Metric]]:
             observability.record_playground_run(
                 tenant_id="t", trace_id="r", status="completed", latency_ms=1.0
             )
+            for path in observability.INGEST_PATHS:
+                observability.record_ingest(
+                    path=path, tenant_id="t", document_id="d", status="failed", latency_ms=1.0
+                )
         finally:
             observability.logger.cache_clear()
     metrics: set[Metric] = set()
@@ -127,6 +131,11 @@ AWS_METRICS = {
     "AWS/States": {"ExecutionsFailed", "ExecutionsTimedOut", "ExecutionsStarted", "ExecutionTime"},
     "AWS/ES": {"ClusterStatus.red", "ClusterStatus.yellow", "ThreadpoolWriteRejected"},
     "AWS/AOSS": {"IngestionRequestErrors", "SearchRequestErrors", "SearchRequestLatency"},
+    "AWS/SQS": {
+        "ApproximateNumberOfMessagesVisible",
+        "ApproximateAgeOfOldestMessage",
+        "NumberOfMessagesSent",
+    },
 }
 
 
@@ -172,6 +181,11 @@ def problems_of(
     elif namespace == "AWS/States":
         assert set(dimensions) == {"StateMachineArn"}, where  # Ref of a state machine: its ARN
         _reference(dimensions["StateMachineArn"], "AWS::Serverless::StateMachine")
+    elif namespace == "AWS/SQS":
+        assert set(dimensions) == {"QueueName"}, where  # a queue's QueueName attribute
+        match = re.fullmatch(r"\$\{(\w+)\.QueueName\}", dimensions["QueueName"])
+        assert match, f"{where}: not the QueueName of a queue of the template"
+        assert RESOURCES.get(match.group(1), {}).get("Type") == "AWS::SQS::Queue", where
     elif namespace == "AWS/ES":
         assert set(dimensions) == {"DomainName", "ClientId"}, where
         domain = _reference(dimensions["DomainName"], "AWS::OpenSearchService::Domain")
@@ -273,9 +287,13 @@ def test_every_function_has_a_throttle_alarm() -> None:
     assert alarmed == {f"${{{name}}}" for name in FUNCTIONS}
 
 
-def test_both_state_machines_alarm_on_failed_and_timed_out_executions() -> None:
+def test_every_state_machine_alarms_on_failed_and_timed_out_executions() -> None:
     machines = of_type("AWS::Serverless::StateMachine")
-    assert len(machines) == 2
+    assert set(machines) == {
+        "QueryStateMachine",
+        "CrossCheckStateMachine",
+        "BulkIngestStateMachine",
+    }
     alarmed = {
         (dict(dimensions)["StateMachineArn"], metric)
         for namespace, metric, dimensions in watched()
@@ -491,3 +509,38 @@ def test_a_stream_function_logs_each_request_with_its_tenant_as_instrumented_doe
         m for m in getattr(module, attribute).user_middleware if m.cls is observability.RequestLog
     ]
     assert logged.kwargs == {"name": entry.parent.name}
+
+
+def test_the_ingest_dead_letter_queue_and_the_failed_documents_are_alarmed() -> None:
+    # Issue 26: an upload that failed IngestMaxReceives times lands in the dead-letter queue;
+    # any message there pages. Documents that fail on either path are a share of those ingested.
+    queue = RESOURCES["IngestQueue"]["Properties"]["RedrivePolicy"]
+    assert queue["deadLetterTargetArn"] == {"Fn::GetAtt": ["IngestDeadLetterQueue", "Arn"]}
+    by_metric = {
+        (namespace, metric, frozenset(dims.items())): alarm["Properties"]
+        for alarm in ALARMS.values()
+        for namespace, metric, dims in [alarm_metric(alarm)]
+    }
+    depth = by_metric[
+        (
+            "AWS/SQS",
+            "ApproximateNumberOfMessagesVisible",
+            frozenset({("QueueName", "${IngestDeadLetterQueue.QueueName}")}),
+        )
+    ]
+    assert (
+        depth["Threshold"] == 1 and depth["ComparisonOperator"] == "GreaterThanOrEqualToThreshold"
+    )
+    failed = by_metric[
+        (
+            observability.NAMESPACE,
+            observability.INGEST_FAILED,
+            frozenset(
+                {
+                    (observability.STEP_DIMENSION, observability.INGEST_STEP),
+                    (observability.SERVICE_DIMENSION, observability.SERVICE),
+                }
+            ),
+        )
+    ]
+    assert failed["Statistic"] == "Average" and 0 < failed["Threshold"] < 1

@@ -249,6 +249,8 @@ def adapter_matrix(scenarios: Path) -> list[dict[str, Any]]:
             "progress",
         ),
         ("progress memory", {"runner": "inprocess"}, "progress"),
+        ("originals local", {}, "originals"),
+        ("originals s3", {"uploads_bucket": RESOLVED["TANDA_UPLOADS_BUCKET"]}, "originals"),
         ("index sqlite", {"index": "sqlite"}, "search_index"),
         (
             "index opensearch",

@@ -42,6 +42,12 @@ EXPECTED_ROUTES = {
     ("/v1/cross-check/{job_id}", "get"): "V1CrossCheckFunction",
     ("/v1/usage", "get"): "V1CrossCheckFunction",
     ("/mcp", "post"): "McpFunction",
+    ("/v1/documents", "get"): "V1DocumentsFunction",
+    ("/v1/documents", "post"): "V1DocumentsFunction",
+    ("/v1/documents/{document_id}", "get"): "V1DocumentsFunction",
+    ("/v1/documents/{document_id}", "delete"): "V1DocumentsFunction",
+    ("/v1/batches/{batch_id}", "get"): "V1DocumentsFunction",
+    ("/v1/batches/{batch_id}/import", "post"): "V1DocumentsFunction",
 }
 STREAM_ROUTES = {
     "/query/v2/stream": "QueryV2StreamFunction",

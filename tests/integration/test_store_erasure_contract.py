@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from tanda.adapters.dynamodb_store import DynamoStore, citation_pk, conversation_pk, message_sk
 from tanda.adapters.sqlite_store import SqliteStore
 from tanda.ports import Store
 from tanda.records.conversations import ConversationOwner, MemoryItem, StoredMessage
@@ -132,3 +133,64 @@ def test_sqlite_store_keeps_no_bytes_of_an_erased_citation(tmp_path: Path) -> No
     for path in tmp_path.rglob("*"):
         if path.is_file():
             assert b"zorblaxquintine" not in path.read_bytes().lower(), path.name
+
+
+class NoScan:
+    """A DynamoDB client that refuses ``Scan``: the erasure must reach every citing message and
+    memory through keys (issue 26) — a ``Scan`` cannot be held to any key by IAM."""
+
+    def __init__(self, client: object) -> None:
+        self._client = client
+        self.operations: list[str] = []
+
+    def __getattr__(self, name: str) -> object:
+        if name == "scan":
+            raise AssertionError("the erasure scanned the table")
+        self.operations.append(name)
+        return getattr(self._client, name)
+
+
+def test_dynamodb_erasure_queries_the_documents_citations_and_never_scans(
+    dynamo_store: DynamoStore,
+) -> None:
+    # Given two owners of one tenant whose messages cite the document, one of them with a
+    # message citing more documents than one transaction holds items,
+    other_user = ConversationOwner(issuer=ISSUER, tenant_id="t1", subject="user-2")
+    for owner in (OWNER, other_user):
+        dynamo_store.create_conversation(conversation(owner=owner))
+    many = [f"doc-{n}" for n in range(120)]
+    dynamo_store.add_message(OWNER, cited("m1", 101.0, "faktur-7", *many))
+    dynamo_store.add_message(other_user, cited("m9", 105.0, "faktur-7", owner=other_user))
+    dynamo_store.add_memories(
+        [remembered("m1", "Pembayaran 30 hari."), remembered("m9", "Ongkir", owner=other_user)]
+    )
+    dynamo_store.client = NoScan(dynamo_store.client)
+
+    # when the document, and one cited past the transaction's room, are erased,
+    assert dynamo_store.erase_document_traces("t1", "faktur-7") == (2, 2)
+    assert dynamo_store.erase_document_traces("t1", "doc-119") == (1, 0)
+
+    # then both owners' messages say so, found through the document's citation items,
+    assert "scan" not in dynamo_store.client.operations
+    for owner in (OWNER, other_user):
+        (message,) = dynamo_store.messages(owner, "c1")
+        assert message.citations[0]["erased"] is True
+    assert dynamo_store.messages(OWNER, "c1")[0].citations[-1]["erased"] is True
+    assert dynamo_store.memories(OWNER, limit=5) == []
+    # and the citation items of an erased document are gone (nothing left to find twice).
+    assert dynamo_store._query_all(citation_pk("t1", "faktur-7"), None) == []
+    assert dynamo_store._query_all(citation_pk("t1", "doc-3"), None) != []
+
+
+def test_a_citation_item_without_its_message_is_skipped(dynamo_store: DynamoStore) -> None:
+    # Given a message whose store failed (another route had answered the conversation): its
+    # citation item may be there without it,
+    dynamo_store.create_conversation(conversation(owner=OWNER))
+    dynamo_store.add_message(OWNER, cited("m1", 101.0, "faktur-8"))
+    pk = conversation_pk(OWNER, "c1")
+    (item,) = dynamo_store._citation_items(OWNER, pk, message_sk(1.0, "gone"), ["faktur-7"])
+    dynamo_store.client.put_item(TableName=dynamo_store.table, Item=item)
+
+    # when the document is erased, then nothing is counted and the stray item goes.
+    assert dynamo_store.erase_document_traces("t1", "faktur-7") == (0, 0)
+    assert dynamo_store._query_all(citation_pk("t1", "faktur-7"), None) == []

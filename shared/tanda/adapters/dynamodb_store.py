@@ -12,6 +12,7 @@ Two tables, whose key schemas are declared in ``template.yaml`` (a test compares
   conversation         ``T#<tenant>#O#<owner digest>#C#<id>``  ``CONV``
   message              ``T#<tenant>#O#<owner digest>#C#<id>``  ``M#<created_at>#<message_id>``
   memory item (V2-22)  ``T#<tenant>#O#<owner digest>``         ``MEM#<sha256 of the text>``
+  citation (issue 26)  ``CITE#<digest of tenant, document>``   ``<message PK>#<message SK>``
   rate-limit window    ``RATE#<key>``                          ``W#<window number>``
   credit ledger        ``TENANT#<tenant>``                     ``CREDITS``
   … its entries        ``TENANT#<tenant>``                     ``LEDGER#<at>#<entry id>``
@@ -37,6 +38,13 @@ finds nothing, exactly like an unknown id. Items written before issue 11 (``T#<t
 A conversation item counts its messages (``message_count``): storing a message and claiming the
 conversation for its route are one transaction, and a claim is given back (``release``) or an
 empty conversation deleted (``discard``) only while no message exists.
+
+A stored message that cites documents writes, in the transaction that stores it, one citation
+item per document it draws on (:func:`citation_pk`): the message's key and its owner's, no text.
+Erasing a document (issue 26) reads its citation items with one ``Query`` — no ``Scan`` of the
+tenant's conversations, which IAM could not hold to the table's conversation items — rewrites
+those messages' citations and deletes the memory items drawn from them (a ``Query`` of each
+owner's memory partition), then the citation items.
 
 A tenant's credit account is one item: ``balance`` and, per usage kind, ``<kind>_charged``,
 ``<kind>_metered`` and ``<kind>_credits`` (DynamoDB numbers are exact decimals). Every change of
@@ -71,7 +79,7 @@ import math
 import random
 import time
 import zlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
@@ -113,6 +121,15 @@ from tanda.records.conversations import (
 from tanda.records.documents import ErasureReceipt
 from tanda.records.jobs import CrossCheckJob, JobPage
 from tanda.records.keys import ApiKeyRecord
+from tanda.records.uploads import (
+    OPEN_UPLOAD,
+    UPLOAD_STATUSES,
+    DocumentUpload,
+    DuplicateContent,
+    UploadExists,
+    UploadPage,
+    UploadStatus,
+)
 
 if TYPE_CHECKING:
     from tanda.settings import Settings
@@ -125,6 +142,10 @@ TTL_ATTRIBUTE = "expires_at"
 CONVERSATION_SK = "CONV"
 MESSAGE_PREFIX = "M#"
 MEMORY_PREFIX = "MEM#"
+CITATION_PREFIX = "CITE#"
+"""A document's citing messages (issue 26): ``CITE#<sha256 of [tenant, document]>``."""
+TRANSACT_MAX = 100
+"""Items one DynamoDB transaction may hold."""
 MESSAGE_COUNT = "message_count"
 RATE_PREFIX = "RATE#"
 TENANT_PREFIX = "TENANT#"
@@ -173,6 +194,19 @@ def memory_pk(owner: ConversationOwner) -> str:
     return owner_key(owner)
 
 
+def citation_pk(tenant_id: str, document_id: str) -> str:
+    """The partition of the messages citing one document of one tenant (issue 26): a digest,
+    so no tenant or document id, whatever characters it holds, spells another's."""
+    digest = hashlib.sha256(json.dumps([tenant_id, document_id]).encode()).hexdigest()
+    return f"{CITATION_PREFIX}{digest}"
+
+
+def cited_by(message: StoredMessage) -> list[str]:
+    """The documents ``message`` draws on (:func:`~tanda.records.conversations.cites`), once."""
+    found = [*message.cited_documents, *(c.get("document_id") for c in message.citations)]
+    return list(dict.fromkeys(str(d) for d in found if d))
+
+
 def message_sk(created_at: float, message_id: str) -> str:
     # Zero-padded fixed point sorts as a string in the order SQLite sorts the number.
     return f"{MESSAGE_PREFIX}{created_at:020.6f}#{message_id}"
@@ -186,7 +220,424 @@ def _n(value: float) -> dict[str, str]:
     return {"N": repr(value) if isinstance(value, float) else str(value)}
 
 
-class DynamoStore:
+# --- uploads (issue 26) -------------------------------------------------------------------------
+# Key layout (module docstring): a tenant's uploads, their claims on bytes and their batches'
+# counts share the partition DOC#<tenant>; the open (queued, processing) ones are listed by a
+# pointer each in DOCOPEN, ordered by updated_at. Every write is one transaction of the upload
+# item, conditioned on the version that was read, with the items it keeps consistent.
+
+UPLOAD_PK_PREFIX = "DOC#"
+UPLOAD_SK_PREFIX = "U#"
+CONTENT_SK_PREFIX = "SHA#"
+BATCH_SK_PREFIX = "B#"
+OPEN_UPLOADS_PK = "DOCOPEN"
+UPLOAD_ATTEMPTS = 8
+"""Optimistic writes: a write whose read went stale reads again, this many times at most."""
+UPLOAD_PAGE = 100
+
+
+class _StaleUpload(Exception):
+    """The upload item changed between the read and the write: read again."""
+
+
+def _upload_pk(tenant_id: str) -> str:
+    return f"{UPLOAD_PK_PREFIX}{tenant_id}"
+
+
+def _open_sk(upload: DocumentUpload) -> str:
+    return f"{upload.updated_at:020.6f}#{upload.tenant_id}#{upload.document_id}"
+
+
+class DynamoUploads:
+    """The upload methods of :class:`DynamoStore` (mixed in below)."""
+
+    client: Any
+    table: str
+
+    def _upload_key(self, tenant_id: str, document_id: str) -> dict[str, dict[str, str]]:
+        return {"PK": _s(_upload_pk(tenant_id)), "SK": _s(f"{UPLOAD_SK_PREFIX}{document_id}")}
+
+    def _content_key(self, tenant_id: str, sha256: str) -> dict[str, dict[str, str]]:
+        return {"PK": _s(_upload_pk(tenant_id)), "SK": _s(f"{CONTENT_SK_PREFIX}{sha256}")}
+
+    def _read_upload(self, tenant_id: str, document_id: str) -> tuple[DocumentUpload, int] | None:
+        item = self.client.get_item(
+            TableName=self.table, Key=self._upload_key(tenant_id, document_id), ConsistentRead=True
+        ).get("Item")
+        if item is None:
+            return None
+        return DocumentUpload.model_validate_json(item["body"]["S"]), int(item["version"]["N"])
+
+    def _holder(self, tenant_id: str, sha256: str) -> str | None:
+        item = self.client.get_item(
+            TableName=self.table, Key=self._content_key(tenant_id, sha256), ConsistentRead=True
+        ).get("Item")
+        return None if item is None else str(item["document_id"]["S"])
+
+    def _upload_writes(
+        self,
+        before: tuple[DocumentUpload, int] | None,
+        after: DocumentUpload | None,
+        now: float,
+    ) -> list[dict[str, Any]]:
+        """The transaction that takes the upload from ``before`` (read at its version; ``None``:
+        absent) to ``after`` (``None``: deleted): the upload item, its claim on its bytes, its
+        open pointer and its batch's counts."""
+        old = before[0] if before else None
+        upload = after or old
+        assert upload is not None
+        writes: list[dict[str, Any]] = []
+        key = self._upload_key(upload.tenant_id, upload.document_id)
+        if after is None:
+            writes.append(
+                {
+                    "Delete": {
+                        "TableName": self.table,
+                        "Key": key,
+                        "ConditionExpression": "version = :v",
+                        "ExpressionAttributeValues": {":v": _n(before[1] if before else 0)},
+                    }
+                }
+            )
+        else:
+            put: dict[str, Any] = {
+                "TableName": self.table,
+                "Item": {
+                    **key,
+                    "body": _s(after.model_dump_json()),
+                    "version": _n((before[1] if before else 0) + 1),
+                    "status": _s(after.status),
+                    "filename": _s(after.filename),
+                    **({"batch_id": _s(after.batch_id)} if after.batch_id is not None else {}),
+                },
+            }
+            if before is None:
+                put["ConditionExpression"] = "attribute_not_exists(SK)"
+            else:
+                put["ConditionExpression"] = "version = :v"
+                put["ExpressionAttributeValues"] = {":v": _n(before[1])}
+            writes.append({"Put": put})
+        writes += self._content_writes(old, after, now)
+        writes += self._open_writes(old, after)
+        writes += self._count_writes(old, after)
+        return writes
+
+    def _content_writes(
+        self, old: DocumentUpload | None, after: DocumentUpload | None, now: float
+    ) -> list[dict[str, Any]]:
+        writes: list[dict[str, Any]] = []
+        me = (after or old).document_id  # type: ignore[union-attr]
+        holds = after is not None and after.holds_content(now)
+        if holds and after is not None and after.sha256 is not None:
+            claim: dict[str, Any] = {
+                **self._content_key(after.tenant_id, after.sha256),
+                "document_id": _s(me),
+            }
+            if after.status == "awaiting_upload":
+                claim["until"] = _n(after.expires_at)
+            writes.append(
+                {
+                    "Put": {
+                        "TableName": self.table,
+                        "Item": claim,
+                        "ConditionExpression": (
+                            "attribute_not_exists(SK) OR document_id = :me OR #until <= :now"
+                        ),
+                        "ExpressionAttributeNames": {"#until": "until"},
+                        "ExpressionAttributeValues": {":me": _s(me), ":now": _n(now)},
+                    }
+                }
+            )
+        kept = holds and after is not None and after.sha256 == (old.sha256 if old else None)
+        if old is not None and old.sha256 is not None and not kept:
+            # Release what it may hold (only if it is still its own: another may have taken
+            # an expired claim).
+            # Release what it held, only if still its own (another may have taken a claim that
+            # expired).
+            writes.append(
+                {
+                    "Delete": {
+                        "TableName": self.table,
+                        "Key": self._content_key(old.tenant_id, old.sha256),
+                        "ConditionExpression": "attribute_not_exists(SK) OR document_id = :me",
+                        "ExpressionAttributeValues": {":me": _s(me)},
+                    }
+                }
+            )
+        return writes
+
+    def _open_writes(
+        self, old: DocumentUpload | None, after: DocumentUpload | None
+    ) -> list[dict[str, Any]]:
+        writes: list[dict[str, Any]] = []
+        was = old is not None and old.status in OPEN_UPLOAD
+        now_open = after is not None and after.status in OPEN_UPLOAD
+        old_sk = _open_sk(old) if was and old is not None else None
+        new_sk = _open_sk(after) if now_open and after is not None else None
+        if old_sk is not None and old_sk != new_sk:
+            writes.append(
+                {
+                    "Delete": {
+                        "TableName": self.table,
+                        "Key": {"PK": _s(OPEN_UPLOADS_PK), "SK": _s(old_sk)},
+                    }
+                }
+            )
+        if new_sk is not None and after is not None:
+            writes.append(
+                {
+                    "Put": {
+                        "TableName": self.table,
+                        "Item": {
+                            "PK": _s(OPEN_UPLOADS_PK),
+                            "SK": _s(new_sk),
+                            "tenant_id": _s(after.tenant_id),
+                            "document_id": _s(after.document_id),
+                        },
+                    }
+                }
+            )
+        return writes
+
+    def _count_writes(
+        self, old: DocumentUpload | None, after: DocumentUpload | None
+    ) -> list[dict[str, Any]]:
+        changes: dict[tuple[str, str], dict[str, int]] = {}
+        for upload, step in ((old, -1), (after, 1)):
+            if upload is not None and upload.batch_id is not None:
+                counts = changes.setdefault((upload.tenant_id, upload.batch_id), {})
+                counts[upload.status] = counts.get(upload.status, 0) + step
+        writes: list[dict[str, Any]] = []
+        for (tenant_id, batch_id), counts in sorted(changes.items()):
+            moved = {status: n for status, n in counts.items() if n}
+            if not moved:
+                continue
+            names = {f"#s{i}": status for i, status in enumerate(sorted(moved))}
+            writes.append(
+                {
+                    "Update": {
+                        "TableName": self.table,
+                        "Key": {
+                            "PK": _s(_upload_pk(tenant_id)),
+                            "SK": _s(f"{BATCH_SK_PREFIX}{batch_id}"),
+                        },
+                        "UpdateExpression": "ADD "
+                        + ", ".join(f"{name} :n{i}" for i, name in enumerate(names)),
+                        "ExpressionAttributeNames": names,
+                        "ExpressionAttributeValues": {
+                            f":n{i}": _n(moved[status]) for i, status in enumerate(names.values())
+                        },
+                    }
+                }
+            )
+        return writes
+
+    def _write_upload(
+        self,
+        before: tuple[DocumentUpload, int] | None,
+        after: DocumentUpload | None,
+        now: float,
+    ) -> None:
+        """One transaction (:meth:`_upload_writes`). Raises :class:`_StaleUpload` when the upload
+        item is not as read, ``UploadExists`` when a create finds it, ``DuplicateContent`` when
+        another upload holds the bytes."""
+        writes = self._upload_writes(before, after, now)
+        try:
+            self.client.transact_write_items(TransactItems=writes)
+        except Exception as error:
+            if _error_code(error) != "TransactionCanceledException":
+                raise
+            reasons = getattr(error, "response", {}).get("CancellationReasons") or []
+            codes = [str(reason.get("Code")) for reason in reasons]
+            if codes and codes[0] == "ConditionalCheckFailed":
+                if before is None:
+                    raise UploadExists("upload exists") from error
+                raise _StaleUpload() from error
+            if "ConditionalCheckFailed" in codes and after is not None and after.sha256:
+                holder = self._holder(after.tenant_id, after.sha256)
+                if holder is not None and holder != after.document_id:
+                    raise DuplicateContent(holder) from error
+            raise _StaleUpload() from error
+
+    def create_upload(self, upload: DocumentUpload, *, now: float) -> None:
+        for _ in range(UPLOAD_ATTEMPTS):
+            try:
+                self._write_upload(None, upload, now)
+                return
+            except _StaleUpload:
+                continue  # a claim released meanwhile: try again
+        raise RuntimeError("the upload could not be written")
+
+    def upload(self, tenant_id: str, document_id: str) -> DocumentUpload | None:
+        found = self._read_upload(tenant_id, document_id)
+        return None if found is None else found[0]
+
+    def uploads(
+        self,
+        tenant_id: str,
+        *,
+        limit: int,
+        after: str | None = None,
+        batch_id: str | None = None,
+        statuses: Collection[UploadStatus] | None = None,
+        filename: str | None = None,
+    ) -> UploadPage:
+        """A ``Query`` of the tenant's upload items backwards (ids grow with creation), the
+        filters applied by DynamoDB, until a page and one more are found."""
+        values: dict[str, Any] = {":pk": _s(_upload_pk(tenant_id)), ":lo": _s(UPLOAD_SK_PREFIX)}
+        if after is not None:
+            condition = "PK = :pk AND SK BETWEEN :lo AND :hi"
+            values[":hi"] = _s(f"{UPLOAD_SK_PREFIX}{after}")
+        else:
+            condition = "PK = :pk AND begins_with(SK, :lo)"
+        filters: list[str] = []
+        names: dict[str, str] = {}
+        if batch_id is not None:
+            filters.append("batch_id = :batch")
+            values[":batch"] = _s(batch_id)
+        if statuses is not None:
+            wanted = sorted(set(statuses))
+            names["#status"] = "status"
+            filters.append(
+                "#status IN (" + ", ".join(f":st{i}" for i in range(len(wanted))) + ")"
+                if wanted
+                else "attribute_not_exists(PK)"
+            )
+            values.update({f":st{i}": _s(status) for i, status in enumerate(wanted)})
+        if filename is not None:
+            filters.append("filename = :filename")
+            values[":filename"] = _s(filename)
+        query: dict[str, Any] = {
+            "TableName": self.table,
+            "KeyConditionExpression": condition,
+            "ExpressionAttributeValues": values,
+            "ScanIndexForward": False,
+            "ConsistentRead": True,
+            "Limit": max(limit + 1, UPLOAD_PAGE),
+        }
+        if filters:
+            query["FilterExpression"] = " AND ".join(filters)
+        if names:
+            query["ExpressionAttributeNames"] = names
+        found: list[DocumentUpload] = []
+        while len(found) <= limit:
+            page = self.client.query(**query)
+            for item in page["Items"]:
+                upload = DocumentUpload.model_validate_json(item["body"]["S"])
+                if after is not None and upload.document_id >= after:
+                    continue  # BETWEEN includes its bound
+                found.append(upload)
+            if "LastEvaluatedKey" not in page:
+                break
+            query["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+        shown = tuple(found[:limit])
+        more = len(found) > limit and bool(shown)
+        return UploadPage(uploads=shown, next_after=shown[-1].document_id if more else None)
+
+    def _change_upload(
+        self,
+        tenant_id: str,
+        document_id: str,
+        change: Callable[[DocumentUpload], DocumentUpload | None],
+        now: float,
+    ) -> DocumentUpload | None:
+        """Read, ``change`` (``None``: nothing to write), write at the version read; again
+        when another write came between."""
+        for _ in range(UPLOAD_ATTEMPTS):
+            before = self._read_upload(tenant_id, document_id)
+            if before is None:
+                return None
+            after = change(before[0])
+            if after is None:
+                return None
+            try:
+                self._write_upload(before, after, now)
+            except _StaleUpload:
+                continue
+            return after
+        return None
+
+    def transition_upload(
+        self,
+        tenant_id: str,
+        document_id: str,
+        *,
+        expected: Collection[UploadStatus],
+        changes: Mapping[str, object],
+        now: float,
+        owner: str | None = None,
+    ) -> DocumentUpload | None:
+        def change(current: DocumentUpload) -> DocumentUpload | None:
+            if current.status not in expected:
+                return None
+            if owner is not None and current.lease_owner != owner:
+                return None
+            return current.changed(**{**changes, "updated_at": now})
+
+        return self._change_upload(tenant_id, document_id, change, now)
+
+    def claim_upload(
+        self, tenant_id: str, document_id: str, *, owner: str, lease_s: float, now: float
+    ) -> DocumentUpload | None:
+        def change(current: DocumentUpload) -> DocumentUpload | None:
+            if not current.claimable(now):
+                return None
+            return current.changed(
+                status="processing",
+                attempts=current.attempts + 1,
+                lease_owner=owner,
+                lease_until=now + lease_s,
+                updated_at=now,
+            )
+
+        return self._change_upload(tenant_id, document_id, change, now)
+
+    def open_uploads(self, *, limit: int) -> list[DocumentUpload]:
+        if limit <= 0:
+            return []
+        page = self.client.query(
+            TableName=self.table,
+            KeyConditionExpression="PK = :pk",
+            ExpressionAttributeValues={":pk": _s(OPEN_UPLOADS_PK)},
+            ConsistentRead=True,
+            Limit=limit,
+        )
+        found: list[DocumentUpload] = []
+        for item in page["Items"]:
+            upload = self.upload(item["tenant_id"]["S"], item["document_id"]["S"])
+            if upload is not None and upload.status in OPEN_UPLOAD:
+                found.append(upload)
+        return found
+
+    def delete_upload(self, tenant_id: str, document_id: str) -> bool:
+        for _ in range(UPLOAD_ATTEMPTS):
+            before = self._read_upload(tenant_id, document_id)
+            if before is None:
+                return False
+            try:
+                self._write_upload(before, None, before[0].updated_at)
+            except _StaleUpload:
+                continue
+            return True
+        return False
+
+    def upload_counts(self, tenant_id: str, batch_id: str) -> dict[UploadStatus, int]:
+        item = (
+            self.client.get_item(
+                TableName=self.table,
+                Key={"PK": _s(_upload_pk(tenant_id)), "SK": _s(f"{BATCH_SK_PREFIX}{batch_id}")},
+                ConsistentRead=True,
+            ).get("Item")
+            or {}
+        )
+        return {
+            status: int(item[status]["N"])
+            for status in UPLOAD_STATUSES
+            if status in item and int(item[status]["N"]) > 0
+        }
+
+
+class DynamoStore(DynamoUploads):
     """``client`` is a boto3 DynamoDB client (injected in tests; built by :meth:`from_settings`)."""
 
     def __init__(self, client: Any, *, table: str, receipts_table: str) -> None:
@@ -280,8 +731,20 @@ class DynamoStore:
         claim["UpdateExpression"] += " ADD #count :one"
         claim["ExpressionAttributeNames"]["#count"] = MESSAGE_COUNT
         claim["ExpressionAttributeValues"][":one"] = _n(1)
+        pk = conversation_pk(owner, message.conversation_id)
+        sk = message_sk(message.created_at, message.message_id)
+        citations = [
+            {"Put": {"TableName": self.table, "Item": item}}
+            for item in self._citation_items(owner, pk, sk, cited_by(message))
+        ]
+        # Past what one transaction holds, the rest go first: a citation item whose message was
+        # never stored is skipped (and dropped) by the erasure that reads it.
+        room = TRANSACT_MAX - 2
+        for extra in citations[room:]:
+            self.client.put_item(**extra["Put"])
         try:
-            # V2-19: the message and the claim of its route are one transaction.
+            # V2-19: the message and the claim of its route are one transaction; with them, the
+            # message's citation items (issue 26).
             self.client.transact_write_items(
                 TransactItems=[
                     {"Update": claim},
@@ -289,13 +752,14 @@ class DynamoStore:
                         "Put": {
                             "TableName": self.table,
                             "Item": {
-                                "PK": _s(conversation_pk(owner, message.conversation_id)),
-                                "SK": _s(message_sk(message.created_at, message.message_id)),
+                                "PK": _s(pk),
+                                "SK": _s(sk),
                                 "body": _s(message.model_dump_json()),
                             },
                             "ConditionExpression": "attribute_not_exists(SK)",
                         }
                     },
+                    *citations[:room],
                 ]
             )
         except Exception as error:
@@ -395,62 +859,61 @@ class DynamoStore:
 
     # --- erasure (issue 26) -------------------------------------------------------------------
 
-    def _scan_all(self, expression: str, values: dict[str, Any]) -> list[dict[str, Any]]:
-        scan: dict[str, Any] = {
-            "TableName": self.table,
-            "FilterExpression": expression,
-            "ExpressionAttributeValues": values,
-            "ConsistentRead": True,
-        }
-        found: list[dict[str, Any]] = []
-        while True:
-            page = self.client.scan(**scan)
-            found += page["Items"]
-            if "LastEvaluatedKey" not in page:
-                return found
-            scan["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+    @staticmethod
+    def _citation_items(
+        owner: ConversationOwner, pk: str, sk: str, documents: Sequence[str]
+    ) -> list[dict[str, Any]]:
+        return [
+            {
+                "PK": _s(citation_pk(owner.tenant_id, document_id)),
+                "SK": _s(f"{pk}#{sk}"),
+                "message_pk": _s(pk),
+                "message_sk": _s(sk),
+                "owner_pk": _s(memory_pk(owner)),
+            }
+            for document_id in documents
+        ]
 
     def erase_document_traces(self, tenant_id: str, document_id: str) -> tuple[int, int]:
-        """A scan of the tenant's messages naming the document and of its memory items (the
-        owner's digest is in their keys, so no query reaches every owner): erasure is rare."""
-        tenant = _s(f"T#{tenant_id}#O#")
-        messages = self._scan_all(
-            "begins_with(PK, :tenant) AND begins_with(SK, :m) AND contains(body, :doc)",
-            {
-                ":tenant": tenant,
-                ":m": _s(MESSAGE_PREFIX),
-                ":doc": _s(json.dumps(document_id, ensure_ascii=False)),
-            },
-        )
-        drawn: set[str] = set()
+        """The messages citing the document (its citation items: one ``Query``) keep their text
+        and say ``erased``; the memory items drawn from them go (a ``Query`` of each owner's
+        memory partition); then the citation items go. Each step may be run again."""
+        citations = self._query_all(citation_pk(tenant_id, document_id), None)
+        drawn: dict[str, set[str]] = {}
         changed = 0
-        for item in messages:
-            message = StoredMessage.model_validate_json(item["body"]["S"])
-            if not cites(message, document_id):
+        for citation in citations:
+            key = {"PK": citation["message_pk"], "SK": citation["message_sk"]}
+            item = self.client.get_item(TableName=self.table, Key=key, ConsistentRead=True).get(
+                "Item"
+            )
+            if item is None:  # a message that was never stored (its transaction failed)
                 continue
-            drawn.add(message.message_id)
+            message = StoredMessage.model_validate_json(item["body"]["S"])
+            if message.tenant_id != tenant_id or not cites(message, document_id):
+                continue
+            drawn.setdefault(citation["owner_pk"]["S"], set()).add(message.message_id)
             erased = erase_citations(message, document_id)
             if erased is not None:
                 self.client.update_item(
                     TableName=self.table,
-                    Key={"PK": item["PK"], "SK": item["SK"]},
+                    Key=key,
                     UpdateExpression="SET body = :body",
                     ConditionExpression="attribute_exists(SK)",
                     ExpressionAttributeValues={":body": _s(erased.model_dump_json())},
                 )
                 changed += 1
         removed = 0
-        if drawn:
-            memories = self._scan_all(
-                "begins_with(PK, :tenant) AND begins_with(SK, :mem)",
-                {":tenant": tenant, ":mem": _s(MEMORY_PREFIX)},
-            )
-            for item in memories:
-                if MemoryItem.model_validate_json(item["body"]["S"]).message_id in drawn:
+        for owner_pk, message_ids in sorted(drawn.items()):
+            for item in self._query_all(owner_pk, MEMORY_PREFIX):
+                if MemoryItem.model_validate_json(item["body"]["S"]).message_id in message_ids:
                     self.client.delete_item(
                         TableName=self.table, Key={"PK": item["PK"], "SK": item["SK"]}
                     )
                     removed += 1
+        for citation in citations:
+            self.client.delete_item(
+                TableName=self.table, Key={"PK": citation["PK"], "SK": citation["SK"]}
+            )
         return changed, removed
 
     def put_erasure_receipt(self, receipt: ErasureReceipt) -> None:

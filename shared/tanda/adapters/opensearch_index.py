@@ -14,6 +14,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
+from tanda.adapters.http_retry import Retry, RetryPolicy
 from tanda.errors import UpstreamFailed
 from tanda.records.documents import (
     Chunk,
@@ -40,6 +41,16 @@ DEFAULT_PIPELINE = "tanda-hybrid"
 RECORDS_PER_BULK = 500
 """Structure records per ``_bulk`` request: a large document's records go in several."""
 _UNKNOWN: Any = object()
+
+BULK_RETRY = RetryPolicy(max_attempts=8, backoff_s=0.5, max_backoff_s=20.0)
+"""``_bulk`` under back-pressure (issue 26): OpenSearch answers 429 when its write queue is full —
+to the whole request, or to some of its items (``es_rejected_execution_exception``). The whole
+request, or only the rejected items, is sent again after exponential backoff with full jitter
+(:mod:`tanda.adapters.http_retry`): 0.5 s doubling to 20 s, eight attempts (~40 s of waiting on
+average, within an ingest Lambda's time). Past them the write fails, the document with it: the
+queue redelivers it later, when the domain has caught up."""
+REJECTED = 429
+_ONE_LINE_ACTIONS = frozenset({"delete"})
 
 
 class SearchIndexFailed(UpstreamFailed):
@@ -75,6 +86,7 @@ class OpenSearchIndex:
         auto_create: bool = True,
         fusion_place: bodies.FusionPlace = "pipeline",
         clock: Callable[[], str] = _utc_now,
+        bulk_retry: RetryPolicy = BULK_RETRY,
     ) -> None:
         if not index_name:
             raise ValueError("index_name is required")
@@ -93,6 +105,7 @@ class OpenSearchIndex:
         self.fusion_place = fusion_place
         self._ensured = False
         self._clock = clock
+        self.bulk_retry = bulk_retry
         self._dimensions: int | None = dimensions if dimensions is not None else _UNKNOWN
 
     # --- construction ----------------------------------------------------------------------
@@ -219,20 +232,12 @@ class OpenSearchIndex:
                 dimensions=self._dimensions_for_write(chunks),
                 indexed_at=indexed_at,
             )
-            response = self._call(
-                self.client.bulk, index=self.index_name, body=actions, **self._refresh_params()
-            )
-            if response.get("errors"):
-                raise SearchIndexFailed("The search index refused some chunks of the document.")
+            self._bulk(actions, "The search index refused some chunks of the document.")
         for start in range(0, len(records), RECORDS_PER_BULK):
             actions = bodies.structure_actions(
                 document, records[start : start + RECORDS_PER_BULK], indexed_at=indexed_at
             )
-            response = self._call(
-                self.client.bulk, index=self.index_name, body=actions, **self._refresh_params()
-            )
-            if response.get("errors"):
-                raise SearchIndexFailed("The search index refused some records of the document.")
+            self._bulk(actions, "The search index refused some records of the document.")
         if state is not None:
             self._call(
                 self.client.delete_by_query,
@@ -454,11 +459,7 @@ class OpenSearchIndex:
         ):
             if not actions:
                 continue
-            response = self._call(
-                self.client.bulk, index=self.index_name, body=actions, **self._refresh_params()
-            )
-            if response.get("errors"):
-                raise SearchIndexFailed("The search index refused the new scope of the document.")
+            self._bulk(actions, "The search index refused the new scope of the document.")
         return IngestOutcome(
             document_id=document.document_id, status="rescoped", chunks=len(chunk_ids)
         )
@@ -467,6 +468,49 @@ class OpenSearchIndex:
         if all(chunk.embedding is None for chunk in chunks):
             return None  # nothing to write to the vector field; no need to ask the index
         return self.dimensions
+
+    def _bulk(self, actions: Sequence[Any], refused: str) -> None:
+        """One ``_bulk`` of ``actions``, with backoff on 429 (:data:`BULK_RETRY`): a request
+        rejected whole is sent again whole; a request some of whose items were rejected is sent
+        again with those items only (the others are written: sending them again would only
+        rewrite them). Any other refused item, or 429s past the attempts, is ``refused``."""
+        from opensearchpy.exceptions import OpenSearchException, TransportError
+
+        pending = _bulk_entries(actions)
+
+        def attempt(_: float | None) -> Retry | None:
+            nonlocal pending
+            lines = [line for entry in pending for line in entry]
+            try:
+                response = self.client.bulk(
+                    index=self.index_name, body=lines, **self._refresh_params()
+                )
+            except TransportError as exc:
+                if exc.status_code == REJECTED:
+                    return Retry(cause=exc)
+                log.warning("opensearch bulk failed: %s", exc)
+                raise SearchIndexFailed() from exc
+            except OpenSearchException as exc:
+                log.warning("opensearch bulk failed: %s", exc)
+                raise SearchIndexFailed() from exc
+            if not response.get("errors"):
+                return None
+            items = response.get("items") or []
+            if len(items) != len(pending):
+                raise SearchIndexFailed(refused)
+            statuses = [int(next(iter(item.values())).get("status", 0)) for item in items]
+            if any(status >= 300 and status != REJECTED for status in statuses):
+                raise SearchIndexFailed(refused)
+            pending = [entry for entry, s in zip(pending, statuses, strict=True) if s == REJECTED]
+            if not pending:
+                return None
+            return Retry(cause=SearchIndexFailed(refused))
+
+        def retrying(made: int, retry: Retry) -> None:
+            log.info("opensearch bulk rejected (429), attempt %d: backing off", made)
+
+        if self.bulk_retry.run(attempt, on_retry=retrying) is not None:
+            raise SearchIndexFailed(refused)
 
     def _refresh_params(self) -> dict[str, str]:
         return {"refresh": "true"} if self.refresh else {}
@@ -491,6 +535,19 @@ class OpenSearchIndex:
             # The server's text stays in the log, never in the error a caller sees.
             log.warning("opensearch %s failed: %s", getattr(method, "__name__", "call"), exc)
             raise SearchIndexFailed() from exc
+
+
+def _bulk_entries(actions: Sequence[Any]) -> list[list[Any]]:
+    """``_bulk`` lines grouped per item: the action line, then its source (none for a delete)."""
+    entries: list[list[Any]] = []
+    lines = list(actions)
+    at = 0
+    while at < len(lines):
+        (verb,) = lines[at]
+        width = 1 if verb in _ONE_LINE_ACTIONS else 2
+        entries.append(lines[at : at + width])
+        at += width
+    return entries
 
 
 def build_client(url: str, *, service: str | None, region: str | None) -> Any:

@@ -274,7 +274,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the annotate-v2 JSON instead")
 
     p = add("ingest", _ingest, "Index documents: PDF, text, Markdown, CSV, JSONL, BEIR folders.")
-    p.add_argument("paths", nargs="+", metavar="PATH", help="files or folders (recursed)")
+    p.add_argument("paths", nargs="*", metavar="PATH", help="files or folders (recursed)")
+    p.add_argument(
+        "--remote",
+        metavar="PREFIX",
+        default=None,
+        help="on AWS: import every object under tenants/<tenant>/imports/PREFIX of the uploads "
+        "bucket with the bulk-ingestion Distributed Map (instead of PATHs)",
+    )
+    p.add_argument(
+        "--manifest",
+        metavar="KEY",
+        default=None,
+        help="on AWS: import the keys a JSON manifest at tenants/<tenant>/imports/KEY lists",
+    )
     p.add_argument("--tenant", default="demo", help="tenant the documents belong to")
     p.add_argument("--batch", default=None, help="batch id (scope for /v1 search and ask)")
     p.add_argument("--selection", action="append", default=[], help="named selection (repeatable)")

@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from tanda.pipeline.runners.cross_check import JobLauncher
     from tanda.ports import Embedder, Originals, Reranker, SearchIndex, Store
     from tanda.records.uploads import DocumentUpload
+    from tanda.service.imports import ImportLauncher
     from tanda.service.uploads import UploadPorts
     from tanda.settings import Settings
 
@@ -53,6 +54,11 @@ class Runtime(Protocol):
     def process_upload_here(self, tenant_id: str, document_id: str) -> DocumentUpload | None:
         """Ingest one queued upload in this process (``tanda documents upload``), as the worker
         pool would."""
+        ...
+
+    @property
+    def bulk_imports(self) -> ImportLauncher | None:
+        """What starts bulk imports on AWS (issue 26); ``None`` embedded."""
         ...
 
     @property

@@ -62,6 +62,7 @@ def test_every_route_with_a_body_documents_what_the_body_gate_answers() -> None:
         "/v1/search",
         "/v1/ask",
         "/v1/cross-check",
+        "/v1/batches/{batch_id}/import",
         "/v1/documents",
         "/v1/documents/{document_id}/content",
     }

@@ -18,6 +18,7 @@ ROUTE_MODULES: tuple[str, ...] = (
     "v1_cross_check",
     "v1_usage",
     "v1_documents",
+    "v1_imports",
     "mcp",
     "web",
 )
