@@ -129,6 +129,60 @@ def index_terms(text: str, lang: Lang) -> list[str]:
     return terms
 
 
+_NUMBER: Final = re.compile(r"\d+(?:[.,/:\-]\d+)*")
+_APOSTROPHE: Final = re.compile("['’]")
+_PIECE_CACHE_MAX: Final = 200_000
+"""Whitespace-separated pieces kept per language in :func:`index_text`'s cache (cleared when
+full: the frequent pieces come back at once); ~200 B each."""
+_piece_cache: dict[Lang, dict[str, str]] = {}
+
+
+def _piece(piece: str, lang: Lang, cache: dict[str, str]) -> str:
+    """The terms of one whitespace-free piece of lowered text, joined by spaces (``""`` when it
+    holds no token) — cached: a piece's terms are always the same for one language."""
+    words = _term_cache.setdefault(lang, {})
+    parts: list[str] = []
+    for number, word, suffix in _TOKEN.findall(piece):
+        if number:
+            parts.append(number if number.isascii() else fold(number))
+            if not number.isdigit():
+                groups = _DIGIT_GROUP.findall(number)
+                if len(groups) > 1:
+                    parts.extend(fold(group) for group in groups)
+            continue
+        parts.append(_term(word, lang, words))
+        if suffix and lang != "tr":
+            parts.append(_term(suffix[1:], lang, words))
+    terms = " ".join(parts)
+    if len(cache) >= _PIECE_CACHE_MAX:
+        cache.clear()
+    cache[piece] = terms
+    return terms
+
+
+def index_text(text: str, lang: Lang) -> str:
+    """:func:`index_terms` joined by single spaces: the stream the index stores (issue 28).
+
+    A token never spans whitespace (numbers, words and apostrophe suffixes hold none, and the
+    number's look-ahead stops at it), so the lowered text is split on whitespace and each piece
+    (``pendidikan,``, ``(uu``, ``27/2022)``, ``istanbul'da``) maps to its terms through a
+    per-language cache: the tokenizing regex and the stemmer run once per distinct piece, not
+    once per token. A unit test holds it equal to
+    ``" ".join(fold(t) for t in stem(tokenize(text, lang), lang))``."""
+    cache = _piece_cache.setdefault(lang, {})
+    known = cache.get
+    lowered = lowercase(unicodedata.normalize("NFC", text), lang)
+    return " ".join(
+        filter(
+            None,
+            [
+                terms if (terms := known(piece)) is not None else _piece(piece, lang, cache)
+                for piece in lowered.split()
+            ],
+        )
+    )
+
+
 def query_terms(text: str, lang: Lang) -> list[str]:
     """Query side: like :func:`index_terms` without stopwords, distinct, in first-seen order.
 
