@@ -108,7 +108,7 @@ def _term(word: str, lang: Lang, cache: dict[str, str]) -> str:
 
 _PIECE_CACHE_MAX: Final = 200_000
 """Whitespace-separated pieces kept per language in the piece cache (cleared when full: the
-frequent pieces come back at once); ~250 B each with their terms."""
+frequent pieces come back at once); ~180 B each with their terms."""
 _piece_cache: dict[Lang, dict[str, tuple[str, ...]]] = {}
 
 
