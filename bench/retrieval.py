@@ -25,6 +25,9 @@ default ``../shared/data``); ``--million`` (the scale section at 100k and 1M) an
     taken out (``--floor``: this section alone, merged into the committed JSON).
 (e) ``/v1/ask`` end to end on the demo corpus with the offline model, FTS5 before and tantivy
     after (``--ask``).
+(f) Ingest before / after (``--before REF``): tanda's ingest at 100k chunks with their structure
+    records, git REF's ``shared/`` against this tree, one process per side, alternated, each with
+    bare tantivy's rate beside.
 """
 
 from __future__ import annotations
@@ -33,10 +36,12 @@ import argparse
 import csv
 import json
 import os
+import pickle
 import platform
 import random
 import re
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -389,17 +394,21 @@ def timed(fn: Callable[[str], object], queries: Sequence[str]) -> dict[str, floa
 
 
 def scale_row(
-    chunks: Sequence[str], queries: Sequence[str], tmp: Path, *, fts5: bool, records: bool
+    chunks: Sequence[str],
+    queries: Sequence[str],
+    tmp: Path,
+    *,
+    fts5: bool,
+    built: BuiltRecords | None,
 ) -> dict[str, Any]:
     """One corpus size: tanda on tantivy (the default engine since issue 28), tanda on FTS5
     (the engine before, MaxScore-pruned; with ``fts5``) and bare tantivy (its own simple
     tokenizer, no tanda), each ingesting the same chunks; then every query timed on each system
     in alternation (so a change in machine load hits all of them), and how many top-10 chunks
-    tanda's two engines share. With ``records``, every tanda document comes with its structure
+    tanda's two engines share. With ``built``, every tanda document comes with its structure
     records (built before the clock starts: extraction is the ingest pipeline's, its rate is
     stated beside), so tanda's ingest figure includes writing them."""
     out: dict[str, Any] = {}
-    built = structure_records(chunks) if records else None
     engines = {"tanda": "tantivy", "tanda_fts5": "sqlite"} if fts5 else {"tanda": "tantivy"}
     indexes: dict[str, SqliteSearchIndex] = {}
     searches: dict[str, Callable[[str], list[str]]] = {}
@@ -466,12 +475,11 @@ def structure_records(chunks: Sequence[str]) -> BuiltRecords:
     )
 
 
-def records_share(chunks: Sequence[str], tmp: Path) -> float:
+def records_share(chunks: Sequence[str], tmp: Path, built: BuiltRecords, rounds: int) -> float:
     """The share of tanda's ingest time that writing the structure records takes: the same
-    chunks ingested into two fresh files, with and without their records."""
-    built = structure_records(chunks)
+    chunks ingested into two fresh files, with and without their records, ``rounds`` times."""
     seconds: dict[str, list[float]] = {"with": [], "without": []}
-    for attempt in range(SHARE_ROUNDS):  # alternated: the machine's load hits both alike
+    for attempt in range(rounds):  # alternated: the machine's load hits both alike
         for name, records in (("with", built), ("without", None)):
             index = SqliteSearchIndex(tmp / f"share-{name}-{attempt}.sqlite")
             try:
@@ -664,20 +672,17 @@ def scale(
             words = sum(len(_WORD.findall(c)) for c in chunks)
             print(f"scale {size} …", file=sys.stderr)
             row: dict[str, Any] = {"mean_words_per_chunk": round(words / size, 1)}
-            row |= scale_row(
-                chunks,
-                queries,
-                tmp,
-                fts5=size <= fts5_max,
-                records=size <= records_max,
-            )
+            built = structure_records(chunks) if size <= records_max else None
+            row |= scale_row(chunks, queries, tmp, fts5=size <= fts5_max, built=built)
             row["corpus_strings_mb"] = round(sum(sys.getsizeof(c) for c in chunks) / 1e6, 1)
             if rank_bm25 and size <= fts5_max:
                 print(f"scale {size}: rank_bm25 …", file=sys.stderr)
                 row["rank_bm25"] = rank_bm25_scale(chunks, queries)
             row["targets"] = targets(row, size)
-            if size == sizes[0] and size <= records_max:
-                row["records"]["share_of_ingest"] = records_share(chunks, tmp)
+            if built is not None:  # three rounds at the first size, one above (issue 28)
+                rounds = SHARE_ROUNDS if size == sizes[0] else 1
+                row["records"]["share_of_ingest"] = records_share(chunks, tmp, built, rounds)
+                row["records"]["share_rounds"] = rounds
             out[str(size)] = row
             for system in ("tanda", "tanda_fts5", "tantivy"):
                 shutil.rmtree(tmp / f"{system}-{size}.sqlite.tantivy", ignore_errors=True)
@@ -777,6 +782,114 @@ def tenants(units: Sequence[str], queries: Sequence[str], neighbour_chunks: int)
         "p50_ratio_within_max": ratio <= TENANT_P50_RATIO_MAX,
         "top10_identical_alone_and_beside": identical,
     }
+
+
+# -- (f) ingest before / after ----------------------------------------------------------------
+
+
+AB_SIZE = 100_000
+AB_ROUNDS = 3
+
+
+def ingest_before_after(data: Path, before: str) -> dict[str, Any]:
+    """tanda's ingest at ``AB_SIZE`` chunks with their structure records, the code of git ref
+    ``before`` against this tree, each side in its own process (``--ingest-side``), alternated
+    ``AB_ROUNDS`` times so the machine's load hits both alike (medians); each process also
+    times bare tantivy on the same chunks right after, so every row carries its own ratio, and
+    the CPU time of both (steadier than the wall clock on a shared machine). The records are
+    built once (by this tree) and handed to both sides pickled."""
+    units, _ = source_units(data)
+    chunks = scale_corpus(units, AB_SIZE)
+    print(f"before/after: structure records for {AB_SIZE} …", file=sys.stderr)
+    built = structure_records(chunks)
+    rows: list[dict[str, Any]] = []
+    with tempfile.TemporaryDirectory(prefix="tanda-bench-ab-") as tmp_name:
+        tmp = Path(tmp_name)
+        records = tmp / "records.pickle"
+        records.write_bytes(pickle.dumps(built.by_document))
+        archive = subprocess.run(
+            ["git", "archive", before, "shared"], cwd=ROOT, check=True, capture_output=True
+        ).stdout
+        subprocess.run(["tar", "-x", "-C", str(tmp)], input=archive, check=True)
+        sides = {"before": tmp / "shared", "after": ROOT / "shared"}
+        for attempt in range(AB_ROUNDS):
+            for side, shared in sides.items():
+                print(f"before/after: {side} (round {attempt + 1}) …", file=sys.stderr)
+                env = {**os.environ, "PYTHONPATH": str(shared)}
+                done = subprocess.run(
+                    [sys.executable, __file__, "--data", str(data), "--ingest-side", str(records)],
+                    check=True,
+                    env=env,
+                    capture_output=True,
+                    text=True,
+                )
+                rows.append({"side": side} | json.loads(done.stdout.splitlines()[-1]))
+    out: dict[str, Any] = {
+        "how": (
+            f"{AB_SIZE} chunks with their {built.count} structure records, git ref {before!r} "
+            f"(before) vs this tree (after), one process per side, alternated {AB_ROUNDS} "
+            "times; bare tantivy timed in each process right after tanda"
+        ),
+        "before_ref": before,
+        "rows": rows,
+    }
+    for side in sides:
+        mine = [r for r in rows if r["side"] == side]
+        out[side] = {
+            key: round(statistics.median(r[key] for r in mine), 3)
+            for key in (
+                "tanda_chunks_per_s",
+                "ingest_over_tantivy",
+                "tanda_cpu_us_per_chunk",
+                "tantivy_cpu_us_per_chunk",
+            )
+        }
+    out["after_over_before"] = {
+        "tanda_chunks_per_s": round(
+            out["after"]["tanda_chunks_per_s"] / out["before"]["tanda_chunks_per_s"], 2
+        ),
+        "tanda_cpu_per_chunk": round(
+            out["after"]["tanda_cpu_us_per_chunk"] / out["before"]["tanda_cpu_us_per_chunk"], 2
+        ),
+    }
+    print(f"ingest before/after: {json.dumps(out)}")
+    return out
+
+
+def ingest_side(data: Path, records: Path) -> None:
+    """One side of :func:`ingest_before_after`, run with that side's ``shared`` on the path:
+    a JSON line with tanda's and bare tantivy's ingest rates."""
+    units, _ = source_units(data)
+    chunks = scale_corpus(units, AB_SIZE)
+    by_document = pickle.loads(records.read_bytes())  # written by the parent
+    built = BuiltRecords(by_document, sum(map(len, by_document.values())), 0.0)
+    with tempfile.TemporaryDirectory(prefix="tanda-bench-side-") as tmp_name:
+        tmp = Path(tmp_name)
+        index = SqliteSearchIndex(tmp / "side.sqlite")
+        try:
+            cpu = time.process_time()
+            seconds = ingest_chunks(index, TENANT, chunks, built)
+            tanda_cpu = time.process_time() - cpu
+        finally:
+            index.close()
+        cpu = time.process_time()
+        bare, _ = tantivy_bare(chunks, tmp)
+        bare_cpu = time.process_time() - cpu
+    rate = round(AB_SIZE / seconds)
+    print(
+        json.dumps(
+            {
+                "tanda_chunks_per_s": rate,
+                "tantivy_chunks_per_s": bare["ingest_chunks_per_s"],
+                "ingest_over_tantivy": round(rate / bare["ingest_chunks_per_s"], 3),
+                # CPU of every thread of the process: steadier than the wall clock on a
+                # shared machine (tantivy's indexing threads count for both)
+                "tanda_cpu_us_per_chunk": round(tanda_cpu / AB_SIZE * 1e6, 1),
+                "tantivy_cpu_us_per_chunk": round(bare_cpu / AB_SIZE * 1e6, 1),
+                "load_average": round(os.getloadavg()[0], 1),
+            }
+        )
+    )
 
 
 # -- (e) /v1/ask end to end -------------------------------------------------------------------
@@ -912,11 +1025,26 @@ def main() -> int:
     parser.add_argument(
         "--ask", action="store_true", help="only (e), merged into the committed JSON"
     )
+    parser.add_argument(
+        "--before",
+        metavar="REF",
+        help="only (f): tanda's ingest at 100k with records, git REF's code against this tree, "
+        "merged into the committed JSON as ingest_before_after",
+    )
+    parser.add_argument("--ingest-side", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--results", type=Path, default=RESULTS, help="the JSON to read and write")
     args = parser.parse_args()
+    if args.ingest_side:
+        ingest_side(args.data, args.ingest_side)
+        return 0
     results_path: Path = args.results
     committed = json.loads(results_path.read_text()) if results_path.is_file() else {}
     started = time.perf_counter()
+    if args.before:
+        committed["ingest_before_after"] = ingest_before_after(args.data, args.before)
+        results_path.write_text(json.dumps(committed, indent=2, ensure_ascii=False) + "\n")
+        print(f"merged into {results_path} in {time.perf_counter() - started:.0f} s")
+        return 0
     if args.million or args.ask:
         units, counts = source_units(args.data)
         if args.million:
@@ -956,7 +1084,7 @@ def main() -> int:
         "tenants": tenants(units, queries, NEIGHBOUR_CHUNKS["quick" if args.quick else "full"]),
         "rerank_floor": rerank_floor_bench(args.data),
     }
-    for kept in ("scale_million", "ask_demo"):  # their own runs (--million, --ask)
+    for kept in ("scale_million", "ask_demo", "ingest_before_after"):  # their own runs
         if kept in committed:
             results[kept] = committed[kept]
     results["runtime_s"] = round(time.perf_counter() - started, 1)

@@ -115,14 +115,14 @@ def test_a_failure_midway_rolls_back_and_keeps_the_previous_version(
     index.upsert_document(*doc("a", ["anggaran pendidikan"], version="v1"))
     # When analysis fails on the second chunk of version 2
     calls = itertools.count()
-    real = analysis.index_terms
+    real = analysis.index_text
 
-    def failing(text: str, lang: str) -> list[str]:
+    def failing(text: str, lang: str) -> str:
         if next(calls) == 1:
             raise RuntimeError("disk on fire")
         return real(text, lang)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(analysis, "index_terms", failing)
+    monkeypatch.setattr(analysis, "index_text", failing)
     with pytest.raises(RuntimeError, match="disk on fire"):
         index.upsert_document(*doc("a", ["kesehatan", "pertahanan"], version="v2"))
     # Then version 1 is still what search, reads and the document list see

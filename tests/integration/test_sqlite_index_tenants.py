@@ -325,23 +325,23 @@ def test_a_migration_that_fails_midway_leaves_the_file_as_it_was(
     legacy_copy: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Given analysis fails on the fifth chunk of the migration
-    real = analysis.index_terms
+    real = analysis.index_text
     calls = [0]
 
-    def failing(text: str, lang: str) -> list[str]:
+    def failing(text: str, lang: str) -> str:
         calls[0] += 1
         if calls[0] == 5:
             raise RuntimeError("disk on fire")
         return real(text, lang)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(analysis, "index_terms", failing)
+    monkeypatch.setattr(analysis, "index_text", failing)
     with pytest.raises(RuntimeError, match="disk on fire"):
         SqliteSearchIndex(legacy_copy, lexical="sqlite")
     # Then the file still has its shared table and no per-tenant one, and opens fine later
     names = _table_names(legacy_copy)
     assert "chunk_fts" in names
     assert not any(TENANT_FTS.fullmatch(n) for n in names)
-    monkeypatch.setattr(analysis, "index_terms", real)
+    monkeypatch.setattr(analysis, "index_text", real)
     index = SqliteSearchIndex(legacy_copy, lexical="sqlite")
     try:
         hits = index.search(SearchQuery(text="kişisel", scope=SearchScope(tenant_id="t1")))

@@ -346,19 +346,19 @@ def test_a_reindex_that_fails_midway_is_finished_by_the_next_open(
 
     copy = tmp_path / "legacy.sqlite"
     shutil.copy(FIXTURES / "index_before_issue_11.sqlite", copy)
-    real = analysis.index_terms
+    real = analysis.index_text
     calls = [0]
 
-    def failing(text: str, lang: str) -> list[str]:
+    def failing(text: str, lang: str) -> str:
         calls[0] += 1
         if calls[0] == 5:
             raise RuntimeError("disk on fire")
         return real(text, lang)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(analysis, "index_terms", failing)
+    monkeypatch.setattr(analysis, "index_text", failing)
     with pytest.raises(RuntimeError, match="disk on fire"):
         SqliteSearchIndex(copy)
-    monkeypatch.setattr(analysis, "index_terms", real)
+    monkeypatch.setattr(analysis, "index_text", real)
     index = SqliteSearchIndex(copy)
     try:
         hits = index.search(SearchQuery(text="kişisel", scope=SearchScope(tenant_id="t1")))

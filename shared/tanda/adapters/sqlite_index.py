@@ -37,6 +37,7 @@ tenant) is migrated when opened: see ``SqliteSearchIndex._migrate_shared_fts``.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 import math
@@ -295,6 +296,13 @@ def fts_match(terms: Sequence[str]) -> str:
     return " OR ".join('"' + term.replace('"', '""') + '"' for term in terms)
 
 
+@functools.lru_cache(maxsize=1024)
+def _json_list(values: tuple[str, ...]) -> str:
+    """``json.dumps(list(values))``, memoised: every chunk and record of a document carries the
+    same selections, and an ingest writes thousands of them (issue 28)."""
+    return json.dumps(list(values))
+
+
 def _f32(vector: Sequence[float]) -> bytes:
     return array("f", vector).tobytes()
 
@@ -470,7 +478,7 @@ class SqliteSearchIndex(PooledConnections[apsw.Connection]):
                     *key,
                     document.content_hash,
                     document.batch_id,
-                    json.dumps(list(document.selections)),
+                    _json_list(document.selections),
                     document.model_copy(update={"indexed_at": self._clock()}).model_dump_json(),
                 ),
             )
@@ -605,7 +613,7 @@ class SqliteSearchIndex(PooledConnections[apsw.Connection]):
                     chunk.kind,
                     chunk.text,
                     chunk.batch_id,
-                    json.dumps(list(chunk.selections)),
+                    _json_list(chunk.selections),
                     chunk.lang,
                     _f32(chunk.embedding) if chunk.embedding is not None else None,
                 )
@@ -1319,7 +1327,7 @@ def _record_row(record: StructureRecord) -> tuple[Any, ...]:
         record.chunk_id,
         record.parent_id,
         record.batch_id,
-        json.dumps(list(record.selections)),
+        _json_list(record.selections),
         record.model_dump_json(exclude=_IN_COLUMNS, exclude_none=True),
         json.dumps(list(record.keys)) if record.kind == "definition" else None,
     )
@@ -1350,7 +1358,7 @@ def _keep_content(
         document.batch_id, document.selections
     ):
         return IngestOutcome(document_id=document.document_id, status="unchanged", chunks=live)
-    selections = json.dumps(list(document.selections))
+    selections = _json_list(document.selections)
     conn.execute(
         "UPDATE chunks SET batch_id = ?, selections = ? "
         "WHERE tenant_id = ? AND document_id = ? AND stale = 0",
@@ -1391,7 +1399,7 @@ def _analyzed(chunk: Chunk, document: Document, document_lang: Callable[[], Lang
     chunk's language (else the document's, else the guessed one)."""
     lang = normalize_lang(chunk.lang) or normalize_lang(document.lang) or document_lang()
     text = " \n".join(filter(None, (chunk.title, chunk.section, chunk.text)))
-    return " ".join(analysis.index_terms(text, lang))
+    return analysis.index_text(text, lang)
 
 
 def _standin_document(chunk: Chunk) -> Document:

@@ -19,6 +19,7 @@ PyStemmer object is not thread-safe. The languages, their function words (the qu
 
 from __future__ import annotations
 
+import itertools
 import re
 import threading
 import unicodedata
@@ -105,28 +106,60 @@ def _term(word: str, lang: Lang, cache: dict[str, str]) -> str:
     return term
 
 
-def index_terms(text: str, lang: Lang) -> list[str]:
-    """Document side: every token, stemmed for ``lang`` and folded (order kept, repeats kept).
+_PIECE_CACHE_MAX: Final = 200_000
+"""Whitespace-separated pieces kept per language in the piece cache (cleared when full: the
+frequent pieces come back at once); ~180 B each with their terms."""
+_piece_cache: dict[Lang, dict[str, tuple[str, ...]]] = {}
 
-    The same terms as ``[fold(t) for t in stem(tokenize(text, lang), lang)]`` (a unit test holds
-    them equal), one regex pass and a cached stem per distinct word."""
-    cache = _term_cache.setdefault(lang, {})
-    known = cache.get
-    lowered = lowercase(unicodedata.normalize("NFC", text), lang)
+
+def _piece(piece: str, lang: Lang, cache: dict[str, tuple[str, ...]]) -> tuple[str, ...]:
+    """The terms of one whitespace-free piece of lowered text (none when it holds no token),
+    cached: a piece's terms are always the same for one language."""
+    words = _term_cache.setdefault(lang, {})
     terms: list[str] = []
-    add = terms.append
-    for number, word, suffix in _TOKEN.findall(lowered):
+    for number, word, suffix in _TOKEN.findall(piece):
         if number:
-            add(number if number.isascii() else fold(number))
+            terms.append(number if number.isascii() else fold(number))
             if not number.isdigit():  # separators inside: its digit groups too
                 groups = _DIGIT_GROUP.findall(number)
                 if len(groups) > 1:
                     terms.extend(fold(group) for group in groups)
             continue
-        add(known(word) or _term(word, lang, cache))
+        terms.append(_term(word, lang, words))
         if suffix and lang != "tr":
-            add(_term(suffix[1:], lang, cache))
-    return terms
+            terms.append(_term(suffix[1:], lang, words))
+    if len(cache) >= _PIECE_CACHE_MAX:
+        cache.clear()
+    cache[piece] = found = tuple(terms)
+    return found
+
+
+def _pieces(text: str, lang: Lang) -> list[tuple[str, ...]]:
+    """Each whitespace-separated piece's terms, in order. A token never spans whitespace
+    (numbers, words and apostrophe suffixes hold none, and the number's look-ahead stops at
+    it), so the lowered text is split on whitespace and each piece (``pendidikan,``, ``(uu``,
+    ``27/2022)``, ``istanbul'da``) is looked up in a per-language cache: the tokenizing regex
+    and the stemmer run once per distinct piece, not once per token (issue 28)."""
+    cache = _piece_cache.setdefault(lang, {})
+    known = cache.get
+    lowered = lowercase(unicodedata.normalize("NFC", text), lang)
+    return [
+        terms if (terms := known(piece)) is not None else _piece(piece, lang, cache)
+        for piece in lowered.split()
+    ]
+
+
+def index_terms(text: str, lang: Lang) -> list[str]:
+    """Document side: every token, stemmed for ``lang`` and folded (order kept, repeats kept).
+
+    The same terms as ``[fold(t) for t in stem(tokenize(text, lang), lang)]`` (a unit test holds
+    them equal), through the piece and word caches."""
+    return list(itertools.chain.from_iterable(_pieces(text, lang)))
+
+
+def index_text(text: str, lang: Lang) -> str:
+    """:func:`index_terms` joined by single spaces: the stream the index stores."""
+    return " ".join(itertools.chain.from_iterable(_pieces(text, lang)))
 
 
 def query_terms(text: str, lang: Lang) -> list[str]:

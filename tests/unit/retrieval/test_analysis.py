@@ -3,8 +3,10 @@
 import threading
 
 from tanda.lang import fold
+from tanda.retrieval import analysis
 from tanda.retrieval.analysis import (
     index_terms,
+    index_text,
     lowercase,
     query_terms,
     stem,
@@ -105,3 +107,29 @@ def test_the_cached_index_terms_are_the_pipelines_terms() -> None:
         for text in texts * 2:  # the second pass reads the cache
             expected = [fold(t) for t in stem(tokenize(text, lang), lang)]
             assert index_terms(text, lang) == expected  # type: ignore[arg-type]
+
+
+def test_the_indexed_stream_is_the_pipelines_terms_whatever_the_spacing() -> None:
+    # index_text (issue 28) splits the lowered text on whitespace and caches each piece's terms;
+    # the stream the index stores must be exactly tokenize -> stem -> fold joined by spaces, for
+    # pieces that hold no token, several tokens, odd whitespace and a cold or a warm cache
+    texts = [
+        "Türkiye'nin 5G ağı İSTANBUL'da IŞIK HIZI ile çalışır; Kişisel Verilerin Korunması.",
+        "Anggaran pendidikan Rp 10.723,82 miliar (UU 27/2022, Pasal 3 ayat (1)) 5G 2x ١٢/٣",
+        "Don't stop: the company's 2023 revenue was $1,234.5m — déjà vu, naïve façade.",
+        "a—b|c  —  | \t tab\u00a0nbsp\u2028line\u3000wide 12²  x_y 1.2.3-4/5:6 ’s 'quoted' --",
+        "",
+        "   ",
+        "— | ...",
+    ]
+    analysis._piece_cache.clear()
+    analysis._term_cache.clear()
+    for lang in ("id", "tr", "en"):
+        for text in texts * 2:  # the second pass reads the cache
+            expected = (
+                " ".join(fold(t) for t in stem(tokenize(text, lang), lang))
+                if tokenize(text, lang)
+                else ""
+            )
+            assert index_text(text, lang) == expected  # type: ignore[arg-type]
+            assert index_text(text, lang).split() == index_terms(text, lang)  # type: ignore[arg-type]
