@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import io
 import json
+import sys
 import time
 import uuid
 from collections.abc import Callable, Iterator
@@ -76,9 +77,11 @@ def as_lambda(monkeypatch: pytest.MonkeyPatch) -> Iterator[io.StringIO]:
     # stdout of whichever test made it first, so point it at a stream of this test's own.
     handler = observability.logger().registered_handler
     logs = io.StringIO()
-    previous = handler.setStream(logs)
+    # Assigned, not setStream: that flushes the old stream first, and the test that made the
+    # handler may have closed it (pytest's capture of its stdout) — then leave the process's own.
+    handler.stream = logs
     yield logs
-    handler.setStream(previous)
+    handler.stream = sys.__stdout__
     observability.logger.cache_clear()
 
 
