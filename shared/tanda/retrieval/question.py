@@ -65,6 +65,8 @@ class FocusTerm(BaseModel):
     weight: float
     name: bool = False
     number: bool = False
+    acronym: bool = False
+    """Written in capitals (``RI``, ``UMC``): the text may spell it out."""
     group: int | None = None
     """Consecutive capitalised words of the question form one name (``Kepala Kepolisian RI``):
     the terms of one group share this number."""
@@ -393,9 +395,10 @@ _ALL_FRAMES: Final = frozenset().union(*_FOLDED_FRAMES.values())
 _FOLDED_ATTRIBUTES: Final = {
     lang: frozenset(fold(w) for w in words) for lang, words in _ATTRIBUTE_WORDS.items()
 }
-_FOLDED_NEGATIONS: Final = {
+NEGATION_WORDS: Final = {
     lang: frozenset(fold(w) for w in words) for lang, words in _NEGATIONS.items()
 }
+"""The words that deny, folded, per language."""
 
 
 _TITLES: Final = _words(
@@ -414,6 +417,7 @@ def _focus(text: str, lang: Lang, kind_words: str | None) -> tuple[FocusTerm, ..
     words = [m.group(0) for m in _WORD.finditer(cues(text))]
     cue_words = {fold(w) for w in (kind_words or "").split()}
     kept: list[tuple[str, bool, bool, int | None]] = []  # surface, name, number, group
+    acronyms: set[str] = set()
     group = 0
     in_name = False
     for position, word in enumerate(words):
@@ -434,6 +438,8 @@ def _focus(text: str, lang: Lang, kind_words: str | None) -> tuple[FocusTerm, ..
             kept.append((lower, False, True, None))
             continue
         kept.append((lower, name, False, group if name else None))
+        if acronym:
+            acronyms.add(lower)
     if not kept:
         return ()
     stems = stem([surface for surface, *_ in kept], lang)
@@ -457,6 +463,7 @@ def _focus(text: str, lang: Lang, kind_words: str | None) -> tuple[FocusTerm, ..
             name=name,
             number=number,
             group=in_group,
+            acronym=surface in acronyms,
             alternatives=tuple(sorted(alternatives)),
         )
     return tuple(terms.values())
@@ -483,7 +490,7 @@ def analyze_question(text: str, lang: str | None = None) -> QuestionAnalysis:
         question_word=word,
         focus=focus,
         terms=tuple(query_terms(text, language)),
-        negated=bool(words & _FOLDED_NEGATIONS[language]),
+        negated=bool(words & NEGATION_WORDS[language]),
         defined_term=defined,
         pages=requested_pages(text),
         asks_items=asks_for_items(text),

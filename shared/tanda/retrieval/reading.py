@@ -41,7 +41,7 @@ from tanda.lang import Lang, fold, is_function_word
 from tanda.numbers import QuantityKind, extract_quantities
 from tanda.retrieval.analysis import index_terms, stem, surface_terms, tokenize
 from tanda.retrieval.opposites import opposite_pairs
-from tanda.retrieval.question import TERM_WEIGHT, FocusTerm, QuestionAnalysis
+from tanda.retrieval.question import NEGATION_WORDS, TERM_WEIGHT, FocusTerm, QuestionAnalysis
 from tanda.retrieval.sentences import sentence_spans, without_enumerator
 
 PLACED_MIN: Final = 0.5
@@ -118,7 +118,7 @@ _REASON: Final[dict[Lang, re.Pattern[str]]] = {
 _COPULA: Final[dict[Lang, re.Pattern[str]]] = {
     "id": re.compile(
         r"\b(?:adalah|ialah|merupakan|yaitu|yakni|disebut|artinya|berarti|didefinisikan|"
-        r"diartikan|dikenal\s+sebagai|mengacu|merujuk)\b|:",
+        r"diartikan|dikenal\s+sebagai|mengacu|merujuk|menunjuk)\b|:",
         re.I,
     ),
     "tr": re.compile(
@@ -388,24 +388,58 @@ def _names(text: str) -> list[str]:
 
 
 def _defines(question: QuestionAnalysis, text: str) -> bool:
-    """A unit that holds the defined term and defines it: at least half the term's words right
+    """A unit that holds the defined term and defines it: every word of the term, at least half
+    of them right
     before a definition marker (in the :data:`DEFINED_REACH` words before ``adalah``, ``:``,
-    ``tanımlanır``, ``means`` …)."""
+    ``tanımlanır``, ``means`` …, asides in brackets aside: ``Simbiosis (dari bahasa Yunani …)
+    adalah …``), or closing the unit right after one (``… nama ibu adalah matronimik.``)."""
     focus = question.focus
     if not focus:
         return False
     lang = question.lang
+
+    def half(piece: str) -> bool:
+        keys = _keys(piece, lang)
+        return 2 * sum(1 for t in focus if _holds(t, keys)) >= len(focus)
+
     if not all(_holds(t, _keys(text, lang)) for t in focus):
         return False
-    for marker in _COPULA[lang].finditer(text):
-        before = " ".join(text[: marker.start()].split()[-DEFINED_REACH:])
-        keys = _keys(before, lang)
-        if 2 * sum(1 for t in focus if _holds(t, keys)) >= len(focus):
-            return True
+    for plain in dict.fromkeys((text, _ASIDE.sub(" ", text))):
+        for marker in _COPULA[lang].finditer(plain):
+            before = " ".join(plain[: marker.start()].split()[-DEFINED_REACH:])
+            if half(before):
+                return True
+            after = plain[marker.end() :].split()
+            if after and len(after) <= len(focus) + 1 and half(" ".join(after)):
+                return True
     return False
 
 
+_ASIDE: Final = re.compile(r"\([^()]*\)|\[[^\[\]]*\]")
+"""A bracketed aside: a translation, an etymology, a reference mark."""
 DEFINED_REACH: Final = 8
+
+
+def _unknown_names(focus: Sequence[FocusTerm], everywhere: _Keys) -> tuple[str, ...]:
+    """The words of the question's names that no passage read holds anywhere — what the
+    passages speak of is not what the question names (``Kabupaten Mantan Barat`` is not
+    ``Kabupaten Pasaman Barat``, ``ayah Muslim Abdul Hamid`` not ``Ahmad bin Abdul Hamid``).
+    A name said in short keeps its beginning (``Budi Susilo`` for ``Budi Susilo Soepandji``):
+    words missing only at its end, after words that are held, are forgiven; so is an acronym,
+    which the text may spell out (``RI``)."""
+    held = [_holds(t, everywhere) for t in focus]
+    unknown: list[str] = []
+    for n, term in enumerate(focus):
+        if not term.name or term.number or held[n] or term.acronym:
+            continue
+        members = [m for m, t in enumerate(focus) if t.group == term.group and t.name]
+        before = [m for m in members if m < n]
+        after = [m for m in members if m > n]
+        shortened = bool(before) and all(held[m] for m in before)
+        if shortened and not any(held[m] for m in after):
+            continue
+        unknown.append(term.surface)
+    return tuple(unknown)
 
 
 def _missing_names(focus: Sequence[FocusTerm], placed: set[int]) -> tuple[str, ...]:
@@ -458,6 +492,68 @@ def _says_opposite(
     return any(not held.isdisjoint(other) and held.isdisjoint(one) for one, other in pairs)
 
 
+NEGATION_REACH: Final = 3
+"""A negation bears on a focus word at most this many words after it (``tidak diketahui``)."""
+
+
+def _polarity_differs(
+    question: QuestionAnalysis, text: str, stems: frozenset[str], denied: frozenset[str]
+) -> bool:
+    """The unit says the opposite of the question's polarity: the question asks what is *not*
+    so and the unit states it, undenied, in the question's own words (``yang tidak mempelajari
+    reptil`` / ``yang mempelajari reptil``; not ``tidak modern`` / ``tradisional``, which says
+    the same in other words), or the question asks what is so and the unit denies a word of the
+    question (``selalu diketahui`` / ``tidak diketahui``)."""
+    words = _content_words(text, question.lang)
+    negations = NEGATION_WORDS[question.lang]
+    at = [n for n, (surface, _) in enumerate(words) if surface in negations]
+    bears = {
+        stem for n in at for _, stem in _negated_span(words, n, question.lang) if stem in stems
+    }
+    if question.negated:
+        held = {stem for _, stem in words}
+        return bool(denied) and denied <= held and not (denied & bears)
+    return bool(bears)
+
+
+def _denied(question: QuestionAnalysis) -> frozenset[str]:
+    """The focus stems a negated question denies: those in the :data:`NEGATION_REACH` words
+    after its negation."""
+    if not question.negated:
+        return frozenset()
+    stems = {t.stem for t in question.focus}
+    words = _content_words(question.text, question.lang)
+    negations = NEGATION_WORDS[question.lang]
+    return frozenset(
+        stem
+        for n, (surface, _) in enumerate(words)
+        if surface in negations
+        for _, stem in _negated_span(words, n, question.lang)
+        if stem in stems
+    )
+
+
+def _negated_span(
+    words: tuple[tuple[str, str], ...], at: int, lang: Lang
+) -> tuple[tuple[str, str], ...]:
+    """The words a negation at ``at`` bears on: the :data:`NEGATION_REACH` after it (``tidak
+    diketahui``, ``not known``), in Turkish the one before it (``resmi olmayan``, ``bilinen
+    değil``)."""
+    if lang == "tr":
+        return words[max(0, at - 1) : at]
+    return words[at + 1 : at + 1 + NEGATION_REACH]
+
+
+@lru_cache(maxsize=8192)
+def _content_words(text: str, lang: Lang) -> tuple[tuple[str, str], ...]:
+    """(folded word, folded stem) of each word of ``text``, in order."""
+    tokens = tokenize(text, lang)
+    return tuple(
+        (fold(t.lower()), fold(t) if t[0].isdigit() else fold(s))
+        for t, s in zip(tokens, stem(tokens, lang), strict=True)
+    )
+
+
 _ANAPHORS: Final[dict[Lang, frozenset[str]]] = {
     "id": _words("ini itu tersebut ia beliau mereka dia"),
     "tr": _words("bu o onun bunun şu bunlar onlar"),
@@ -493,6 +589,12 @@ def read_units(question: QuestionAnalysis, passages: Sequence[ReadPassage]) -> R
         # word is missed far more often than it is missing; one of them must be there.
         allowed = len(content) - 1
     opposites = _asked_opposites(asked_keys, lang)
+    focus_stems = frozenset(t.stem for t in focus)
+    denied = _denied(question)
+    # A name no passage read holds anywhere is not what they speak of: "Kabupaten Mantan Barat"
+    # is not "Kabupaten Pasaman Barat", however many of its words they share.
+    everywhere = _keys(" ".join(" ".join((*p.identity, p.text)) for p in passages), lang)
+    unknown = _unknown_names(focus, everywhere)
     readings: list[UnitReading] = []
     for rank, passage in enumerate(passages):
         units = passage_units(passage, rank)
@@ -516,8 +618,10 @@ def read_units(question: QuestionAnalysis, passages: Sequence[ReadPassage]) -> R
             covered = sum(focus[n].weight for n in held_at) / total if total else 0.0
             placed = sum(focus[n].weight for n in placed_at) / total if total else 0.0
             kind = holds_kind(question, unit.text)
-            missing = _missing_names(focus, placed_at)
-            opposite = _says_opposite(opposites, keys.words)
+            missing = _missing_names(focus, placed_at) or unknown
+            opposite = _says_opposite(opposites, keys.words) or _polarity_differs(
+                question, unit.text, focus_stems, denied
+            )
             if placed >= PLACED_MIN and _refers_back(unit.text, lang):
                 # "Album ini dirilis …", "Ia lahir …": the passage names what the unit speaks of.
                 covered = max(covered, COVERED_MIN)

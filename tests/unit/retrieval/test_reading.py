@@ -115,3 +115,87 @@ def test_nothing_shared_with_the_question_is_never_offered() -> None:
     assert (
         read("Kapan Hydatius lahir?", ReadPassage("P1", "Jalan provinsi diperbaiki.")).best is None
     )
+
+
+# -- issue 22, second pass: polarity, unknown names, definitions ----------------------------------
+
+
+def test_a_sentence_denying_what_the_question_asks_does_not_answer() -> None:
+    # Issue 22: a near-miss question asks what *is* so; the sentence says it is *not* (id, en).
+    passage = ReadPassage(
+        "P1",
+        "Sepuluh Suku Israel tidak diketahui keberadaannya setelah penaklukan oleh Bangsa Asyur.",
+        (),
+    )
+    assert read("Suku Israel apa yang tidak diketahui keberadaannya?", passage).answers
+    assert not read("Suku Israel apa yang selalu diketahui keberadaannya?", passage).answers
+    english = ReadPassage("P1", "Sonic does not like being near water because he cannot swim.", ())
+    assert not read("Why does Sonic like being near water?", english).answers
+
+
+def test_a_negated_question_is_not_answered_by_the_same_words_undenied() -> None:
+    passage = ReadPassage(
+        "P1", "Cabang ilmu pengetahuan alam yang mempelajari tentang reptil adalah herpetologi.", ()
+    )
+    asked = "Apa cabang ilmu pengetahuan alam yang mempelajari tentang reptil?"
+    assert read(asked, passage).answers
+    negated = "Apa cabang ilmu pengetahuan alam yang tidak mempelajari tentang reptil?"
+    assert not read(negated, passage).answers
+    # The same denial in other words answers: "tidak modern" is what "tradisional" says.
+    silat = ReadPassage(
+        "P1", "Pencak silat adalah suatu seni bela diri tradisional dari Kepulauan Nusantara.", ()
+    )
+    assert read("Apa nama seni bela diri yang tidak modern dari Nusantara?", silat).answers
+
+
+def test_a_turkish_negation_bears_on_the_word_before_it() -> None:
+    passage = ReadPassage("P1", "Bu okulların çoğu meslek okulları değildir.", ())
+    affirmative = ReadPassage("P1", "Bu okulların çoğu meslek okullarıdır.", ())
+    question = "Okulların çoğu ne tür okullardır?"
+    assert read(question, affirmative).answers
+    assert not read(question, passage).answers
+
+
+def test_a_name_no_passage_holds_is_not_answered_even_when_its_other_words_are() -> None:
+    # Issue 22: "Kabupaten Mantan Barat" shares two of three words with "Kabupaten Pasaman Barat".
+    passage = ReadPassage(
+        "P1", "Kabupaten Pasaman Barat dengan luas wilayah 3.864,02 km² dan 11 kecamatan.", ()
+    )
+    assert read("Berapa luas Kabupaten Pasaman Barat?", passage).answers
+    assert not read("Berapa luas Kabupaten Mantan Barat?", passage).answers
+    english = ReadPassage("P1", "Saint Francis Xavier was born in Navarre in 1506.", ())
+    assert not read("When was Saint Francis Borgia born?", english).answers
+
+
+def test_a_name_said_in_short_or_an_acronym_spelt_out_still_answers() -> None:
+    # "Budi Susilo" is "Budi Susilo Soepandji" said in short; "RI" the text spells out.
+    school = ReadPassage(
+        "P1", "Budi Susilo lulus dari SMA 1 Magelang pada tahun 1972 dan kuliah di Bandung.", ()
+    )
+    assert read("Kapan Budi Susilo Soepandji lulus SMA?", school).answers
+    police = ReadPassage(
+        "P1",
+        "Pada tanggal 29 September 1945 Presiden Soekarno melantik Raden Said Soekanto menjadi "
+        "Kepala Kepolisian Negara.",
+        (),
+    )
+    asked = "Siapa yang melantik Raden Said Soekanto sebagai Kepala Kepolisian RI?"
+    assert read(asked, police).answers
+
+
+def test_a_definition_is_found_past_an_aside_and_a_reference_mark() -> None:
+    passage = ReadPassage(
+        "P1",
+        'Simbiosis (dari bahasa Yunani συμβίωσις "hidup bersama", dari kata σύν dan βίωσις)[2] '
+        "adalah semua jenis interaksi biologis jangka panjang antara dua organisme.[1] "
+        "Simbiosis banyak dipelajari.",
+        (),
+    )
+    reading = read("Apakah yang dimaksud dengan simbiosis?", passage)
+    assert reading.answers
+    assert reading.best is not None
+    assert reading.best.unit.text.endswith("antara dua organisme.[1]")
+    turkish = ReadPassage(
+        "P1", "Ortakyaşam (Yunanca: birlikte yaşamak), iki canlının uzun süreli ilişkisidir.", ()
+    )
+    assert read("Ortakyaşam nedir?", turkish).answers
