@@ -67,6 +67,9 @@ EQUIVALENT_COST: Final = 0.05
 """What being in the first retrieved passage adds to a unit's score (half of it the second's …)."""
 NAME_FUZZY_MIN: Final = 6
 """A name this long meets a spelling one letter off (``Prancis`` / ``Perancis``)."""
+HEAD_LETTERS: Final = 5
+"""Turkish words sharing their first this many letters meet (the "first five" stem of Turkish
+retrieval)."""
 FUZZY_STEM_MIN: Final = 5
 """A stem meets a longer or shorter form of itself only when the shorter has this many letters."""
 
@@ -284,10 +287,18 @@ class _Keys:
     a longer form of itself) and its longer words with one letter dropped (a name spelt one
     letter off)."""
 
-    def __init__(self, stems: frozenset[str], surfaces: frozenset[str]) -> None:
+    def __init__(self, stems: frozenset[str], surfaces: frozenset[str], lang: Lang) -> None:
         self.stems = stems
         self.surfaces = surfaces
         self.words = stems | surfaces
+        self.lang = lang
+
+    @cached_property
+    def heads(self) -> frozenset[str]:
+        """The first :data:`HEAD_LETTERS` letters of each longer word, in Turkish only."""
+        if self.lang != "tr":
+            return frozenset()
+        return frozenset(w[:HEAD_LETTERS] for w in self.surfaces if len(w) >= HEAD_LETTERS)
 
     @cached_property
     def affixes(self) -> frozenset[str]:
@@ -311,7 +322,7 @@ class _Keys:
 
 @lru_cache(maxsize=8192)
 def _keys(text: str, lang: Lang) -> _Keys:
-    return _Keys(_terms(text, lang), _surfaces(text))
+    return _Keys(_terms(text, lang), _surfaces(text), lang)
 
 
 def _deletes(word: str) -> set[str]:
@@ -329,6 +340,12 @@ def _holds(term: FocusTerm, keys: _Keys) -> bool:
         return True
     if term.number:
         return False
+    if keys.lang == "tr" and not term.name:
+        # Turkish piles its suffixes on a word the stemmer often cuts at different places
+        # (``bırakılmıştır`` / ``bırakılan``): words sharing their first five letters meet.
+        head = fold(term.surface)[:HEAD_LETTERS]
+        if len(head) == HEAD_LETTERS and head in keys.heads:
+            return True
     stem = term.stem
     if len(stem) >= FUZZY_STEM_MIN - 1:
         if stem in keys.affixes:

@@ -199,3 +199,23 @@ def test_a_definition_is_found_past_an_aside_and_a_reference_mark() -> None:
         "P1", "Ortakyaşam (Yunanca: birlikte yaşamak), iki canlının uzun süreli ilişkisidir.", ()
     )
     assert read("Ortakyaşam nedir?", turkish).answers
+
+
+def test_turkish_words_sharing_their_first_five_letters_meet() -> None:
+    # Issue 22: the stemmer cuts "üretilmektedir" and "üretilen" at different places.
+    passage = ReadPassage("P1", "Bu fabrikada üretilen ürünler otomobil parçalarıdır.", ())
+    reading = read("Bu fabrikada ne üretilmektedir?", passage)
+    assert reading.answers
+    assert reading.best is not None and reading.best.covered == 1.0
+
+
+def test_a_beginning_is_not_an_end() -> None:
+    # Issue 22: the passage says when it was founded; the question asks when it was dissolved.
+    passage = ReadPassage(
+        "P1", "Partai itu didirikan pada tanggal 10 Januari 1973 oleh para tokoh politik.", ()
+    )
+    assert read("Kapan partai politik itu didirikan?", passage).answers
+    assert not read("Kapan partai politik itu dibubarkan?", passage).answers
+    english = ReadPassage("P1", "The society was founded in 1907 in London by Baden-Powell.", ())
+    assert read("When was the society founded?", english).answers
+    assert not read("When was the society dissolved?", english).answers
