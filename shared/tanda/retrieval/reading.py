@@ -39,7 +39,7 @@ from typing import Final
 
 from tanda.lang import Lang, fold, is_function_word
 from tanda.numbers import QuantityKind, extract_quantities
-from tanda.retrieval.analysis import index_terms, stem, surface_terms, tokenize
+from tanda.retrieval.analysis import index_terms, lowercase, stem, surface_terms, tokenize
 from tanda.retrieval.opposites import opposite_pairs
 from tanda.retrieval.question import NEGATION_WORDS, TERM_WEIGHT, FocusTerm, QuestionAnalysis
 from tanda.retrieval.sentences import sentence_spans, without_enumerator
@@ -58,6 +58,8 @@ PHRASE_BONUS: Final = 0.1
 CLOSE_TO_BEST: Final = 0.85
 """A further unit is shown beside the best one only when it scores this share of the best's."""
 DEFINIENDUM_BONUS: Final = 0.1
+NEAR_BONUS: Final = 0.05
+"""What a number or a date standing next to a word of the question adds."""
 """What a definition question's unit opening with the defined term adds."""
 RANK_BONUS: Final = 0.1
 LABEL_BONUS: Final = 0.1
@@ -390,6 +392,55 @@ def holds_kind(question: QuestionAnalysis, text: str) -> bool:
     return len(_terms(text, question.lang) - said) >= 2
 
 
+NEAR_NUMBER: Final = 2
+"""A count or a measure is written next to what it counts (``330 desa``, ``tujuh kali``)."""
+NEAR_TIME: Final = 4
+"""A date is written near the event it dates (``didirikan pada tahun 1238``)."""
+
+
+def answer_near_focus(question: QuestionAnalysis, text: str) -> bool:
+    """For a number or time question: the unit's number or date stands next to a word of the
+    question that is not a name (``Berapa jumlah desa …`` — ``330 desa``, not ``Gresik
+    mencapai 1.251.754 jiwa``) — the answer is about what was asked, not only beside it."""
+    if question.kind not in ("number", "time"):
+        return False
+    words = _plain_words(text, question.lang)
+    asked = {t.stem for t in question.focus if not (t.number or t.name)} | {
+        fold(t.surface) for t in question.focus if not (t.number or t.name)
+    }
+    near = NEAR_NUMBER if question.kind == "number" else NEAR_TIME
+    said = set(question.numbers)
+    numbers = _NUMBER_WORDS[question.lang] if question.kind == "number" else frozenset()
+    at_focus = [n for n, (surface, stem) in enumerate(words) if stem in asked or surface in asked]
+    if not at_focus:
+        return False
+    for n, (surface, _) in enumerate(words):
+        if surface in said:
+            continue
+        if question.kind == "number":
+            answer = (surface[:1].isdigit() and not _BARE_YEAR.match(surface)) or (
+                surface in numbers
+            )
+        else:
+            answer = bool(_BARE_YEAR.match(surface) or _MONTHS.fullmatch(surface))
+        if answer and any(abs(n - m) <= near for m in at_focus):
+            return True
+    return False
+
+
+_PLAIN_WORD: Final = re.compile(r"\d+(?:[.,]\d+)*|[^\W\d_]+")
+
+
+@lru_cache(maxsize=8192)
+def _plain_words(text: str, lang: Lang) -> tuple[tuple[str, str], ...]:
+    """(folded word, folded stem) of each word and whole number of ``text``, in order."""
+    tokens = [lowercase(t, lang) for t in _PLAIN_WORD.findall(text)]
+    return tuple(
+        (fold(t), fold(t) if t[0].isdigit() else fold(s))
+        for t, s in zip(tokens, stem(tokens, lang), strict=True)
+    )
+
+
 def _names(text: str) -> list[str]:
     """Capitalised words that are not a sentence's first word (unless a second one follows)."""
     found = list(_NAME_START.finditer(text))
@@ -651,6 +702,7 @@ def read_units(question: QuestionAnalysis, passages: Sequence[ReadPassage]) -> R
                 + PHRASE_BONUS * _phrases(pairs, unit.text, lang)
                 + LABEL_BONUS * _label_share(unit, asked_keys, lang)
                 + (DEFINIENDUM_BONUS if kind and _opens_with_term(question, unit.text) else 0.0)
+                + (NEAR_BONUS if kind and answer_near_focus(question, unit.text) else 0.0)
                 - EQUIVALENT_COST * sum(1 for n in held_at if not _exact(focus[n], keys))
             )
             readings.append(

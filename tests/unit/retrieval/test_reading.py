@@ -219,3 +219,31 @@ def test_a_beginning_is_not_an_end() -> None:
     english = ReadPassage("P1", "The society was founded in 1907 in London by Baden-Powell.", ())
     assert read("When was the society founded?", english).answers
     assert not read("When was the society dissolved?", english).answers
+
+
+def test_the_number_standing_next_to_what_is_counted_leads() -> None:
+    # Issue 22: both sentences name the regency and hold a number; one counts its villages.
+    passage = ReadPassage(
+        "P1",
+        "Pada tahun 2017, jumlah penduduk Kabupaten Gresik mencapai 1.251.754 jiwa dengan desa "
+        "yang padat. Kabupaten Gresik terdiri dari 18 kecamatan dan 330 desa.",
+        (),
+    )
+    reading = read("Berapa jumlah desa di Kabupaten Gresik?", passage)
+    assert reading.best is not None and "330 desa" in reading.best.unit.text
+    english = ReadPassage(
+        "P1",
+        "In 2017 the district of Gresik had 1,251,754 inhabitants and its villages grew. "
+        "The district of Gresik has 18 subdistricts and 330 villages.",
+        (),
+    )
+    reading = read("How many villages does the district of Gresik have?", english)
+    assert reading.best is not None and "330 villages" in reading.best.unit.text
+    turkish = ReadPassage(
+        "P1",
+        "Gresik ilçesinde 2017 yılında 1.251.754 kişi yaşıyordu ve köyler büyüdü. "
+        "Gresik ilçesinde 18 mahalle ve 330 köy vardır.",
+        (),
+    )
+    reading = read("Gresik ilçesinde kaç köy vardır?", turkish)
+    assert reading.best is not None and "330 köy" in reading.best.unit.text
