@@ -247,3 +247,16 @@ def test_the_number_standing_next_to_what_is_counted_leads() -> None:
     )
     reading = read("Gresik ilçesinde kaç köy vardır?", turkish)
     assert reading.best is not None and "330 köy" in reading.best.unit.text
+
+
+def test_a_release_said_in_other_words_answers() -> None:
+    # Issue 22: "dirilis" asked, "dikeluarkan" written (equivalents: released, launched …).
+    passage = ReadPassage(
+        "P1",
+        "Versi pertama sistem operasi Windows 2000 dikeluarkan oleh Microsoft tanggal "
+        "17 Februari 2000 di Amerika Serikat.",
+        (),
+    )
+    assert read("Kapan Windows 2000 dirilis?", passage).answers
+    english = ReadPassage("P1", "The first Walkman was launched by Sony on 1 July 1979.", ())
+    assert read("When was the first Walkman released?", english).answers
