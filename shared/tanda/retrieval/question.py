@@ -134,7 +134,7 @@ _KIND_CUES: Final[dict[Lang, tuple[tuple[str, QuestionKind], ...]]] = {
         ),
         (r"\bkim(?:dir|di|in|e|i|ler\w*|se)?\b", "person"),
         (r"\bnere\w*|\bhangi\s+(?:şehir|ülke|il|bölge|kent|yer|kıta|eyalet)\w*", "place"),
-        (r"\bkaç\b|\bne\s+kadar\b|\byüzde\s+kaç\b", "number"),
+        (r"\bkaç\b|\bne\s+kadar\w*|\byüzde\s+kaç\b", "number"),
         (r"\bneden\b|\bniçin\b|\bniye\b|\bne\s+sebep\w*", "reason"),
         (r"\bnasıl\b", "manner"),
         (r"\bne\w*|\bhangi\w*", "thing"),

@@ -375,6 +375,10 @@ def holds_kind(question: QuestionAnalysis, text: str) -> bool:
         quantities = extract_quantities(text, question.lang)
         return any(q.kind in _TIME_KINDS for q in quantities)
     if kind == "number":
+        measure = _asked_measure(question)
+        if measure is not None:
+            # "How large": an area, not any number of the sentence; "how high": a length.
+            return _MEASURES[measure][1].search(text) is not None
         # A quantity the question does not state; a year is a time, not how many or how much.
         numbers = {n for n in re.findall(r"\d+(?:[.,]\d+)*", text) if not _BARE_YEAR.match(n)}
         if numbers - set(question.numbers):
@@ -390,6 +394,47 @@ def holds_kind(question: QuestionAnalysis, text: str) -> bool:
     # manner, thing: something the question does not already say
     said = {t.stem for t in question.focus}
     return len(_terms(text, question.lang) - said) >= 2
+
+
+_NUMBER_THEN: Final = r"\d(?:[\d.,]*\d)?\s?(?:-\s?)?"
+_MEASURES: Final[dict[str, tuple[frozenset[str], re.Pattern[str]]]] = {
+    # The words that ask for a measure (folded) and how its value is written.
+    "area": (
+        _words("luas luasnya seluas area yüzölçümü yuzolcumu"),
+        re.compile(
+            _NUMBER_THEN + r"(?:[kc]?m\s?(?:²|2\b|persegi)|ha\b|hektar\w*|hectares?\b|are\b|"
+            r"(?:square|sq\.?)\s?(?:kilomet\w+|km|mi\w*|met\w+|m)\b|"
+            r"(?:kilometer|kilometre|meter|metre|mil)\s?persegi|mi²|acres?\b|dönüm|"
+            r"(?:kilo)?metrekare|%|persen\b|percent\b)",
+            re.IGNORECASE,
+        ),
+    ),
+    "length": (
+        _words(
+            "tinggi ketinggian panjang jarak kedalaman height high tall long length far distance "
+            "deep depth "
+            "yükseklik yukseklik uzunluk mesafe derinlik"
+        ),
+        re.compile(
+            _NUMBER_THEN + r"(?:[kcm]?m\b|meter\w*|metre\w*|kilomet\w+|mil\b|miles?\b|kaki\b|"
+            r"feet\b|ft\b|foot\b|inci\b|inch\w*|mdpl\b)",
+            re.IGNORECASE,
+        ),
+    ),
+}
+
+
+def _asked_measure(question: QuestionAnalysis) -> str | None:
+    """The measure a number question asks for (``Berapa luas …`` an area, ``Berapa tinggi …``
+    a length), when one of its words, as written, asks for one (``tertinggi`` does not: the
+    highest of anything)."""
+    said = {fold(t.surface) for t in question.focus} | {
+        fold(w) for w in (question.question_word or "").split()
+    }
+    for measure, (words, _) in _MEASURES.items():
+        if said & words:
+            return measure
+    return None
 
 
 NEAR_NUMBER: Final = 2

@@ -260,3 +260,24 @@ def test_a_release_said_in_other_words_answers() -> None:
     assert read("Kapan Windows 2000 dirilis?", passage).answers
     english = ReadPassage("P1", "The first Walkman was launched by Sony on 1 July 1979.", ())
     assert read("When was the first Walkman released?", english).answers
+
+
+def test_how_large_asks_for_an_area_and_how_high_for_a_length() -> None:
+    # Issue 22: a number of the sentence is not an answer to "how large" unless it is an area.
+    passage = ReadPassage(
+        "P1",
+        "Kota Tomohon diapit oleh 2 gunung berapi aktif, yaitu Gunung Lokon (1.580 m) dan "
+        "Gunung Mahawu (1.311 m).",
+        (),
+    )
+    assert read("Berapa tinggi Gunung Mahawu?", passage).answers
+    assert not read("Berapa luas Gunung Mahawu?", passage).answers
+    english = ReadPassage(
+        "P1", "In 2010 Kansas City had 145,786 inhabitants and an area of 331 km².", ()
+    )
+    assert read("How large is the area of Kansas City?", english).answers
+    assert not read("How high is Kansas City?", english).answers
+    turkish = ReadPassage("P1", "Jeju adasının yüzölçümü 1.825 km² ve nüfusu 670.000 kişidir.", ())
+    assert read("Jeju adasının yüzölçümü ne kadardır?", turkish).answers
+    wrong = ReadPassage("P1", "Jeju adasının nüfusu 670.000 kişidir ve yüzölçümü geniştir.", ())
+    assert not read("Jeju adasının yüzölçümü ne kadardır?", wrong).answers
