@@ -386,7 +386,8 @@ def holds_kind(question: QuestionAnalysis, text: str) -> bool:
         words = {fold(w) for w in surface_terms(text)}
         return bool(words & {fold(w) for w in _NUMBER_WORDS[question.lang]})
     if kind in ("person", "place"):
-        return any(fold(name.lower()) not in asked for name in _names(text))
+        named = _names(text, agents=kind == "person")
+        return any(fold(name.lower()) not in asked for name in named)
     if kind == "definition":
         return _defines(question, text)
     if kind == "reason":
@@ -486,8 +487,11 @@ def _plain_words(text: str, lang: Lang) -> tuple[tuple[str, str], ...]:
     )
 
 
-def _names(text: str) -> list[str]:
-    """Capitalised words that are not a sentence's first word (unless a second one follows)."""
+def _names(text: str, *, agents: bool = True) -> list[str]:
+    """Capitalised words that are not a sentence's first word (unless a second one follows),
+    nor a month, a weekday or an era (``Desember``, ``SM``: a time, not who or where); with
+    ``agents`` false, nor a name said as the doer (``oleh Invoke Media``, ``by Sony``: who,
+    not where)."""
     found = list(_NAME_START.finditer(text))
     names: list[str] = []
     for index, match in enumerate(found):
@@ -496,8 +500,22 @@ def _names(text: str) -> list[str]:
         following = index + 1 < len(found) and found[index + 1].start() - match.end() <= 1
         if first and not following:
             continue
+        if _MONTHS.fullmatch(word) or _TIME_NAMES.fullmatch(word):
+            continue
+        if not agents and _AGENT_BEFORE.search(text[: match.start()]):
+            continue
         names.append(word)
     return names
+
+
+_TIME_NAMES: Final = re.compile(
+    r"(?:SM|M|BC|AD|BCE|CE|MÖ|MS|Senin|Selasa|Rabu|Kamis|Jumat|Sabtu|Minggu|Pazartesi|Salı|"
+    r"Çarşamba|Perşembe|Cuma|Cumartesi|Pazar|Monday|Tuesday|Wednesday|Thursday|Friday|"
+    r"Saturday|Sunday|Januari|Februari|Maret|Mei|Juni|Juli|Agustus|Oktober|Desember|January|"
+    r"February|March|April|May|June|July|August|September|October|November|December)",
+    re.IGNORECASE,
+)
+_AGENT_BEFORE: Final = re.compile(r"\b(?:oleh|by)\s+(?:[A-ZÀ-ÖØ-ÞÇĞİÖŞÜ][\w'’.-]*\s+){0,3}$")
 
 
 def _defines(question: QuestionAnalysis, text: str) -> bool:
