@@ -720,6 +720,7 @@ def read_units(question: QuestionAnalysis, passages: Sequence[ReadPassage]) -> R
         # word is missed far more often than it is missing; one of them must be there.
         allowed = len(content) - 1
     opposites = _asked_opposites(asked_keys, lang)
+    qualifiers = _qualifiers(question)
     focus_stems = frozenset(t.stem for t in focus)
     denied = _denied(question)
     # A name no passage read holds anywhere is not what they speak of: "Kabupaten Mantan Barat"
@@ -750,6 +751,8 @@ def read_units(question: QuestionAnalysis, passages: Sequence[ReadPassage]) -> R
             placed = sum(focus[n].weight for n in placed_at) / total if total else 0.0
             kind = holds_kind(question, unit.text)
             missing = _missing_names(focus, placed_at) or unknown
+            if not missing:
+                missing = tuple(focus[n].surface for n in qualifiers if n not in held_at)
             opposite = _says_opposite(opposites, keys.words) or _polarity_differs(
                 question, unit.text, focus_stems, denied
             )
@@ -774,6 +777,64 @@ def read_units(question: QuestionAnalysis, passages: Sequence[ReadPassage]) -> R
     # A unit that answers comes before any that does not, however high the latter scores.
     readings.sort(key=lambda r: (not r.answers, -r.score, r.unit.passage, r.unit.position))
     return Reading(readings)
+
+
+_QUALIFIER_BEFORE: Final[dict[Lang, frozenset[str]]] = {
+    "id": _words("yang paling"),
+    "tr": frozenset(),
+    "en": _words("most least"),
+}
+_VERB_PREFIX: Final = re.compile(r"^(?:me|di|ber|ke|pe)")
+"""An Indonesian word so prefixed is (mostly) a verb: a relative clause's verb is often said in
+other words (``yang menangani`` / ``yang mengurus``); an adjective seldom is."""
+_QUALIFIER_SKIP: Final[dict[Lang, frozenset[str]]] = {
+    "id": _words("paling lebih sangat tidak bukan belum sudah telah masih pernah"),
+    "tr": _words("çok daha"),
+    "en": _words("more very"),
+}
+
+
+_QUESTION_WORDS: Final = _words(
+    "apa apakah siapa siapakah mana manakah dimana dimanakah kapan berapa berapakah bagaimana "
+    "mengapa kenapa"
+)
+
+
+def _qualifiers(question: QuestionAnalysis) -> tuple[int, ...]:
+    """The focus words that narrow what the question asks about — the word after ``yang``,
+    ``paling`` (``Apa nama kota yang terkecil``, ``makanan yang paling terkenal``), ``en``,
+    ``most``, or an English superlative: the sentence that answers says it itself, not only its
+    passage (``terkecil di dunia`` is no answer to ``terkecil di Inggris``'s ``terkecil``
+    elsewhere)."""
+    lang = question.lang
+    words = [w for w, _ in _plain_words(question.text, lang)]
+    index = {t.stem: n for n, t in enumerate(question.focus)} | {
+        fold(t.surface): n for n, t in enumerate(question.focus)
+    }
+    picked: set[int] = set()
+    for position, word in enumerate(words):
+        after = word in _QUALIFIER_BEFORE[lang] and not (
+            # "Siapa yang memimpin …": the predicate asked about, not a narrowing of it.
+            position > 0 and words[position - 1] in _QUESTION_WORDS
+        )
+        superlative = lang == "en" and word.endswith("est") and len(word) > 5
+        if not (after or superlative):
+            continue
+        rest = words[position + 1 :] if after else [word]
+        for following in rest:
+            if following in NEGATION_WORDS[lang]:
+                break  # "yang tidak modern": said in other words ("tradisional")
+            if following in _QUALIFIER_SKIP[lang]:
+                continue
+            n = index.get(following)
+            if n is None:
+                stemmed = _plain_words(following, lang)
+                n = index.get(stemmed[0][1]) if stemmed else None
+            verb = lang == "id" and _VERB_PREFIX.match(following) is not None
+            if n is not None and _is_content(question.focus[n]) and not verb:
+                picked.add(n)
+            break
+    return tuple(sorted(picked))
 
 
 def _opens_with_term(question: QuestionAnalysis, text: str) -> bool:

@@ -281,3 +281,36 @@ def test_how_large_asks_for_an_area_and_how_high_for_a_length() -> None:
     assert read("Jeju adasının yüzölçümü ne kadardır?", turkish).answers
     wrong = ReadPassage("P1", "Jeju adasının nüfusu 670.000 kişidir ve yüzölçümü geniştir.", ())
     assert not read("Jeju adasının yüzölçümü ne kadardır?", wrong).answers
+
+
+def test_the_word_that_narrows_the_question_must_be_in_the_answer() -> None:
+    # Issue 22: "yang murah" narrows what is asked; a sentence about any jet fuel does not answer.
+    passage = ReadPassage(
+        "P1", "Jet A-1 adalah bahan bakar untuk mesin jet yang dipakai di seluruh dunia.", ()
+    )
+    assert read("Apakah bahan bakar untuk mesin jet?", passage).answers
+    assert not read("Apakah bahan bakar yang murah untuk mesin jet?", passage).answers
+    # Denied, the narrowing word is said in other words: it need not be there.
+    silat = ReadPassage(
+        "P1", "Pencak silat adalah suatu seni bela diri tradisional dari Kepulauan Nusantara.", ()
+    )
+    assert read("Apa nama seni bela diri yang tidak modern dari Nusantara?", silat).answers
+    english = ReadPassage(
+        "P1", "Jet A-1 is a fuel for jet engines used at airports around the world.", ()
+    )
+    assert read("Which fuel is used for jet engines?", english).answers
+    assert not read("Which is the cheapest fuel for jet engines?", english).answers
+
+
+def test_a_month_or_an_era_is_not_a_place_and_a_doer_is_not_where() -> None:
+    passage = ReadPassage(
+        "P1", "HootSuite didirikan oleh Invoke Media pada bulan November 2008 di Vancouver.", ()
+    )
+    assert read("Siapa yang mendirikan HootSuite?", passage).answers
+    assert read("Di mana HootSuite didirikan?", passage).answers
+    nowhere = ReadPassage(
+        "P1", "HootSuite didirikan oleh Invoke Media pada bulan November 2008.", ()
+    )
+    assert not read("Di mana HootSuite didirikan?", nowhere).answers
+    english = ReadPassage("P1", "He was appointed a prophet around 1450 BC.", ())
+    assert not read("Where was the prophet appointed?", english).answers
