@@ -58,6 +58,8 @@ OPPOSITES: Final[dict[Lang, tuple[tuple[str, str], ...]]] = {
         ("sama", "berbeda beda"),
         ("selalu", "jarang"),
         ("termasuk", "kecuali"),
+        ("mayoritas", "minoritas"),
+        ("modern", "tradisional kuno"),
         # A life and the life of an institution: its beginning is not its end.
         ("lahir dilahirkan kelahiran", "meninggal wafat tewas kematian mangkat"),
         (
@@ -130,6 +132,8 @@ OPPOSITES: Final[dict[Lang, tuple[tuple[str, str], ...]]] = {
         ("push", "pull"),
         ("give gave given", "take took taken"),
         ("birth", "death"),
+        ("majority", "minority"),
+        ("modern", "traditional ancient"),
         (
             "found founded establish established establishment formed formation",
             "dissolve dissolved dissolution abolish abolished disband disbanded",
@@ -172,6 +176,8 @@ OPPOSITES: Final[dict[Lang, tuple[tuple[str, str], ...]]] = {
         ("güçlü", "zayıf"),
         ("aynı", "farklı"),
         ("doğdu doğum doğumu", "öldü ölüm ölümü vefat"),
+        ("çoğunluk", "azınlık"),
+        ("modern", "geleneksel"),
         ("kuruldu kurulan kuruluş kurdu kuran", "kapatıldı dağıtıldı feshedildi kaldırıldı"),
     ),
 }

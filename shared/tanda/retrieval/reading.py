@@ -719,10 +719,15 @@ def read_units(question: QuestionAnalysis, passages: Sequence[ReadPassage]) -> R
         # Turkish words carry their grammar in suffixes the stemmer often leaves on: a content
         # word is missed far more often than it is missing; one of them must be there.
         allowed = len(content) - 1
-    opposites = _asked_opposites(asked_keys, lang)
+    denied = _denied(question)
+    # The opposite of a word the question denies is what it asks for ("tidak modern" —
+    # "tradisional").
+    undenied = asked_keys - {
+        k for t in focus if t.stem in denied for k in (t.stem, fold(t.surface))
+    }
+    opposites = _asked_opposites(undenied, lang)
     qualifiers = _qualifiers(question)
     focus_stems = frozenset(t.stem for t in focus)
-    denied = _denied(question)
     # A name no passage read holds anywhere is not what they speak of: "Kabupaten Mantan Barat"
     # is not "Kabupaten Pasaman Barat", however many of its words they share.
     everywhere = _keys(" ".join(" ".join((*p.identity, p.text)) for p in passages), lang)

@@ -314,3 +314,18 @@ def test_a_month_or_an_era_is_not_a_place_and_a_doer_is_not_where() -> None:
     assert not read("Di mana HootSuite didirikan?", nowhere).answers
     english = ReadPassage("P1", "He was appointed a prophet around 1450 BC.", ())
     assert not read("Where was the prophet appointed?", english).answers
+
+
+def test_the_opposite_of_a_denied_word_answers_and_a_minority_is_not_a_majority() -> None:
+    # Issue 22: "tidak sedikit" asks for "banyak"; "minoritas" is not answered by "mayoritas".
+    water = ReadPassage(
+        "P1", "Kota Yerikho memiliki banyak sumber air di dalam dan sekitar kota.", ()
+    )
+    assert read("Kota apakah yang memiliki sumber air yang tidak sedikit?", water).answers
+    religion = ReadPassage(
+        "P1", "Agama di Filipina ditandai dengan mayoritas orang menganut Kristen.", ()
+    )
+    assert read("Apakah agama mayoritas di Filipina?", religion).answers
+    assert not read("Apakah agama minoritas di Filipina?", religion).answers
+    english = ReadPassage("P1", "The majority of Filipinos are Christian.", ())
+    assert not read("What is the minority religion of Filipinos?", english).answers
