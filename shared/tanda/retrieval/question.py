@@ -231,7 +231,7 @@ _ATTRIBUTE_WORDS: Final[dict[Lang, frozenset[str]]] = {
         kata jenis bentuk nilai angka total ibu kota ibukota anggaran realisasi persentase
         tentang terhadap menjadi dilakukan melakukan memiliki mempunyai terdapat digunakan
         menggunakan berada terjadi diadakan dibuat membuat berasal mulai sebutan disebut
-        terkenal populer
+        terkenal populer daerah wilayah kawasan
         """
     ),
     "tr": _words(
@@ -240,14 +240,14 @@ _ATTRIBUTE_WORDS: Final[dict[Lang, frozenset[str]]] = {
         miktar miktarı ilk kez defa ana tür türü başkent başkenti toplam bütçe bütçesi
         gerçekleşme oran oranı kabul sahip olmuş olduğu olduğunu etti eder etmek
         etmiştir etmektedir edilen edildi edilmiştir olan oldu olmuştur olarak yaptı yapılan
-        yapmıştır yapmaktadır bulunan bulunmaktadır ünlü meşhur
+        yapmıştır yapmaktadır bulunan bulunmaktadır ünlü meşhur bölge bölgesi
         """
     ),
     "en": _words(
         """
         name named year date time place location first number amount total kind type called
         capital budget realisation realization percentage did does do made make become
-        became used use have has had known famous popular
+        became used use have has had known famous popular region territory area size
         """
     ),
 }

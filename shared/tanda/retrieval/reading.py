@@ -548,7 +548,7 @@ def _defines(question: QuestionAnalysis, text: str) -> bool:
 
 _ASIDE: Final = re.compile(r"\([^()]*\)|\[[^\[\]]*\]")
 """A bracketed aside: a translation, an etymology, a reference mark."""
-DEFINED_REACH: Final = 8
+DEFINED_REACH: Final = 12
 
 
 def _unknown_names(focus: Sequence[FocusTerm], everywhere: _Keys) -> tuple[str, ...]:
@@ -799,6 +799,10 @@ _QUALIFIER_SKIP: Final[dict[Lang, frozenset[str]]] = {
 }
 
 
+_NOT_SUPERLATIVE: Final = _words(
+    "interest forest request contest protest harvest conquest arrest manifest honest modest "
+    "suggest digest invest"
+)
 _QUESTION_WORDS: Final = _words(
     "apa apakah siapa siapakah mana manakah dimana dimanakah kapan berapa berapakah bagaimana "
     "mengapa kenapa"
@@ -822,7 +826,9 @@ def _qualifiers(question: QuestionAnalysis) -> tuple[int, ...]:
             # "Siapa yang memimpin …": the predicate asked about, not a narrowing of it.
             position > 0 and words[position - 1] in _QUESTION_WORDS
         )
-        superlative = lang == "en" and word.endswith("est") and len(word) > 5
+        superlative = (
+            lang == "en" and word.endswith("est") and len(word) > 5 and word not in _NOT_SUPERLATIVE
+        )
         if not (after or superlative):
             continue
         rest = words[position + 1 :] if after else [word]

@@ -329,3 +329,18 @@ def test_the_opposite_of_a_denied_word_answers_and_a_minority_is_not_a_majority(
     assert not read("Apakah agama minoritas di Filipina?", religion).answers
     english = ReadPassage("P1", "The majority of Filipinos are Christian.", ())
     assert not read("What is the minority religion of Filipinos?", english).answers
+
+
+def test_a_region_word_is_not_what_a_question_asks_about() -> None:
+    # Issue 22: "luas daerah Tomohon" asks for Tomohon's area; the text says "Luas Kota Tomohon".
+    passage = ReadPassage(
+        "P1", "Luas Kota Tomohon sekitar 11.420 Ha dengan jumlah penduduk 87.719 jiwa.", ()
+    )
+    assert read("Berapa luas daerah Tomohon?", passage).answers
+    english = ReadPassage("P1", "The city of Tomohon covers 114 km² in North Sulawesi.", ())
+    assert read("What is the area of the Tomohon region?", english).answers
+
+
+def test_an_english_superlative_narrows_but_a_noun_ending_in_est_does_not() -> None:
+    passage = ReadPassage("P1", "The bank's interest rate on the loan was 7% in 2020.", ())
+    assert read("What was the interest rate on the loan in 2020?", passage).answers
