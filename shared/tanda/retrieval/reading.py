@@ -19,13 +19,19 @@ extractive reader asks of each sentence (or table row, read under its header):
 
 A unit *answers* only when its place holds every number of the question, more than half the
 words of each of its names, at least half of its content words (the one, when it has one; in
-Turkish, one of them), at least :data:`PLACED_MIN` of the focus weight, and no opposite of a word
-of the question (:mod:`tanda.retrieval.opposites`); the unit itself holds a fair share
-(:data:`COVERED_MIN`) and an answer of the asked kind. Units that answer lead, best first;
-when none does, the documents do not answer the question, and the offline model says so
-(:mod:`tanda.not_found`). No rule here is about any one set of documents: the thresholds are
-shares of the question, the same for every partner. It is word matching: a synonym and a changed
-word look alike to it (docs/evaluation.md "Answers that answer").
+Turkish, one of them; every one, for a unit of a passage retrieval ranked below the first), at
+least :data:`PLACED_MIN` of the focus weight, and no opposite of a word of the question
+(:mod:`tanda.retrieval.opposites`) nor the opposite polarity (a denial of a word the question
+asks about; a negated question's words undenied); the unit itself holds a fair share
+(:data:`COVERED_MIN`), the words that narrow the question (``yang murah``, ``the cheapest``) and
+an answer of the asked kind (for "how large" an area, for "how high" a length). A name no passage
+read holds anywhere is missing everywhere (``Kabupaten Mantan Barat``), unless said in short.
+Units that answer lead, best first (a number or date next to a word of the question before one
+that is not); when none does, the documents do not answer the question, and the offline model
+says so (:mod:`tanda.not_found`). No rule here is about any one set of documents: the thresholds
+are shares of the question, the same for every partner, and the word lists are general language.
+It is word matching: a synonym and a changed word look alike to it (docs/evaluation.md "Answers
+that answer").
 """
 
 from __future__ import annotations
@@ -777,7 +783,20 @@ def read_units(question: QuestionAnalysis, passages: Sequence[ReadPassage]) -> R
                 - EQUIVALENT_COST * sum(1 for n in held_at if not _exact(focus[n], keys))
             )
             readings.append(
-                UnitReading(unit, covered, placed, kind, missing, opposite, lacking, allowed, score)
+                UnitReading(
+                    unit,
+                    covered,
+                    placed,
+                    kind,
+                    missing,
+                    opposite,
+                    lacking,
+                    # Retrieval's order is evidence: a unit of a passage it ranked below the first
+                    # answers only in every content word of the question (Turkish aside, whose
+                    # word forms the reader matches more loosely).
+                    allowed if rank == 0 or lang == "tr" else 0,
+                    score,
+                )
             )
     # A unit that answers comes before any that does not, however high the latter scores.
     readings.sort(key=lambda r: (not r.answers, -r.score, r.unit.passage, r.unit.position))

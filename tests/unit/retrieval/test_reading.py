@@ -344,3 +344,18 @@ def test_a_region_word_is_not_what_a_question_asks_about() -> None:
 def test_an_english_superlative_narrows_but_a_noun_ending_in_est_does_not() -> None:
     passage = ReadPassage("P1", "The bank's interest rate on the loan was 7% in 2020.", ())
     assert read("What was the interest rate on the loan in 2020?", passage).answers
+
+
+def test_a_lower_ranked_passage_answers_only_in_every_word_of_the_question() -> None:
+    # Issue 22: retrieval's order is evidence; a passage ranked below the first that misses a
+    # content word of the question does not answer it, though the first-ranked one would.
+    first = ReadPassage("P1", "Museum Louvre dibuka untuk umum pada tahun 1793 di Paris.", ())
+    other = ReadPassage("P2", "Harga tiket Museum Louvre adalah 17 euro.", ())
+    question = "Berapa harga tiket masuk Museum Louvre?"
+    assert read(question, other).answers  # alone, first: "masuk" may be missing
+    assert not read(question, first, other).answers  # second: it may not
+    english_first = ReadPassage("P1", "The Louvre Museum opened to the public in 1793.", ())
+    english_other = ReadPassage("P2", "A ticket to the Louvre Museum costs 17 euros.", ())
+    asked = "How much does an entry ticket to the Louvre Museum cost?"
+    assert read(asked, english_other).answers
+    assert not read(asked, english_first, english_other).answers
