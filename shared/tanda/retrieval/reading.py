@@ -63,16 +63,19 @@ PHRASE_BONUS: Final = 0.1
 """What holding every pair of the question's consecutive focus words side by side adds."""
 CLOSE_TO_BEST: Final = 0.85
 """A further unit is shown beside the best one only when it scores this share of the best's."""
+SENTENCE_CLOSE_TO_BEST: Final = 0.7
+"""The same for a further sentence: each one answers on its own; a table row is one fact among
+many rows that name the question's words."""
 DEFINIENDUM_BONUS: Final = 0.1
+"""What a definition question's unit opening with the defined term adds."""
 NEAR_BONUS: Final = 0.05
 """What a number or a date standing next to a word of the question adds."""
-"""What a definition question's unit opening with the defined term adds."""
 RANK_BONUS: Final = 0.1
+"""What being in the first retrieved passage adds to a unit's score (half of it the second's …)."""
 LABEL_BONUS: Final = 0.1
 """What a table row whose label the question says whole adds."""
 EQUIVALENT_COST: Final = 0.05
 """What each focus word met only through an equivalent or a near form costs a unit's score."""
-"""What being in the first retrieved passage adds to a unit's score (half of it the second's …)."""
 NAME_FUZZY_MIN: Final = 6
 """A name this long meets a spelling one letter off (``Prancis`` / ``Perancis``)."""
 HEAD_LETTERS: Final = 5
@@ -222,12 +225,19 @@ class Reading:
 
     def answering(self, limit: int) -> list[UnitReading]:
         """At most ``limit`` units that each answer, best first — those after the first only when
-        they score at least :data:`CLOSE_TO_BEST` of its score (an answer, not a list of every
-        row that mentions the question's words)."""
+        they score at least :data:`CLOSE_TO_BEST` of its score for a table row (an answer, not a
+        list of every row that mentions the question's words), :data:`SENTENCE_CLOSE_TO_BEST`
+        for a sentence."""
         units = [r for r in self.ranked if r.answers][:limit]
         if not units:
             return []
-        return [r for r in units if r.score >= CLOSE_TO_BEST * units[0].score]
+        return [
+            r
+            for r in units
+            if r.score
+            >= (CLOSE_TO_BEST if r.unit.header is not None else SENTENCE_CLOSE_TO_BEST)
+            * units[0].score
+        ]
 
 
 # -- units ----------------------------------------------------------------------------------------

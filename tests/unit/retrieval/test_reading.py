@@ -4,7 +4,14 @@ whether any does."""
 from __future__ import annotations
 
 from tanda.retrieval.question import analyze_question
-from tanda.retrieval.reading import ReadPassage, passage_units, read_units
+from tanda.retrieval.reading import (
+    Reading,
+    ReadPassage,
+    Unit,
+    UnitReading,
+    passage_units,
+    read_units,
+)
 
 BIOGRAPHY = ReadPassage(
     "P1",
@@ -359,3 +366,22 @@ def test_a_lower_ranked_passage_answers_only_in_every_word_of_the_question() -> 
     asked = "How much does an entry ticket to the Louvre Museum cost?"
     assert read(asked, english_other).answers
     assert not read(asked, english_first, english_other).answers
+
+
+def test_further_answering_sentences_are_shown_but_not_every_row_of_a_table() -> None:
+    # Issue 22: sentences that each answer are shown beside the best (up to three) unless they
+    # fall well below it; table rows keep the stricter rule (the asked row, not every row).
+    def answering(text: str, score: float, header: str | None = None) -> UnitReading:
+        unit = Unit("P1", text, header)
+        return UnitReading(unit, 1.0, 1.0, True, allowed_missing=0, score=score)
+
+    sentences = Reading([answering("A 1.", 1.0), answering("B 2.", 0.78), answering("C 3.", 0.5)])
+    assert [r.unit.text for r in sentences.answering(3)] == ["A 1.", "B 2."]
+    rows = Reading(
+        [
+            answering("a | 1", 1.0, "k | v"),
+            answering("b | 2", 0.78, "k | v"),
+            answering("c | 3", 0.5, "k | v"),
+        ]
+    )
+    assert [r.unit.text for r in rows.answering(3)] == ["a | 1"]
