@@ -188,7 +188,9 @@ _MAX_DEFINED_WORDS: Final = 5
 # A phrase naming something *of* something else, or a superlative, asks for a thing.
 _ATTRIBUTE_OF: Final[dict[Lang, re.Pattern[str]]] = {
     "id": re.compile(r"(?!)"),
-    "tr": re.compile(r"\w['’]?n?[ıiuü]n\b|\ben\s|\bhangi\b", re.IGNORECASE),
+    "tr": re.compile(
+        r"\w['’]?n?[ıiuü]n\b|\ben\s|\bhangi\b|\w['’]?[dt][ae](?:ki)?\b", re.IGNORECASE
+    ),
     "en": re.compile(
         r"\b(?:of|in|for|on|at|by|to|the\s+\w+est|most|largest|first|last)\b", re.IGNORECASE
     ),

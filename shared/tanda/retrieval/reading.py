@@ -391,6 +391,8 @@ def holds_kind(question: QuestionAnalysis, text: str) -> bool:
         quantities = extract_quantities(text, question.lang)
         return any(q.kind in _TIME_KINDS for q in quantities)
     if kind == "number":
+        if _asks_duration(question) and _YEAR_SPAN.search(text):
+            return True  # "how long": from one year to another
         measure = _asked_measure(question)
         if measure is not None:
             # "How large": an area, not any number of the sentence; "how high": a length.
@@ -428,7 +430,7 @@ _MEASURES: Final[dict[str, tuple[frozenset[str], re.Pattern[str]]]] = {
     ),
     "length": (
         _words(
-            "tinggi ketinggian panjang jarak kedalaman height high tall long length far distance "
+            "tinggi ketinggian panjang jarak kedalaman height high tall length far distance "
             "deep depth "
             "yükseklik yukseklik uzunluk mesafe derinlik"
         ),
@@ -439,6 +441,23 @@ _MEASURES: Final[dict[str, tuple[frozenset[str], re.Pattern[str]]]] = {
         ),
     ),
 }
+
+
+_DURATION_WORDS: Final = _words("lama lamanya lamakah long süre süredir sürdü sürmüştür")
+_YEAR_SPAN: Final = re.compile(
+    r"\b(?:1\d{3}|20\d{2})(?:\s*(?:[-–—]|sampai|hingga|s\.d\.?|to|until)\s*(?:tahun\s+)?"
+    r"|['’]?[dt][ae]n\s+)(?:1\d{3}|20\d{2})\b",
+    re.IGNORECASE,
+)
+"""From one year to another: ``1945 hingga 1965``, ``1914–1918``, ``1870'ten 1939'a``."""
+
+
+def _asks_duration(question: QuestionAnalysis) -> bool:
+    """A number question asking how long (``berapa lama``, ``ne kadar süre``, ``how long``)."""
+    said = {fold(t.surface) for t in question.focus} | {
+        fold(w) for w in (question.question_word or "").split()
+    }
+    return bool(said & {fold(w) for w in _DURATION_WORDS})
 
 
 def _asked_measure(question: QuestionAnalysis) -> str | None:

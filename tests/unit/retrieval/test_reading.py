@@ -385,3 +385,25 @@ def test_further_answering_sentences_are_shown_but_not_every_row_of_a_table() ->
         ]
     )
     assert [r.unit.text for r in rows.answering(3)] == ["a | 1"]
+
+
+def test_how_long_is_answered_by_a_span_of_years() -> None:
+    # Issue 22: a duration is often written as the years it ran from and to.
+    passage = ReadPassage(
+        "P1",
+        "Orde Lama merujuk kepada masa pemerintahan Soekarno yang berlangsung dari tahun 1945 "
+        "hingga 1965.",
+        (),
+    )
+    assert read("Berapa lama Orde Lama berlangsung?", passage).answers
+    turkish = ReadPassage(
+        "P1", "Yaz Tiyatrosu 1870'ten 1939'a kadar Sakson Bahçesi'nde işletiliyordu.", ()
+    )
+    assert read("Yaz Tiyatrosu ne kadar süre işletilmiştir?", turkish).answers
+    english = ReadPassage("P1", "The Summer Theatre was run from 1870 to 1939 in the garden.", ())
+    assert read("How long was the Summer Theatre run?", english).answers
+
+
+def test_how_long_asks_for_a_time_not_a_length() -> None:
+    passage = ReadPassage("P1", "The war between the two kingdoms lasted four years.", ())
+    assert read("How long did the war between the two kingdoms last?", passage).answers
