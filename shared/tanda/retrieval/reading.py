@@ -305,11 +305,19 @@ class _Keys:
     a longer form of itself) and its longer words with one letter dropped (a name spelt one
     letter off)."""
 
-    def __init__(self, stems: frozenset[str], surfaces: frozenset[str], lang: Lang) -> None:
+    def __init__(
+        self,
+        stems: frozenset[str],
+        surfaces: frozenset[str],
+        lang: Lang,
+        capitals: frozenset[str] = frozenset(),
+    ) -> None:
         self.stems = stems
         self.surfaces = surfaces
         self.words = stems | surfaces
         self.lang = lang
+        self.capitals = capitals
+        """Words written in capitals (``ABD``, ``USA``), folded."""
 
     @cached_property
     def heads(self) -> frozenset[str]:
@@ -340,7 +348,11 @@ class _Keys:
 
 @lru_cache(maxsize=8192)
 def _keys(text: str, lang: Lang) -> _Keys:
-    return _Keys(_terms(text, lang), _surfaces(text), lang)
+    capitals = frozenset(fold(w.lower()) for w in _CAPITALS.findall(text))
+    return _Keys(_terms(text, lang), _surfaces(text), lang, capitals)
+
+
+_CAPITALS: Final = re.compile(r"(?<![\w'’])[A-ZÀ-ÖØ-ÞÇĞİÖŞÜ]{2,}(?![a-zà-öø-ÿçğıöşü])")
 
 
 def _deletes(word: str) -> set[str]:
@@ -586,14 +598,38 @@ _ASIDE: Final = re.compile(r"\([^()]*\)|\[[^\[\]]*\]")
 DEFINED_REACH: Final = 12
 
 
-def _unknown_names(focus: Sequence[FocusTerm], everywhere: _Keys) -> tuple[str, ...]:
+def _spelt_as_acronym(focus: Sequence[FocusTerm], keys: _Keys) -> set[int]:
+    """The words of a name of the question (two words or more, side by side in it) whose
+    initials the text writes as one word: ``Amerika Birleşik Devletleri`` — ``ABD``, ``United
+    States of America`` — ``USA`` (the small words of a name aside)."""
+    held: set[int] = set()
+    names = [n for n, t in enumerate(focus) if t.name and not t.number]
+    runs: list[list[int]] = []
+    for n in names:
+        if runs and runs[-1][-1] == n - 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    for run in runs:
+        for start in range(len(run)):
+            for end in range(start + 2, len(run) + 1):
+                members = run[start:end]
+                initials = "".join(fold(focus[n].surface)[:1] for n in members)
+                if initials in keys.capitals:
+                    held.update(members)
+    return held
+
+
+def _unknown_names(
+    focus: Sequence[FocusTerm], everywhere: _Keys, spelt: set[int] | None = None
+) -> tuple[str, ...]:
     """The words of the question's names that no passage read holds anywhere — what the
     passages speak of is not what the question names (``Kabupaten Mantan Barat`` is not
     ``Kabupaten Pasaman Barat``, ``ayah Muslim Abdul Hamid`` not ``Ahmad bin Abdul Hamid``).
     A name said in short keeps its beginning (``Budi Susilo`` for ``Budi Susilo Soepandji``):
     words missing only at its end, after words that are held, are forgiven; so is an acronym,
     which the text may spell out (``RI``)."""
-    held = [_holds(t, everywhere) for t in focus]
+    held = [_holds(t, everywhere) or n in (spelt or set()) for n, t in enumerate(focus)]
     unknown: list[str] = []
     for n, term in enumerate(focus):
         if not term.name or term.number or held[n] or term.acronym:
@@ -766,7 +802,7 @@ def read_units(question: QuestionAnalysis, passages: Sequence[ReadPassage]) -> R
     # A name no passage read holds anywhere is not what they speak of: "Kabupaten Mantan Barat"
     # is not "Kabupaten Pasaman Barat", however many of its words they share.
     everywhere = _keys(" ".join(" ".join((*p.identity, p.text)) for p in passages), lang)
-    unknown = _unknown_names(focus, everywhere)
+    unknown = _unknown_names(focus, everywhere, _spelt_as_acronym(focus, everywhere))
     readings: list[UnitReading] = []
     for rank, passage in enumerate(passages):
         units = passage_units(passage, rank)
@@ -777,13 +813,16 @@ def read_units(question: QuestionAnalysis, passages: Sequence[ReadPassage]) -> R
         around = " ".join((*passage.identity, passage.text))
         if units[0].header is not None:
             around = " ".join((*passage.identity, units[0].header))
-        in_place = {n for n, t in enumerate(focus) if _holds(t, _keys(around, lang))}
+        around_keys = _keys(around, lang)
+        in_place = {n for n, t in enumerate(focus) if _holds(t, around_keys)}
+        in_place |= _spelt_as_acronym(focus, around_keys)
         for unit in units:
             # A unit is read with what is part of every place in its passage (V2-07): the
             # passage's identity and, for a row, its header.
             own = "\n".join((*passage.identity, *filter(None, (unit.header,)), unit.text))
             keys = _keys(own, lang)
             held_at = {n for n, t in enumerate(focus) if _holds(t, keys)}
+            held_at |= _spelt_as_acronym(focus, keys)
             if total and not held_at:
                 continue  # a unit sharing nothing with the question is never offered
             placed_at = held_at | in_place

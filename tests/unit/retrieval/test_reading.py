@@ -407,3 +407,19 @@ def test_how_long_is_answered_by_a_span_of_years() -> None:
 def test_how_long_asks_for_a_time_not_a_length() -> None:
     passage = ReadPassage("P1", "The war between the two kingdoms lasted four years.", ())
     assert read("How long did the war between the two kingdoms last?", passage).answers
+
+
+def test_a_name_the_text_writes_as_its_initials_is_held() -> None:
+    # Issue 22: the question spells the name out, the text writes its acronym.
+    turkish = ReadPassage(
+        "P1", "Tipik hızlar, ABD'de 60 Hertz güçte dakikada 3600 devirdir (RPM).", ()
+    )
+    asked = "Amerika Birleşik Devletleri'nde 60 Hertz gücünde bir türbinin hızı nedir?"
+    assert read(asked, turkish).answers
+    english = ReadPassage("P1", "Typical speeds in the USA are 3600 RPM at 60 Hertz.", ())
+    assert read("What is the typical speed in the United States of America?", english).answers
+    indonesian = ReadPassage("P1", "Kecepatan turbin di AS adalah 3600 RPM pada 60 Hertz.", ())
+    assert read("Berapa kecepatan turbin di Amerika Serikat?", indonesian).answers
+    # Initials written in small letters are a word, not the name ("jt" is juta).
+    amounts = ReadPassage("P1", "Anggaran pendidikan tahun 2023 adalah Rp 5 jt per sekolah.", ())
+    assert not read("Berapa anggaran pendidikan Jawa Timur tahun 2023?", amounts).answers
