@@ -456,6 +456,7 @@ _MEASURES: Final[dict[str, tuple[frozenset[str], re.Pattern[str]]]] = {
 
 
 _DURATION_WORDS: Final = _words("lama lamanya lamakah long süre süredir sürdü sürmüştür")
+_FOLDED_DURATION: Final = frozenset(fold(w) for w in _DURATION_WORDS)
 _YEAR_SPAN: Final = re.compile(
     r"\b(?:1\d{3}|20\d{2})(?:\s*(?:[-–—]|sampai|hingga|s\.d\.?|to|until)\s*(?:tahun\s+)?"
     r"|['’]?[dt][ae]n\s+)(?:1\d{3}|20\d{2})\b",
@@ -469,7 +470,7 @@ def _asks_duration(question: QuestionAnalysis) -> bool:
     said = {fold(t.surface) for t in question.focus} | {
         fold(w) for w in (question.question_word or "").split()
     }
-    return bool(said & {fold(w) for w in _DURATION_WORDS})
+    return not said.isdisjoint(_FOLDED_DURATION)
 
 
 def _asked_measure(question: QuestionAnalysis) -> str | None:
@@ -598,11 +599,8 @@ _ASIDE: Final = re.compile(r"\([^()]*\)|\[[^\[\]]*\]")
 DEFINED_REACH: Final = 12
 
 
-def _spelt_as_acronym(focus: Sequence[FocusTerm], keys: _Keys) -> set[int]:
-    """The words of a name of the question (two words or more, side by side in it) whose
-    initials the text writes as one word: ``Amerika Birleşik Devletleri`` — ``ABD``, ``United
-    States of America`` — ``USA`` (the small words of a name aside)."""
-    held: set[int] = set()
+def _acronym_runs(focus: Sequence[FocusTerm]) -> tuple[tuple[tuple[int, ...], str], ...]:
+    """Each run of two or more name words side by side in the question, with its initials."""
     names = [n for n, t in enumerate(focus) if t.name and not t.number]
     runs: list[list[int]] = []
     for n in names:
@@ -610,18 +608,25 @@ def _spelt_as_acronym(focus: Sequence[FocusTerm], keys: _Keys) -> set[int]:
             runs[-1].append(n)
         else:
             runs.append([n])
-    for run in runs:
-        for start in range(len(run)):
-            for end in range(start + 2, len(run) + 1):
-                members = run[start:end]
-                initials = "".join(fold(focus[n].surface)[:1] for n in members)
-                if initials in keys.capitals:
-                    held.update(members)
-    return held
+    return tuple(
+        (tuple(run[start:end]), "".join(fold(focus[n].surface)[:1] for n in run[start:end]))
+        for run in runs
+        for start in range(len(run))
+        for end in range(start + 2, len(run) + 1)
+    )
+
+
+def _spelt_as_acronym(runs: tuple[tuple[tuple[int, ...], str], ...], keys: _Keys) -> set[int]:
+    """The words of a name of the question (two words or more, side by side in it) whose
+    initials the text writes in capitals as one word: ``Amerika Birleşik Devletleri`` —
+    ``ABD``, ``United States of America`` — ``USA`` (the small words of a name aside)."""
+    if not runs or not keys.capitals:
+        return set()
+    return {n for members, initials in runs if initials in keys.capitals for n in members}
 
 
 def _unknown_names(
-    focus: Sequence[FocusTerm], everywhere: _Keys, spelt: set[int] | None = None
+    focus: Sequence[FocusTerm], places: Sequence[_Keys], spelt: set[int]
 ) -> tuple[str, ...]:
     """The words of the question's names that no passage read holds anywhere — what the
     passages speak of is not what the question names (``Kabupaten Mantan Barat`` is not
@@ -629,7 +634,10 @@ def _unknown_names(
     A name said in short keeps its beginning (``Budi Susilo`` for ``Budi Susilo Soepandji``):
     words missing only at its end, after words that are held, are forgiven; so is an acronym,
     which the text may spell out (``RI``)."""
-    held = [_holds(t, everywhere) or n in (spelt or set()) for n, t in enumerate(focus)]
+    held = [
+        n in spelt or not (t.name and not t.number) or any(_holds(t, keys) for keys in places)
+        for n, t in enumerate(focus)
+    ]
     unknown: list[str] = []
     for n, term in enumerate(focus):
         if not term.name or term.number or held[n] or term.acronym:
@@ -801,8 +809,10 @@ def read_units(question: QuestionAnalysis, passages: Sequence[ReadPassage]) -> R
     focus_stems = frozenset(t.stem for t in focus)
     # A name no passage read holds anywhere is not what they speak of: "Kabupaten Mantan Barat"
     # is not "Kabupaten Pasaman Barat", however many of its words they share.
-    everywhere = _keys(" ".join(" ".join((*p.identity, p.text)) for p in passages), lang)
-    unknown = _unknown_names(focus, everywhere, _spelt_as_acronym(focus, everywhere))
+    everywhere = [_keys(" ".join((*p.identity, p.text)), lang) for p in passages]
+    acronyms = _acronym_runs(focus)
+    spelt = {n for keys in everywhere for n in _spelt_as_acronym(acronyms, keys)}
+    unknown = _unknown_names(focus, everywhere, spelt)
     readings: list[UnitReading] = []
     for rank, passage in enumerate(passages):
         units = passage_units(passage, rank)
@@ -815,14 +825,14 @@ def read_units(question: QuestionAnalysis, passages: Sequence[ReadPassage]) -> R
             around = " ".join((*passage.identity, units[0].header))
         around_keys = _keys(around, lang)
         in_place = {n for n, t in enumerate(focus) if _holds(t, around_keys)}
-        in_place |= _spelt_as_acronym(focus, around_keys)
+        in_place |= _spelt_as_acronym(acronyms, around_keys)
         for unit in units:
             # A unit is read with what is part of every place in its passage (V2-07): the
             # passage's identity and, for a row, its header.
             own = "\n".join((*passage.identity, *filter(None, (unit.header,)), unit.text))
             keys = _keys(own, lang)
             held_at = {n for n, t in enumerate(focus) if _holds(t, keys)}
-            held_at |= _spelt_as_acronym(focus, keys)
+            held_at |= _spelt_as_acronym(acronyms, keys)
             if total and not held_at:
                 continue  # a unit sharing nothing with the question is never offered
             placed_at = held_at | in_place
