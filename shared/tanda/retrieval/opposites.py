@@ -58,6 +58,14 @@ OPPOSITES: Final[dict[Lang, tuple[tuple[str, str], ...]]] = {
         ("sama", "berbeda beda"),
         ("selalu", "jarang"),
         ("termasuk", "kecuali"),
+        ("mayoritas", "minoritas"),
+        ("modern", "tradisional kuno"),
+        # A life and the life of an institution: its beginning is not its end.
+        ("lahir dilahirkan kelahiran", "meninggal wafat tewas kematian mangkat"),
+        (
+            "didirikan berdiri mendirikan pendirian dibentuk pembentukan",
+            "dibubarkan bubar membubarkan pembubaran dihapuskan penghapusan runtuh",
+        ),
     ),
     "en": (
         (
@@ -123,6 +131,13 @@ OPPOSITES: Final[dict[Lang, tuple[tuple[str, str], ...]]] = {
         ("arrive arrived", "depart departed"),
         ("push", "pull"),
         ("give gave given", "take took taken"),
+        ("birth", "death"),
+        ("majority", "minority"),
+        ("modern", "traditional ancient"),
+        (
+            "found founded establish established establishment formed formation",
+            "dissolve dissolved dissolution abolish abolished disband disbanded",
+        ),
     ),
     "tr": (
         (
@@ -160,6 +175,10 @@ OPPOSITES: Final[dict[Lang, tuple[tuple[str, str], ...]]] = {
         ("kolay", "zor"),
         ("güçlü", "zayıf"),
         ("aynı", "farklı"),
+        ("doğdu doğum doğumu", "öldü ölüm ölümü vefat"),
+        ("çoğunluk", "azınlık"),
+        ("modern", "geleneksel"),
+        ("kuruldu kurulan kuruluş kurdu kuran", "kapatıldı dağıtıldı feshedildi kaldırıldı"),
     ),
 }
 

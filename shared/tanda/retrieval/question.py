@@ -65,6 +65,8 @@ class FocusTerm(BaseModel):
     weight: float
     name: bool = False
     number: bool = False
+    acronym: bool = False
+    """Written in capitals (``RI``, ``UMC``): the text may spell it out."""
     group: int | None = None
     """Consecutive capitalised words of the question form one name (``Kepala Kepolisian RI``):
     the terms of one group share this number."""
@@ -132,7 +134,7 @@ _KIND_CUES: Final[dict[Lang, tuple[tuple[str, QuestionKind], ...]]] = {
         ),
         (r"\bkim(?:dir|di|in|e|i|ler\w*|se)?\b", "person"),
         (r"\bnere\w*|\bhangi\s+(?:şehir|ülke|il|bölge|kent|yer|kıta|eyalet)\w*", "place"),
-        (r"\bkaç\b|\bne\s+kadar\b|\byüzde\s+kaç\b", "number"),
+        (r"\bkaç\b|\bne\s+kadar\w*|\byüzde\s+kaç\b", "number"),
         (r"\bneden\b|\bniçin\b|\bniye\b|\bne\s+sebep\w*", "reason"),
         (r"\bnasıl\b", "manner"),
         (r"\bne\w*|\bhangi\w*", "thing"),
@@ -186,7 +188,9 @@ _MAX_DEFINED_WORDS: Final = 5
 # A phrase naming something *of* something else, or a superlative, asks for a thing.
 _ATTRIBUTE_OF: Final[dict[Lang, re.Pattern[str]]] = {
     "id": re.compile(r"(?!)"),
-    "tr": re.compile(r"\w['’]?n?[ıiuü]n\b|\ben\s|\bhangi\b", re.IGNORECASE),
+    "tr": re.compile(
+        r"\w['’]?n?[ıiuü]n\b|\ben\s|\bhangi\b|\w['’]?[dt][ae](?:ki)?\b", re.IGNORECASE
+    ),
     "en": re.compile(
         r"\b(?:of|in|for|on|at|by|to|the\s+\w+est|most|largest|first|last)\b", re.IGNORECASE
     ),
@@ -229,6 +233,7 @@ _ATTRIBUTE_WORDS: Final[dict[Lang, frozenset[str]]] = {
         kata jenis bentuk nilai angka total ibu kota ibukota anggaran realisasi persentase
         tentang terhadap menjadi dilakukan melakukan memiliki mempunyai terdapat digunakan
         menggunakan berada terjadi diadakan dibuat membuat berasal mulai sebutan disebut
+        terkenal populer daerah wilayah kawasan
         """
     ),
     "tr": _words(
@@ -237,14 +242,14 @@ _ATTRIBUTE_WORDS: Final[dict[Lang, frozenset[str]]] = {
         miktar miktarı ilk kez defa ana tür türü başkent başkenti toplam bütçe bütçesi
         gerçekleşme oran oranı kabul sahip olmuş olduğu olduğunu etti eder etmek
         etmiştir etmektedir edilen edildi edilmiştir olan oldu olmuştur olarak yaptı yapılan
-        yapmıştır yapmaktadır bulunan bulunmaktadır
+        yapmıştır yapmaktadır bulunan bulunmaktadır ünlü meşhur bölge bölgesi
         """
     ),
     "en": _words(
         """
         name named year date time place location first number amount total kind type called
         capital budget realisation realization percentage did does do made make become
-        became used use have has had known
+        became used use have has had known famous popular region territory area size
         """
     ),
 }
@@ -393,9 +398,10 @@ _ALL_FRAMES: Final = frozenset().union(*_FOLDED_FRAMES.values())
 _FOLDED_ATTRIBUTES: Final = {
     lang: frozenset(fold(w) for w in words) for lang, words in _ATTRIBUTE_WORDS.items()
 }
-_FOLDED_NEGATIONS: Final = {
+NEGATION_WORDS: Final = {
     lang: frozenset(fold(w) for w in words) for lang, words in _NEGATIONS.items()
 }
+"""The words that deny, folded, per language."""
 
 
 _TITLES: Final = _words(
@@ -414,6 +420,7 @@ def _focus(text: str, lang: Lang, kind_words: str | None) -> tuple[FocusTerm, ..
     words = [m.group(0) for m in _WORD.finditer(cues(text))]
     cue_words = {fold(w) for w in (kind_words or "").split()}
     kept: list[tuple[str, bool, bool, int | None]] = []  # surface, name, number, group
+    acronyms: set[str] = set()
     group = 0
     in_name = False
     for position, word in enumerate(words):
@@ -434,6 +441,8 @@ def _focus(text: str, lang: Lang, kind_words: str | None) -> tuple[FocusTerm, ..
             kept.append((lower, False, True, None))
             continue
         kept.append((lower, name, False, group if name else None))
+        if acronym:
+            acronyms.add(lower)
     if not kept:
         return ()
     stems = stem([surface for surface, *_ in kept], lang)
@@ -457,6 +466,7 @@ def _focus(text: str, lang: Lang, kind_words: str | None) -> tuple[FocusTerm, ..
             name=name,
             number=number,
             group=in_group,
+            acronym=surface in acronyms,
             alternatives=tuple(sorted(alternatives)),
         )
     return tuple(terms.values())
@@ -483,7 +493,7 @@ def analyze_question(text: str, lang: str | None = None) -> QuestionAnalysis:
         question_word=word,
         focus=focus,
         terms=tuple(query_terms(text, language)),
-        negated=bool(words & _FOLDED_NEGATIONS[language]),
+        negated=bool(words & NEGATION_WORDS[language]),
         defined_term=defined,
         pages=requested_pages(text),
         asks_items=asks_for_items(text),

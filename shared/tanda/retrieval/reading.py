@@ -19,13 +19,19 @@ extractive reader asks of each sentence (or table row, read under its header):
 
 A unit *answers* only when its place holds every number of the question, more than half the
 words of each of its names, at least half of its content words (the one, when it has one; in
-Turkish, one of them), at least :data:`PLACED_MIN` of the focus weight, and no opposite of a word
-of the question (:mod:`tanda.retrieval.opposites`); the unit itself holds a fair share
-(:data:`COVERED_MIN`) and an answer of the asked kind. Units that answer lead, best first;
-when none does, the documents do not answer the question, and the offline model says so
-(:mod:`tanda.not_found`). No rule here is about any one set of documents: the thresholds are
-shares of the question, the same for every partner. It is word matching: a synonym and a changed
-word look alike to it (docs/evaluation.md "Answers that answer").
+Turkish, one of them; every one, for a unit of a passage retrieval ranked below the first), at
+least :data:`PLACED_MIN` of the focus weight, and no opposite of a word of the question
+(:mod:`tanda.retrieval.opposites`) nor the opposite polarity (a denial of a word the question
+asks about; a negated question's words undenied); the unit itself holds a fair share
+(:data:`COVERED_MIN`), the words that narrow the question (``yang murah``, ``the cheapest``) and
+an answer of the asked kind (for "how large" an area, for "how high" a length). A name no passage
+read holds anywhere is missing everywhere (``Kabupaten Mantan Barat``), unless said in short.
+Units that answer lead, best first (a number or date next to a word of the question before one
+that is not); when none does, the documents do not answer the question, and the offline model
+says so (:mod:`tanda.not_found`). No rule here is about any one set of documents: the thresholds
+are shares of the question, the same for every partner, and the word lists are general language.
+It is word matching: a synonym and a changed word look alike to it (docs/evaluation.md "Answers
+that answer").
 """
 
 from __future__ import annotations
@@ -39,9 +45,9 @@ from typing import Final
 
 from tanda.lang import Lang, fold, is_function_word
 from tanda.numbers import QuantityKind, extract_quantities
-from tanda.retrieval.analysis import index_terms, stem, surface_terms, tokenize
+from tanda.retrieval.analysis import index_terms, lowercase, stem, surface_terms, tokenize
 from tanda.retrieval.opposites import opposite_pairs
-from tanda.retrieval.question import TERM_WEIGHT, FocusTerm, QuestionAnalysis
+from tanda.retrieval.question import NEGATION_WORDS, TERM_WEIGHT, FocusTerm, QuestionAnalysis
 from tanda.retrieval.sentences import sentence_spans, without_enumerator
 
 PLACED_MIN: Final = 0.5
@@ -57,16 +63,24 @@ PHRASE_BONUS: Final = 0.1
 """What holding every pair of the question's consecutive focus words side by side adds."""
 CLOSE_TO_BEST: Final = 0.85
 """A further unit is shown beside the best one only when it scores this share of the best's."""
+SENTENCE_CLOSE_TO_BEST: Final = 0.7
+"""The same for a further sentence: each one answers on its own; a table row is one fact among
+many rows that name the question's words."""
 DEFINIENDUM_BONUS: Final = 0.1
 """What a definition question's unit opening with the defined term adds."""
+NEAR_BONUS: Final = 0.05
+"""What a number or a date standing next to a word of the question adds."""
 RANK_BONUS: Final = 0.1
+"""What being in the first retrieved passage adds to a unit's score (half of it the second's …)."""
 LABEL_BONUS: Final = 0.1
 """What a table row whose label the question says whole adds."""
 EQUIVALENT_COST: Final = 0.05
 """What each focus word met only through an equivalent or a near form costs a unit's score."""
-"""What being in the first retrieved passage adds to a unit's score (half of it the second's …)."""
 NAME_FUZZY_MIN: Final = 6
 """A name this long meets a spelling one letter off (``Prancis`` / ``Perancis``)."""
+HEAD_LETTERS: Final = 5
+"""Turkish words sharing their first this many letters meet (the "first five" stem of Turkish
+retrieval)."""
 FUZZY_STEM_MIN: Final = 5
 """A stem meets a longer or shorter form of itself only when the shorter has this many letters."""
 
@@ -118,7 +132,7 @@ _REASON: Final[dict[Lang, re.Pattern[str]]] = {
 _COPULA: Final[dict[Lang, re.Pattern[str]]] = {
     "id": re.compile(
         r"\b(?:adalah|ialah|merupakan|yaitu|yakni|disebut|artinya|berarti|didefinisikan|"
-        r"diartikan|dikenal\s+sebagai|mengacu|merujuk)\b|:",
+        r"diartikan|dikenal\s+sebagai|mengacu|merujuk|menunjuk)\b|:",
         re.I,
     ),
     "tr": re.compile(
@@ -211,12 +225,19 @@ class Reading:
 
     def answering(self, limit: int) -> list[UnitReading]:
         """At most ``limit`` units that each answer, best first — those after the first only when
-        they score at least :data:`CLOSE_TO_BEST` of its score (an answer, not a list of every
-        row that mentions the question's words)."""
+        they score at least :data:`CLOSE_TO_BEST` of its score for a table row (an answer, not a
+        list of every row that mentions the question's words), :data:`SENTENCE_CLOSE_TO_BEST`
+        for a sentence."""
         units = [r for r in self.ranked if r.answers][:limit]
         if not units:
             return []
-        return [r for r in units if r.score >= CLOSE_TO_BEST * units[0].score]
+        return [
+            r
+            for r in units
+            if r.score
+            >= (CLOSE_TO_BEST if r.unit.header is not None else SENTENCE_CLOSE_TO_BEST)
+            * units[0].score
+        ]
 
 
 # -- units ----------------------------------------------------------------------------------------
@@ -284,10 +305,26 @@ class _Keys:
     a longer form of itself) and its longer words with one letter dropped (a name spelt one
     letter off)."""
 
-    def __init__(self, stems: frozenset[str], surfaces: frozenset[str]) -> None:
+    def __init__(
+        self,
+        stems: frozenset[str],
+        surfaces: frozenset[str],
+        lang: Lang,
+        capitals: frozenset[str] = frozenset(),
+    ) -> None:
         self.stems = stems
         self.surfaces = surfaces
         self.words = stems | surfaces
+        self.lang = lang
+        self.capitals = capitals
+        """Words written in capitals (``ABD``, ``USA``), folded."""
+
+    @cached_property
+    def heads(self) -> frozenset[str]:
+        """The first :data:`HEAD_LETTERS` letters of each longer word, in Turkish only."""
+        if self.lang != "tr":
+            return frozenset()
+        return frozenset(w[:HEAD_LETTERS] for w in self.surfaces if len(w) >= HEAD_LETTERS)
 
     @cached_property
     def affixes(self) -> frozenset[str]:
@@ -311,7 +348,11 @@ class _Keys:
 
 @lru_cache(maxsize=8192)
 def _keys(text: str, lang: Lang) -> _Keys:
-    return _Keys(_terms(text, lang), _surfaces(text))
+    capitals = frozenset(fold(w.lower()) for w in _CAPITALS.findall(text))
+    return _Keys(_terms(text, lang), _surfaces(text), lang, capitals)
+
+
+_CAPITALS: Final = re.compile(r"(?<![\w'’])[A-ZÀ-ÖØ-ÞÇĞİÖŞÜ]{2,}(?![a-zà-öø-ÿçğıöşü])")
 
 
 def _deletes(word: str) -> set[str]:
@@ -329,6 +370,12 @@ def _holds(term: FocusTerm, keys: _Keys) -> bool:
         return True
     if term.number:
         return False
+    if keys.lang == "tr" and not term.name:
+        # Turkish piles its suffixes on a word the stemmer often cuts at different places
+        # (``bırakılmıştır`` / ``bırakılan``): words sharing their first five letters meet.
+        head = fold(term.surface)[:HEAD_LETTERS]
+        if len(head) == HEAD_LETTERS and head in keys.heads:
+            return True
     stem = term.stem
     if len(stem) >= FUZZY_STEM_MIN - 1:
         if stem in keys.affixes:
@@ -356,6 +403,12 @@ def holds_kind(question: QuestionAnalysis, text: str) -> bool:
         quantities = extract_quantities(text, question.lang)
         return any(q.kind in _TIME_KINDS for q in quantities)
     if kind == "number":
+        if _asks_duration(question) and _YEAR_SPAN.search(text):
+            return True  # "how long": from one year to another
+        measure = _asked_measure(question)
+        if measure is not None:
+            # "How large": an area, not any number of the sentence; "how high": a length.
+            return _MEASURES[measure][1].search(text) is not None
         # A quantity the question does not state; a year is a time, not how many or how much.
         numbers = {n for n in re.findall(r"\d+(?:[.,]\d+)*", text) if not _BARE_YEAR.match(n)}
         if numbers - set(question.numbers):
@@ -363,7 +416,8 @@ def holds_kind(question: QuestionAnalysis, text: str) -> bool:
         words = {fold(w) for w in surface_terms(text)}
         return bool(words & {fold(w) for w in _NUMBER_WORDS[question.lang]})
     if kind in ("person", "place"):
-        return any(fold(name.lower()) not in asked for name in _names(text))
+        named = _names(text, agents=kind == "person")
+        return any(fold(name.lower()) not in asked for name in named)
     if kind == "definition":
         return _defines(question, text)
     if kind == "reason":
@@ -373,8 +427,119 @@ def holds_kind(question: QuestionAnalysis, text: str) -> bool:
     return len(_terms(text, question.lang) - said) >= 2
 
 
-def _names(text: str) -> list[str]:
-    """Capitalised words that are not a sentence's first word (unless a second one follows)."""
+_NUMBER_THEN: Final = r"\d(?:[\d.,]*\d)?\s?(?:-\s?)?"
+_MEASURES: Final[dict[str, tuple[frozenset[str], re.Pattern[str]]]] = {
+    # The words that ask for a measure (folded) and how its value is written.
+    "area": (
+        _words("luas luasnya seluas area yüzölçümü yuzolcumu"),
+        re.compile(
+            _NUMBER_THEN + r"(?:[kc]?m\s?(?:²|2\b|persegi)|ha\b|hektar\w*|hectares?\b|are\b|"
+            r"(?:square|sq\.?)\s?(?:kilomet\w+|km|mi\w*|met\w+|m)\b|"
+            r"(?:kilometer|kilometre|meter|metre|mil)\s?persegi|mi²|acres?\b|dönüm|"
+            r"(?:kilo)?metrekare|%|persen\b|percent\b)",
+            re.IGNORECASE,
+        ),
+    ),
+    "length": (
+        _words(
+            "tinggi ketinggian panjang jarak kedalaman height high tall length far distance "
+            "deep depth "
+            "yükseklik yukseklik uzunluk mesafe derinlik"
+        ),
+        re.compile(
+            _NUMBER_THEN + r"(?:[kcm]?m\b|meter\w*|metre\w*|kilomet\w+|mil\b|miles?\b|kaki\b|"
+            r"feet\b|ft\b|foot\b|inci\b|inch\w*|mdpl\b)",
+            re.IGNORECASE,
+        ),
+    ),
+}
+
+
+_DURATION_WORDS: Final = _words("lama lamanya lamakah long süre süredir sürdü sürmüştür")
+_FOLDED_DURATION: Final = frozenset(fold(w) for w in _DURATION_WORDS)
+_YEAR_SPAN: Final = re.compile(
+    r"\b(?:1\d{3}|20\d{2})(?:\s*(?:[-–—]|sampai|hingga|s\.d\.?|to|until)\s*(?:tahun\s+)?"
+    r"|['’]?[dt][ae]n\s+)(?:1\d{3}|20\d{2})\b",
+    re.IGNORECASE,
+)
+"""From one year to another: ``1945 hingga 1965``, ``1914–1918``, ``1870'ten 1939'a``."""
+
+
+def _asks_duration(question: QuestionAnalysis) -> bool:
+    """A number question asking how long (``berapa lama``, ``ne kadar süre``, ``how long``)."""
+    said = {fold(t.surface) for t in question.focus} | {
+        fold(w) for w in (question.question_word or "").split()
+    }
+    return not said.isdisjoint(_FOLDED_DURATION)
+
+
+def _asked_measure(question: QuestionAnalysis) -> str | None:
+    """The measure a number question asks for (``Berapa luas …`` an area, ``Berapa tinggi …``
+    a length), when one of its words, as written, asks for one (``tertinggi`` does not: the
+    highest of anything)."""
+    said = {fold(t.surface) for t in question.focus} | {
+        fold(w) for w in (question.question_word or "").split()
+    }
+    for measure, (words, _) in _MEASURES.items():
+        if said & words:
+            return measure
+    return None
+
+
+NEAR_NUMBER: Final = 2
+"""A count or a measure is written next to what it counts (``330 desa``, ``tujuh kali``)."""
+NEAR_TIME: Final = 4
+"""A date is written near the event it dates (``didirikan pada tahun 1238``)."""
+
+
+def answer_near_focus(question: QuestionAnalysis, text: str) -> bool:
+    """For a number or time question: the unit's number or date stands next to a word of the
+    question that is not a name (``Berapa jumlah desa …`` — ``330 desa``, not ``Gresik
+    mencapai 1.251.754 jiwa``) — the answer is about what was asked, not only beside it."""
+    if question.kind not in ("number", "time"):
+        return False
+    words = _plain_words(text, question.lang)
+    asked = {t.stem for t in question.focus if not (t.number or t.name)} | {
+        fold(t.surface) for t in question.focus if not (t.number or t.name)
+    }
+    near = NEAR_NUMBER if question.kind == "number" else NEAR_TIME
+    said = set(question.numbers)
+    numbers = _NUMBER_WORDS[question.lang] if question.kind == "number" else frozenset()
+    at_focus = [n for n, (surface, stem) in enumerate(words) if stem in asked or surface in asked]
+    if not at_focus:
+        return False
+    for n, (surface, _) in enumerate(words):
+        if surface in said:
+            continue
+        if question.kind == "number":
+            answer = (surface[:1].isdigit() and not _BARE_YEAR.match(surface)) or (
+                surface in numbers
+            )
+        else:
+            answer = bool(_BARE_YEAR.match(surface) or _MONTHS.fullmatch(surface))
+        if answer and any(abs(n - m) <= near for m in at_focus):
+            return True
+    return False
+
+
+_PLAIN_WORD: Final = re.compile(r"\d+(?:[.,]\d+)*|[^\W\d_]+")
+
+
+@lru_cache(maxsize=8192)
+def _plain_words(text: str, lang: Lang) -> tuple[tuple[str, str], ...]:
+    """(folded word, folded stem) of each word and whole number of ``text``, in order."""
+    tokens = [lowercase(t, lang) for t in _PLAIN_WORD.findall(text)]
+    return tuple(
+        (fold(t), fold(t) if t[0].isdigit() else fold(s))
+        for t, s in zip(tokens, stem(tokens, lang), strict=True)
+    )
+
+
+def _names(text: str, *, agents: bool = True) -> list[str]:
+    """Capitalised words that are not a sentence's first word (unless a second one follows),
+    nor a month, a weekday or an era (``Desember``, ``SM``: a time, not who or where); with
+    ``agents`` false, nor a name said as the doer (``oleh Invoke Media``, ``by Sony``: who,
+    not where)."""
     found = list(_NAME_START.finditer(text))
     names: list[str] = []
     for index, match in enumerate(found):
@@ -383,29 +548,108 @@ def _names(text: str) -> list[str]:
         following = index + 1 < len(found) and found[index + 1].start() - match.end() <= 1
         if first and not following:
             continue
+        if _MONTHS.fullmatch(word) or _TIME_NAMES.fullmatch(word):
+            continue
+        if not agents and _AGENT_BEFORE.search(text[: match.start()]):
+            continue
         names.append(word)
     return names
 
 
+_TIME_NAMES: Final = re.compile(
+    r"(?:SM|M|BC|AD|BCE|CE|MÖ|MS|Senin|Selasa|Rabu|Kamis|Jumat|Sabtu|Minggu|Pazartesi|Salı|"
+    r"Çarşamba|Perşembe|Cuma|Cumartesi|Pazar|Monday|Tuesday|Wednesday|Thursday|Friday|"
+    r"Saturday|Sunday|Januari|Februari|Maret|Mei|Juni|Juli|Agustus|Oktober|Desember|January|"
+    r"February|March|April|May|June|July|August|September|October|November|December)",
+    re.IGNORECASE,
+)
+_AGENT_BEFORE: Final = re.compile(r"\b(?:oleh|by)\s+(?:[A-ZÀ-ÖØ-ÞÇĞİÖŞÜ][\w'’.-]*\s+){0,3}$")
+
+
 def _defines(question: QuestionAnalysis, text: str) -> bool:
-    """A unit that holds the defined term and defines it: at least half the term's words right
+    """A unit that holds the defined term and defines it: every word of the term, at least half
+    of them right
     before a definition marker (in the :data:`DEFINED_REACH` words before ``adalah``, ``:``,
-    ``tanımlanır``, ``means`` …)."""
+    ``tanımlanır``, ``means`` …, asides in brackets aside: ``Simbiosis (dari bahasa Yunani …)
+    adalah …``), or closing the unit right after one (``… nama ibu adalah matronimik.``)."""
     focus = question.focus
     if not focus:
         return False
     lang = question.lang
+
+    def half(piece: str) -> bool:
+        keys = _keys(piece, lang)
+        return 2 * sum(1 for t in focus if _holds(t, keys)) >= len(focus)
+
     if not all(_holds(t, _keys(text, lang)) for t in focus):
         return False
-    for marker in _COPULA[lang].finditer(text):
-        before = " ".join(text[: marker.start()].split()[-DEFINED_REACH:])
-        keys = _keys(before, lang)
-        if 2 * sum(1 for t in focus if _holds(t, keys)) >= len(focus):
-            return True
+    for plain in dict.fromkeys((text, _ASIDE.sub(" ", text))):
+        for marker in _COPULA[lang].finditer(plain):
+            before = " ".join(plain[: marker.start()].split()[-DEFINED_REACH:])
+            if half(before):
+                return True
+            after = plain[marker.end() :].split()
+            if after and len(after) <= len(focus) + 1 and half(" ".join(after)):
+                return True
     return False
 
 
-DEFINED_REACH: Final = 8
+_ASIDE: Final = re.compile(r"\([^()]*\)|\[[^\[\]]*\]")
+"""A bracketed aside: a translation, an etymology, a reference mark."""
+DEFINED_REACH: Final = 12
+
+
+def _acronym_runs(focus: Sequence[FocusTerm]) -> tuple[tuple[tuple[int, ...], str], ...]:
+    """Each run of two or more name words side by side in the question, with its initials."""
+    names = [n for n, t in enumerate(focus) if t.name and not t.number]
+    runs: list[list[int]] = []
+    for n in names:
+        if runs and runs[-1][-1] == n - 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    return tuple(
+        (tuple(run[start:end]), "".join(fold(focus[n].surface)[:1] for n in run[start:end]))
+        for run in runs
+        for start in range(len(run))
+        for end in range(start + 2, len(run) + 1)
+    )
+
+
+def _spelt_as_acronym(runs: tuple[tuple[tuple[int, ...], str], ...], keys: _Keys) -> set[int]:
+    """The words of a name of the question (two words or more, side by side in it) whose
+    initials the text writes in capitals as one word: ``Amerika Birleşik Devletleri`` —
+    ``ABD``, ``United States of America`` — ``USA`` (the small words of a name aside)."""
+    if not runs or not keys.capitals:
+        return set()
+    return {n for members, initials in runs if initials in keys.capitals for n in members}
+
+
+def _unknown_names(
+    focus: Sequence[FocusTerm], places: Sequence[_Keys], spelt: set[int]
+) -> tuple[str, ...]:
+    """The words of the question's names that no passage read holds anywhere — what the
+    passages speak of is not what the question names (``Kabupaten Mantan Barat`` is not
+    ``Kabupaten Pasaman Barat``, ``ayah Muslim Abdul Hamid`` not ``Ahmad bin Abdul Hamid``).
+    A name said in short keeps its beginning (``Budi Susilo`` for ``Budi Susilo Soepandji``):
+    words missing only at its end, after words that are held, are forgiven; so is an acronym,
+    which the text may spell out (``RI``)."""
+    held = [
+        n in spelt or not (t.name and not t.number) or any(_holds(t, keys) for keys in places)
+        for n, t in enumerate(focus)
+    ]
+    unknown: list[str] = []
+    for n, term in enumerate(focus):
+        if not term.name or term.number or held[n] or term.acronym:
+            continue
+        members = [m for m, t in enumerate(focus) if t.group == term.group and t.name]
+        before = [m for m in members if m < n]
+        after = [m for m in members if m > n]
+        shortened = bool(before) and all(held[m] for m in before)
+        if shortened and not any(held[m] for m in after):
+            continue
+        unknown.append(term.surface)
+    return tuple(unknown)
 
 
 def _missing_names(focus: Sequence[FocusTerm], placed: set[int]) -> tuple[str, ...]:
@@ -458,6 +702,68 @@ def _says_opposite(
     return any(not held.isdisjoint(other) and held.isdisjoint(one) for one, other in pairs)
 
 
+NEGATION_REACH: Final = 3
+"""A negation bears on a focus word at most this many words after it (``tidak diketahui``)."""
+
+
+def _polarity_differs(
+    question: QuestionAnalysis, text: str, stems: frozenset[str], denied: frozenset[str]
+) -> bool:
+    """The unit says the opposite of the question's polarity: the question asks what is *not*
+    so and the unit states it, undenied, in the question's own words (``yang tidak mempelajari
+    reptil`` / ``yang mempelajari reptil``; not ``tidak modern`` / ``tradisional``, which says
+    the same in other words), or the question asks what is so and the unit denies a word of the
+    question (``selalu diketahui`` / ``tidak diketahui``)."""
+    words = _content_words(text, question.lang)
+    negations = NEGATION_WORDS[question.lang]
+    at = [n for n, (surface, _) in enumerate(words) if surface in negations]
+    bears = {
+        stem for n in at for _, stem in _negated_span(words, n, question.lang) if stem in stems
+    }
+    if question.negated:
+        held = {stem for _, stem in words}
+        return bool(denied) and denied <= held and not (denied & bears)
+    return bool(bears)
+
+
+def _denied(question: QuestionAnalysis) -> frozenset[str]:
+    """The focus stems a negated question denies: those in the :data:`NEGATION_REACH` words
+    after its negation."""
+    if not question.negated:
+        return frozenset()
+    stems = {t.stem for t in question.focus}
+    words = _content_words(question.text, question.lang)
+    negations = NEGATION_WORDS[question.lang]
+    return frozenset(
+        stem
+        for n, (surface, _) in enumerate(words)
+        if surface in negations
+        for _, stem in _negated_span(words, n, question.lang)
+        if stem in stems
+    )
+
+
+def _negated_span(
+    words: tuple[tuple[str, str], ...], at: int, lang: Lang
+) -> tuple[tuple[str, str], ...]:
+    """The words a negation at ``at`` bears on: the :data:`NEGATION_REACH` after it (``tidak
+    diketahui``, ``not known``), in Turkish the one before it (``resmi olmayan``, ``bilinen
+    değil``)."""
+    if lang == "tr":
+        return words[max(0, at - 1) : at]
+    return words[at + 1 : at + 1 + NEGATION_REACH]
+
+
+@lru_cache(maxsize=8192)
+def _content_words(text: str, lang: Lang) -> tuple[tuple[str, str], ...]:
+    """(folded word, folded stem) of each word of ``text``, in order."""
+    tokens = tokenize(text, lang)
+    return tuple(
+        (fold(t.lower()), fold(t) if t[0].isdigit() else fold(s))
+        for t, s in zip(tokens, stem(tokens, lang), strict=True)
+    )
+
+
 _ANAPHORS: Final[dict[Lang, frozenset[str]]] = {
     "id": _words("ini itu tersebut ia beliau mereka dia"),
     "tr": _words("bu o onun bunun şu bunlar onlar"),
@@ -492,7 +798,21 @@ def read_units(question: QuestionAnalysis, passages: Sequence[ReadPassage]) -> R
         # Turkish words carry their grammar in suffixes the stemmer often leaves on: a content
         # word is missed far more often than it is missing; one of them must be there.
         allowed = len(content) - 1
-    opposites = _asked_opposites(asked_keys, lang)
+    denied = _denied(question)
+    # The opposite of a word the question denies is what it asks for ("tidak modern" —
+    # "tradisional").
+    undenied = asked_keys - {
+        k for t in focus if t.stem in denied for k in (t.stem, fold(t.surface))
+    }
+    opposites = _asked_opposites(undenied, lang)
+    qualifiers = _qualifiers(question)
+    focus_stems = frozenset(t.stem for t in focus)
+    # A name no passage read holds anywhere is not what they speak of: "Kabupaten Mantan Barat"
+    # is not "Kabupaten Pasaman Barat", however many of its words they share.
+    everywhere = [_keys(" ".join((*p.identity, p.text)), lang) for p in passages]
+    acronyms = _acronym_runs(focus)
+    spelt = {n for keys in everywhere for n in _spelt_as_acronym(acronyms, keys)}
+    unknown = _unknown_names(focus, everywhere, spelt)
     readings: list[UnitReading] = []
     for rank, passage in enumerate(passages):
         units = passage_units(passage, rank)
@@ -503,21 +823,28 @@ def read_units(question: QuestionAnalysis, passages: Sequence[ReadPassage]) -> R
         around = " ".join((*passage.identity, passage.text))
         if units[0].header is not None:
             around = " ".join((*passage.identity, units[0].header))
-        in_place = {n for n, t in enumerate(focus) if _holds(t, _keys(around, lang))}
+        around_keys = _keys(around, lang)
+        in_place = {n for n, t in enumerate(focus) if _holds(t, around_keys)}
+        in_place |= _spelt_as_acronym(acronyms, around_keys)
         for unit in units:
             # A unit is read with what is part of every place in its passage (V2-07): the
             # passage's identity and, for a row, its header.
             own = "\n".join((*passage.identity, *filter(None, (unit.header,)), unit.text))
             keys = _keys(own, lang)
             held_at = {n for n, t in enumerate(focus) if _holds(t, keys)}
+            held_at |= _spelt_as_acronym(acronyms, keys)
             if total and not held_at:
                 continue  # a unit sharing nothing with the question is never offered
             placed_at = held_at | in_place
             covered = sum(focus[n].weight for n in held_at) / total if total else 0.0
             placed = sum(focus[n].weight for n in placed_at) / total if total else 0.0
             kind = holds_kind(question, unit.text)
-            missing = _missing_names(focus, placed_at)
-            opposite = _says_opposite(opposites, keys.words)
+            missing = _missing_names(focus, placed_at) or unknown
+            if not missing:
+                missing = tuple(focus[n].surface for n in qualifiers if n not in held_at)
+            opposite = _says_opposite(opposites, keys.words) or _polarity_differs(
+                question, unit.text, focus_stems, denied
+            )
             if placed >= PLACED_MIN and _refers_back(unit.text, lang):
                 # "Album ini dirilis …", "Ia lahir …": the passage names what the unit speaks of.
                 covered = max(covered, COVERED_MIN)
@@ -530,14 +857,92 @@ def read_units(question: QuestionAnalysis, passages: Sequence[ReadPassage]) -> R
                 + PHRASE_BONUS * _phrases(pairs, unit.text, lang)
                 + LABEL_BONUS * _label_share(unit, asked_keys, lang)
                 + (DEFINIENDUM_BONUS if kind and _opens_with_term(question, unit.text) else 0.0)
+                + (NEAR_BONUS if kind and answer_near_focus(question, unit.text) else 0.0)
                 - EQUIVALENT_COST * sum(1 for n in held_at if not _exact(focus[n], keys))
             )
             readings.append(
-                UnitReading(unit, covered, placed, kind, missing, opposite, lacking, allowed, score)
+                UnitReading(
+                    unit,
+                    covered,
+                    placed,
+                    kind,
+                    missing,
+                    opposite,
+                    lacking,
+                    # Retrieval's order is evidence: a unit of a passage it ranked below the first
+                    # answers only in every content word of the question (Turkish aside, whose
+                    # word forms the reader matches more loosely).
+                    allowed if rank == 0 or lang == "tr" else 0,
+                    score,
+                )
             )
     # A unit that answers comes before any that does not, however high the latter scores.
     readings.sort(key=lambda r: (not r.answers, -r.score, r.unit.passage, r.unit.position))
     return Reading(readings)
+
+
+_QUALIFIER_BEFORE: Final[dict[Lang, frozenset[str]]] = {
+    "id": _words("yang paling"),
+    "tr": frozenset(),
+    "en": _words("most least"),
+}
+_VERB_PREFIX: Final = re.compile(r"^(?:me|di|ber|ke|pe)")
+"""An Indonesian word so prefixed is (mostly) a verb: a relative clause's verb is often said in
+other words (``yang menangani`` / ``yang mengurus``); an adjective seldom is."""
+_QUALIFIER_SKIP: Final[dict[Lang, frozenset[str]]] = {
+    "id": _words("paling lebih sangat tidak bukan belum sudah telah masih pernah"),
+    "tr": _words("çok daha"),
+    "en": _words("more very"),
+}
+
+
+_NOT_SUPERLATIVE: Final = _words(
+    "interest forest request contest protest harvest conquest arrest manifest honest modest "
+    "suggest digest invest"
+)
+_QUESTION_WORDS: Final = _words(
+    "apa apakah siapa siapakah mana manakah dimana dimanakah kapan berapa berapakah bagaimana "
+    "mengapa kenapa"
+)
+
+
+def _qualifiers(question: QuestionAnalysis) -> tuple[int, ...]:
+    """The focus words that narrow what the question asks about — the word after ``yang``,
+    ``paling`` (``Apa nama kota yang terkecil``, ``makanan yang paling terkenal``), ``en``,
+    ``most``, or an English superlative: the sentence that answers says it itself, not only its
+    passage (``terkecil di dunia`` is no answer to ``terkecil di Inggris``'s ``terkecil``
+    elsewhere)."""
+    lang = question.lang
+    words = [w for w, _ in _plain_words(question.text, lang)]
+    index = {t.stem: n for n, t in enumerate(question.focus)} | {
+        fold(t.surface): n for n, t in enumerate(question.focus)
+    }
+    picked: set[int] = set()
+    for position, word in enumerate(words):
+        after = word in _QUALIFIER_BEFORE[lang] and not (
+            # "Siapa yang memimpin …": the predicate asked about, not a narrowing of it.
+            position > 0 and words[position - 1] in _QUESTION_WORDS
+        )
+        superlative = (
+            lang == "en" and word.endswith("est") and len(word) > 5 and word not in _NOT_SUPERLATIVE
+        )
+        if not (after or superlative):
+            continue
+        rest = words[position + 1 :] if after else [word]
+        for following in rest:
+            if following in NEGATION_WORDS[lang]:
+                break  # "yang tidak modern": said in other words ("tradisional")
+            if following in _QUALIFIER_SKIP[lang]:
+                continue
+            n = index.get(following)
+            if n is None:
+                stemmed = _plain_words(following, lang)
+                n = index.get(stemmed[0][1]) if stemmed else None
+            verb = lang == "id" and _VERB_PREFIX.match(following) is not None
+            if n is not None and _is_content(question.focus[n]) and not verb:
+                picked.add(n)
+            break
+    return tuple(sorted(picked))
 
 
 def _opens_with_term(question: QuestionAnalysis, text: str) -> bool:

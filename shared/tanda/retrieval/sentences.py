@@ -10,7 +10,11 @@ from typing import Final
 
 # A sentence ends at . ! ? ; followed by blanks and a capital, a digit, a quote or a bracket; a line
 # break always ends one (a list item, a table row, a heading).
-_SENTENCE_END = re.compile(r"(?<=[.!?;:])[ \t]+(?=[\"'“(\[A-ZÀ-ÖØ-ÞÇĞİÖŞÜ0-9])|\n")
+_SENTENCE_END = re.compile(
+    r"(?<=[.!?;:])[ \t]+(?=[\"'“(\[A-ZÀ-ÖØ-ÞÇĞİÖŞÜ0-9])|(?<=\])[ \t]+(?=[A-ZÀ-ÖØ-ÞÇĞİÖŞÜ])|\n"
+)
+# A stop followed by reference marks ends a sentence too: "… sastra.[1] Selain …", "….[1][2] Ia …".
+_REFERENCED_STOP = re.compile(r"[.!?](?:\[[\w\s,–-]{1,12}\])+$")
 # The word before a full stop: letters, or letters with inner stops ("s.d", "S.H").
 _WORD_BEFORE_STOP = re.compile(r"(?<![^\W\d_])[^\W\d_](?:[^\W\d_]|\.(?=[^\W\d_]))*(?=\.$)")
 _DOTTED_INITIALS = re.compile(r"[^\W\d_](?:\.[^\W\d_])+")
@@ -54,6 +58,8 @@ def sentence_spans(text: str) -> Iterator[tuple[int, int]]:
 
 def _ends_sentence(text: str, start: int, at: int) -> bool:
     """Whether the stop just before ``at`` ends the sentence begun at ``start``."""
+    if text[at - 1] == "]":
+        return _REFERENCED_STOP.search(text, start, at) is not None
     if text[at - 1] != ".":
         return True
     if _ENUMERATOR.fullmatch(text[start:at].strip()):

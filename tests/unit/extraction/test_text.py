@@ -59,6 +59,16 @@ def test_sentences_end_at_stops_and_at_line_breaks() -> None:
     ]
 
 
+def test_a_stop_followed_by_reference_marks_ends_a_sentence() -> None:
+    # Issue 22: "….[1] Selain …" is two sentences; a bracket inside one is not a stop.
+    text = "Kritik sastra adalah cabang ilmu.[1][2] Selain itu [lihat] Bagian lain. Ini [a] B."
+    assert [text[a:b] for a, b in sentence_spans(text)] == [
+        "Kritik sastra adalah cabang ilmu.[1][2]",
+        "Selain itu [lihat] Bagian lain.",
+        "Ini [a] B.",
+    ]
+
+
 def test_whitespace_normalises_to_single_spaces() -> None:
     assert normalise_space("  a \n\t b  ") == "a b"
 

@@ -110,3 +110,16 @@ def test_a_question_is_read_once_and_handed_down_as_it_is() -> None:
     analysis = analyze_question("Berapa luas Kabupaten Donggala?")
     assert as_question(analysis) is analysis
     assert as_question("Berapa luas Kabupaten Donggala?") == analysis
+
+
+def test_turkish_ne_kadar_with_its_copula_asks_for_a_number() -> None:
+    # Issue 22: "ne kadardır" is "how much is", not a question about a thing.
+    assert analyze_question("Jeju adasının yüzölçümü ne kadardır?").kind == "number"
+
+
+def test_a_turkish_question_about_something_somewhere_asks_for_a_thing_not_a_definition() -> None:
+    # Issue 22: "X'de nedir" (what is it in X), "…daki Y nedir" (the Y in …) are no terms.
+    assert analyze_question("Kloroplast nedir?").kind == "definition"
+    assert analyze_question("Sakson Bahçesi Lehçe'de nedir?").kind != "definition"
+    locative = analyze_question("Polonya'daki bölgesel ayrımlardaki temel yönetim nedir?")
+    assert locative.defined_term is None
