@@ -85,13 +85,18 @@ class KeyDirectory:
 
     def __init__(
         self,
-        store: Store,
+        store: Store | Callable[[], Store],
         *,
         cache_s: float,
         clock: Callable[[], float],
         background_touch: bool = True,
     ) -> None:
-        self._store = store
+        """``store``: the Store, or what builds it when it is first read — a Lambda's request
+        that presents no credentials then never builds it (no SDK client on the first request
+        after a restore, issue 24)."""
+        self._store_of: Callable[[], Store] = store if callable(store) else lambda: store
+        self._built: Store | None = None
+        self._build_lock = threading.Lock()
         self._clock = clock
         self._keys: _Cache[ApiKeyRecord | None] = _Cache(cache_s, clock)
         self._statuses: _Cache[str] = _Cache(cache_s, clock)
@@ -102,6 +107,18 @@ class KeyDirectory:
         self._background = background_touch
         self._queue: queue.Queue[tuple[str, float]] = queue.Queue(maxsize=_PENDING_TOUCHES)
         self._worker: threading.Thread | None = None
+
+    @property
+    def _store(self) -> Store:
+        return self.store()
+
+    def store(self) -> Store:
+        """The Store, built on the first call."""
+        if self._built is None:
+            with self._build_lock:
+                if self._built is None:
+                    self._built = self._store_of()
+        return self._built
 
     def key(self, digest: str, kinds: Collection[KeyKind]) -> ApiKeyRecord | None:
         """The record of the key whose digest is ``digest`` if it is of one of ``kinds`` and
@@ -123,7 +140,7 @@ class KeyDirectory:
             seen = self._seen.get(name)
         if seen is not None and (seen[1] or now - seen[0] < self._cache_s):
             return seen[1]
-        found = any(k.kind in kinds for k in _read(self._store.api_keys))
+        found = any(k.kind in kinds for k in _read(lambda: self._store.api_keys()))
         with self._touch_lock:
             self._seen[name] = (now, found)
         return found
