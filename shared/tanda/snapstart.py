@@ -10,7 +10,8 @@ memory is shared by every environment restored from it, so:
   (``tanda.wiring.snapshot_primes``); this module only imports the names it is handed. Imports
   only: nothing reads the settings, opens a connection or builds an SDK client here
   (credentials and sockets would be stale after a restore), which is also why the entry modules
-  keep building the runtime on the first request;
+  keep building the runtime on the first request. A primed module may read its package's own
+  files too (a ``before_snapshot()`` function: the AWS SDK's service models);
 - **after a restore** (:func:`reseed`): the ``random`` module was seeded once, at init; every
   restored environment would draw the same retry jitter, so it is seeded again.
 
@@ -37,9 +38,14 @@ LWA_AFTER_RESTORE_PATH = "/_snapstart/after-restore"
 
 
 def prime(modules: Sequence[str]) -> None:
-    """Import ``modules`` now, before the snapshot, instead of on the first request."""
+    """Import ``modules`` now, before the snapshot, instead of on the first request; a module
+    with a ``before_snapshot()`` function has it called too (``tanda.adapters.aws_sdk``: the
+    SDK's own model files, read once — files of a package, never settings or a connection)."""
     for name in modules:
-        importlib.import_module(name)
+        module = importlib.import_module(name)
+        hook = getattr(module, "before_snapshot", None)
+        if callable(hook):
+            hook()
 
 
 def reseed() -> None:

@@ -45,7 +45,8 @@ them (:attr:`Runtime.runs_jobs_here`, :meth:`Runtime.job_runner_status`)."""
 # Module names, imported by ``tanda.snapstart.prime`` in the snapshot instead of on the first
 # request. They live here, beside the code that imports them lazily: the adapters an AWS
 # deployment selects are this factory's choice (tests/unit/test_snapstart.py checks that every
-# name imports and sits where this module may import it). Names only: nothing is built.
+# name imports and sits where this module may import it). Names only: nothing is built
+# (tanda.adapters.aws_sdk also reads the SDK's own model files: no setting, no client).
 
 _AWS_ADAPTERS: tuple[str, ...] = (
     "tanda.wiring",
@@ -62,9 +63,12 @@ _AWS_ADAPTERS: tuple[str, ...] = (
     "tanda.adapters.rerankers",
     "aws_lambda_powertools",
     "boto3",
+    "tanda.adapters.aws_sdk",
 )
 """What an AWS deployment of template.yaml builds on a first request, whichever the function:
-the adapters (and the Step Functions runner) its settings can select there, and the SDK."""
+the adapters (and the Step Functions runner) its settings can select there, and the SDK with
+the model files of the services they call (issue 24: not read on the first request after a
+restore)."""
 
 _ROUTE: tuple[str, ...] = (
     *_AWS_ADAPTERS,
@@ -185,8 +189,10 @@ class Runtime:
     def authenticator(self) -> Authenticator:
         from tanda.auth import Authenticator
 
-        # Issue 27: the Store's keys and tenants beside the settings' (the bootstrap path).
-        return Authenticator.from_settings(self.settings, store=self.store)
+        # Issue 27: the Store's keys and tenants beside the settings' (the bootstrap path),
+        # built when first read: a request the settings answer alone (no credentials → 401)
+        # builds no Store, and on AWS no SDK client (issue 24, first invoke after a restore).
+        return Authenticator.from_settings(self.settings, store=lambda: self.store)
 
     @cached_property
     def store(self) -> Store:
@@ -512,15 +518,15 @@ def _stepfunctions_client(settings: Settings, *, waits_for_answer: bool) -> obje
       Step Functions starts a name once: a retried start returns the same execution, so the
       SDK's own retries are kept.
     """
-    import boto3
+    from tanda.adapters.aws_sdk import client
 
     if not waits_for_answer:
-        return boto3.client("stepfunctions")
+        return client("stepfunctions")
     from botocore.config import Config
 
     from tanda.pipeline.runners.stepfunctions import READ_TIMEOUT_MARGIN_S
 
-    return boto3.client(
+    return client(
         "stepfunctions",
         config=Config(
             read_timeout=settings.request_deadline_s + READ_TIMEOUT_MARGIN_S,

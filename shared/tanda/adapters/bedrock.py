@@ -137,9 +137,9 @@ class BedrockModel:
         with self._lock:
             client = self._clients.get(timeout_s)
             if client is None:
-                import boto3
+                from tanda.adapters.aws_sdk import client as sdk_client
 
-                client = boto3.client(
+                client = sdk_client(
                     "bedrock-runtime",
                     region_name=self._region,
                     config=client_config(timeout_s, self._max_attempts),

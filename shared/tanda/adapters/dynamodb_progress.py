@@ -76,9 +76,9 @@ class DynamoProgress:
     @classmethod
     def from_settings(cls, settings: Settings, client: Any | None = None) -> DynamoProgress:
         if client is None:
-            import boto3  # lazily: only an AWS deployment pays for it
+            from tanda.adapters.aws_sdk import client as sdk_client  # lazily: only AWS pays
 
-            client = boto3.client("dynamodb")
+            client = sdk_client("dynamodb")
         return cls(client, table=settings.dynamodb_table)
 
     def publish(self, request_id: str, frame: WireModel) -> int:

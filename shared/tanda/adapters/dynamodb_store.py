@@ -653,9 +653,9 @@ class DynamoStore(DynamoUploads):
             getattr(settings, "dynamodb_receipts_table", None) or tables.dynamodb_receipts_table
         )
         if client is None:
-            import boto3  # lazily: only an AWS deployment pays for it
+            from tanda.adapters.aws_sdk import client as sdk_client  # lazily: only AWS pays
 
-            client = boto3.client("dynamodb")
+            client = sdk_client("dynamodb")
         return cls(client, table=table, receipts_table=receipts)
 
     # --- conversations ---------------------------------------------------------------------------

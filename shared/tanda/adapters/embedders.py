@@ -227,9 +227,9 @@ class BedrockEmbedder:
 
     def _runtime(self) -> Any:
         if self._client is None:
-            import boto3
+            from tanda.adapters.aws_sdk import client
 
-            self._client = boto3.client("bedrock-runtime", region_name=self._region)
+            self._client = client("bedrock-runtime", region_name=self._region)
         return self._client
 
     def embed(self, texts: Sequence[str]) -> list[tuple[float, ...]]:

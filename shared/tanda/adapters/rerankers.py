@@ -252,17 +252,16 @@ class BedrockReranker:
 
     def _runtime(self) -> Any:
         if self._client is None:
-            import boto3
             from botocore.config import Config
+
+            from tanda.adapters.aws_sdk import client
 
             config = Config(
                 connect_timeout=self._timeout_s,
                 read_timeout=self._timeout_s,
                 retries={"max_attempts": 2, "mode": "standard"},
             )
-            self._client = boto3.client(
-                "bedrock-agent-runtime", region_name=self._region, config=config
-            )
+            self._client = client("bedrock-agent-runtime", region_name=self._region, config=config)
         return self._client
 
     @property

@@ -50,7 +50,7 @@ class SecretResolver:
 
     def _secrets(self) -> Any:
         if self._client is None:
-            import boto3  # lazily: only an AWS deployment pays for it
+            from tanda.adapters.aws_sdk import client  # lazily: only AWS pays for boto3
 
-            self._client = boto3.client("secretsmanager")
+            self._client = client("secretsmanager")
         return self._client

@@ -103,12 +103,15 @@ class Authenticator:
         cls,
         settings: Settings,
         *,
-        store: Store | None = None,
+        store: Store | Callable[[], Store] | None = None,
         clock: Callable[[], float] = time.time,
     ) -> Authenticator:
         """Keys from the settings plus the local issuers ``tanda keys create`` wrote under
         ``settings.home``; with a ``store``, its keys and tenants (issue 27) — the API keys of
-        an older ``keys.json`` are moved into it first (``tanda.auth.local.migrate_keys_file``)."""
+        an older ``keys.json`` are moved into it first (``tanda.auth.local.migrate_keys_file``).
+        ``store`` may be what builds the Store: it is then built only when first read, so a
+        request the settings alone can answer (no credentials sent, keys in the settings → 401)
+        builds no Store, and on AWS no SDK client (issue 24: the first invoke after a restore)."""
         from tanda.auth.local import migrate_keys_file, read_keys_file
         from tanda.auth.tokens import JwtVerifier, load_configured_keys, load_key_source
 
@@ -116,8 +119,8 @@ class Authenticator:
         if store is not None:
             from tanda.auth.directory import KeyDirectory
 
-            migrate_keys_file(settings.home, store, now=clock())
             directory = KeyDirectory(store, cache_s=settings.auth_cache_s, clock=clock)
+            migrate_keys_file(settings.home, directory.store, now=clock())
         local = read_keys_file(settings.home)
         issuers: dict[str, str] = dict(settings.jwt_issuers)
         configured = frozenset(issuers)

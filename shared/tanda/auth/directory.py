@@ -85,13 +85,18 @@ class KeyDirectory:
 
     def __init__(
         self,
-        store: Store,
+        store: Store | Callable[[], Store],
         *,
         cache_s: float,
         clock: Callable[[], float],
         background_touch: bool = True,
     ) -> None:
-        self._store = store
+        """``store``: the Store, or what builds it when it is first read — a Lambda's request
+        that presents no credentials then never builds it (no SDK client on the first request
+        after a restore, issue 24)."""
+        self._store_of: Callable[[], Store] = store if callable(store) else lambda: store
+        self._built: Store | None = None
+        self._build_lock = threading.Lock()
         self._clock = clock
         self._keys: _Cache[ApiKeyRecord | None] = _Cache(cache_s, clock)
         self._statuses: _Cache[str] = _Cache(cache_s, clock)
@@ -103,11 +108,26 @@ class KeyDirectory:
         self._queue: queue.Queue[tuple[str, float]] = queue.Queue(maxsize=_PENDING_TOUCHES)
         self._worker: threading.Thread | None = None
 
+    def store(self) -> Store:
+        """The Store, built on the first call."""
+        if self._built is None:
+            with self._build_lock:
+                if self._built is None:
+                    self._built = self._store_of()
+        return self._built
+
+    def _read(self, read: Callable[[Store], _V]) -> _V:
+        """``read`` of the Store through :func:`_read`; a Store that cannot be built at all is
+        the deployment's configuration, raised as it is (as when it was built with the
+        authenticator)."""
+        store = self.store()
+        return _read(lambda: read(store))
+
     def key(self, digest: str, kinds: Collection[KeyKind]) -> ApiKeyRecord | None:
         """The record of the key whose digest is ``digest`` if it is of one of ``kinds`` and
         accepted now; else ``None`` (unknown, another kind, revoked or expired)."""
         key_id = key_id_of(digest)
-        record = self._keys.get(key_id, lambda: _read(lambda: self._store.key(key_id)))
+        record = self._keys.get(key_id, lambda: self._read(lambda store: store.key(key_id)))
         if record is None or not hmac.compare_digest(record.digest, digest):
             return None
         if record.kind not in kinds or not record.accepted(self._clock()):
@@ -123,14 +143,14 @@ class KeyDirectory:
             seen = self._seen.get(name)
         if seen is not None and (seen[1] or now - seen[0] < self._cache_s):
             return seen[1]
-        found = any(k.kind in kinds for k in _read(self._store.api_keys))
+        found = any(k.kind in kinds for k in self._read(lambda store: store.api_keys()))
         with self._touch_lock:
             self._seen[name] = (now, found)
         return found
 
     def suspended(self, tenant_id: str) -> bool:
         status = self._statuses.get(
-            tenant_id, lambda: _read(lambda: self._store.tenant_profile(tenant_id).status)
+            tenant_id, lambda: self._read(lambda store: store.tenant_profile(tenant_id).status)
         )
         return status == "suspended"
 
@@ -156,7 +176,7 @@ class KeyDirectory:
 
     def _touch(self, key_id: str, at: float) -> None:
         try:
-            self._store.touch_key(key_id, at, every_s=TOUCH_EVERY_S)
+            self.store().touch_key(key_id, at, every_s=TOUCH_EVERY_S)
         except Exception:  # a hint, never a failure: logged, not raised
             log.warning("could not record the last use of %s", key_id, exc_info=True)
 

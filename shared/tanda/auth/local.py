@@ -72,7 +72,8 @@ def _epoch(created: str | None, default: float) -> float:
 
 def migrate_keys_file(home: Path, store: Any, *, now: float) -> int:
     """Issue 27: move the API key digests of ``<home>/keys.json`` into ``store`` (a
-    ``tanda.ports.Store``) as key records, then rewrite the file without them (its issuers and
+    ``tanda.ports.Store``, or what builds it: called only when there are keys to move) as key
+    records, then rewrite the file without them (its issuers and
     JWKS stay). Idempotent, and safe when several processes start at once: a record that exists
     is kept. The number of keys moved."""
     from tanda.records.keys import ApiKeyRecord, key_id_of
@@ -119,10 +120,11 @@ def migrate_keys_file(home: Path, store: Any, *, now: float) -> int:
             )
     except (KeyError, TypeError) as exc:
         raise AuthConfigError(f"{path} is not a tanda keys file") from exc
+    target = store() if callable(store) else store
     for record in records:
         # A record that exists was moved already (another process, or an interrupted run).
         with contextlib.suppress(ValueError):
-            store.put_key(record)
+            target.put_key(record)
     # Only once every record is stored does the file forget the digests.
     document["shared_api_keys"] = []
     document["v1_api_keys"] = []

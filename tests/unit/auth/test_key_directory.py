@@ -184,3 +184,56 @@ def test_building_the_authenticator_reads_nothing_from_the_store(tmp_path: Path)
         assert authenticator.v1_configured
     assert raised.value.code == "auth_unavailable"
     assert isinstance(raised.value.__cause__, ConnectionError)
+
+
+def test_a_request_without_credentials_builds_no_store_when_the_settings_hold_keys(
+    tmp_path: Path,
+) -> None:
+    # Issue 24: on AWS, building the Store builds a DynamoDB client — the first request after a
+    # SnapStart restore paid it to answer an anonymous caller 401. With keys in the settings the
+    # 401 needs nothing of the Store, so the Store is built only when it is first read.
+    import hashlib
+    import json
+
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+    from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+
+    from tanda.auth import Authenticator, Credentials
+    from tanda.errors import MissingCredentials, ServiceUnavailable
+    from tanda.settings import Settings
+
+    built: list[SqliteStore] = []
+
+    def build_store() -> SqliteStore:
+        built.append(CountingStore(tmp_path / "store.sqlite"))
+        return built[-1]
+
+    pem = (
+        Ed25519PrivateKey.generate()
+        .public_key()
+        .public_bytes(Encoding.PEM, PublicFormat.SubjectPublicKeyInfo)
+        .decode()
+    )
+    configured = Settings(
+        home=tmp_path,
+        api_key_hashes=[hashlib.sha256(b"k").hexdigest()],
+        jwt_issuers=json.loads('{"https://idp.example": "acme"}'),
+        jwt_public_keys=pem,
+        v1_api_key_hashes={hash_api_key("dip_test_x"): "acme"},
+    )
+    authenticator = Authenticator.from_settings(configured, store=build_store)
+    with pytest.raises(MissingCredentials):
+        authenticator.partner(Credentials())
+    with pytest.raises(MissingCredentials):
+        authenticator.v1(Credentials())
+    assert built == []
+
+    # With no key in the settings, whether the server has keys at all is the Store's to say:
+    # built then, and still 503 auth_not_configured when it holds none (docs/auth.md).
+    bare = Authenticator.from_settings(Settings(home=tmp_path / "bare"), store=build_store)
+    with pytest.raises(ServiceUnavailable) as raised:
+        bare.v1(Credentials())
+    assert raised.value.code == "auth_not_configured"
+    assert len(built) == 1
+    bare.partner_configured  # noqa: B018 — the same Store, not a second one
+    assert len(built) == 1
