@@ -24,10 +24,11 @@ SERVICES: tuple[str, ...] = (
     "bedrock-runtime",
     "bedrock-agent-runtime",
     "secretsmanager",
+    "s3",
 )
 """The services an AWS deployment of template.yaml can call: the Store and the progress
 (DynamoDB), the state machines (Step Functions), Bedrock models and embedders, Bedrock's reranker,
-and the sources' secrets (Secrets Manager)."""
+the sources' secrets (Secrets Manager) and the uploaded originals (S3, issue 26)."""
 
 _SHARED_DATA = ("endpoints", "partitions", "_retry", "sdk-default-configuration")
 """What every client reads beside its service's files."""

@@ -46,11 +46,12 @@ class S3Originals:
     @classmethod
     def from_settings(cls, settings: Settings, client: Any | None = None) -> S3Originals:
         if client is None:
-            import boto3  # lazily: only an AWS deployment pays for it
-            from botocore.config import Config
+            from botocore.config import Config  # lazily: only an AWS deployment pays for it
+
+            from tanda.adapters.aws_sdk import client as aws_client
 
             # SigV4 everywhere: a presigned POST signed with v2 is refused by newer regions.
-            client = boto3.client("s3", config=Config(signature_version="s3v4"))
+            client = aws_client("s3", config=Config(signature_version="s3v4"))
         return cls(client, settings.uploads_bucket or "")
 
     # --- Originals ------------------------------------------------------------------------
