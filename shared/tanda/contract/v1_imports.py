@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import ConfigDict, Field, field_validator, model_validator
+from pydantic.config import JsonDict
 
 from tanda.contract.common import WireModel
 from tanda.contract.request_body import RequestBody
@@ -21,7 +22,15 @@ def relative_path(path: str) -> str:
     return cleaned
 
 
+def _given(name: str) -> JsonDict:
+    return {"required": [name], "properties": {name: {"type": "string"}}}
+
+
 class V1ImportRequest(RequestBody):
+    # Exactly one of `prefix` and `manifest` — said in the schema too, so a client generated
+    # from it (or a fuzzer) knows a body naming both, or neither, is not valid.
+    model_config = ConfigDict(json_schema_extra={"oneOf": [_given("prefix"), _given("manifest")]})
+
     prefix: str | None = Field(
         default=None,
         max_length=900,
