@@ -254,3 +254,58 @@ def test_a_percent_added_to_an_amount_is_a_percent_of_it() -> None:
     assert one("Harga Rp 100.000 + PPN 11% = Rp 111.000", "id").arithmetic_ok
     assert one("5 M − 10% = 4,5 M", "id").arithmetic_ok
     assert one("34% + 11% = 45%").arithmetic_ok  # percents add as percents
+
+
+# --- issue 23 item 13: what the second mutation run of tanda/proof left untested ----------
+
+
+def test_a_wrong_result_is_recomputed_in_the_reading_fewest_powers_of_ten_from_it() -> None:
+    # The scale word on the operands only: as written 700 000, in juta 0,7 — the stated
+    # 0,000001 is nearer 0,7, so that is the value shown.
+    op = one("0,5 juta + 0,2 juta = 0,000001", "id")
+    assert (op.arithmetic_ok, f"{op.recomputed:f}", op.chain_factor) == (
+        False,
+        "0.700000",
+        Decimal(1000000),
+    )
+    # and 8 is nearer 7 than 7 miliar
+    op = one("5 miliar + 2 miliar = 8", "id")
+    assert (op.arithmetic_ok, f"{op.recomputed:f}") == (False, "7")
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        # closing brackets after the last operand, spaced or not, belong to the operation; what
+        # follows them (words, a bracket of prose) does not, nor one on the next line
+        ("Total: 9 = (4 + (2 + 3 ) ) and (see note)", "9 = (4 + (2 + 3 ) )"),
+        ("Hasil: 9 = (4 + (2 + 3)).", "9 = (4 + (2 + 3))"),
+        ("5 = (2 + 3\n) later", "5 = (2 + 3"),
+        # opening brackets before the first operand, at the very start of the answer too
+        ("(2 + 3) × 2 = 10 (", "(2 + 3) × 2 = 10"),
+        ("((1 + 2)) × 3 = 9", "((1 + 2)) × 3 = 9"),
+        ("Rata-rata: -(9 + 12) / 2 = -10.5", "-(9 + 12) / 2 = -10.5"),
+    ],
+)
+def test_an_operation_shows_exactly_its_brackets(text: str, shown: str) -> None:
+    op = one(text, "en")
+    assert op.arithmetic_ok
+    assert text[op.span[0] : op.span[1]] == shown
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        # a chain cut on the left (x is no number) is checked from its first whole equation
+        ("x + 5 + 2 = 7 = 3 + 4", ["7 = 3 + 4"]),
+        # cut on the right (it goes on with an operation): its last equation is not checked
+        ("1 + 1 = 2 = 0 + 2 + (y)", ["1 + 1 = 2"]),
+        # a result is not also the start of the next operation; the chain goes on after it
+        ("10 - 4 = 6 = 3 + 3", ["10 - 4 = 6"]),
+        ("10 - 4 = 6 = 3 + 3 = 6", ["10 - 4 = 6", "3 + 3 = 6"]),
+        # two expressions side by side are no operation, and do not end the chain
+        ("2 + 3 = 1 + 4 = 5", ["1 + 4 = 5"]),
+    ],
+)
+def test_each_equation_of_a_chain_is_one_operation_at_most(text: str, shown: list[str]) -> None:
+    assert [text[op.span[0] : op.span[1]] for op in operations(text, "en")] == shown
