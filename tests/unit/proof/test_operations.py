@@ -309,3 +309,28 @@ def test_an_operation_shows_exactly_its_brackets(text: str, shown: str) -> None:
 )
 def test_each_equation_of_a_chain_is_one_operation_at_most(text: str, shown: list[str]) -> None:
     assert [text[op.span[0] : op.span[1]] for op in operations(text, "en")] == shown
+
+
+@pytest.mark.parametrize(
+    ("text", "shown_inputs"),
+    [
+        ("(10 / 4) - 1 = 1.5", ["10", "4"]),  # a bracketed ratio's growth: 1 is a constant
+        ("1 + 5 = 6", ["1", "5"]),  # 1 plus a number, not a ratio: an input
+        ("1 + (2 + 3) = 6", ["1", "2", "3"]),  # nor plus a bracketed sum
+        ("10 / 4 - 2 = 0.5", ["10", "4", "2"]),  # a ratio minus 2 is no growth rate
+        ("0.25 × 100 = 25", ["0.25"]),  # × 100
+        ("25 / 100 = 0.25", ["25"]),  # ÷ 100
+        ("(2 × 5) / 1 = 10", ["2", "5", "1"]),  # a bracket of one term is no mean
+        ("Total: -(90 + 10) + 10% = -110", ["90", "10", "10%"]),  # a percent of a negated sum
+        ("-(9 + 12) / 2 = -10.5", ["9", "12"]),  # the mean of a negated sum of two terms
+        ("120 / (2019 - 2017 + 1) = 40", ["120", "2019", "2017"]),  # a count of years
+        ("10 / (1 + 1) = 5", ["10", "1", "1"]),  # no year: ones are inputs
+        ("120 / (2019 - 2017 + 2) = 30", ["120", "2019", "2017", "2"]),  # 2 is no count
+    ],
+)
+def test_the_inputs_of_an_operation_are_its_numbers_but_the_constants_it_brings(
+    text: str, shown_inputs: list[str]
+) -> None:
+    op = one(text, "en")
+    assert op.arithmetic_ok
+    assert inputs(op) == shown_inputs
