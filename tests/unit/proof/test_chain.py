@@ -515,3 +515,13 @@ def test_a_value_found_as_written_is_not_looked_up_the_other_way() -> None:
     ]
     proof = build("Pagu anggaran 1.500 [S1].", sources, lang="id")
     assert [(s.ground, s.source_no) for s in proof.steps] == [("exact", 1)]
+
+
+def test_operands_at_the_chain_s_scale_are_found_where_the_source_writes_them_in_full() -> None:
+    source = ProofSource(1, "Revenue was 44,100,000 this year and 56,700,000 last year.")
+    proof = build("Revenue fell: 44.1 - 56.7 = -12.6 million [S1].", [source], lang="en")
+    assert [(s.kind, s.ground) for s in proof.steps] == [
+        ("observed", "tolerant"),
+        ("observed", "tolerant"),
+        ("computed", "tolerant"),
+    ]

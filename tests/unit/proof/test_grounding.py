@@ -201,3 +201,9 @@ def test_a_value_under_a_table_s_declared_scale_is_found_by_that_scale() -> None
     table = ProofSource(1, "Tabel (dalam jutaan rupiah): Pendapatan 5.000; Belanja 4.000.")
     found = ground(q("Rp 5 miliar", "id"), {1}, [table])
     assert (found.ground, found.source_value) == ("tolerant", "5.000")
+
+
+def test_an_operand_may_be_the_number_a_source_writes_with_a_scale_word_alone() -> None:
+    ceiling = ProofSource(1, "Pagu tahun ini 5.000 miliar menurut peraturan.")
+    found = ground(q("5.000", "id"), {1}, [ceiling], operand=True)
+    assert (found.ground, found.source_value) == ("tolerant", "5.000 miliar")

@@ -334,3 +334,28 @@ def test_the_inputs_of_an_operation_are_its_numbers_but_the_constants_it_brings(
     op = one(text, "en")
     assert op.arithmetic_ok
     assert inputs(op) == shown_inputs
+
+
+@pytest.mark.parametrize(
+    ("text", "lang", "shown"),
+    [
+        # a reference between two operations ends the first, and the second is still read
+        ("2 + 3 = 5 menurut Pasal 7, dan 4 + 4 = 8.", "id", ["2 + 3 = 5", "4 + 4 = 8"]),
+        # a result that goes on with an operation is no result
+        ("1 + 2 = 3 + (y)", "en", []),
+        # a list's dash is no minus, nor one after a word; a minus opening a line is
+        ("- 5 + 3 = 8", "en", []),
+        ("A - (9 + 12) / 2 = 10.5", "en", []),
+        ("Rata-rata\n-(9 + 12) / 2 = -10.5", "en", ["-(9 + 12) / 2 = -10.5"]),
+        # a label in brackets right before an operand is a name, not a group
+        (
+            "PAD 6.592,42 M + (TKDD) 2.575,68 M = 9.168,10 M",
+            "id",
+            ["6.592,42 M + (TKDD) 2.575,68 M = 9.168,10 M"],
+        ),
+    ],
+)
+def test_what_ends_or_opens_an_operation(text: str, lang: str, shown: list[str]) -> None:
+    found = operations(text, lang)
+    assert [text[op.span[0] : op.span[1]] for op in found] == shown
+    assert all(op.arithmetic_ok for op in found)
