@@ -306,6 +306,12 @@ def test_an_abbreviated_page_exactly_the_budget_is_given_and_one_less_is_a_bug_n
     with pytest.raises(BudgetTooSmall) as below:
         page(rows, smallest - 1, None, query=long_query)
     assert below.value.needed == smallest
+    # it returns no row, and says the budget the page with the next row needs, exactly
+    assert (at_limit.rows, at_limit.budget.returned) == ([], 0)
+    needed = at_limit.budget.next_row_codepoints
+    assert needed is not None
+    assert [r.key for r in page(rows, needed, None, query=long_query).rows] == ["n0"]
+    assert page(rows, needed - 1, None, query=long_query).rows == []
 
 
 def _fits(rows: list[Row], budget: int, query: str) -> bool:
