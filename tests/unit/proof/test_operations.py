@@ -359,3 +359,19 @@ def test_what_ends_or_opens_an_operation(text: str, lang: str, shown: list[str])
     found = operations(text, lang)
     assert [text[op.span[0] : op.span[1]] for op in found] == shown
     assert all(op.arithmetic_ok for op in found)
+
+
+@pytest.mark.parametrize(
+    ("text", "recomputed"),
+    [
+        # × 100 makes the result percent points wherever it stands: inside brackets,
+        ("((44.1 - 56.7) / 56.7 × 100) = -22.22%", "-22.2222"),
+        # under a minus, or on the right of a sum
+        ("-((56.7 - 44.1) / 56.7 × 100) = -22.22%", "-22.2222"),
+        ("5 + 0.25 × 100 = 30%", "30"),
+    ],
+)
+def test_times_a_hundred_anywhere_gives_percent_points(text: str, recomputed: str) -> None:
+    op = one(text, "en")
+    assert (op.arithmetic_ok, f"{op.recomputed:f}") == (True, recomputed)
+    assert "100" not in inputs(op)
