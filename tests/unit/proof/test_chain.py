@@ -525,3 +525,13 @@ def test_operands_at_the_chain_s_scale_are_found_where_the_source_writes_them_in
         ("observed", "tolerant"),
         ("computed", "tolerant"),
     ]
+
+
+def test_an_operand_whose_sign_is_the_operator_before_it_is_observed_without_it() -> None:
+    answer = "Selisih 5 -3 = 2 [S1]."
+    proof = build(answer, [ProofSource(1, "Nilai 5 dan 3.")], lang="id")
+    observed = [s for s in proof.steps if isinstance(s, ObservedStep)]
+    assert [(s.value, answer[s.start : s.end], s.ground) for s in observed] == [
+        ("5", "5", "exact"),
+        ("3", "3", "exact"),
+    ]

@@ -375,3 +375,29 @@ def test_times_a_hundred_anywhere_gives_percent_points(text: str, recomputed: st
     op = one(text, "en")
     assert (op.arithmetic_ok, f"{op.recomputed:f}") == (True, recomputed)
     assert "100" not in inputs(op)
+
+
+@pytest.mark.parametrize(
+    ("text", "ok", "recomputed"),
+    [
+        # BR-CO-17's own rounding: half a unit of the whole amounts, the rate on either side,
+        ("27 % × 69180.00 = 18679.00", True, "18678.60"),
+        ("110.00 × 5 % = 6.00", True, "5.50"),  # exactly half a unit away
+        ("111.00 × 5 % = 5.00", False, "5.55"),  # 0.55 away
+        # an exact result is shown in full up to 12 places, past that two more than stated
+        ("1 / 4096 = 0.00024", True, "0.000244140625"),
+        ("1 / 8192 = 0.00012", True, "0.0001221"),
+        # a wrong zero result is shown in the reading that speaks first (percent points)
+        ("40 - 38 = 0%", False, "2"),
+        # a product is no sum: its percent is not read in points; a mean or a sum over a
+        # count of years is
+        ("2 × 3 = 6%", False, "600"),
+        ("-(2 × 3) = -6%", False, "-600"),
+        ("(40.0 + 38.1) / (2019 - 2017) = 39.05%", True, "39.05"),
+    ],
+)
+def test_results_at_the_limits_of_their_precision_and_units(
+    text: str, ok: bool, recomputed: str
+) -> None:
+    op = one(text, "en")
+    assert (op.arithmetic_ok, f"{op.recomputed:f}") == (ok, recomputed)
