@@ -528,10 +528,12 @@ def test_operands_at_the_chain_s_scale_are_found_where_the_source_writes_them_in
 
 
 def test_an_operand_whose_sign_is_the_operator_before_it_is_observed_without_it() -> None:
-    answer = "Selisih 5 -3 = 2 [S1]."
-    proof = build(answer, [ProofSource(1, "Nilai 5 dan 3.")], lang="id")
+    # "−3" took the minus as its sign: the operand is 3, where the 3 is written.
+    answer = "Selisih: 12 −3 = 9 [S1]."
+    proof = build(answer, [ProofSource(1, "Nilai 12 dan 3.")], lang="id")
     observed = [s for s in proof.steps if isinstance(s, ObservedStep)]
     assert [(s.value, answer[s.start : s.end], s.ground) for s in observed] == [
-        ("5", "5", "exact"),
+        ("12", "12", "exact"),
         ("3", "3", "exact"),
     ]
+    assert computed(proof)[0].arithmetic_ok

@@ -285,6 +285,9 @@ def test_a_wrong_result_is_recomputed_in_the_reading_fewest_powers_of_ten_from_i
         ("(2 + 3) × 2 = 10 (", "(2 + 3) × 2 = 10"),
         ("((1 + 2)) × 3 = 9", "((1 + 2)) × 3 = 9"),
         ("Rata-rata: -(9 + 12) / 2 = -10.5", "-(9 + 12) / 2 = -10.5"),
+        # the prose's brackets around it are not the operation's
+        ("(see: 2 + 3 = 5)", "2 + 3 = 5"),
+        ("(see: 2 + 3 = 5))", "2 + 3 = 5"),
     ],
 )
 def test_an_operation_shows_exactly_its_brackets(text: str, shown: str) -> None:
@@ -323,6 +326,7 @@ def test_each_equation_of_a_chain_is_one_operation_at_most(text: str, shown: lis
         ("(2 × 5) / 1 = 10", ["2", "5", "1"]),  # a bracket of one term is no mean
         ("Total: -(90 + 10) + 10% = -110", ["90", "10", "10%"]),  # a percent of a negated sum
         ("-(9 + 12) / 2 = -10.5", ["9", "12"]),  # the mean of a negated sum of two terms
+        ("(2 + 3 + 4) / 3 = 3", ["2", "3", "4"]),  # the mean of three terms
         ("120 / (2019 - 2017 + 1) = 40", ["120", "2019", "2017"]),  # a count of years
         ("10 / (1 + 1) = 5", ["10", "1", "1"]),  # no year: ones are inputs
         ("120 / (2019 - 2017 + 2) = 30", ["120", "2019", "2017", "2"]),  # 2 is no count
@@ -394,6 +398,9 @@ def test_times_a_hundred_anywhere_gives_percent_points(text: str, recomputed: st
         ("2 × 3 = 6%", False, "600"),
         ("-(2 × 3) = -6%", False, "-600"),
         ("(40.0 + 38.1) / (2019 - 2017) = 39.05%", True, "39.05"),
+        ("2 × 3 + 4 = 10%", False, "1000"),  # a sum with a product term is no sum of points
+        ("(2019 - 2017) × 40.0 = 80%", True, "80"),  # points times a count of years
+        ("-(2019 - 2017) × 40.0 = -80%", True, "-80"),
     ],
 )
 def test_results_at_the_limits_of_their_precision_and_units(
@@ -401,3 +408,14 @@ def test_results_at_the_limits_of_their_precision_and_units(
 ) -> None:
     op = one(text, "en")
     assert (op.arithmetic_ok, f"{op.recomputed:f}") == (ok, recomputed)
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("10 - 15 = -(5)", []),  # a result under a sign is no single number
+        ("2 + 3 = ( 5 )", ["2 + 3 = ( 5 )"]),  # in brackets it is
+    ],
+)
+def test_a_result_is_one_number_without_an_operator(text: str, shown: list[str]) -> None:
+    assert [text[op.span[0] : op.span[1]] for op in operations(text, "en")] == shown
