@@ -419,3 +419,22 @@ def test_results_at_the_limits_of_their_precision_and_units(
 )
 def test_a_result_is_one_number_without_an_operator(text: str, shown: list[str]) -> None:
     assert [text[op.span[0] : op.span[1]] for op in operations(text, "en")] == shown
+
+
+@pytest.mark.parametrize(
+    ("text", "lang", "ok", "recomputed"),
+    [
+        # a rate with decimals before a whole base: the invoice's own rounding still applies
+        ("27.5 % × 1001.00 = 275.00", "en", True, "275.275"),
+        # a wrong result computing, or stating, exactly 1 is shown in the reading nearest it
+        ("0,5 juta + 0,5 juta = 3", "id", False, "1"),
+        ("0,5 juta + 0,2 juta = 1,0", "id", False, "0.7"),
+        # two scale words: the values as written, no chain computed in one of them
+        ("5 juta + 2 miliar = 2005", "id", False, "2005000000"),
+    ],
+)
+def test_the_reading_a_result_is_judged_and_shown_in(
+    text: str, lang: str, ok: bool, recomputed: str
+) -> None:
+    op = one(text, lang)
+    assert (op.arithmetic_ok, f"{op.recomputed:f}") == (ok, recomputed)
