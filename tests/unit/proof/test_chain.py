@@ -527,7 +527,7 @@ def test_operands_at_the_chain_s_scale_are_found_where_the_source_writes_them_in
     ]
 
 
-def test_an_operand_whose_sign_is_the_operator_before_it_is_observed_without_it() -> None:
+def test_an_operand_signed_by_the_operator_before_it_is_observed_where_its_digits_stand() -> None:
     # "−3" took the minus as its sign: the operand is 3, where the 3 is written.
     answer = "Selisih: 12 −3 = 9 [S1]."
     proof = build(answer, [ProofSource(1, "Nilai 12 dan 3.")], lang="id")
