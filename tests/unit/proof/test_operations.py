@@ -438,3 +438,21 @@ def test_the_reading_a_result_is_judged_and_shown_in(
 ) -> None:
     op = one(text, lang)
     assert (op.arithmetic_ok, f"{op.recomputed:f}") == (ok, recomputed)
+
+
+@pytest.mark.parametrize(
+    ("text", "lang"),
+    [
+        ("PAD 10 / TKDD 5 = 2", "id"),  # a division between labelled terms is a rate
+        ("2 + 3 + = 5", "en"),  # an operator with nothing after it
+        ("2 × (3 + 4 = 14", "en"),  # a bracket never closed
+    ],
+)
+def test_an_expression_that_does_not_parse_is_no_operation(text: str, lang: str) -> None:
+    assert operations(text, lang) == []
+
+
+def test_spaces_before_an_operation_at_the_start_of_the_answer_are_not_part_of_it() -> None:
+    text = "  (2 + 3) × 2 = 10"
+    op = one(text, "en")
+    assert (text[op.span[0] : op.span[1]], op.arithmetic_ok) == ("(2 + 3) × 2 = 10", True)
