@@ -426,6 +426,8 @@ def test_a_result_is_one_number_without_an_operator(text: str, shown: list[str])
     [
         # a rate with decimals before a whole base: the invoice's own rounding still applies
         ("27.5 % × 1001.00 = 275.00", "en", True, "275.275"),
+        # a base with a scale word is no invoice amount: no rounding of its own
+        ("Rp 5 juta × 10,000004 % = 500.000,00", "id", False, "500000.20"),
         # a wrong result computing, or stating, exactly 1 is shown in the reading nearest it
         ("0,5 juta + 0,5 juta = 3", "id", False, "1"),
         ("0,5 juta + 0,2 juta = 1,0", "id", False, "0.7"),
