@@ -21,6 +21,7 @@ no longer matches a survivor is dropped from the file. Exits 1 while any survivo
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import re
 import shutil
@@ -45,13 +46,14 @@ TARGETS: dict[str, list[str]] = {
     # The verdict routing both runners share: each segment → judge, framing check or a final
     # verdict, and back in answer order (tanda.pipeline.routing).
     "routing": ["tanda.pipeline.routing.*"],
-    # Issue 23 item 13: the wave-2 code where planted bugs lived exactly at a limit. Still to
-    # add: "proof": ["tanda.proof.*"] (a first run: 2 070 mutants, 355 survivors neither killed
-    # nor justified yet) and "knowledge": ["tanda.knowledge.*"] (658 mutants; the 137 of nodes.py
-    # and freshness.py are reached by no unit test, only by the MCP integration tests).
+    # Issue 23 item 13: the wave-2 code where planted bugs lived exactly at a limit — the proof
+    # chain (ASK-11), the invoice rules, metering, citations, the knowledge tools (KB-01..) and
+    # the Stores' charge paths.
+    "proof": ["tanda.proof.*"],
     "invoices_rules": ["tanda.invoices.rules.*"],
     "metering": ["tanda.service.metering.*"],
     "citations": ["tanda.ask.citations.*"],
+    "knowledge": ["tanda.knowledge.*"],
     # The Stores' charge paths (ASK-12, ASK-13, XC-2) and the ledger entries they write (issue
     # 27): mutmut mutates both adapter files whole, but only the functions that read, charge,
     # meter, grant, adjust or refund credits (with their entries) are run and counted — the
@@ -203,14 +205,22 @@ def mutants(workdir: Path) -> list[Mutant]:
     return found
 
 
-def mutation_of(workdir: Path, name: str) -> dict[str, str]:
-    """The mutated lines of one mutant, as ``before`` / ``after`` (whitespace-trimmed)."""
+def mutation_of(workdir: Path, name: str, cache: dict[str, dict[str, str]]) -> dict[str, str]:
+    """The mutated lines of one mutant, as ``before`` / ``after`` (whitespace-trimmed).
+    ``mutmut show`` takes a second a mutant, so its answers are kept in ``cache`` by the mutant's
+    name and the digest of its mutated module (a changed source makes them be asked again)."""
+    module = workdir / "mutants" / "src" / Path(*name.rpartition(".")[0].split("."))
+    digest = hashlib.sha256(module.with_suffix(".py").read_bytes()).hexdigest()
+    kept = cache.get(name)
+    if kept is not None and kept["digest"] == digest:
+        return {"before": kept["before"], "after": kept["after"]}
     diff = mutmut(workdir, "show", name, capture=True)
     lines = [
         line for line in diff.splitlines() if line[:1] in "+-" and line[:3] not in ("+++", "---")
     ]
     before = "\n".join(line[1:].strip() for line in lines if line.startswith("-"))
     after = "\n".join(line[1:].strip() for line in lines if line.startswith("+"))
+    cache[name] = {"digest": digest, "before": before, "after": after}
     return {"before": before, "after": after}
 
 
@@ -223,6 +233,8 @@ def report(workdir: Path) -> dict[str, Any]:
     justified: list[dict[str, str]] = []
     unjustified: list[dict[str, str]] = []
     found = mutants(workdir)
+    diffs = workdir / "mutation-diffs.json"
+    cache = json.loads(diffs.read_text(encoding="utf-8")) if diffs.exists() else {}
     checked = {m.target for m in found if m.status != "not checked"}
     # A target this workdir never ran (a fresh --workdir, or another checkout) keeps the figures
     # and justifications of the run that last wrote the results, and says so.
@@ -236,7 +248,7 @@ def report(workdir: Path) -> dict[str, Any]:
             continue
         status = mutant.status
         if status == "survived":
-            entry = {"function": mutant.function, **mutation_of(workdir, mutant.name)}
+            entry = {"function": mutant.function, **mutation_of(workdir, mutant.name, cache)}
             reason = reasons.get((entry["function"], entry["before"], entry["after"]))
             if reason is None:
                 unjustified.append({**entry, "mutant": mutant.name})
@@ -244,6 +256,7 @@ def report(workdir: Path) -> dict[str, Any]:
                 justified.append({**entry, "reason": reason})
                 status = "justified"
         counts[mutant.target][status] += 1
+    diffs.write_text(json.dumps(cache, ensure_ascii=False), encoding="utf-8")
     by_target = {
         target: {
             "mutants": sum(c.values()),

@@ -7,12 +7,15 @@ from __future__ import annotations
 import sqlite3
 import threading
 import time
+from collections.abc import Callable
 from decimal import Decimal
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
 from botocore.awsrequest import AWSResponse
 
+from tanda.adapters.dynamodb_store import DynamoStore
 from tanda.adapters.sqlite_store import SqliteStore
 from tanda.credits import (
     CARRIED_REASON,
@@ -25,10 +28,12 @@ from tanda.credits import (
 from tanda.ports import Store
 from tanda.records.jobs import CrossCheckJob
 from tanda.records.keys import ApiKeyRecord, key_id_of
+from tests.aws import REGION
 
 pytestmark = pytest.mark.integration
 
 OPENING = Decimal("1.00")
+_T = TypeVar("_T")
 
 
 @pytest.fixture(params=["sqlite", "dynamodb"])
@@ -437,3 +442,127 @@ def test_a_job_stored_already_failed_pays_nothing_and_one_that_takes_all_credits
     exact = exact.model_copy(update={"finished_at": None})
     assert store.create_job(exact, opening=Decimal("0.20")) is True
     assert store.credit_account("t2", opening=Decimal("0.20")).balance == 0
+
+
+# --- issue 23 item 13: a ledger another writer opens while this one is about to --------------
+# Two instances (two Lambdas, two processes on one SQLite file) charge a new tenant at once.
+# SQLite serialises the opening and the charge in one IMMEDIATE transaction, so the other writer
+# can only come first; on DynamoDB the read of an unopened ledger and the opening are two calls,
+# and botocore's before-call hook puts the other writer's charge exactly between them. The other
+# writer has its own client, never the hooked one (whose writes hold a lock), and each test runs
+# under a deadline: a wrong interleaving fails it instead of hanging the suite.
+
+DEADLINE_S = 30.0
+
+
+def within_deadline(call: Callable[[], _T]) -> _T:
+    """``call()`` in a daemon thread; fails the test if it has not returned within the deadline."""
+    done: list[_T] = []
+    failed: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            done.append(call())
+        except BaseException as error:  # handed to the test's thread
+            failed.append(error)
+
+    worker = threading.Thread(target=run, daemon=True)
+    worker.start()
+    worker.join(DEADLINE_S)
+    assert not worker.is_alive(), f"still running after {DEADLINE_S:.0f} s"
+    if failed:
+        raise failed[0]
+    return done[0]
+
+
+def _other_dynamo_writer(store: Store) -> DynamoStore:
+    import boto3
+
+    return DynamoStore(
+        boto3.client("dynamodb", region_name=REGION),
+        table=store.table,  # type: ignore[attr-defined]
+        receipts_table=store.receipts_table,  # type: ignore[attr-defined]
+    )
+
+
+def _between_read_and_opening(store: Store, other_write: Callable[[], object]) -> list[object]:
+    """Run ``other_write()`` once, after ``store`` has read its tenant's ledger unopened
+    (GetItem) and before its next transaction — the opening. Returns what it returned."""
+    events = store.client.meta.events  # type: ignore[attr-defined]
+    read: list[bool] = []
+    written: list[object] = []
+
+    def after_read(**_: object) -> None:
+        read.append(True)
+
+    def before_opening(**_: object) -> None:
+        if read and not written:
+            written.append(other_write())
+
+    events.register("before-call.dynamodb.GetItem", after_read)
+    events.register("before-call.dynamodb.TransactWriteItems", before_opening)
+    return written
+
+
+def test_a_ledger_another_instance_opened_since_this_one_read_it_is_not_opened_twice(
+    store: Store, tmp_path: Path
+) -> None:
+    # Given an instance that has read a new tenant's account (the opening balance, no ledger),
+    assert store.credit_account("t1", opening=OPENING).balance == OPENING
+    other: Store = (
+        SqliteStore(tmp_path / "store.sqlite")
+        if isinstance(store, SqliteStore)
+        else _other_dynamo_writer(store)
+    )
+    # when another instance opens the ledger with a charge and then this one charges,
+    assert within_deadline(lambda: other.charge("t1", "ask", Decimal("0.25"), opening=OPENING))
+    assert within_deadline(lambda: store.charge("t1", "ask", Decimal("0.25"), opening=OPENING))
+    # then both charges are on the one ledger, opened once.
+    assert [(e.kind, e.reason) for e in store.ledger("t1")] == [
+        ("grant", OPENING_REASON),
+        ("charge", "ask call"),
+        ("charge", "ask call"),
+    ]
+    assert balance_is_the_sum_of_the_entries(store, "t1") == Decimal("0.50")
+
+
+def test_a_dynamodb_ledger_opened_between_a_charge_s_read_and_its_opening_takes_the_charge(
+    dynamo_store: Store,
+) -> None:
+    # Given a charge on a new tenant that has read the ledger unopened, when another instance
+    # opens it (with a charge of its own) before this charge's opening,
+    other = _other_dynamo_writer(dynamo_store)
+    written = _between_read_and_opening(
+        dynamo_store, lambda: other.charge("t1", "ask", Decimal("0.25"), opening=OPENING)
+    )
+    charged = within_deadline(
+        lambda: dynamo_store.charge("t1", "ask", Decimal("0.25"), opening=OPENING)
+    )
+    # then its own opening is refused by its condition, not raised, and the charge lands on
+    # the other's ledger: one opening, two charges.
+    assert written == [True]
+    assert charged is True
+    assert [(e.kind, e.reason) for e in dynamo_store.ledger("t1")] == [
+        ("grant", OPENING_REASON),
+        ("charge", "ask call"),
+        ("charge", "ask call"),
+    ]
+    assert balance_is_the_sum_of_the_entries(dynamo_store, "t1") == Decimal("0.50")
+
+
+def test_a_dynamodb_charge_the_other_instance_s_opening_no_longer_covers_is_refused(
+    dynamo_store: Store,
+) -> None:
+    # The opening balance covered the charge when it was read; the other instance's charge on
+    # the ledger it opened meanwhile leaves 0.25, so this one (0.50) is refused, writing nothing.
+    other = _other_dynamo_writer(dynamo_store)
+    written = _between_read_and_opening(
+        dynamo_store, lambda: other.charge("t1", "ask", Decimal("0.75"), opening=OPENING)
+    )
+    charged = within_deadline(
+        lambda: dynamo_store.charge("t1", "ask", Decimal("0.50"), opening=OPENING)
+    )
+    assert written == [True]
+    assert charged is False
+    assert [e.kind for e in dynamo_store.ledger("t1")] == ["grant", "charge"]
+    assert balance_is_the_sum_of_the_entries(dynamo_store, "t1") == Decimal("0.25")

@@ -119,3 +119,50 @@ def test_a_factual_answer_labelled_governing_rule_is_refused() -> None:
     # or stating a number no rule it quotes states, to avoid citing the source.
     factual = StructuredAnswer(answer="The budget is Rp 5 miliar.", answer_basis=rule_basis())
     assert codes(factual) == ["governing_rule_states_facts"]
+
+
+# --- issue 23 item 13: what the mutation run of tanda/knowledge left untested --------------
+
+
+def problems(answer: StructuredAnswer) -> list[tuple[str, str, int | None]]:
+    return [(p.code, p.message, p.index) for p in validate_answer(answer, verify).problems]
+
+
+def test_each_refusal_says_what_to_do_and_which_rule_it_is_about() -> None:
+    # What the host reads: the fix, and the index of the rule at fault among several.
+    assert problems(StructuredAnswer(answer="It is Rp 5 miliar.")) == [
+        (
+            "citations_required",
+            "An answer without citations must set `evidence_gap: true` or rest on governing "
+            "rules (`answer_basis`).",
+            None,
+        )
+    ]
+    two = AnswerBasis(
+        kind="governing_rule",
+        rules=[
+            RuleQuote(rule_id=RULE, quote=GOVERNING_RULES[RULE]),
+            RuleQuote(rule_id="evidence.my_rule", quote="x"),
+            RuleQuote(rule_id=RULE, quote=GOVERNING_RULES[RULE][:40]),
+        ],
+    )
+    assert problems(StructuredAnswer(answer="Untrusted.", answer_basis=two)) == [
+        ("unknown_rule", "'evidence.my_rule' is not a registered rule (list_rules).", 1),
+        ("rule_quote_mismatch", f"The quote of {RULE} is not the rule's exact text.", 2),
+    ]
+    cited = StructuredAnswer(answer="See it.", citations=[cite("Rp 5 miliar")], answer_basis=two)
+    assert problems(cited)[0] == (
+        "governing_rule_with_citations",
+        "A governing-rule answer is citation-free; an answer citing accepted knowledge uses "
+        "`citations` alone and is not labelled governing-rule.",
+        None,
+    )
+    factual = StructuredAnswer(answer="The budget is Rp 5 miliar.", answer_basis=rule_basis())
+    assert problems(factual) == [
+        (
+            "governing_rule_states_facts",
+            "The answer states numbers its governing rules do not: a factual answer cites its "
+            "sources.",
+            None,
+        )
+    ]

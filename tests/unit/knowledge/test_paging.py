@@ -6,6 +6,7 @@ all) and states its own size exactly."""
 
 from __future__ import annotations
 
+import base64
 import json
 
 import pytest
@@ -15,14 +16,17 @@ from pydantic import BaseModel
 
 from tanda.contract.knowledge import BudgetProfile
 from tanda.knowledge.cursors import (
+    CURSOR_PREFIX,
     CursorContextMismatch,
     InvalidCursor,
     StaleCursor,
     context_binding,
+    decode_cursor,
     encode_cursor,
     resume_offset,
+    row_digest,
 )
-from tanda.knowledge.paging import codepoints, fit_page, result_codepoints
+from tanda.knowledge.paging import BudgetTooSmall, codepoints, fit_page, result_codepoints
 
 
 class Row(BaseModel):
@@ -255,3 +259,132 @@ def test_a_page_without_rows_that_states_its_limit_still_fits() -> None:
         # then the page, limit fields included, is within the budget.
         assert result.budget.used_codepoints == result_codepoints(result) <= budget, budget
         assert result.budget.limit == "response_budget" and result.rows == []
+
+
+# --- issue 23 item 13: the limits the mutation run of tanda/knowledge found untested --------
+
+
+def test_a_page_exactly_the_budget_holds_its_rows_and_one_code_point_less_holds_fewer() -> None:
+    rows = [Row(key=f"n{i}", text="x" * 200) for i in range(4)]
+    # the smallest budget two rows fit in is the size of their page, exactly
+    exact = next(b for b in range(300, 3000) if len(page(rows, b, None).rows) == 2)
+    at_limit = page(rows, exact, None)
+    assert [r.key for r in at_limit.rows] == ["n0", "n1"]
+    assert at_limit.budget.used_codepoints == result_codepoints(at_limit) == exact
+    assert [r.key for r in page(rows, exact - 1, None).rows] == ["n0"]
+    # a budget with room to spare returns every row, and says how many
+    whole = page(rows, 10**6, None).budget
+    assert (whole.returned, whole.total, whole.status) == (4, 4, "COMPLETE")
+    assert at_limit.budget.returned == 2
+
+
+def test_the_budget_a_row_needs_is_exactly_the_smallest_it_fits_in() -> None:
+    rows = [Row(key="n0", text="a"), Row(key="n1", text="b" * 2000)]
+    first = page(rows, 1000, None)
+    refused = page(rows, 1000, first.budget.next_cursor)
+    needed = refused.budget.next_row_codepoints
+    assert needed is not None
+    fits = page(rows, needed, first.budget.next_cursor)
+    assert [r.key for r in fits.rows] == ["n1"]
+    assert fits.budget.used_codepoints == needed
+    assert page(rows, needed - 1, first.budget.next_cursor).rows == []
+
+
+def test_an_abbreviated_page_exactly_the_budget_is_given_and_one_less_is_a_bug_named_by_size() -> (
+    None
+):
+    rows = [Row(key="n0", text="a")]
+    long_query = "q" * 3000
+    with pytest.raises(BudgetTooSmall) as small:
+        page(rows, 10, None, query=long_query)
+    assert str(small.value) == f"an abbreviated page needs {small.value.needed} code points"
+    # with a budget of three digits the page states one digit more than with 10
+    smallest = next(b for b in range(100, 1000) if _fits(rows, b, long_query))
+    at_limit = page(rows, smallest, None, query=long_query)
+    assert at_limit.budget.abbreviated is True
+    assert at_limit.budget.used_codepoints == result_codepoints(at_limit) == smallest
+    with pytest.raises(BudgetTooSmall) as below:
+        page(rows, smallest - 1, None, query=long_query)
+    assert below.value.needed == smallest
+    # it returns no row, and says the budget the page with the next row needs, exactly
+    assert (at_limit.rows, at_limit.budget.returned) == ([], 0)
+    needed = at_limit.budget.next_row_codepoints
+    assert needed is not None
+    assert [r.key for r in page(rows, needed, None, query=long_query).rows] == ["n0"]
+    assert page(rows, needed - 1, None, query=long_query).rows == []
+
+
+def _fits(rows: list[Row], budget: int, query: str) -> bool:
+    try:
+        page(rows, budget, None, query=query)
+    except BudgetTooSmall:
+        return False
+    return True
+
+
+def test_a_cursor_binds_the_context_whatever_the_order_of_its_keys() -> None:
+    binding = context_binding("acme", "search", {"query": "q", "scope": {"a": 1, "b": [2]}})
+    assert binding == context_binding("acme", "search", {"scope": {"b": [2], "a": 1}, "query": "q"})
+    others = {
+        context_binding("acme", "search", {"query": "r", "scope": {"a": 1, "b": [2]}}),
+        context_binding("other", "search", {"query": "q", "scope": {"a": 1, "b": [2]}}),
+        context_binding("acme", "list_sources", {"query": "q", "scope": {"a": 1, "b": [2]}}),
+    }
+    assert binding not in others and len(others) == 3
+
+
+def test_every_cursor_round_trips_whatever_its_length_or_last_character() -> None:
+    # Base64 ends in any of its 64 characters and needs 0–2 padding characters: all resume.
+    keys = [f"row-{'k' * (i % 7)}-{i}" for i in range(300)]
+    for end in range(1, 301):
+        for binding in (BINDING, context_binding("t", "search", {"query": "é" * (end % 5)})):
+            assert resume_offset(encode_cursor(binding, end, keys[end - 1]), binding, keys) == end
+
+
+def test_a_cursor_of_any_offset_decodes_to_it() -> None:
+    # the payload's length changes with the offset's digits: every padding of base64 occurs
+    for digits in range(1, 16):
+        offset = int("7" * digits)
+        assert decode_cursor(encode_cursor(BINDING, offset, "n0"), BINDING).offset == offset
+
+
+def test_a_cursor_at_the_end_of_the_result_resumes_there() -> None:
+    keys = [r.key for r in ROWS]
+    cursor = encode_cursor(BINDING, len(keys), keys[-1])
+    assert resume_offset(cursor, BINDING, keys) == len(keys)
+    with pytest.raises(StaleCursor):
+        resume_offset(cursor, BINDING, keys[:-1])
+
+
+def forged(payload: object, pad_to: int | None = None) -> str:
+    text = json.dumps(payload)
+    if pad_to is not None:  # spaces JSON ignores, to reach an exact cursor length
+        while len(CURSOR_PREFIX) + len(base64.urlsafe_b64encode(text.encode())) < pad_to:
+            text += " "
+    token = base64.urlsafe_b64encode(text.encode("ascii")).decode("ascii")
+    return CURSOR_PREFIX + token
+
+
+def test_a_forged_cursor_is_invalid_and_a_long_one_is_refused_past_512_characters() -> None:
+    keys = [r.key for r in ROWS]
+    good = {"b": BINDING, "o": 1, "r": row_digest(keys[0])}
+    for bad in (
+        {**good, "r": 5},
+        {**good, "b": 5},
+        {**good, "o": 0},
+        {**good, "o": True},
+        {
+            **good,
+            "o": "1",
+        },
+    ):
+        with pytest.raises(InvalidCursor):
+            resume_offset(forged(bad), BINDING, keys)
+    for length in (511, 512):
+        cursor = forged(good, pad_to=length)
+        assert len(cursor) in (length, length + 1) and len(cursor) <= 512
+        assert resume_offset(cursor, BINDING, keys) == 1
+    long = forged(good, pad_to=513)
+    assert len(long) > 512
+    with pytest.raises(InvalidCursor):
+        resume_offset(long, BINDING, keys)

@@ -88,3 +88,36 @@ def test_any_exact_slice_verifies_and_any_strict_part_with_its_offsets_fails(
     assert check.verified_span is not None
     assert normalize(text[slice(*check.verified_span)]) == normalize(part)
     assert start <= check.verified_span[0] <= check.verified_span[1] <= end
+
+
+# --- issue 23 item 13: what the mutation run of tanda/knowledge left untested --------------
+
+
+def test_each_answer_shows_the_text_at_the_span_and_where_the_quote_stands() -> None:
+    start, end = 8, 30
+    assert check_quote(TEXT, start, end, TEXT[start:end]).text_at_span == TEXT[start:end]
+    # a quote standing at the very start of the text is found there, whatever the span said
+    elsewhere = check_quote(TEXT, 20, 30, "Pasal 1")
+    assert (elsewhere.reason, elsewhere.text_at_span, elsewhere.verified_span) == (
+        "quote_mismatch",
+        TEXT[20:30],
+        (0, 7),
+    )
+    outside = check_quote(TEXT, 0, len(TEXT) + 5, "Pasal 1")
+    assert (outside.reason, outside.verified_span) == ("span_out_of_range", (0, 7))
+    # an empty span is inside the text; an empty quote stands nowhere
+    empty = check_quote(TEXT, 5, 5, "")
+    assert (empty.verified, empty.reason, empty.text_at_span) == (False, "quote_mismatch", "")
+
+
+def test_a_quote_found_twice_is_offered_at_its_first_place() -> None:
+    text = "Data adalah data. Data adalah data."
+    check = check_quote(text, 0, 4, "adalah data")
+    assert check.verified_span == (5, 16)
+
+
+def test_a_character_nfc_replaces_is_found_by_its_replacement() -> None:
+    # U+212B ANGSTROM SIGN is Å (U+00C5) in NFC: a quote of Å finds it.
+    text = "Panjang gelombang 5 \u212b diukur."
+    check = check_quote(text, 0, len(text), "5 \u00c5")
+    assert (check.reason, check.verified_span) == ("quote_shortened", (18, 21))

@@ -421,3 +421,119 @@ def test_markers_after_the_last_sentence_or_a_line_s_end_belong_to_the_sentence_
         Statement(0, 14, (1, 2)),
         Statement(15, 19, ()),
     ]
+
+
+# --- issue 23 item 13: what the second mutation run of tanda/proof left untested ----------
+
+PAGU = ProofSource(
+    1, "Belanja pegawai tahun 2022 mencapai Rp 871.667.219.294 dan pagu Rp5.000 M.", page_no=4
+)
+INDONESIAN_TABLE = ProofSource(
+    1, "Pagu anggaran belanja daerah sebesar Rp 1.500 M dan tambahan Rp 500 M menurut peraturan."
+)
+
+
+def test_a_value_stated_alone_and_again_as_an_operand_is_one_step_with_the_better_ground() -> None:
+    # 5.000 stated on its own is in no source; as the divisor it is the bare number of the
+    # source's Rp5.000 M — one step, at the operand, tolerant, pointing at the source.
+    answer = "Pagu 5.000 tidak disebut. Realisasi 4.000 / 5.000 = 80% [S1]."
+    proof = build(answer, [PAGU])
+    observed = [s for s in proof.steps if isinstance(s, ObservedStep)]
+    assert [(s.value, s.ground, s.source_no, s.source_value) for s in observed] == [
+        ("4.000", "unverified", None, None),
+        ("5.000", "tolerant", 1, "Rp5.000 M"),
+    ]
+    assert observed[1].start == answer.index("5.000 =")
+    assert [s.no for s in proof.steps] == [1, 2, 3]
+    (step,) = computed(proof)
+    assert (step.arithmetic_ok, step.recomputed, step.source_nos) == (True, "80", [1])
+    assert (proof.verdict, proof.weakest_link) == ("partial", "unverified")
+
+
+def test_an_answer_of_numbers_only_is_read_in_the_language_given_else_its_sources() -> None:
+    # 1.500 is 1500 in Indonesian, 1.5 in English: the caller's language decides; without one,
+    # the sources' language does.
+    answer = "1.500 + 500 = 2.000 [S1]"
+    english = ProofSource(
+        1, "The budget of the regional government is 1.500 and the addition is 500 today."
+    )
+    (as_english,) = computed(build(answer, [english]))
+    assert (as_english.arithmetic_ok, as_english.recomputed) == (False, "501.500")
+    (as_indonesian,) = computed(build(answer, [english], lang="id"))
+    assert (as_indonesian.arithmetic_ok, as_indonesian.recomputed) == (True, "2000")
+
+
+def test_a_source_s_number_convention_is_its_marked_language_else_the_one_its_text_reads_in() -> (
+    None
+):
+    answer = "The total is Rp 1.500 M + Rp 500 M = Rp 2.000 M [S1]."
+    text = INDONESIAN_TABLE.text
+    # unmarked, the source reads as Indonesian: 1.500 is 1,500 there, and the sum is right;
+    guessed = build(answer, [ProofSource(1, text)], lang="en")
+    assert (guessed.verdict, computed(guessed)[0].recomputed) == ("verified", "2000")
+    # marked English, it writes 1.5 — and the sum is wrong.
+    marked = build(answer, [ProofSource(1, text, lang="en")], lang="en")
+    assert (marked.verdict, computed(marked)[0].recomputed) == ("broken", "501.500")
+
+
+def test_operands_computed_at_the_chain_s_scale_are_the_source_s_own_digits() -> None:
+    # 44.1 - 56.7 = -12.6 million is computed in millions: its operands are the source's 44.1
+    # million and 56.7 million, digit for digit.
+    source = ProofSource(1, "Revenue was 44.1 million this year and 56.7 million last year.")
+    proof = build("Revenue fell: 44.1 - 56.7 = -12.6 million [S1].", [source], lang="en")
+    assert [(s.kind, s.ground) for s in proof.steps] == [
+        ("observed", "exact"),
+        ("observed", "exact"),
+        ("computed", "exact"),
+    ]
+
+
+def test_a_wrong_sum_read_two_ways_is_refuted_as_read_where_its_inputs_are_found() -> None:
+    # Neither 1.5 + 500 nor 1500 + 500 is 2.100; the numbers are the table's (as written, bare),
+    # so the operation is refuted as the table reads them. The right operation before it stays.
+    proof = build("2 + 2 = 4. Total 1.500 + 500 = 2.100 [S1].", [INDONESIAN_TABLE], lang="en")
+    first, second = computed(proof)
+    assert (first.expression, first.arithmetic_ok, first.recomputed) == ("2 + 2 = 4", True, "4")
+    assert (second.ground, second.recomputed, second.inputs_grounded) == ("refuted", "2000", True)
+
+
+def test_a_sum_right_as_the_other_convention_reads_it_is_right_though_its_inputs_are_nowhere() -> (
+    None
+):
+    unrelated = ProofSource(
+        1, "Laporan keuangan pemerintah daerah menurut peraturan yang berlaku tahun ini."
+    )
+    (step,) = computed(build("Total 1.500 + 500 = 2.000 [S1].", [unrelated], lang="en"))
+    assert (step.arithmetic_ok, step.recomputed, step.ground) == (True, "2000", "unverified")
+
+
+def test_a_value_found_as_written_is_not_looked_up_the_other_way() -> None:
+    # 1.500 is in the cited Indonesian source; that another source writes 1.5 does not matter.
+    sources = [
+        ProofSource(1, "Pagu anggaran belanja daerah sebesar 1.500 menurut peraturan.", lang="id"),
+        ProofSource(2, "The rate is 1.5 according to the regulation of the minister.", lang="en"),
+    ]
+    proof = build("Pagu anggaran 1.500 [S1].", sources, lang="id")
+    assert [(s.ground, s.source_no) for s in proof.steps] == [("exact", 1)]
+
+
+def test_operands_at_the_chain_s_scale_are_found_where_the_source_writes_them_in_full() -> None:
+    source = ProofSource(1, "Revenue was 44,100,000 this year and 56,700,000 last year.")
+    proof = build("Revenue fell: 44.1 - 56.7 = -12.6 million [S1].", [source], lang="en")
+    assert [(s.kind, s.ground) for s in proof.steps] == [
+        ("observed", "tolerant"),
+        ("observed", "tolerant"),
+        ("computed", "tolerant"),
+    ]
+
+
+def test_an_operand_signed_by_the_operator_before_it_is_observed_where_its_digits_stand() -> None:
+    # "−3" took the minus as its sign: the operand is 3, where the 3 is written.
+    answer = "Selisih: 12 −3 = 9 [S1]."
+    proof = build(answer, [ProofSource(1, "Nilai 12 dan 3.")], lang="id")
+    observed = [s for s in proof.steps if isinstance(s, ObservedStep)]
+    assert [(s.value, answer[s.start : s.end], s.ground) for s in observed] == [
+        ("12", "12", "exact"),
+        ("3", "3", "exact"),
+    ]
+    assert computed(proof)[0].arithmetic_ok

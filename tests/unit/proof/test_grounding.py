@@ -146,3 +146,64 @@ def test_the_digits_of_a_value_drop_its_spaces_and_a_surface_without_digits_stay
     assert digits_of("1 000 000 €") == "1000000"
     assert digits_of("12 345,67 zł") == "12345,67"
     assert digits_of("€") == "€"
+
+
+# --- issue 23 item 13: what the second mutation run of tanda/proof left untested ----------
+
+
+def test_a_tolerant_ground_names_its_source_and_how_that_source_writes_the_value() -> None:
+    # Written otherwise, a deduction's amount, the bare number of an operand, a year in a date:
+    # each shows the reader where to look and what is written there.
+    cases = [
+        (ground(q("Rp871,67 miliar", "id"), {1}, [APBA]), APBA, "Rp 871.667.219.294"),
+        (ground(q("16", "en"), {3}, [TABLE]), TABLE, "(16)"),
+        (ground(q("5.000", "id"), {1}, [APBA], operand=True), APBA, "Rp5.000 M"),
+        (ground(q("2023"), {2}, [INVOICE]), INVOICE, "18 Aralık 2023"),
+    ]
+    for found, source, written in cases:
+        assert (found.ground, found.source, found.source_value) == ("tolerant", source, written)
+
+
+def test_a_zero_the_source_writes_is_exact() -> None:
+    nil = ProofSource(4, "Tunggakan pajak: 0 TL.")
+    assert ground(q("0 TL", "tr"), {4}, [nil]).ground == "exact"
+    assert ground(q("0", "tr"), {4}, [nil]).ground == "exact"
+
+
+def test_the_first_tolerant_writing_is_kept_and_a_deduction_under_one_is_found() -> None:
+    table = ProofSource(3, "Allowance | 16.0 | (16) | (0.5)", layer="table", lang="en")
+    assert ground(q("16", "en"), {3}, [table]).source_value == "16.0"
+    half = ground(q("0.5", "en"), {3}, [table])
+    assert (half.ground, half.source_value) == ("tolerant", "(0.5)")
+
+
+def test_a_value_exactly_its_tolerance_from_the_source_s_first_value_is_found() -> None:
+    # 10,4 states ±0,05: 10,35 is at that limit, and it is the first value of the source.
+    edge = ProofSource(1, "Nilai 10,35 dan 20 menurut tabel.")
+    found = ground(q("10,4", "id"), {1}, [edge])
+    assert (found.ground, found.source_value) == ("tolerant", "10,35")
+
+
+def test_a_source_is_read_in_its_marked_language_not_the_one_its_words_suggest() -> None:
+    # (197) is a deduction of 197 in English, a paragraph's number in Indonesian.
+    marked = ProofSource(1, "Penyisihan piutang tak tertagih (197) pada tahun berjalan", lang="en")
+    assert ground(q("197", "en"), {1}, [marked]).ground == "tolerant"
+
+
+def test_only_a_bare_operand_may_be_the_number_a_source_writes_with_a_scale() -> None:
+    # Rp 5.000 is not Rp 5.000 miliar, even as an operand; a year is no bare number either.
+    assert ground(q("Rp 5.000", "id"), {1}, [APBA], operand=True).ground == "unverified"
+    ceiling = ProofSource(1, "Pagu Rp2.022 M.")
+    assert ground(q("2022"), {1}, [ceiling], operand=True).ground == "unverified"
+
+
+def test_a_value_under_a_table_s_declared_scale_is_found_by_that_scale() -> None:
+    table = ProofSource(1, "Tabel (dalam jutaan rupiah): Pendapatan 5.000; Belanja 4.000.")
+    found = ground(q("Rp 5 miliar", "id"), {1}, [table])
+    assert (found.ground, found.source_value) == ("tolerant", "5.000")
+
+
+def test_an_operand_may_be_the_number_a_source_writes_with_a_scale_word_alone() -> None:
+    ceiling = ProofSource(1, "Pagu tahun ini 5.000 miliar menurut peraturan.")
+    found = ground(q("5.000", "id"), {1}, [ceiling], operand=True)
+    assert (found.ground, found.source_value) == ("tolerant", "5.000 miliar")

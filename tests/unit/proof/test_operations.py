@@ -254,3 +254,207 @@ def test_a_percent_added_to_an_amount_is_a_percent_of_it() -> None:
     assert one("Harga Rp 100.000 + PPN 11% = Rp 111.000", "id").arithmetic_ok
     assert one("5 M − 10% = 4,5 M", "id").arithmetic_ok
     assert one("34% + 11% = 45%").arithmetic_ok  # percents add as percents
+
+
+# --- issue 23 item 13: what the second mutation run of tanda/proof left untested ----------
+
+
+def test_a_wrong_result_is_recomputed_in_the_reading_fewest_powers_of_ten_from_it() -> None:
+    # The scale word on the operands only: as written 700 000, in juta 0,7 — the stated
+    # 0,000001 is nearer 0,7, so that is the value shown.
+    op = one("0,5 juta + 0,2 juta = 0,000001", "id")
+    assert (op.arithmetic_ok, f"{op.recomputed:f}", op.chain_factor) == (
+        False,
+        "0.700000",
+        Decimal(1000000),
+    )
+    # and 8 is nearer 7 than 7 miliar
+    op = one("5 miliar + 2 miliar = 8", "id")
+    assert (op.arithmetic_ok, f"{op.recomputed:f}") == (False, "7")
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        # closing brackets after the last operand, spaced or not, belong to the operation; what
+        # follows them (words, a bracket of prose) does not, nor one on the next line
+        ("Total: 9 = (4 + (2 + 3 ) ) and (see note)", "9 = (4 + (2 + 3 ) )"),
+        ("Hasil: 9 = (4 + (2 + 3)).", "9 = (4 + (2 + 3))"),
+        ("5 = (2 + 3\n) later", "5 = (2 + 3"),
+        # opening brackets before the first operand, at the very start of the answer too
+        ("(2 + 3) × 2 = 10 (", "(2 + 3) × 2 = 10"),
+        ("((1 + 2)) × 3 = 9", "((1 + 2)) × 3 = 9"),
+        ("Rata-rata: -(9 + 12) / 2 = -10.5", "-(9 + 12) / 2 = -10.5"),
+        # the prose's brackets around it are not the operation's
+        ("(see: 2 + 3 = 5)", "2 + 3 = 5"),
+        ("(see: 2 + 3 = 5))", "2 + 3 = 5"),
+    ],
+)
+def test_an_operation_shows_exactly_its_brackets(text: str, shown: str) -> None:
+    op = one(text, "en")
+    assert op.arithmetic_ok
+    assert text[op.span[0] : op.span[1]] == shown
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        # a chain cut on the left (x is no number) is checked from its first whole equation
+        ("x + 5 + 2 = 7 = 3 + 4", ["7 = 3 + 4"]),
+        # cut on the right (it goes on with an operation): its last equation is not checked
+        ("1 + 1 = 2 = 0 + 2 + (y)", ["1 + 1 = 2"]),
+        # a result is not also the start of the next operation; the chain goes on after it
+        ("10 - 4 = 6 = 3 + 3", ["10 - 4 = 6"]),
+        ("10 - 4 = 6 = 3 + 3 = 6", ["10 - 4 = 6", "3 + 3 = 6"]),
+        # two expressions side by side are no operation, and do not end the chain
+        ("2 + 3 = 1 + 4 = 5", ["1 + 4 = 5"]),
+    ],
+)
+def test_each_equation_of_a_chain_is_one_operation_at_most(text: str, shown: list[str]) -> None:
+    assert [text[op.span[0] : op.span[1]] for op in operations(text, "en")] == shown
+
+
+@pytest.mark.parametrize(
+    ("text", "shown_inputs"),
+    [
+        ("(10 / 4) - 1 = 1.5", ["10", "4"]),  # a bracketed ratio's growth: 1 is a constant
+        ("1 + 5 = 6", ["1", "5"]),  # 1 plus a number, not a ratio: an input
+        ("1 + (2 + 3) = 6", ["1", "2", "3"]),  # nor plus a bracketed sum
+        ("10 / 4 - 2 = 0.5", ["10", "4", "2"]),  # a ratio minus 2 is no growth rate
+        ("0.25 × 100 = 25", ["0.25"]),  # × 100
+        ("25 / 100 = 0.25", ["25"]),  # ÷ 100
+        ("(2 × 5) / 1 = 10", ["2", "5", "1"]),  # a bracket of one term is no mean
+        ("Total: -(90 + 10) + 10% = -110", ["90", "10", "10%"]),  # a percent of a negated sum
+        ("-(9 + 12) / 2 = -10.5", ["9", "12"]),  # the mean of a negated sum of two terms
+        ("(2 + 3 + 4) / 3 = 3", ["2", "3", "4"]),  # the mean of three terms
+        ("120 / (2019 - 2017 + 1) = 40", ["120", "2019", "2017"]),  # a count of years
+        ("10 / (1 + 1) = 5", ["10", "1", "1"]),  # no year: ones are inputs
+        ("120 / (2019 - 2017 + 2) = 30", ["120", "2019", "2017", "2"]),  # 2 is no count
+    ],
+)
+def test_the_inputs_of_an_operation_are_its_numbers_but_the_constants_it_brings(
+    text: str, shown_inputs: list[str]
+) -> None:
+    op = one(text, "en")
+    assert op.arithmetic_ok
+    assert inputs(op) == shown_inputs
+
+
+@pytest.mark.parametrize(
+    ("text", "lang", "shown"),
+    [
+        # a reference between two operations ends the first, and the second is still read
+        ("2 + 3 = 5 menurut Pasal 7, dan 4 + 4 = 8.", "id", ["2 + 3 = 5", "4 + 4 = 8"]),
+        # a result that goes on with an operation is no result
+        ("1 + 2 = 3 + (y)", "en", []),
+        # a list's dash is no minus, nor one after a word; a minus opening a line is
+        ("- 5 + 3 = 8", "en", []),
+        ("A - (9 + 12) / 2 = 10.5", "en", []),
+        ("Rata-rata\n-(9 + 12) / 2 = -10.5", "en", ["-(9 + 12) / 2 = -10.5"]),
+        # a label in brackets right before an operand is a name, not a group
+        (
+            "PAD 6.592,42 M + (TKDD) 2.575,68 M = 9.168,10 M",
+            "id",
+            ["6.592,42 M + (TKDD) 2.575,68 M = 9.168,10 M"],
+        ),
+    ],
+)
+def test_what_ends_or_opens_an_operation(text: str, lang: str, shown: list[str]) -> None:
+    found = operations(text, lang)
+    assert [text[op.span[0] : op.span[1]] for op in found] == shown
+    assert all(op.arithmetic_ok for op in found)
+
+
+@pytest.mark.parametrize(
+    ("text", "recomputed"),
+    [
+        # × 100 makes the result percent points wherever it stands: inside brackets,
+        ("((44.1 - 56.7) / 56.7 × 100) = -22.22%", "-22.2222"),
+        # under a minus, or on the right of a sum
+        ("-((56.7 - 44.1) / 56.7 × 100) = -22.22%", "-22.2222"),
+        ("5 + 0.25 × 100 = 30%", "30"),
+    ],
+)
+def test_times_a_hundred_anywhere_gives_percent_points(text: str, recomputed: str) -> None:
+    op = one(text, "en")
+    assert (op.arithmetic_ok, f"{op.recomputed:f}") == (True, recomputed)
+    assert "100" not in inputs(op)
+
+
+@pytest.mark.parametrize(
+    ("text", "ok", "recomputed"),
+    [
+        # BR-CO-17's own rounding: half a unit of the whole amounts, the rate on either side,
+        ("27 % × 69180.00 = 18679.00", True, "18678.60"),
+        ("110.00 × 5 % = 6.00", True, "5.50"),  # exactly half a unit away
+        ("111.00 × 5 % = 5.00", False, "5.55"),  # 0.55 away
+        # an exact result is shown in full up to 12 places, past that two more than stated
+        ("1 / 4096 = 0.00024", True, "0.000244140625"),
+        ("1 / 8192 = 0.00012", True, "0.0001221"),
+        # a wrong zero result is shown in the reading that speaks first (percent points)
+        ("40 - 38 = 0%", False, "2"),
+        # a product is no sum: its percent is not read in points; a mean or a sum over a
+        # count of years is
+        ("2 × 3 = 6%", False, "600"),
+        ("-(2 × 3) = -6%", False, "-600"),
+        ("(40.0 + 38.1) / (2019 - 2017) = 39.05%", True, "39.05"),
+        ("2 × 3 + 4 = 10%", False, "1000"),  # a sum with a product term is no sum of points
+        ("(2019 - 2017) × 40.0 = 80%", True, "80"),  # points times a count of years
+        ("-(2019 - 2017) × 40.0 = -80%", True, "-80"),
+    ],
+)
+def test_results_at_the_limits_of_their_precision_and_units(
+    text: str, ok: bool, recomputed: str
+) -> None:
+    op = one(text, "en")
+    assert (op.arithmetic_ok, f"{op.recomputed:f}") == (ok, recomputed)
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("10 - 15 = -(5)", []),  # a result under a sign is no single number
+        ("2 + 3 = ( 5 )", ["2 + 3 = ( 5 )"]),  # in brackets it is
+    ],
+)
+def test_a_result_is_one_number_without_an_operator(text: str, shown: list[str]) -> None:
+    assert [text[op.span[0] : op.span[1]] for op in operations(text, "en")] == shown
+
+
+@pytest.mark.parametrize(
+    ("text", "lang", "ok", "recomputed"),
+    [
+        # a rate with decimals before a whole base: the invoice's own rounding still applies
+        ("27.5 % × 1001.00 = 275.00", "en", True, "275.275"),
+        # a base with a scale word is no invoice amount: no rounding of its own
+        ("Rp 5 juta × 10,000004 % = 500.000,00", "id", False, "500000.20"),
+        # a wrong result computing, or stating, exactly 1 is shown in the reading nearest it
+        ("0,5 juta + 0,5 juta = 3", "id", False, "1"),
+        ("0,5 juta + 0,2 juta = 1,0", "id", False, "0.7"),
+        # two scale words: the values as written, no chain computed in one of them
+        ("5 juta + 2 miliar = 2005", "id", False, "2005000000"),
+    ],
+)
+def test_the_reading_a_result_is_judged_and_shown_in(
+    text: str, lang: str, ok: bool, recomputed: str
+) -> None:
+    op = one(text, lang)
+    assert (op.arithmetic_ok, f"{op.recomputed:f}") == (ok, recomputed)
+
+
+@pytest.mark.parametrize(
+    ("text", "lang"),
+    [
+        ("PAD 10 / TKDD 5 = 2", "id"),  # a division between labelled terms is a rate
+        ("2 + 3 + = 5", "en"),  # an operator with nothing after it
+        ("2 × (3 + 4 = 14", "en"),  # a bracket never closed
+    ],
+)
+def test_an_expression_that_does_not_parse_is_no_operation(text: str, lang: str) -> None:
+    assert operations(text, lang) == []
+
+
+def test_spaces_before_an_operation_at_the_start_of_the_answer_are_not_part_of_it() -> None:
+    text = "  (2 + 3) × 2 = 10"
+    op = one(text, "en")
+    assert (text[op.span[0] : op.span[1]], op.arithmetic_ok) == ("(2 + 3) × 2 = 10", True)
