@@ -520,3 +520,27 @@ def test_a_word_before_a_bracketed_term_labels_it() -> None:
     op = one("10 + bonus (2 + 3) = 15")
     assert op.arithmetic_ok
     assert inputs(op) == ["10", "2", "3"]
+
+
+def test_a_plus_before_a_minus_before_a_bracket_keeps_the_minus() -> None:
+    op = one("2 × +−(3 + 1) = −8")
+    assert op.arithmetic_ok
+    assert op.recomputed == Decimal(-8)
+
+
+def test_the_ends_of_a_range_are_read_alone_in_the_answer_s_language() -> None:
+    # Indonesian "1,500" is one and a half, not fifteen hundred.
+    op = one("(1,500-2,000) × 2 = -1", "id")
+    assert op.arithmetic_ok
+    assert [o.quantity.value for o in op.operands] == [Decimal("1.5"), Decimal(2), Decimal(2)]
+
+
+def test_a_chain_s_scale_is_lent_only_to_the_operands_written_without_one() -> None:
+    # The operands that write their scale keep it as written; only bare numbers borrow it,
+    # which is the scale their grounds are then looked for in.
+    written = one("5 miliar + 2 miliar = 7", "id")
+    assert written.arithmetic_ok
+    assert written.chain_factor == Decimal(10) ** 9
+    assert [o.quantity.implied_factor for o in written.operands] == [None, None]
+    lent = one("44.1 - 56.7 = -12.6 million", "en")
+    assert [o.quantity.implied_factor for o in lent.operands] == [Decimal(10) ** 6] * 2
