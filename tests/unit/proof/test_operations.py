@@ -544,3 +544,13 @@ def test_a_chain_s_scale_is_lent_only_to_the_operands_written_without_one() -> N
     assert [o.quantity.implied_factor for o in written.operands] == [None, None]
     lent = one("44.1 - 56.7 = -12.6 million", "en")
     assert [o.quantity.implied_factor for o in lent.operands] == [Decimal(10) ** 6] * 2
+
+
+def test_a_bracket_the_prose_closes_after_the_operation_is_not_the_operation_s() -> None:
+    # "(see 2 + 3)": the prose opened the bracket; "5 = 2 + 3)": it closes one opened earlier.
+    before = one("(see 2 + 3) = 5")
+    assert before.arithmetic_ok
+    assert before.span == (5, 15)
+    after = one("5 = 2 + 3)")
+    assert after.arithmetic_ok
+    assert inputs(after) == ["2", "3"]
