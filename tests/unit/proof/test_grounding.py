@@ -207,3 +207,10 @@ def test_an_operand_may_be_the_number_a_source_writes_with_a_scale_word_alone() 
     ceiling = ProofSource(1, "Pagu tahun ini 5.000 miliar menurut peraturan.")
     found = ground(q("5.000", "id"), {1}, [ceiling], operand=True)
     assert (found.ground, found.source_value) == ("tolerant", "5.000 miliar")
+
+
+def test_an_amount_is_not_grounded_by_a_fiscal_year_of_the_same_digits() -> None:
+    # Only a year is looked for among the years a source states for its values (issue 23).
+    fiscal = ProofSource(1, "In FY2019 revenue was 500.", lang="en")
+    assert not ground(q("$2,019", "en"), {1}, [fiscal]).found
+    assert ground(q("2019", "en"), {1}, [fiscal]).source_value == "FY2019"

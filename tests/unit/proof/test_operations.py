@@ -458,3 +458,99 @@ def test_spaces_before_an_operation_at_the_start_of_the_answer_are_not_part_of_i
     text = "  (2 + 3) × 2 = 10"
     op = one(text, "en")
     assert (text[op.span[0] : op.span[1]], op.arithmetic_ok) == ("(2 + 3) × 2 = 10", True)
+
+
+# --- the edges the proof mutants named as untested (issue 23 item 13) ---------------------
+
+
+def test_only_a_flat_sum_of_years_is_a_count_whose_numbers_are_the_operation_s_own() -> None:
+    # (2019 - 2017 + 1) counts years: its 1 is the operation's own. A bracket that multiplies,
+    # or a nested bracket, is no count of years: its 1 is an input to find in the documents.
+    assert inputs(one("300 / (2019 - 2017 + 1) = 100")) == ["300", "2019", "2017"]
+    multiplied = one("300 / (2019 - 2017 × 1) = 150")
+    assert multiplied.arithmetic_ok
+    assert inputs(multiplied) == ["300", "2019", "2017", "1"]
+    assert inputs(one("300 / (2019 × 1) = 0.15")) == ["300", "2019", "1"]
+    assert inputs(one("300 / (2019 - (2017 - 1)) = 100")) == ["300", "2019", "2017", "1"]
+
+
+def test_a_minus_before_a_bracket_the_prose_left_open_is_not_the_operation_s() -> None:
+    # "-(" opens the line but its bracket is never closed: the operation is (9 + 12) / 2.
+    op = one("-((9 + 12) / 2 = 10.5")
+    assert op.arithmetic_ok
+    assert op.recomputed == Decimal("10.5")
+    assert op.span == (2, 21)
+
+
+def test_a_capital_x_before_a_bracket_is_a_name_not_a_minus_or_a_currency() -> None:
+    # "X(2 + 3)": X names the bracket; it is neither a sign nor a currency symbol.
+    op = one("X(2 + 3) = 5")
+    assert op.arithmetic_ok
+    assert op.span == (1, 12)
+    # "-X(2 + 3)": the minus belongs to X, not to the bracket.
+    signed_name = one("-X(2 + 3) = 5")
+    assert signed_name.arithmetic_ok
+    assert signed_name.span == (2, 13)
+    # "X-(2 + 3)": the expression goes on to the left (X minus the bracket): no result shown.
+    assert operations("X-(2 + 3) = -5") == []
+
+
+def test_an_end_of_a_range_read_alone_keeps_the_year_it_is_stated_for() -> None:
+    op = one("In 2019 (1-15%) × 200 = 170", "en")
+    assert op.arithmetic_ok
+    assert [o.quantity.surface for o in op.operands] == ["1", "15%", "200"]
+    assert [o.quantity.period for o in op.operands] == [2019, 2019, 2019]
+
+
+def test_a_sign_after_an_opening_bracket_starts_another_operation() -> None:
+    # "5 (-3 + 8 = 5)": the bracket opens a second operation; -3 is not 5's subtrahend.
+    first, second = operations("2 + 3 = 5 (-3 + 8 = 5)")
+    assert (first.recomputed, first.arithmetic_ok) == (Decimal(5), True)
+    assert second.arithmetic_ok
+    assert [o.quantity.surface for o in second.operands] == ["-3", "8"]
+
+
+def test_a_time_between_two_operations_is_no_operand() -> None:
+    op = one("2 + 3 = 5 14:30 + 1 = 6")
+    assert inputs(op) == ["2", "3"]
+    assert op.result.surface == "5"
+
+
+def test_a_word_before_a_bracketed_term_labels_it() -> None:
+    op = one("10 + bonus (2 + 3) = 15")
+    assert op.arithmetic_ok
+    assert inputs(op) == ["10", "2", "3"]
+
+
+def test_a_plus_before_a_minus_before_a_bracket_keeps_the_minus() -> None:
+    op = one("2 × +−(3 + 1) = −8")
+    assert op.arithmetic_ok
+    assert op.recomputed == Decimal(-8)
+
+
+def test_the_ends_of_a_range_are_read_alone_in_the_answer_s_language() -> None:
+    # Indonesian "1,500" is one and a half, not fifteen hundred.
+    op = one("(1,500-2,000) × 2 = -1", "id")
+    assert op.arithmetic_ok
+    assert [o.quantity.value for o in op.operands] == [Decimal("1.5"), Decimal(2), Decimal(2)]
+
+
+def test_a_chain_s_scale_is_lent_only_to_the_operands_written_without_one() -> None:
+    # The operands that write their scale keep it as written; only bare numbers borrow it,
+    # which is the scale their grounds are then looked for in.
+    written = one("5 miliar + 2 miliar = 7", "id")
+    assert written.arithmetic_ok
+    assert written.chain_factor == Decimal(10) ** 9
+    assert [o.quantity.implied_factor for o in written.operands] == [None, None]
+    lent = one("44.1 - 56.7 = -12.6 million", "en")
+    assert [o.quantity.implied_factor for o in lent.operands] == [Decimal(10) ** 6] * 2
+
+
+def test_a_bracket_the_prose_closes_after_the_operation_is_not_the_operation_s() -> None:
+    # "(see 2 + 3)": the prose opened the bracket; "5 = 2 + 3)": it closes one opened earlier.
+    before = one("(see 2 + 3) = 5")
+    assert before.arithmetic_ok
+    assert before.span == (5, 15)
+    after = one("5 = 2 + 3)")
+    assert after.arithmetic_ok
+    assert inputs(after) == ["2", "3"]
