@@ -34,8 +34,6 @@ from tanda.records.uploads import (
 if TYPE_CHECKING:
     from tanda.service.runtime import Runtime
 
-AWAITING: tuple[UploadStatus, ...] = ("awaiting_upload",)
-
 
 UPLOAD_URL_TTL_S = 900.0
 """How long an upload URL accepts the bytes (15 minutes)."""
@@ -211,6 +209,7 @@ def _keep_bytes(
 ) -> V1UploadAccepted:
     """Store the bytes of an awaiting upload and queue it (see :func:`receive_upload`)."""
     from tanda.errors import UploadMismatch
+    from tanda.service.uploads import queue_received  # the ingest code: not for every route
 
     tenant_id, document_id = upload.tenant_id, upload.document_id
     stored = runtime.originals.put(tenant_id, document_id, [body], size_bytes=upload.size_bytes)
@@ -221,16 +220,10 @@ def _keep_bytes(
             code="sha256_mismatch",
         )
     try:
-        queued = runtime.store.transition_upload(
-            tenant_id,
-            document_id,
-            expected=AWAITING,
-            changes={"status": "queued", "sha256": stored.sha256},
-            now=runtime.clock(),
+        queued = queue_received(
+            runtime.store, runtime.originals, upload, sha256=stored.sha256, now=runtime.clock()
         )
     except DuplicateContent as duplicate:
-        runtime.originals.delete(tenant_id, document_id)
-        runtime.store.delete_upload(tenant_id, document_id)
         return _duplicate(runtime, tenant_id, duplicate.document_id)
     if queued is None:  # deleted (or received by a racing call) meanwhile
         current = runtime.store.upload(tenant_id, document_id)

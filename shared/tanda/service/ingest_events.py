@@ -46,14 +46,13 @@ from tanda.records.uploads import (
     UploadStatus,
     new_document_id,
 )
-from tanda.service.uploads import UploadPorts, process_upload
+from tanda.service.uploads import AWAITING, UploadPorts, process_upload, queue_received
 
 if TYPE_CHECKING:
     from tanda.service.runtime import Runtime
 
 log = logging.getLogger(__name__)
 
-QUEUED_FROM: tuple[UploadStatus, ...] = ("awaiting_upload",)
 IMPORT_HOLD_S = 3600.0
 """How long an imported object's upload holds its bytes before it is queued (it is queued
 within the same invocation; this only bounds a crash between the two writes)."""
@@ -193,23 +192,17 @@ def _unbusy(done: DocumentUpload | None) -> DocumentUpload | None:
 def _queue(ports: UploadPorts, upload: DocumentUpload) -> DocumentUpload | None:
     """``awaiting_upload`` → ``queued`` with the bytes' SHA-256; a duplicate of bytes another
     upload holds is deleted, its object with it (``None``)."""
-    changes: dict[str, object] = {}
+    sha256: str | None = None
     if upload.sha256 is None:
         data = ports.originals.read(upload.tenant_id, upload.document_id)
         if data is not None:
-            changes["sha256"] = hashlib.sha256(data).hexdigest()
+            sha256 = hashlib.sha256(data).hexdigest()
     try:
-        return ports.store.transition_upload(
-            upload.tenant_id,
-            upload.document_id,
-            expected=QUEUED_FROM,
-            changes={"status": "queued", **changes},
-            now=ports.clock(),
+        return queue_received(
+            ports.store, ports.originals, upload, sha256=sha256, now=ports.clock()
         )
     except DuplicateContent as duplicate:
         log.info("upload %s duplicates %s", upload.document_id, duplicate.document_id)
-        ports.store.delete_upload(upload.tenant_id, upload.document_id)
-        ports.originals.delete(upload.tenant_id, upload.document_id)
         return None
 
 
@@ -253,7 +246,7 @@ def import_object(ports: UploadPorts, item: ImportItem, *, owner: str) -> dict[s
             ports.store.transition_upload(
                 upload.tenant_id,
                 upload.document_id,
-                expected=QUEUED_FROM,
+                expected=AWAITING,
                 changes={"status": "queued"},
                 now=ports.clock(),
             )

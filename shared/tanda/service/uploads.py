@@ -44,7 +44,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from tanda.errors import DocumentNotFound
-from tanda.records.uploads import DocumentUpload, OriginalRefused, UploadStatus
+from tanda.records.uploads import DocumentUpload, DuplicateContent, OriginalRefused, UploadStatus
 from tanda.service.ingest import StructureLayers, ingest_file
 
 if TYPE_CHECKING:
@@ -56,6 +56,7 @@ log = logging.getLogger(__name__)
 INTERRUPTED_REASON = "interrupted: its worker stopped {attempts} times before it was indexed"
 MISSING_REASON = "the uploaded file is missing"
 VERSION_PAGE = 50
+AWAITING: tuple[UploadStatus, ...] = ("awaiting_upload",)
 PROCESSING: tuple[UploadStatus, ...] = ("processing",)
 INDEXED: tuple[UploadStatus, ...] = ("indexed",)
 
@@ -128,6 +129,27 @@ class _Lease:
         while not self._stop.wait(self.ports.lease_s / 3):
             if not self.check():
                 return
+
+
+def queue_received(
+    store: Store, originals: Originals, upload: DocumentUpload, *, sha256: str | None, now: float
+) -> DocumentUpload | None:
+    """An awaiting upload's bytes have arrived (the embedded ``PUT``, an S3 event): it moves
+    ``awaiting_upload`` → ``queued`` with their SHA-256 (when known), in one conditional write.
+    ``None``: it was no longer awaited (deleted, or received by a racing call). Bytes another
+    upload of the tenant holds: this upload and its original are deleted, and the
+    :class:`DuplicateContent` naming the other is raised on."""
+    changes: dict[str, object] = {"status": "queued"}
+    if sha256 is not None:
+        changes["sha256"] = sha256
+    try:
+        return store.transition_upload(
+            upload.tenant_id, upload.document_id, expected=AWAITING, changes=changes, now=now
+        )
+    except DuplicateContent:
+        store.delete_upload(upload.tenant_id, upload.document_id)
+        originals.delete(upload.tenant_id, upload.document_id)
+        raise
 
 
 def process_upload(
