@@ -554,3 +554,22 @@ def test_a_bracket_the_prose_closes_after_the_operation_is_not_the_operation_s()
     after = one("5 = 2 + 3)")
     assert after.arithmetic_ok
     assert inputs(after) == ["2", "3"]
+
+
+@pytest.mark.parametrize(
+    ("text", "lang", "shown_inputs"),
+    [
+        ("5 ([S1]) + 3 ([S2]) = 8", "en", ["5", "3"]),
+        ("PAD 5 ([S1]) + TKDD 3 = 8", "id", ["5", "3"]),
+        ("Rp 5 M ( ) + Rp 3 M = Rp 8 M", "id", ["Rp 5 M", "Rp 3 M"]),
+    ],
+)
+def test_a_bracket_around_no_number_groups_nothing(
+    text: str, lang: str, shown_inputs: list[str]
+) -> None:
+    # A citation (or nothing) in brackets between two terms, with or without a label beside it,
+    # leaves the operation readable.
+    op = one(text, lang)
+    assert op.arithmetic_ok
+    assert inputs(op) == shown_inputs
+    assert not one(text.replace("= 8", "= 9").replace("= Rp 8", "= Rp 9"), lang).arithmetic_ok
