@@ -214,3 +214,13 @@ def test_an_amount_is_not_grounded_by_a_fiscal_year_of_the_same_digits() -> None
     fiscal = ProofSource(1, "In FY2019 revenue was 500.", lang="en")
     assert not ground(q("$2,019", "en"), {1}, [fiscal]).found
     assert ground(q("2019", "en"), {1}, [fiscal]).source_value == "FY2019"
+
+
+def test_a_count_is_not_grounded_by_a_year_of_the_same_digits() -> None:
+    # A year is a period: 2,019 employees are no FY2019, nor "in 2019" (issue 23).
+    for source in ("In FY2019 revenue was 500.", "The plant opened in 2019 near the port."):
+        assert not ground(q("2,019 employees", "en"), {1}, [ProofSource(1, source)]).found
+    # A count its four digits made a year ("2000 peserta") is still the same count.
+    held = ProofSource(1, "Pelatihan diikuti 2000 peserta dari seluruh provinsi.", lang="id")
+    found = ground(q("2.000 peserta", "id"), {1}, [held])
+    assert (found.ground, found.source_value) == ("tolerant", "2000")
