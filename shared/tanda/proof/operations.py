@@ -229,7 +229,7 @@ def _gap_tokens(text: str, start: int, end: int) -> list[tuple[_Token, int, int]
     the gap holds exactly one ``+``, ``−``, ``×`` or ``=``: a division next to words is a rate
     (``Rp 5.000/bulan``), and two operators among words are prose, not one operation."""
     tokens: list[tuple[_Token, int, int]] = []
-    words: list[tuple[int, int]] = []
+    worded = False
     position = start
     while position < end:
         m = _GAP_TOKEN.match(text, position, end)
@@ -245,10 +245,10 @@ def _gap_tokens(text: str, start: int, end: int) -> list[tuple[_Token, int, int]
         elif kind == "close":
             tokens.append((_Sym("close"), m.start(), m.end()))
         elif kind == "word":
-            words.append(m.span())
+            worded = True
         position = m.end()
     tokens = _without_empty_brackets(tokens)
-    if not words:
+    if not worded:
         return tokens
     joins = [t for t in tokens if t[0].kind in ("op", "eq")]  # type: ignore[union-attr]
     if len(joins) != 1 or joins[0][0].op == "/":  # type: ignore[union-attr]
