@@ -5,8 +5,9 @@ The equality rule (V2-08), in order:
 1. **Kind.** amount ~ amount, percent ~ percent, year ~ year, date ~ date, time ~ time,
    ordinal ~ ordinal (same label). A *bare* count (no unit, no scale word) may stand for an amount
    or a percent: table cells and prose drop the currency and the ``%`` (a scale word may stay:
-   ``4.874,35 M``). A bare whole count equals a year only exactly (``2000 peserta`` read as a
-   year vs ``2.000 peserta``).
+   ``4.874,35 M``). A year is a period: a count equals it only when the year counts a noun
+   (``2000 peserta``, read as a year for its form) and the count, bare and whole, counts the
+   same one, exactly (``2.000 peserta``); ``2,019 employees`` is not ``FY2019``.
 2. **Unit.** Both stated → they must be the same (IDR ≠ USD, % ≠ percentage points ≠ points).
    One missing → allowed only when the unitless side is a count and its own text does not imply
    another unit (a declaration like ``(dalam rupiah)`` or ``(dollars in thousands)``).
@@ -125,11 +126,18 @@ def _off_by_a_scale(a: Quantity, b: Quantity) -> bool:
 
 def _compare_years(a: Quantity, b: Quantity) -> Match:
     for year, other in ((a, b), (b, a)):
-        # A bare whole number equals a year only exactly: "2000 peserta" vs "2.000 peserta".
+        # A year is a period, not an amount of anything: a count equals it only when the "year"
+        # is a count its four digits made one — it counts a noun ("2000 peserta") — and the
+        # count counts the same noun, exactly ("2.000 peserta"). "2,019 employees" is no FY2019.
         if (
             year.kind is QuantityKind.year
             and other.kind is not QuantityKind.year
-            and not (_bare(other) and other.decimals == 0)
+            and not (
+                _bare(other)
+                and other.decimals == 0
+                and year.noun is not None
+                and other.noun == year.noun
+            )
         ):
             return Match(False, MatchReason.kind_mismatch)
     equal = a.value == b.value

@@ -328,15 +328,23 @@ def _number(text: str, m: re.Match[str], language: _Lang, out: list[Quantity]) -
             suffix=suffix,
             lang=language.value,
         )
-    if kind is QuantityKind.year:
-        return Quantity(
-            (start, end), raw, kind, number, number, period=int(number), lang=language.value
-        )
     noun: str | None = None
-    if kind is QuantityKind.count and unit is None:
+    if kind in (QuantityKind.count, QuantityKind.year) and unit is None:
         after = lx.NOUN_AFTER.match(text, stop)
         if after is not None and after.group(1).lower() not in lx.NOT_NOUNS:
             noun = after.group(1).lower()
+    if kind is QuantityKind.year:
+        # A year's noun: "2000 peserta" may be 2,000 participants read as a year for its form.
+        return Quantity(
+            (start, end),
+            raw,
+            kind,
+            number,
+            number,
+            period=int(number),
+            lang=language.value,
+            noun=noun,
+        )
     return Quantity(
         (left, stop),
         text[left:stop],

@@ -72,7 +72,8 @@ class Quantity:
     implied_unit: str | None = None  # from a declaration in the text: ``(dalam rupiah)``
     implied_factor: Decimal | None = None  # from a declaration: ``(in millions)``
     lang: str | None = None  # the convention the surface was read with (id, tr, en, None)
-    noun: str | None = None  # unitless counts: the word counted (``30 customers`` → customers)
+    noun: str | None = None  # unitless counts: the word counted (``30 customers`` → customers);
+    # a year: the word after it (``2000 peserta``, a count its four digits made a year)
 
     @property
     def start(self) -> int:

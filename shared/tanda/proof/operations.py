@@ -229,7 +229,7 @@ def _gap_tokens(text: str, start: int, end: int) -> list[tuple[_Token, int, int]
     the gap holds exactly one ``+``, ``−``, ``×`` or ``=``: a division next to words is a rate
     (``Rp 5.000/bulan``), and two operators among words are prose, not one operation."""
     tokens: list[tuple[_Token, int, int]] = []
-    words: list[tuple[int, int]] = []
+    worded = False
     position = start
     while position < end:
         m = _GAP_TOKEN.match(text, position, end)
@@ -245,29 +245,30 @@ def _gap_tokens(text: str, start: int, end: int) -> list[tuple[_Token, int, int]
         elif kind == "close":
             tokens.append((_Sym("close"), m.start(), m.end()))
         elif kind == "word":
-            words.append(m.span())
+            worded = True
         position = m.end()
-    if not words:
+    tokens = _without_empty_brackets(tokens)
+    if not worded:
         return tokens
-    tokens = _without_labels(tokens, words)
     joins = [t for t in tokens if t[0].kind in ("op", "eq")]  # type: ignore[union-attr]
     if len(joins) != 1 or joins[0][0].op == "/":  # type: ignore[union-attr]
         return None
     return tokens
 
 
-def _without_labels(
-    tokens: list[tuple[_Token, int, int]], words: list[tuple[int, int]]
+def _without_empty_brackets(
+    tokens: list[tuple[_Token, int, int]],
 ) -> list[tuple[_Token, int, int]]:
-    """Drop the brackets around a label: ``(PAD)`` is a name, not a group."""
+    """Drop a bracket pair around no number: ``(PAD)`` is a name and ``([S1])`` a citation, not
+    a group. (A gap's tokens are its operators and brackets: an opening bracket right before a
+    closing one holds words, markers or spaces at most.)"""
     kept = list(tokens)
     for i in range(len(tokens) - 1):
-        (first, start, _), (second, _, end) = tokens[i], tokens[i + 1]
+        first, second = tokens[i][0], tokens[i + 1][0]
         if (
             isinstance(first, _Sym)
             and isinstance(second, _Sym)
             and (first.kind, second.kind) == ("open", "close")
-            and any(start < w_start and w_end < end for w_start, w_end in words)
         ):
             kept.remove(tokens[i])
             kept.remove(tokens[i + 1])

@@ -84,6 +84,13 @@ PAIRS: list[tuple[str, str | None, str, str | None, bool, MatchReason | None]] =
     ("FY19", "en", "in 2019", "en", True, None),
     ("tahun 2022", "id", "tahun 2023", "id", False, MatchReason.value_mismatch),
     ("tahun 2023", "id", "Rp2.023", "id", False, MatchReason.kind_mismatch),
+    # a year is a period, not a count (issue 23) — unless its digits count a noun themselves
+    ("2,019 employees", "en", "FY2019", "en", False, MatchReason.kind_mismatch),
+    ("2,019 employees", "en", "in 2019", "en", False, MatchReason.kind_mismatch),
+    ("a total of 2,019", "en", "2019", "en", False, MatchReason.kind_mismatch),
+    ("2.000 peserta", "id", "2000 peserta", "id", True, None),
+    ("2,019 employees", "en", "2019 employees", "en", True, None),
+    ("2.000 peserta", "id", "2000 kendaraan", "id", False, MatchReason.kind_mismatch),
     ("18 Desember 2023", "id", "18/12/2023", "id", True, None),
     ("18 Desember 2023", "id", "December 18, 2023", "en", True, None),
     ("before 31st August 2022", "en", "August 31st, 2022", "en", True, None),

@@ -537,3 +537,36 @@ def test_an_operand_signed_by_the_operator_before_it_is_observed_where_its_digit
         ("3", "3", "exact"),
     ]
     assert computed(proof)[0].arithmetic_ok
+
+
+def test_only_an_operation_with_numbers_of_its_own_that_read_two_ways_is_read_otherwise() -> None:
+    # "Rp 1 M + Rp 500 jt = Rp 1,5 M" is wrong in English (M is a million) and right in
+    # Indonesian (M is miliar), but none of its numbers is a 1.500 that reads two ways: the
+    # answer's language decides, though "Rp 1.500 M" elsewhere in the answer does read two ways.
+    sources = [
+        ProofSource(
+            1, "Pagu anggaran sebesar Rp 1.500 M, terdiri dari Rp 1 M dan Rp 500 jt.", lang="id"
+        )
+    ]
+    answer = "The ceiling is Rp 1.500 M [S1]. Rp 1 M + Rp 500 jt = Rp 1,5 M [S1]."
+    proof = build(answer, sources, lang="en")
+    (step,) = computed(proof)
+    assert (step.expression, step.ground, step.recomputed) == (
+        "Rp 1 M + Rp 500 jt = Rp 1,5 M",
+        "refuted",
+        "501.0",
+    )
+    assert proof.verdict == "broken"
+
+
+def test_a_value_is_looked_up_the_other_way_only_when_that_way_reads_all_of_it() -> None:
+    # Turkish "1.500 bin" is 1,500,000; English reads only its "1.500" (1.5) and leaves "bin":
+    # another value, so the 1.500 of an English source does not ground it.
+    source = ProofSource(1, "The rate was 1.500 in the first quarter.", lang="en")
+    proof = build("Oran 1.500 bin olarak gerçekleşti [S1].", [source], lang="tr")
+    assert [(s.value, s.ground, s.source_no) for s in proof.steps] == [
+        ("1.500 bin", "unverified", None)
+    ]
+    # The same digits written alone read as the source's value.
+    alone = build("Oran 1.500 olarak gerçekleşti [S1].", [source], lang="tr")
+    assert [(s.value, s.ground, s.source_no) for s in alone.steps] == [("1.500", "exact", 1)]

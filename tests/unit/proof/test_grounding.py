@@ -214,3 +214,26 @@ def test_an_amount_is_not_grounded_by_a_fiscal_year_of_the_same_digits() -> None
     fiscal = ProofSource(1, "In FY2019 revenue was 500.", lang="en")
     assert not ground(q("$2,019", "en"), {1}, [fiscal]).found
     assert ground(q("2019", "en"), {1}, [fiscal]).source_value == "FY2019"
+
+
+def test_a_count_is_not_grounded_by_a_year_of_the_same_digits() -> None:
+    # A year is a period: 2,019 employees are no FY2019, nor "in 2019" (issue 23).
+    for source in ("In FY2019 revenue was 500.", "The plant opened in 2019 near the port."):
+        assert not ground(q("2,019 employees", "en"), {1}, [ProofSource(1, source)]).found
+    # A count its four digits made a year ("2000 peserta") is still the same count.
+    held = ProofSource(1, "Pelatihan diikuti 2000 peserta dari seluruh provinsi.", lang="id")
+    found = ground(q("2.000 peserta", "id"), {1}, [held])
+    assert (found.ground, found.source_value) == ("tolerant", "2000")
+
+
+def test_only_a_bare_operand_is_looked_for_as_a_source_s_number_without_its_words() -> None:
+    # "12 bulan" counts months and "5 ribu" states its scale: neither is the bare number a
+    # source writes before a currency or a scale word ("Rp 12 juta", "Rp 5.000 juta").
+    for text, source in (
+        ("12 bulan", "Bonus tahunan Rp 12 juta."),
+        ("5 ribu", "Pagu Rp 5.000 juta."),
+    ):
+        assert not ground(q(text, "id"), {1}, [ProofSource(1, source)], operand=True).found
+    # Where the source writes the months, they are found.
+    held = ground(q("12 bulan", "id"), {1}, [ProofSource(1, "Masa kerja 12 bulan.")], operand=True)
+    assert (held.ground, held.source_value) == ("exact", "12 bulan")

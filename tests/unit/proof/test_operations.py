@@ -347,6 +347,9 @@ def test_the_inputs_of_an_operation_are_its_numbers_but_the_constants_it_brings(
         ("2 + 3 = 5 menurut Pasal 7, dan 4 + 4 = 8.", "id", ["2 + 3 = 5", "4 + 4 = 8"]),
         # a result that goes on with an operation is no result
         ("1 + 2 = 3 + (y)", "en", []),
+        # … nor is one that goes on with an operation after the brackets it closes
+        ("(1 + 2 = 3) + (y)", "en", []),
+        ("((1 + 2 = 3)) × (y)", "en", []),
         # a list's dash is no minus, nor one after a word; a minus opening a line is
         ("- 5 + 3 = 8", "en", []),
         ("A - (9 + 12) / 2 = 10.5", "en", []),
@@ -554,3 +557,43 @@ def test_a_bracket_the_prose_closes_after_the_operation_is_not_the_operation_s()
     after = one("5 = 2 + 3)")
     assert after.arithmetic_ok
     assert inputs(after) == ["2", "3"]
+
+
+@pytest.mark.parametrize(
+    ("text", "recomputed"),
+    [
+        # what divides is a sum of inputs, not a count: 60 / 30 is 200 %
+        ("60 / (10 + 20) = 2%", "200"),
+        # a ratio is no count, though it divides by the constant 100: 60 / 0.3 is 20,000 %
+        ("60 / (30 / 100) = 200%", "20000"),
+        # a product with a year is no count of years
+        ("3 × (40 × 2019) = 242280%", "24228000"),
+    ],
+)
+def test_a_bracket_that_counts_nothing_makes_a_percent_of_bare_numbers_a_fraction(
+    text: str, recomputed: str
+) -> None:
+    # Only numbers that count (constants, a count of years) keep the operands' unit, so only
+    # then may the bare operands be read as percent points; here the percent is a fraction.
+    op = one(text, "en")
+    assert not op.arithmetic_ok
+    assert op.recomputed == Decimal(recomputed)
+
+
+@pytest.mark.parametrize(
+    ("text", "lang", "shown_inputs"),
+    [
+        ("5 ([S1]) + 3 ([S2]) = 8", "en", ["5", "3"]),
+        ("PAD 5 ([S1]) + TKDD 3 = 8", "id", ["5", "3"]),
+        ("Rp 5 M ( ) + Rp 3 M = Rp 8 M", "id", ["Rp 5 M", "Rp 3 M"]),
+    ],
+)
+def test_a_bracket_around_no_number_groups_nothing(
+    text: str, lang: str, shown_inputs: list[str]
+) -> None:
+    # A citation (or nothing) in brackets between two terms, with or without a label beside it,
+    # leaves the operation readable.
+    op = one(text, lang)
+    assert op.arithmetic_ok
+    assert inputs(op) == shown_inputs
+    assert not one(text.replace("= 8", "= 9").replace("= Rp 8", "= Rp 9"), lang).arithmetic_ok
