@@ -337,6 +337,15 @@ class _Keys:
         )
 
     @cached_property
+    def beginnings(self) -> frozenset[str]:
+        return frozenset(
+            word[:n]
+            for word in self.stems
+            if len(word) > FUZZY_STEM_MIN - 1
+            for n in range(FUZZY_STEM_MIN - 1, len(word))
+        )
+
+    @cached_property
     def deletes(self) -> frozenset[str]:
         return frozenset(
             variant
@@ -378,10 +387,12 @@ def _holds(term: FocusTerm, keys: _Keys) -> bool:
             return True
     stem = term.stem
     if len(stem) >= FUZZY_STEM_MIN - 1:
-        if stem in keys.affixes:
+        # A name varies only in its ending (``Jepang`` / ``Jepangnya``): its end is no other name
+        # (``Bertengah`` is not ``Tengah``).
+        if stem in (keys.beginnings if term.name else keys.affixes):
             return True
         for n in range(FUZZY_STEM_MIN - 1, len(stem)):
-            if stem[:n] in words or stem[-n:] in words:
+            if stem[:n] in words or (not term.name and stem[-n:] in words):
                 return True
     if term.name:
         folded = fold(term.surface)
@@ -645,7 +656,9 @@ def _unknown_names(
         members = [m for m, t in enumerate(focus) if t.group == term.group and t.name]
         before = [m for m in members if m < n]
         after = [m for m in members if m > n]
-        shortened = bool(before) and all(held[m] for m in before)
+        # Held words first, then only words not held: the name said by its beginning.
+        first_missing = next(m for m in members if not held[m])
+        shortened = bool(before) and held[members[0]] and n >= first_missing
         if shortened and not any(held[m] for m in after):
             continue
         unknown.append(term.surface)
@@ -662,10 +675,34 @@ def _missing_names(focus: Sequence[FocusTerm], placed: set[int]) -> tuple[str, .
         if term.name and term.group is not None:
             groups.setdefault(term.group, []).append(n)
     for members in groups.values():
+        members = [n for n in members if not _regnal(focus[n])] or members
         found = sum(1 for n in members if n in placed)
-        if found * 2 <= len(members):
+        if found * 2 <= len(members) and not _said_in_short(members, placed):
             missing += [focus[n].surface for n in members if n not in placed]
     return tuple(missing)
+
+
+_REGNAL: Final = re.compile(r"^[ivx]{1,4}$")
+
+
+def _regnal(term: FocusTerm) -> bool:
+    """A regnal number after a name (``Yekaterina I``, ``Baudouin I``): a text that speaks of
+    the one person seldom repeats it."""
+    return term.name and _REGNAL.match(fold(term.surface)) is not None
+
+
+def _said_in_short(members: Sequence[int], placed: set[int]) -> bool:
+    """A name of three words or more said by its beginning or its end alone: ``Tony`` for
+    ``Tony Waluyo Sukmoasih`` — the words held run from one end of the name, none skipped (words
+    at its beginning that no passage read holds are still unknown: :func:`_unknown_names`). A
+    name of two words said by one of them is too often another name: ``Kota Paris`` is not
+    ``Kota Blitar``."""
+    held = [n in placed for n in members]
+    if not any(held):
+        return False
+    first = held.index(True)
+    last = len(held) - 1 - held[::-1].index(True)
+    return len(held) >= 3 and all(held[first : last + 1]) and (first == 0 or last == len(held) - 1)
 
 
 def _phrases(pairs: frozenset[tuple[str, str]], text: str, lang: Lang) -> float:
@@ -805,6 +842,12 @@ def read_units(question: QuestionAnalysis, passages: Sequence[ReadPassage]) -> R
         k for t in focus if t.stem in denied for k in (t.stem, fold(t.surface))
     }
     opposites = _asked_opposites(undenied, lang)
+    # Said by the passage rather than the sentence, only a word the question is about counts (not
+    # an attribute word such as ``pertama``, which a passage may say of anything).
+    weighty = frozenset(
+        k for t in focus if t.weight >= TERM_WEIGHT for k in (t.stem, fold(t.surface))
+    )
+    place_opposites = _asked_opposites(undenied & weighty, lang)
     qualifiers = _qualifiers(question)
     focus_stems = frozenset(t.stem for t in focus)
     # A name no passage read holds anywhere is not what they speak of: "Kabupaten Mantan Barat"
@@ -825,6 +868,10 @@ def read_units(question: QuestionAnalysis, passages: Sequence[ReadPassage]) -> R
             around = " ".join((*passage.identity, units[0].header))
         around_keys = _keys(around, lang)
         in_place = {n for n, t in enumerate(focus) if _holds(t, around_keys)}
+        # A passage that says the opposite of a word of the question and never the word itself
+        # (``berdarah dingin``, the question ``berdarah panas``) speaks of something else: none
+        # of its sentences answers, however it refers back to its subject ("Gereja ini …").
+        place_opposite = _says_opposite(place_opposites, around_keys.words)
         in_place |= _spelt_as_acronym(acronyms, around_keys)
         for unit in units:
             # A unit is read with what is part of every place in its passage (V2-07): the
@@ -845,6 +892,7 @@ def read_units(question: QuestionAnalysis, passages: Sequence[ReadPassage]) -> R
             opposite = _says_opposite(opposites, keys.words) or _polarity_differs(
                 question, unit.text, focus_stems, denied
             )
+            opposite = opposite or place_opposite
             if placed >= PLACED_MIN and _refers_back(unit.text, lang):
                 # "Album ini dirilis …", "Ia lahir …": the passage names what the unit speaks of.
                 covered = max(covered, COVERED_MIN)

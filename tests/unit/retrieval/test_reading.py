@@ -423,3 +423,51 @@ def test_a_name_the_text_writes_as_its_initials_is_held() -> None:
     # Initials written in small letters are a word, not the name ("jt" is juta).
     amounts = ReadPassage("P1", "Anggaran pendidikan tahun 2023 adalah Rp 5 jt per sekolah.", ())
     assert not read("Berapa anggaran pendidikan Jawa Timur tahun 2023?", amounts).answers
+
+
+def test_a_name_is_not_the_word_its_ending_spells() -> None:
+    # A district the documents never name: "Bertengah" is not "Jawa Tengah" (no stemming a
+    # name's prefix away, no matching a name by its end).
+    passage = ReadPassage(
+        "P1",
+        "Kabupaten Semarang di Jawa Tengah terdiri atas 19 kecamatan dan 235 desa.",
+        ("Dokumen: Kabupaten Semarang",),
+    )
+    assert read("Berapa jumlah kecamatan di Kabupaten Semarang?", passage).answers
+    assert not read("Berapa jumlah kecamatan di kabupaten Bertengah?", passage).answers
+
+
+def test_a_person_is_named_without_the_regnal_number_or_by_part_of_a_long_name() -> None:
+    empress = ReadPassage(
+        "P1",
+        "Kehidupan Yekaterina tidak biasa. Ia dikatakan lahir tanggal 15 April 1684 di Livonia.",
+        ("Dokumen: Yekaterina",),
+    )
+    reading = read("Kapan Yekaterina I lahir?", empress)
+    assert reading.answers and reading.best is not None and "1684" in reading.best.unit.text
+    # A long name said by its beginning — but a name of two words is not said by one of them.
+    singer = ReadPassage(
+        "P1",
+        "Penyanyi Tony Q memulai karier musik reggaenya sejak tahun 1989 dengan grup musik Roots "
+        "Rock Reggae.",
+        (),
+    )
+    assert read("Apa nama grup musik penyanyi Tony Waluyo Sukmoasih?", singer).answers
+    city = ReadPassage("P1", "Kota Blitar mempunyai luas wilayah 32,58 km².", ())
+    assert read("Berapa luas Kota Blitar?", city).answers
+    assert not read("Berapa luas Kota Paris?", city).answers
+
+
+def test_a_passage_saying_the_opposite_answers_in_none_of_its_sentences() -> None:
+    # The sentence that refers back ("Hewan ini …") says nothing of the blood; its passage says
+    # the opposite of what is asked and never the asked word.
+    passage = ReadPassage(
+        "P1",
+        "Reptil adalah kelompok hewan berdarah dingin yang memiliki sisik. Hewan ini berkembang "
+        "biak dengan bertelur dan memiliki sisik yang menutupi tubuhnya.",
+        ("Dokumen: Reptil",),
+    )
+    assert read("Kelompok hewan apakah yang berdarah dingin dan memiliki sisik?", passage).answers
+    assert not read(
+        "Kelompok hewan apakah yang berdarah panas dan memiliki sisik di tubuhnya?", passage
+    ).answers
