@@ -358,7 +358,37 @@ class _Keys:
 @lru_cache(maxsize=8192)
 def _keys(text: str, lang: Lang) -> _Keys:
     capitals = frozenset(fold(w.lower()) for w in _CAPITALS.findall(text))
-    return _Keys(_terms(text, lang), _surfaces(text), lang, capitals)
+    stems = _terms(text, lang)
+    if _LIFE_SPAN.search(text):
+        # "Petrus Lombardus (1100 – 21 Juli 1160)": a person's years in brackets say when they
+        # were born and when they died, without the words.
+        stems |= _LIFE_KEYS[lang]
+    return _Keys(stems, _surfaces(text), lang, capitals)
+
+
+_LIFE_SPAN: Final = re.compile(
+    r"[A-ZÀ-ÖØ-ÞÇĞİÖŞÜ][\w'’.-]*,?\s*"
+    r"\([^()]*?(?<!\d)\d{3,4}(?!\d)[^()\d]*?[-–—][^()]*?(?<!\d)\d{3,4}(?!\d)[^()]*\)"
+)
+"""A bracket right after a name holding two years joined by a dash: a life's span."""
+_LIFE_WORDS: Final[dict[Lang, str]] = {
+    "id": "lahir dilahirkan kelahiran meninggal wafat kematian",
+    "tr": "doğdu doğmuş doğum doğumu öldü ölmüş ölüm ölümü vefat",
+    "en": "born birth died dead death",
+}
+
+
+def _life_keys(lang: Lang) -> frozenset[str]:
+    listed = [lowercase(w, lang) for w in _LIFE_WORDS[lang].split()]
+    return frozenset(fold(w) for w in listed) | frozenset(fold(s) for s in stem(listed, lang))
+
+
+_LIFE_KEYS: Final[dict[Lang, frozenset[str]]] = {
+    "id": _life_keys("id"),
+    "tr": _life_keys("tr"),
+    "en": _life_keys("en"),
+}
+"""What a life's span in brackets says: the words of being born and of dying, as keys."""
 
 
 _CAPITALS: Final = re.compile(r"(?<![\w'’])[A-ZÀ-ÖØ-ÞÇĞİÖŞÜ]{2,}(?![a-zà-öø-ÿçğıöşü])")

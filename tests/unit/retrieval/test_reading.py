@@ -471,3 +471,21 @@ def test_a_passage_saying_the_opposite_answers_in_none_of_its_sentences() -> Non
     assert not read(
         "Kelompok hewan apakah yang berdarah panas dan memiliki sisik di tubuhnya?", passage
     ).answers
+
+
+def test_a_life_span_in_brackets_after_a_name_says_when_one_was_born_and_died() -> None:
+    passage = ReadPassage(
+        "P1",
+        "Petrus Lombardus (1100 – 21 Juli 1160) adalah seorang teolog skolastik dan uskup "
+        "Paris. Ia menulis Empat Buku Sentensi.",
+        ("Dokumen: Petrus Lombardus",),
+    )
+    for question in ("Kapan Petrus Lombardus lahir?", "Kapan Petrus Lombardus meninggal?"):
+        reading = read(question, passage)
+        assert reading.answers and reading.best is not None
+        assert "1160" in reading.best.unit.text
+    english = ReadPassage("P1", "Peter Lombard (1100 – 21 July 1160) was a theologian.", ())
+    assert read("When was Peter Lombard born?", english).answers
+    # Two years in brackets after anything but a name are no one's life.
+    show = ReadPassage("P1", "Serial Felicity ditayangkan (1998–2002) setiap minggu.", ())
+    assert not read("Kapan Felicity lahir?", show).answers
