@@ -61,6 +61,11 @@ MAX_UNIT_CHARS: Final = 600
 MIN_UNIT_CHARS: Final = 12
 PHRASE_BONUS: Final = 0.1
 """What holding every pair of the question's consecutive focus words side by side adds."""
+CONTENT_BONUS: Final = 0.1
+"""What a unit saying itself every content word of the question adds (in proportion): the
+question's names are context that the passage's title gives every sentence; its other words
+tell the sentence that says what is asked (``didirikan … oleh``) from one that only names the
+subject."""
 CLOSE_TO_BEST: Final = 0.85
 """A further unit is shown beside the best one only when it scores this share of the best's."""
 SENTENCE_CLOSE_TO_BEST: Final = 0.7
@@ -934,6 +939,7 @@ def read_units(question: QuestionAnalysis, passages: Sequence[ReadPassage]) -> R
                 + RANK_BONUS / (1 + rank)
                 + PHRASE_BONUS * _phrases(pairs, unit.text, lang)
                 + LABEL_BONUS * _label_share(unit, asked_keys, lang)
+                + CONTENT_BONUS * _share(content, held_at)
                 + (DEFINIENDUM_BONUS if kind and _opens_with_term(question, unit.text) else 0.0)
                 + (NEAR_BONUS if kind and answer_near_focus(question, unit.text) else 0.0)
                 - EQUIVALENT_COST * sum(1 for n in held_at if not _exact(focus[n], keys))
@@ -1033,6 +1039,11 @@ def _opens_with_term(question: QuestionAnalysis, text: str) -> bool:
     return any(_holds(t, keys) for t in question.focus[-1:]) or all(
         _holds(t, keys) for t in question.focus
     )
+
+
+def _share(indices: Sequence[int], held: set[int]) -> float:
+    """The share of ``indices`` in ``held`` (0 when there are none)."""
+    return sum(1 for n in indices if n in held) / len(indices) if indices else 0.0
 
 
 def _is_content(term: FocusTerm) -> bool:

@@ -489,3 +489,18 @@ def test_a_life_span_in_brackets_after_a_name_says_when_one_was_born_and_died() 
     # Two years in brackets after anything but a name are no one's life.
     show = ReadPassage("P1", "Serial Felicity ditayangkan (1998–2002) setiap minggu.", ())
     assert not read("Kapan Felicity lahir?", show).answers
+
+
+def test_the_sentence_saying_what_is_asked_leads_over_one_naming_the_subject() -> None:
+    # Both answer (a name the question does not say); the one that says the founding
+    # ("didirikan … oleh") leads, not the one repeating the company's names.
+    passage = ReadPassage(
+        "P1",
+        "PT Sinar Laut Abadi atau yang lebih dikenal dengan nama Sinar Laut adalah sebuah "
+        "perusahaan pelayaran di Surabaya, Jawa Timur. Sinar Laut didirikan pada tahun 1985 oleh "
+        "seorang pelaut yaitu Budi Hartono.",
+        ("Dokumen: PT Sinar Laut Abadi",),
+    )
+    reading = read("Siapa pendiri PT Sinar Laut Abadi?", passage)
+    assert reading.answers
+    assert reading.best is not None and "Budi Hartono" in reading.best.unit.text
