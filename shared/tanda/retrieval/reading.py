@@ -884,6 +884,7 @@ def read_units(question: QuestionAnalysis, passages: Sequence[ReadPassage]) -> R
     )
     place_opposites = _asked_opposites(undenied & weighty, lang)
     qualifiers = _qualifiers(question)
+    ordinals = _ordinals(question)
     focus_stems = frozenset(t.stem for t in focus)
     # A name no passage read holds anywhere is not what they speak of: "Kabupaten Mantan Barat"
     # is not "Kabupaten Pasaman Barat", however many of its words they share.
@@ -908,6 +909,7 @@ def read_units(question: QuestionAnalysis, passages: Sequence[ReadPassage]) -> R
         # of its sentences answers, however it refers back to its subject ("Gereja ini …").
         place_opposite = _says_opposite(place_opposites, around_keys.words)
         in_place |= _spelt_as_acronym(acronyms, around_keys)
+        spelt_ordinals = {n for n in ordinals if _ordinal_in(focus[n], lang, around)}
         for unit in units:
             # A unit is read with what is part of every place in its passage (V2-07): the
             # passage's identity and, for a row, its header.
@@ -924,6 +926,12 @@ def read_units(question: QuestionAnalysis, passages: Sequence[ReadPassage]) -> R
             missing = _missing_names(focus, placed_at) or unknown
             if not missing:
                 missing = tuple(focus[n].surface for n in qualifiers if n not in held_at)
+            if not missing:
+                missing = tuple(
+                    focus[n].surface
+                    for n in ordinals
+                    if n not in placed_at and n not in spelt_ordinals
+                )
             opposite = _says_opposite(opposites, keys.words) or _polarity_differs(
                 question, unit.text, focus_stems, denied
             )
@@ -1027,6 +1035,50 @@ def _qualifiers(question: QuestionAnalysis) -> tuple[int, ...]:
                 picked.add(n)
             break
     return tuple(sorted(picked))
+
+
+_ORDINALS: Final[dict[Lang, tuple[str, ...]]] = {
+    # In order from the second (the first is said loosely: "pertama tayang", "ilk önce").
+    "id": ("kedua", "ketiga", "keempat", "kelima", "keenam", "ketujuh", "kedelapan", "terakhir"),
+    "tr": ("ikinci", "üçüncü", "dördüncü", "beşinci", "altıncı", "yedinci", "sekizinci", "son"),
+    "en": ("second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "last"),
+}
+_ORDINAL_DIGITS: Final = {
+    n + 2: re.compile(
+        rf"(?<![\d.,]){n + 2}(?:\.(?!\d)|['’]?[ıiuü]?nc[ıiuü]|st|nd|rd|th)|ke-?{n + 2}\b",
+        re.IGNORECASE,
+    )
+    for n in range(7)
+}
+"""An ordinal written with digits: ``4. çeyrek``, ``ke-2``, ``2nd``, ``4'üncü``."""
+
+
+def _ordinal_in(term: FocusTerm, lang: Lang, text: str) -> bool:
+    """``text`` says the ordinal ``term`` with digits."""
+    listed = [fold(w) for w in _ORDINALS[lang]]
+    place = listed.index(fold(term.surface)) + 2 if fold(term.surface) in listed else 0
+    return place in _ORDINAL_DIGITS and _ORDINAL_DIGITS[place].search(text) is not None
+
+
+_TIMES: Final = _words("kali kalinya kez defa time times")
+"""After an ordinal, it counts occasions (``pertama kali``, ``ilk kez``, ``first time``): when
+something happened, not which one of several is meant."""
+
+
+def _ordinals(question: QuestionAnalysis) -> tuple[int, ...]:
+    """The focus words that say which one of several is asked about — an ordinal (``raja
+    terakhir``, ``the second album``, ``ikinci kitap``), not one counting occasions (``pertama
+    kali``): the place of the unit that answers says it (a passage about the first king does
+    not tell the last)."""
+    lang = question.lang
+    words = [w for w, _ in _plain_words(question.text, lang)]
+    ordinals = {fold(w) for w in _ORDINALS[lang] if not (lang == "tr" and w == "son")}
+    said = {
+        word
+        for n, word in enumerate(words)
+        if word in ordinals and not (n + 1 < len(words) and words[n + 1] in _TIMES)
+    }
+    return tuple(n for n, t in enumerate(question.focus) if fold(t.surface) in said)
 
 
 def _opens_with_term(question: QuestionAnalysis, text: str) -> bool:

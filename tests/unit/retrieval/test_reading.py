@@ -504,3 +504,19 @@ def test_the_sentence_saying_what_is_asked_leads_over_one_naming_the_subject() -
     reading = read("Siapa pendiri PT Sinar Laut Abadi?", passage)
     assert reading.answers
     assert reading.best is not None and "Budi Hartono" in reading.best.unit.text
+
+
+def test_an_ordinal_of_the_question_must_be_said_where_the_answer_stands() -> None:
+    # "Which one" of several: a passage about the first king does not tell the last.
+    passage = ReadPassage(
+        "P1",
+        "Kerajaan Yordania berdiri pada 1921. Raja Abdullah I menjadi raja pada 25 Mei 1946.",
+        ("Dokumen: Kerajaan Yordania",),
+    )
+    assert read("Siapakah raja kerajaan Yordania pada tahun 1946?", passage).answers
+    assert not read("Siapakah raja terakhir kerajaan Yordania?", passage).answers
+    # Said with digits, it is said; an ordinal counting occasions ("pertama kali") is not one.
+    second = ReadPassage("P1", "Sultan ke-2 Kesultanan Deli adalah Tuanku Panglima Perunggit.", ())
+    assert read("Siapa sultan kedua Kesultanan Deli?", second).answers
+    quarter = ReadPassage("P1", "Savunmacı Von Miller 4. çeyrekte topu Newton'dan kaptı.", ())
+    assert read("Dördüncü çeyrekte topu Newton'dan kim kaptı?", quarter).answers
