@@ -61,7 +61,8 @@ class FocusTerm(BaseModel):
     surface: str
     """As written, lowercased for the language."""
     stem: str
-    """As the index analyses it: stemmed and folded (``pemilu`` → ``pilu``)."""
+    """As the index analyses it: stemmed and folded (``pemilu`` → ``pilu``); a name only when the
+    stemmer cut its ending (``Pemilu`` stays ``pemilu``, ``Bertengah`` ``bertengah``)."""
     weight: float
     name: bool = False
     number: bool = False
