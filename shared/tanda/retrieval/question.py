@@ -61,7 +61,8 @@ class FocusTerm(BaseModel):
     surface: str
     """As written, lowercased for the language."""
     stem: str
-    """As the index analyses it: stemmed and folded (``pemilu`` → ``pilu``)."""
+    """As the index analyses it: stemmed and folded (``pemilu`` → ``pilu``); a name only when the
+    stemmer cut its ending (``Pemilu`` stays ``pemilu``, ``Bertengah`` ``bertengah``)."""
     weight: float
     name: bool = False
     number: bool = False
@@ -449,6 +450,11 @@ def _focus(text: str, lang: Lang, kind_words: str | None) -> tuple[FocusTerm, ..
     terms: dict[str, FocusTerm] = {}
     for (surface, name, number, in_group), stemmed in zip(kept, stems, strict=True):
         key = surface if number else fold(stemmed)
+        if name and not fold(surface).startswith(key):
+            # A name is not a word of the language: the stemmer may only cut an ending off it
+            # (``Yunani'nin``), never a prefix (``Bertengah`` is not ``tengah``, ``Pemilu`` not
+            # ``pilu``).
+            key = fold(surface)
         if key in terms or not key:
             continue
         if number or name:

@@ -61,6 +61,11 @@ MAX_UNIT_CHARS: Final = 600
 MIN_UNIT_CHARS: Final = 12
 PHRASE_BONUS: Final = 0.1
 """What holding every pair of the question's consecutive focus words side by side adds."""
+CONTENT_BONUS: Final = 0.1
+"""What a unit saying itself every content word of the question adds (in proportion): the
+question's names are context that the passage's title gives every sentence; its other words
+tell the sentence that says what is asked (``didirikan … oleh``) from one that only names the
+subject."""
 CLOSE_TO_BEST: Final = 0.85
 """A further unit is shown beside the best one only when it scores this share of the best's."""
 SENTENCE_CLOSE_TO_BEST: Final = 0.7
@@ -337,6 +342,15 @@ class _Keys:
         )
 
     @cached_property
+    def beginnings(self) -> frozenset[str]:
+        return frozenset(
+            word[:n]
+            for word in self.stems
+            if len(word) > FUZZY_STEM_MIN - 1
+            for n in range(FUZZY_STEM_MIN - 1, len(word))
+        )
+
+    @cached_property
     def deletes(self) -> frozenset[str]:
         return frozenset(
             variant
@@ -349,7 +363,37 @@ class _Keys:
 @lru_cache(maxsize=8192)
 def _keys(text: str, lang: Lang) -> _Keys:
     capitals = frozenset(fold(w.lower()) for w in _CAPITALS.findall(text))
-    return _Keys(_terms(text, lang), _surfaces(text), lang, capitals)
+    stems = _terms(text, lang)
+    if _LIFE_SPAN.search(text):
+        # "Petrus Lombardus (1100 – 21 Juli 1160)": a person's years in brackets say when they
+        # were born and when they died, without the words.
+        stems |= _LIFE_KEYS[lang]
+    return _Keys(stems, _surfaces(text), lang, capitals)
+
+
+_LIFE_SPAN: Final = re.compile(
+    r"[A-ZÀ-ÖØ-ÞÇĞİÖŞÜ][\w'’.-]*,?\s*"
+    r"\([^()]*?(?<!\d)\d{3,4}(?!\d)[^()\d]*?[-–—][^()]*?(?<!\d)\d{3,4}(?!\d)[^()]*\)"
+)
+"""A bracket right after a name holding two years joined by a dash: a life's span."""
+_LIFE_WORDS: Final[dict[Lang, str]] = {
+    "id": "lahir dilahirkan kelahiran meninggal wafat kematian",
+    "tr": "doğdu doğmuş doğum doğumu öldü ölmüş ölüm ölümü vefat",
+    "en": "born birth died dead death",
+}
+
+
+def _life_keys(lang: Lang) -> frozenset[str]:
+    listed = [lowercase(w, lang) for w in _LIFE_WORDS[lang].split()]
+    return frozenset(fold(w) for w in listed) | frozenset(fold(s) for s in stem(listed, lang))
+
+
+_LIFE_KEYS: Final[dict[Lang, frozenset[str]]] = {
+    "id": _life_keys("id"),
+    "tr": _life_keys("tr"),
+    "en": _life_keys("en"),
+}
+"""What a life's span in brackets says: the words of being born and of dying, as keys."""
 
 
 _CAPITALS: Final = re.compile(r"(?<![\w'’])[A-ZÀ-ÖØ-ÞÇĞİÖŞÜ]{2,}(?![a-zà-öø-ÿçğıöşü])")
@@ -378,10 +422,12 @@ def _holds(term: FocusTerm, keys: _Keys) -> bool:
             return True
     stem = term.stem
     if len(stem) >= FUZZY_STEM_MIN - 1:
-        if stem in keys.affixes:
+        # A name varies only in its ending (``Jepang`` / ``Jepangnya``): its end is no other name
+        # (``Bertengah`` is not ``Tengah``).
+        if stem in (keys.beginnings if term.name else keys.affixes):
             return True
         for n in range(FUZZY_STEM_MIN - 1, len(stem)):
-            if stem[:n] in words or stem[-n:] in words:
+            if stem[:n] in words or (not term.name and stem[-n:] in words):
                 return True
     if term.name:
         folded = fold(term.surface)
@@ -645,7 +691,9 @@ def _unknown_names(
         members = [m for m, t in enumerate(focus) if t.group == term.group and t.name]
         before = [m for m in members if m < n]
         after = [m for m in members if m > n]
-        shortened = bool(before) and all(held[m] for m in before)
+        # Held words first, then only words not held: the name said by its beginning.
+        first_missing = next(m for m in members if not held[m])
+        shortened = bool(before) and held[members[0]] and n >= first_missing
         if shortened and not any(held[m] for m in after):
             continue
         unknown.append(term.surface)
@@ -662,10 +710,34 @@ def _missing_names(focus: Sequence[FocusTerm], placed: set[int]) -> tuple[str, .
         if term.name and term.group is not None:
             groups.setdefault(term.group, []).append(n)
     for members in groups.values():
+        members = [n for n in members if not _regnal(focus[n])] or members
         found = sum(1 for n in members if n in placed)
-        if found * 2 <= len(members):
+        if found * 2 <= len(members) and not _said_in_short(members, placed):
             missing += [focus[n].surface for n in members if n not in placed]
     return tuple(missing)
+
+
+_REGNAL: Final = re.compile(r"^[ivx]{1,4}$")
+
+
+def _regnal(term: FocusTerm) -> bool:
+    """A regnal number after a name (``Yekaterina I``, ``Baudouin I``): a text that speaks of
+    the one person seldom repeats it."""
+    return term.name and _REGNAL.match(fold(term.surface)) is not None
+
+
+def _said_in_short(members: Sequence[int], placed: set[int]) -> bool:
+    """A name of three words or more said by its beginning or its end alone: ``Tony`` for
+    ``Tony Waluyo Sukmoasih`` — the words held run from one end of the name, none skipped (words
+    at its beginning that no passage read holds are still unknown: :func:`_unknown_names`). A
+    name of two words said by one of them is too often another name: ``Kota Paris`` is not
+    ``Kota Blitar``."""
+    held = [n in placed for n in members]
+    if not any(held):
+        return False
+    first = held.index(True)
+    last = len(held) - 1 - held[::-1].index(True)
+    return len(held) >= 3 and all(held[first : last + 1]) and (first == 0 or last == len(held) - 1)
 
 
 def _phrases(pairs: frozenset[tuple[str, str]], text: str, lang: Lang) -> float:
@@ -805,7 +877,14 @@ def read_units(question: QuestionAnalysis, passages: Sequence[ReadPassage]) -> R
         k for t in focus if t.stem in denied for k in (t.stem, fold(t.surface))
     }
     opposites = _asked_opposites(undenied, lang)
+    # Said by the passage rather than the sentence, only a word the question is about counts (not
+    # an attribute word such as ``pertama``, which a passage may say of anything).
+    weighty = frozenset(
+        k for t in focus if t.weight >= TERM_WEIGHT for k in (t.stem, fold(t.surface))
+    )
+    place_opposites = _asked_opposites(undenied & weighty, lang)
     qualifiers = _qualifiers(question)
+    ordinals = _ordinals(question)
     focus_stems = frozenset(t.stem for t in focus)
     # A name no passage read holds anywhere is not what they speak of: "Kabupaten Mantan Barat"
     # is not "Kabupaten Pasaman Barat", however many of its words they share.
@@ -825,7 +904,12 @@ def read_units(question: QuestionAnalysis, passages: Sequence[ReadPassage]) -> R
             around = " ".join((*passage.identity, units[0].header))
         around_keys = _keys(around, lang)
         in_place = {n for n, t in enumerate(focus) if _holds(t, around_keys)}
+        # A passage that says the opposite of a word of the question and never the word itself
+        # (``berdarah dingin``, the question ``berdarah panas``) speaks of something else: none
+        # of its sentences answers, however it refers back to its subject ("Gereja ini …").
+        place_opposite = _says_opposite(place_opposites, around_keys.words)
         in_place |= _spelt_as_acronym(acronyms, around_keys)
+        spelt_ordinals = {n for n in ordinals if _ordinal_in(focus[n], lang, around)}
         for unit in units:
             # A unit is read with what is part of every place in its passage (V2-07): the
             # passage's identity and, for a row, its header.
@@ -842,9 +926,16 @@ def read_units(question: QuestionAnalysis, passages: Sequence[ReadPassage]) -> R
             missing = _missing_names(focus, placed_at) or unknown
             if not missing:
                 missing = tuple(focus[n].surface for n in qualifiers if n not in held_at)
+            if not missing:
+                missing = tuple(
+                    focus[n].surface
+                    for n in ordinals
+                    if n not in placed_at and n not in spelt_ordinals
+                )
             opposite = _says_opposite(opposites, keys.words) or _polarity_differs(
                 question, unit.text, focus_stems, denied
             )
+            opposite = opposite or place_opposite
             if placed >= PLACED_MIN and _refers_back(unit.text, lang):
                 # "Album ini dirilis …", "Ia lahir …": the passage names what the unit speaks of.
                 covered = max(covered, COVERED_MIN)
@@ -856,6 +947,7 @@ def read_units(question: QuestionAnalysis, passages: Sequence[ReadPassage]) -> R
                 + RANK_BONUS / (1 + rank)
                 + PHRASE_BONUS * _phrases(pairs, unit.text, lang)
                 + LABEL_BONUS * _label_share(unit, asked_keys, lang)
+                + CONTENT_BONUS * _share(content, held_at)
                 + (DEFINIENDUM_BONUS if kind and _opens_with_term(question, unit.text) else 0.0)
                 + (NEAR_BONUS if kind and answer_near_focus(question, unit.text) else 0.0)
                 - EQUIVALENT_COST * sum(1 for n in held_at if not _exact(focus[n], keys))
@@ -945,6 +1037,50 @@ def _qualifiers(question: QuestionAnalysis) -> tuple[int, ...]:
     return tuple(sorted(picked))
 
 
+_ORDINALS: Final[dict[Lang, tuple[str, ...]]] = {
+    # In order from the second (the first is said loosely: "pertama tayang", "ilk önce").
+    "id": ("kedua", "ketiga", "keempat", "kelima", "keenam", "ketujuh", "kedelapan", "terakhir"),
+    "tr": ("ikinci", "üçüncü", "dördüncü", "beşinci", "altıncı", "yedinci", "sekizinci", "son"),
+    "en": ("second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "last"),
+}
+_ORDINAL_DIGITS: Final = {
+    n + 2: re.compile(
+        rf"(?<![\d.,]){n + 2}(?:\.(?!\d)|['’]?[ıiuü]?nc[ıiuü]|st|nd|rd|th)|ke-?{n + 2}\b",
+        re.IGNORECASE,
+    )
+    for n in range(7)
+}
+"""An ordinal written with digits: ``4. çeyrek``, ``ke-2``, ``2nd``, ``4'üncü``."""
+
+
+def _ordinal_in(term: FocusTerm, lang: Lang, text: str) -> bool:
+    """``text`` says the ordinal ``term`` with digits."""
+    listed = [fold(w) for w in _ORDINALS[lang]]
+    place = listed.index(fold(term.surface)) + 2 if fold(term.surface) in listed else 0
+    return place in _ORDINAL_DIGITS and _ORDINAL_DIGITS[place].search(text) is not None
+
+
+_TIMES: Final = _words("kali kalinya kez defa time times")
+"""After an ordinal, it counts occasions (``pertama kali``, ``ilk kez``, ``first time``): when
+something happened, not which one of several is meant."""
+
+
+def _ordinals(question: QuestionAnalysis) -> tuple[int, ...]:
+    """The focus words that say which one of several is asked about — an ordinal (``raja
+    terakhir``, ``the second album``, ``ikinci kitap``), not one counting occasions (``pertama
+    kali``): the place of the unit that answers says it (a passage about the first king does
+    not tell the last)."""
+    lang = question.lang
+    words = [w for w, _ in _plain_words(question.text, lang)]
+    ordinals = {fold(w) for w in _ORDINALS[lang] if not (lang == "tr" and w == "son")}
+    said = {
+        word
+        for n, word in enumerate(words)
+        if word in ordinals and not (n + 1 < len(words) and words[n + 1] in _TIMES)
+    }
+    return tuple(n for n, t in enumerate(question.focus) if fold(t.surface) in said)
+
+
 def _opens_with_term(question: QuestionAnalysis, text: str) -> bool:
     """A definition question's unit that opens with the defined term (its subject): ``Pecahan
     (Fraksi) adalah …`` rather than ``Hakikat … dalam bilangan pecahan adalah …``."""
@@ -955,6 +1091,11 @@ def _opens_with_term(question: QuestionAnalysis, text: str) -> bool:
     return any(_holds(t, keys) for t in question.focus[-1:]) or all(
         _holds(t, keys) for t in question.focus
     )
+
+
+def _share(indices: Sequence[int], held: set[int]) -> float:
+    """The share of ``indices`` in ``held`` (0 when there are none)."""
+    return sum(1 for n in indices if n in held) / len(indices) if indices else 0.0
 
 
 def _is_content(term: FocusTerm) -> bool:

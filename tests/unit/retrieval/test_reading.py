@@ -423,3 +423,100 @@ def test_a_name_the_text_writes_as_its_initials_is_held() -> None:
     # Initials written in small letters are a word, not the name ("jt" is juta).
     amounts = ReadPassage("P1", "Anggaran pendidikan tahun 2023 adalah Rp 5 jt per sekolah.", ())
     assert not read("Berapa anggaran pendidikan Jawa Timur tahun 2023?", amounts).answers
+
+
+def test_a_name_is_not_the_word_its_ending_spells() -> None:
+    # A district the documents never name: "Bertengah" is not "Jawa Tengah" (no stemming a
+    # name's prefix away, no matching a name by its end).
+    passage = ReadPassage(
+        "P1",
+        "Kabupaten Semarang di Jawa Tengah terdiri atas 19 kecamatan dan 235 desa.",
+        ("Dokumen: Kabupaten Semarang",),
+    )
+    assert read("Berapa jumlah kecamatan di Kabupaten Semarang?", passage).answers
+    assert not read("Berapa jumlah kecamatan di kabupaten Bertengah?", passage).answers
+
+
+def test_a_person_is_named_without_the_regnal_number_or_by_part_of_a_long_name() -> None:
+    empress = ReadPassage(
+        "P1",
+        "Kehidupan Yekaterina tidak biasa. Ia dikatakan lahir tanggal 15 April 1684 di Livonia.",
+        ("Dokumen: Yekaterina",),
+    )
+    reading = read("Kapan Yekaterina I lahir?", empress)
+    assert reading.answers and reading.best is not None and "1684" in reading.best.unit.text
+    # A long name said by its beginning — but a name of two words is not said by one of them.
+    singer = ReadPassage(
+        "P1",
+        "Penyanyi Tony Q memulai karier musik reggaenya sejak tahun 1989 dengan grup musik Roots "
+        "Rock Reggae.",
+        (),
+    )
+    assert read("Apa nama grup musik penyanyi Tony Waluyo Sukmoasih?", singer).answers
+    city = ReadPassage("P1", "Kota Blitar mempunyai luas wilayah 32,58 km².", ())
+    assert read("Berapa luas Kota Blitar?", city).answers
+    assert not read("Berapa luas Kota Paris?", city).answers
+
+
+def test_a_passage_saying_the_opposite_answers_in_none_of_its_sentences() -> None:
+    # The sentence that refers back ("Hewan ini …") says nothing of the blood; its passage says
+    # the opposite of what is asked and never the asked word.
+    passage = ReadPassage(
+        "P1",
+        "Reptil adalah kelompok hewan berdarah dingin yang memiliki sisik. Hewan ini berkembang "
+        "biak dengan bertelur dan memiliki sisik yang menutupi tubuhnya.",
+        ("Dokumen: Reptil",),
+    )
+    assert read("Kelompok hewan apakah yang berdarah dingin dan memiliki sisik?", passage).answers
+    assert not read(
+        "Kelompok hewan apakah yang berdarah panas dan memiliki sisik di tubuhnya?", passage
+    ).answers
+
+
+def test_a_life_span_in_brackets_after_a_name_says_when_one_was_born_and_died() -> None:
+    passage = ReadPassage(
+        "P1",
+        "Petrus Lombardus (1100 – 21 Juli 1160) adalah seorang teolog skolastik dan uskup "
+        "Paris. Ia menulis Empat Buku Sentensi.",
+        ("Dokumen: Petrus Lombardus",),
+    )
+    for question in ("Kapan Petrus Lombardus lahir?", "Kapan Petrus Lombardus meninggal?"):
+        reading = read(question, passage)
+        assert reading.answers and reading.best is not None
+        assert "1160" in reading.best.unit.text
+    english = ReadPassage("P1", "Peter Lombard (1100 – 21 July 1160) was a theologian.", ())
+    assert read("When was Peter Lombard born?", english).answers
+    # Two years in brackets after anything but a name are no one's life.
+    show = ReadPassage("P1", "Serial Felicity ditayangkan (1998–2002) setiap minggu.", ())
+    assert not read("Kapan Felicity lahir?", show).answers
+
+
+def test_the_sentence_saying_what_is_asked_leads_over_one_naming_the_subject() -> None:
+    # Both answer (a name the question does not say); the one that says the founding
+    # ("didirikan … oleh") leads, not the one repeating the company's names.
+    passage = ReadPassage(
+        "P1",
+        "PT Sinar Laut Abadi atau yang lebih dikenal dengan nama Sinar Laut adalah sebuah "
+        "perusahaan pelayaran di Surabaya, Jawa Timur. Sinar Laut didirikan pada tahun 1985 oleh "
+        "seorang pelaut yaitu Budi Hartono.",
+        ("Dokumen: PT Sinar Laut Abadi",),
+    )
+    reading = read("Siapa pendiri PT Sinar Laut Abadi?", passage)
+    assert reading.answers
+    assert reading.best is not None and "Budi Hartono" in reading.best.unit.text
+
+
+def test_an_ordinal_of_the_question_must_be_said_where_the_answer_stands() -> None:
+    # "Which one" of several: a passage about the first king does not tell the last.
+    passage = ReadPassage(
+        "P1",
+        "Kerajaan Yordania berdiri pada 1921. Raja Abdullah I menjadi raja pada 25 Mei 1946.",
+        ("Dokumen: Kerajaan Yordania",),
+    )
+    assert read("Siapakah raja kerajaan Yordania pada tahun 1946?", passage).answers
+    assert not read("Siapakah raja terakhir kerajaan Yordania?", passage).answers
+    # Said with digits, it is said; an ordinal counting occasions ("pertama kali") is not one.
+    second = ReadPassage("P1", "Sultan ke-2 Kesultanan Deli adalah Tuanku Panglima Perunggit.", ())
+    assert read("Siapa sultan kedua Kesultanan Deli?", second).answers
+    quarter = ReadPassage("P1", "Savunmacı Von Miller 4. çeyrekte topu Newton'dan kaptı.", ())
+    assert read("Dördüncü çeyrekte topu Newton'dan kim kaptı?", quarter).answers
