@@ -123,6 +123,7 @@ def test_the_indexed_stream_is_the_pipelines_terms_whatever_the_spacing() -> Non
         "— | ...",
     ]
     analysis._piece_cache.clear()
+    analysis._stream_cache.clear()
     analysis._term_cache.clear()
     for lang in ("id", "tr", "en"):
         for text in texts * 2:  # the second pass reads the cache
