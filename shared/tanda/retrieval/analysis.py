@@ -173,10 +173,15 @@ def index_text(text: str, lang: Lang) -> str:
     looked up and joined without a Python loop; a piece without a token adds nothing."""
     pieces = _split(text, lang)
     streams = _stream_cache.setdefault(lang, {})
-    try:
-        return " ".join(filter(None, map(streams.__getitem__, pieces)))
-    except KeyError:  # a piece not seen yet: each one through the cache
-        return " ".join(filter(None, (" ".join(_piece(piece, lang)) for piece in pieces)))
+    for _ in range(2):
+        try:
+            return " ".join(filter(None, map(streams.__getitem__, pieces)))
+        except KeyError:  # pieces not seen yet: their terms computed, then joined as above
+            for piece in pieces:
+                if piece not in streams:
+                    _piece(piece, lang)
+    # the caches filled up and were cleared between this text's pieces
+    return " ".join(filter(None, (" ".join(_piece(piece, lang)) for piece in pieces)))
 
 
 def query_terms(text: str, lang: Lang) -> list[str]:
