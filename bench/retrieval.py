@@ -16,6 +16,9 @@ default ``../shared/data``); ``--million`` (the scale section at 100k and 1M) an
     alternation), disk and memory for tanda on tantivy (its default), tanda on FTS5 (≤ 100k),
     bare tantivy (simple tokenizer, lowercase, ASCII folding; it has no Indonesian stemmer) and
     rank_bm25 (≤ 100k; its query is O(corpus): fewer queries), against issue 28's targets.
+    The corpus's chunks lengthen with its size (its windows widen pass by pass);
+    ``--equal-length`` runs ``--million``'s sizes on windows that keep 100k's widths at 1M
+    (``scale_million_equal_length``), to tell the growth the length brings from the rest.
 (c) Tenants (issue 11): one tenant of 1k chunks alone in its file vs the same tenant beside 3
     tenants × 100k chunks, the same queries timed in alternation: the p50 ratio must stay
     ≤ 1.5 and the top-10 lists identical (its statistics are its own).
@@ -359,10 +362,14 @@ def source_units(data: Path) -> tuple[list[str], dict[str, int]]:
     return units, counts
 
 
-def scale_corpus(units: Sequence[str], size: int) -> list[str]:
+WIDTHS = (3, 4, 5, 2, 6, 7, 8, 9, 10, 11, 12, 13)
+
+
+def scale_corpus(units: Sequence[str], size: int, widths: Sequence[int] = WIDTHS) -> list[str]:
     """``size`` distinct chunks: windows over the sentence stream, one pass per start offset with
-    a width that changes every pass (3, 4, 5, 2, 6, 7, …), so no two chunks are the same text."""
-    widths = (3, 4, 5, 2, 6, 7, 8, 9, 10, 11, 12, 13)
+    a width that changes every pass (3, 4, 5, 2, 6, 7, …), so no two chunks are the same text.
+    The passes widen, so the chunks grow longer with ``size`` (39 words at 10k, 67 at 100k, 98
+    at 1M); ``--equal-length`` cycles ``widths`` of the passes 100k holds instead."""
     chunks: list[str] = []
     n = len(units)
     for j in range(size):
@@ -664,6 +671,7 @@ def scale(
     rank_bm25: bool = True,
     fts5_max: int = FTS5_MAX_SIZE,
     records_max: int = RECORDS_MAX_SIZE,
+    widths: Sequence[int] = WIDTHS,
 ) -> dict[str, Any]:
     out: dict[str, Any] = {
         "corpus": {
@@ -675,6 +683,7 @@ def scale(
             ),
             "sentences_by_source": counts,
             "sentences": len(units),
+            "window_widths": list(widths),
         },
         "queries": (
             f"{len(queries)} eval queries (half tydiqa_id, half xquad_tr), top 10, one thread, "
@@ -688,7 +697,7 @@ def scale(
     with tempfile.TemporaryDirectory(prefix="tanda-bench-scale-") as tmp_name:
         tmp = Path(tmp_name)
         for size in sizes:
-            chunks = scale_corpus(units, size)
+            chunks = scale_corpus(units, size, widths)
             words = sum(len(_WORD.findall(c)) for c in chunks)
             print(f"scale {size} …", file=sys.stderr)
             row: dict[str, Any] = {"mean_words_per_chunk": round(words / size, 1)}
@@ -1041,6 +1050,12 @@ def main() -> int:
         "committed JSON as scale_million",
     )
     parser.add_argument(
+        "--equal-length",
+        action="store_true",
+        help="--million's sizes on a corpus whose chunks keep 100k's length at 1M (the window "
+        "widths of the passes 100k holds, cycled), merged as scale_million_equal_length",
+    )
+    parser.add_argument(
         "--ask", action="store_true", help="only (e), merged into the committed JSON"
     )
     parser.add_argument(
@@ -1063,8 +1078,20 @@ def main() -> int:
         results_path.write_text(json.dumps(committed, indent=2, ensure_ascii=False) + "\n")
         print(f"merged into {results_path} in {time.perf_counter() - started:.0f} s")
         return 0
-    if args.million or args.ask:
+    if args.million or args.ask or args.equal_length:
         units, counts = source_units(args.data)
+        if args.equal_length:  # issue 28: is the growth 100k -> 1M the chunks' length?
+            committed["scale_million_equal_length"] = scale(
+                (SIZES[-1], MILLION),
+                units,
+                counts,
+                bench_queries(args.data),
+                rank_bm25=False,
+                fts5_max=0,
+                records_max=0,
+                widths=WIDTHS[: SIZES[-1] // len(units)],
+            )
+            print_scale(committed["scale_million_equal_length"])
         if args.million:
             committed["scale_million"] = scale(
                 (SIZES[-1], MILLION),
@@ -1102,7 +1129,12 @@ def main() -> int:
         "tenants": tenants(units, queries, NEIGHBOUR_CHUNKS["quick" if args.quick else "full"]),
         "rerank_floor": rerank_floor_bench(args.data),
     }
-    for kept in ("scale_million", "ask_demo", "ingest_before_after"):  # their own runs
+    for kept in (  # their own runs
+        "scale_million",
+        "scale_million_equal_length",
+        "ask_demo",
+        "ingest_before_after",
+    ):
         if kept in committed:
             results[kept] = committed[kept]
     results["runtime_s"] = round(time.perf_counter() - started, 1)
