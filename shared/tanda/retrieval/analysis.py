@@ -121,7 +121,8 @@ def _piece(piece: str, lang: Lang) -> tuple[str, ...]:
     cache = _piece_cache.setdefault(lang, {})
     streams = _stream_cache.setdefault(lang, {})
     found = cache.get(piece)
-    if found is not None:
+    if found is not None:  # its stream too (another thread may have cleared it in between)
+        streams[piece] = " ".join(found)
         return found
     words = _term_cache.setdefault(lang, {})
     terms: list[str] = []
