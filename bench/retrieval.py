@@ -16,6 +16,9 @@ default ``../shared/data``); ``--million`` (the scale section at 100k and 1M) an
     alternation), disk and memory for tanda on tantivy (its default), tanda on FTS5 (≤ 100k),
     bare tantivy (simple tokenizer, lowercase, ASCII folding; it has no Indonesian stemmer) and
     rank_bm25 (≤ 100k; its query is O(corpus): fewer queries), against issue 28's targets.
+    The corpus's chunks lengthen with its size (its windows widen pass by pass);
+    ``--equal-length`` runs ``--million``'s sizes on windows that keep 100k's widths at 1M
+    (``scale_million_equal_length``), to tell the growth the length brings from the rest.
 (c) Tenants (issue 11): one tenant of 1k chunks alone in its file vs the same tenant beside 3
     tenants × 100k chunks, the same queries timed in alternation: the p50 ratio must stay
     ≤ 1.5 and the top-10 lists identical (its statistics are its own).
@@ -34,6 +37,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import gc
 import json
 import os
 import pickle
@@ -358,10 +362,14 @@ def source_units(data: Path) -> tuple[list[str], dict[str, int]]:
     return units, counts
 
 
-def scale_corpus(units: Sequence[str], size: int) -> list[str]:
+WIDTHS = (3, 4, 5, 2, 6, 7, 8, 9, 10, 11, 12, 13)
+
+
+def scale_corpus(units: Sequence[str], size: int, widths: Sequence[int] = WIDTHS) -> list[str]:
     """``size`` distinct chunks: windows over the sentence stream, one pass per start offset with
-    a width that changes every pass (3, 4, 5, 2, 6, 7, …), so no two chunks are the same text."""
-    widths = (3, 4, 5, 2, 6, 7, 8, 9, 10, 11, 12, 13)
+    a width that changes every pass (3, 4, 5, 2, 6, 7, …), so no two chunks are the same text.
+    The passes widen, so the chunks grow longer with ``size`` (39 words at 10k, 67 at 100k, 98
+    at 1M); ``--equal-length`` cycles ``widths`` of the passes 100k holds instead."""
     chunks: list[str] = []
     n = len(units)
     for j in range(size):
@@ -523,17 +531,32 @@ def ingest_chunks(
     records: BuiltRecords | None = None,
 ) -> float:
     """``chunks`` into ``tenant``, 100 per document (with their structure records when given),
-    until every one is searchable (tantivy committed); the seconds it took. The documents and
-    chunks are built before the clock starts, as bare tantivy's strings are (the ingest
-    pipeline builds them, not the index)."""
+    until every one is searchable (tantivy committed); the seconds it took."""
+    return ingest_chunks_timed(index, tenant, chunks, records)[0]
+
+
+def ingest_chunks_timed(
+    index: SqliteSearchIndex,
+    tenant: str,
+    chunks: Sequence[str],
+    records: BuiltRecords | None = None,
+) -> tuple[float, float]:
+    """:func:`ingest_chunks`: its wall-clock seconds and the process's CPU seconds (every
+    thread) over the same span. The documents and chunks are built before the clock starts, as
+    bare tantivy's strings are (the ingest pipeline builds them, not the index), and the
+    garbage collector runs once before it too (as before bare tantivy's): a full collection of
+    the bench's own corpus (~1.7M objects at 100k with records, ~1.3 s here) otherwise falls
+    inside the timed span, whichever allocation happens to trigger it (issue 28)."""
     documents = list(bench_documents(tenant, chunks))
+    gc.collect()
+    cpu = time.process_time()
     started = time.perf_counter()
     for document, parts in documents:
         index.upsert_document(
             document, parts, records.by_document[document.document_id] if records else ()
         )
     index.flush()
-    return time.perf_counter() - started
+    return time.perf_counter() - started, time.process_time() - cpu
 
 
 def rss_mb() -> float:
@@ -612,6 +635,8 @@ def tantivy_bare(
         .build()
     )
     index.register_tokenizer("bench_simple", analyzer)
+    gc.collect()  # as before tanda's ingest (ingest_chunks_timed)
+    cpu = time.process_time()
     started = time.perf_counter()
     writer = index.writer(heap_size=128_000_000, num_threads=2)
     for i, text in enumerate(chunks):
@@ -620,6 +645,7 @@ def tantivy_bare(
     writer.wait_merging_threads()
     index.reload()
     seconds = time.perf_counter() - started
+    cpu = time.process_time() - cpu
     searcher = index.searcher()
 
     def search(text: str) -> list[str]:
@@ -631,6 +657,7 @@ def tantivy_bare(
     return {
         "ingest_s": round(seconds, 2),
         "ingest_chunks_per_s": round(len(chunks) / seconds),
+        "ingest_cpu_s": round(cpu, 3),
         "disk": {"tantivy_bytes": folder_bytes(folder)},
     }, search
 
@@ -644,6 +671,7 @@ def scale(
     rank_bm25: bool = True,
     fts5_max: int = FTS5_MAX_SIZE,
     records_max: int = RECORDS_MAX_SIZE,
+    widths: Sequence[int] = WIDTHS,
 ) -> dict[str, Any]:
     out: dict[str, Any] = {
         "corpus": {
@@ -655,6 +683,7 @@ def scale(
             ),
             "sentences_by_source": counts,
             "sentences": len(units),
+            "window_widths": list(widths),
         },
         "queries": (
             f"{len(queries)} eval queries (half tydiqa_id, half xquad_tr), top 10, one thread, "
@@ -668,7 +697,7 @@ def scale(
     with tempfile.TemporaryDirectory(prefix="tanda-bench-scale-") as tmp_name:
         tmp = Path(tmp_name)
         for size in sizes:
-            chunks = scale_corpus(units, size)
+            chunks = scale_corpus(units, size, widths)
             words = sum(len(_WORD.findall(c)) for c in chunks)
             print(f"scale {size} …", file=sys.stderr)
             row: dict[str, Any] = {"mean_words_per_chunk": round(words / size, 1)}
@@ -828,7 +857,8 @@ def ingest_before_after(data: Path, before: str) -> dict[str, Any]:
         "how": (
             f"{AB_SIZE} chunks with their {built.count} structure records, git ref {before!r} "
             f"(before) vs this tree (after), one process per side, alternated {AB_ROUNDS} "
-            "times; bare tantivy timed in each process right after tanda"
+            "times; bare tantivy timed in each process right after tanda; the garbage collector "
+            "run before each clock starts, CPU over the timed span only"
         ),
         "before_ref": before,
         "rows": rows,
@@ -867,14 +897,11 @@ def ingest_side(data: Path, records: Path) -> None:
         tmp = Path(tmp_name)
         index = SqliteSearchIndex(tmp / "side.sqlite")
         try:
-            cpu = time.process_time()
-            seconds = ingest_chunks(index, TENANT, chunks, built)
-            tanda_cpu = time.process_time() - cpu
+            seconds, tanda_cpu = ingest_chunks_timed(index, TENANT, chunks, built)
         finally:
             index.close()
-        cpu = time.process_time()
         bare, _ = tantivy_bare(chunks, tmp)
-        bare_cpu = time.process_time() - cpu
+        bare_cpu = bare["ingest_cpu_s"]
     rate = round(AB_SIZE / seconds)
     print(
         json.dumps(
@@ -1023,6 +1050,12 @@ def main() -> int:
         "committed JSON as scale_million",
     )
     parser.add_argument(
+        "--equal-length",
+        action="store_true",
+        help="--million's sizes on a corpus whose chunks keep 100k's length at 1M (the window "
+        "widths of the passes 100k holds, cycled), merged as scale_million_equal_length",
+    )
+    parser.add_argument(
         "--ask", action="store_true", help="only (e), merged into the committed JSON"
     )
     parser.add_argument(
@@ -1045,8 +1078,20 @@ def main() -> int:
         results_path.write_text(json.dumps(committed, indent=2, ensure_ascii=False) + "\n")
         print(f"merged into {results_path} in {time.perf_counter() - started:.0f} s")
         return 0
-    if args.million or args.ask:
+    if args.million or args.ask or args.equal_length:
         units, counts = source_units(args.data)
+        if args.equal_length:  # issue 28: is the growth 100k -> 1M the chunks' length?
+            committed["scale_million_equal_length"] = scale(
+                (SIZES[-1], MILLION),
+                units,
+                counts,
+                bench_queries(args.data),
+                rank_bm25=False,
+                fts5_max=0,
+                records_max=0,
+                widths=WIDTHS[: SIZES[-1] // len(units)],
+            )
+            print_scale(committed["scale_million_equal_length"])
         if args.million:
             committed["scale_million"] = scale(
                 (SIZES[-1], MILLION),
@@ -1084,7 +1129,12 @@ def main() -> int:
         "tenants": tenants(units, queries, NEIGHBOUR_CHUNKS["quick" if args.quick else "full"]),
         "rerank_floor": rerank_floor_bench(args.data),
     }
-    for kept in ("scale_million", "ask_demo", "ingest_before_after"):  # their own runs
+    for kept in (  # their own runs
+        "scale_million",
+        "scale_million_equal_length",
+        "ask_demo",
+        "ingest_before_after",
+    ):
         if kept in committed:
             results[kept] = committed[kept]
     results["runtime_s"] = round(time.perf_counter() - started, 1)

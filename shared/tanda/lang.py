@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections import Counter
 from typing import Final, Literal
 
 Lang = Literal["id", "tr", "en"]
@@ -123,9 +124,16 @@ def guess_lang(text: str, *, min_hits: int = 1) -> Lang | None:
     ``min_hits`` (a document's language, which is stored, asks for more than a query's)."""
     sample = unicodedata.normalize("NFC", text[:GUESS_SAMPLE_CHARS])
     # `str.lower` alone gives "i̇" (i + combining dot) for "İ".
-    words = [fold(w) for w in _WORD.findall(sample.replace("İ", "i").lower())]
-    scores = {lang: sum(1 for w in words if w in _FOLDED_FUNCTION_WORDS[lang]) for lang in LANGS}
-    scores["tr"] += 2 * sum(1 for ch in sample if ch in TURKISH_LETTERS)
+    # Counted per distinct word, folded once each (a document's sample of thousands of words
+    # holds a few hundred distinct ones: issue 28, ingest guesses every document's language).
+    words: Counter[str] = Counter()
+    for word, count in Counter(_WORD.findall(sample.replace("İ", "i").lower())).items():
+        words[fold(word)] += count
+    scores = {
+        lang: sum(words[w] for w in _FOLDED_FUNCTION_WORDS[lang].intersection(words))
+        for lang in LANGS
+    }
+    scores["tr"] += 2 * sum(map(sample.count, TURKISH_LETTERS))
     best = max(scores.values())
     if best < max(1, min_hits):
         return None

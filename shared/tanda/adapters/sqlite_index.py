@@ -443,7 +443,7 @@ class SqliteSearchIndex(PooledConnections[apsw.Connection]):
                 conn.executemany(
                     "INSERT OR REPLACE INTO lexical_pending (tenant_id, chunk_rowid, nonce) "
                     "VALUES (?, ?, ?)",
-                    [(document.tenant_id, rowid, nonce) for rowid in rowids],
+                    ((document.tenant_id, rowid, nonce) for rowid in rowids),
                 )
                 # Kept by (rowid, nonce): were this transaction to roll back, no later journal
                 # row (another nonce) could pick these terms up.
@@ -462,7 +462,7 @@ class SqliteSearchIndex(PooledConnections[apsw.Connection]):
                 "INSERT INTO records (tenant_id, node_id, document_id, kind, ordinal, chunk_id, "
                 "parent_id, batch_id, selections, body, term_keys) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [_record_row(record) for record in records],
+                map(_record_row, records),
             )
             conn.execute(  # a new generation: the tenant's cached term statistics are out of date
                 "UPDATE tenant_fts SET generation = generation + 1 WHERE tenant_id = ?",
@@ -599,7 +599,7 @@ class SqliteSearchIndex(PooledConnections[apsw.Connection]):
             "INSERT INTO chunks (id, tenant_id, document_id, chunk_id, ordinal, title, identity, "
             "page_no, section, kind, text, batch_id, selections, lang, embedding) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [
+            (  # a generator: rows go to SQLite one by one, none outlives its statement
                 (
                     rowid,
                     chunk.tenant_id,
@@ -618,7 +618,7 @@ class SqliteSearchIndex(PooledConnections[apsw.Connection]):
                     _f32(chunk.embedding) if chunk.embedding is not None else None,
                 )
                 for rowid, chunk in zip(rowids, chunks, strict=True)
-            ],
+            ),
         )
         if fts is not None:
             conn.executemany(
@@ -1328,7 +1328,10 @@ def _record_row(record: StructureRecord) -> tuple[Any, ...]:
         record.parent_id,
         record.batch_id,
         _json_list(record.selections),
-        record.model_dump_json(exclude=_IN_COLUMNS, exclude_none=True),
+        # the serializer itself: model_dump_json's Python wrapper was ~15 % of this row (issue 28)
+        record.__pydantic_serializer__.to_json(
+            record, exclude=_IN_COLUMNS, exclude_none=True
+        ).decode(),
         json.dumps(list(record.keys)) if record.kind == "definition" else None,
     )
 
@@ -1415,9 +1418,15 @@ def _standin_document(chunk: Chunk) -> Document:
 
 
 def _entry(rowid: int, chunk: Chunk, terms: str) -> LexicalEntry:
+    return _lexical_entry()(rowid, terms, chunk.document_id, chunk.batch_id, chunk.selections)
+
+
+@functools.cache
+def _lexical_entry() -> type[LexicalEntry]:
+    """The entry type, imported once and only by a process on tantivy."""
     from tanda.adapters.tantivy_lexicon import LexicalEntry
 
-    return LexicalEntry(rowid, terms, chunk.document_id, chunk.batch_id, chunk.selections)
+    return LexicalEntry
 
 
 def _read_back(

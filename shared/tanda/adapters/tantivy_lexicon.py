@@ -28,10 +28,9 @@ from __future__ import annotations
 
 import shutil
 import threading
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Final
+from typing import Final, NamedTuple
 
 import tantivy
 
@@ -44,9 +43,10 @@ _WRITER_HEAP: Final = 64_000_000
 """The writer's indexing memory before it writes a segment on its own (one thread)."""
 
 
-@dataclass(frozen=True, slots=True)
-class LexicalEntry:
-    """One chunk as the lexical index holds it."""
+class LexicalEntry(NamedTuple):
+    """One chunk as the lexical index holds it. A tuple: an ingest keeps thousands of them
+    until its next flush, and the garbage collector stops tracking a tuple of strings (a
+    dataclass it walks at every full collection: issue 28)."""
 
     rowid: int
     terms: str
@@ -118,8 +118,15 @@ class TantivyLexicon:
         try:
             if rebuild:
                 writer.delete_all_documents()
-            for rowid in removed:
-                writer.delete_documents_by_term("rid", int(rowid))
+            for low, high in _runs(removed):
+                if low == high:
+                    writer.delete_documents_by_term("rid", low)
+                else:  # a bulk ingest's new rowids are consecutive: one delete per run
+                    writer.delete_documents_by_query(
+                        tantivy.Query.range_query(
+                            self._schema, "rid", tantivy.FieldType.Integer, low, high
+                        )
+                    )
             for entry in added:
                 fields: dict[str, object] = {
                     "rid": entry.rowid,
@@ -179,6 +186,20 @@ class TantivyLexicon:
             self._indexes.clear()
             self._generations.clear()
             shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def _runs(rowids: Iterable[int]) -> Iterator[tuple[int, int]]:
+    """``rowids`` as runs of consecutive integers, ``(first, last)`` each, ascending."""
+    run: list[int] = []
+    for rowid in sorted({int(r) for r in rowids}):
+        if run and rowid == run[1] + 1:
+            run[1] = rowid
+            continue
+        if run:
+            yield run[0], run[1]
+        run = [rowid, rowid]
+    if run:
+        yield run[0], run[1]
 
 
 def _query(

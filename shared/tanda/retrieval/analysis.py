@@ -110,11 +110,20 @@ _PIECE_CACHE_MAX: Final = 200_000
 """Whitespace-separated pieces kept per language in the piece cache (cleared when full: the
 frequent pieces come back at once); ~180 B each with their terms."""
 _piece_cache: dict[Lang, dict[str, tuple[str, ...]]] = {}
+_stream_cache: dict[Lang, dict[str, str]] = {}
+"""The same pieces' terms joined by one space (``""`` when none): what :func:`index_text`
+joins, so a warm chunk is looked up and joined in C (issue 28)."""
 
 
-def _piece(piece: str, lang: Lang, cache: dict[str, tuple[str, ...]]) -> tuple[str, ...]:
+def _piece(piece: str, lang: Lang) -> tuple[str, ...]:
     """The terms of one whitespace-free piece of lowered text (none when it holds no token),
-    cached: a piece's terms are always the same for one language."""
+    cached with their stream: a piece's terms are always the same for one language."""
+    cache = _piece_cache.setdefault(lang, {})
+    streams = _stream_cache.setdefault(lang, {})
+    found = cache.get(piece)
+    if found is not None:  # its stream too (another thread may have cleared it in between)
+        streams[piece] = " ".join(found)
+        return found
     words = _term_cache.setdefault(lang, {})
     terms: list[str] = []
     for number, word, suffix in _TOKEN.findall(piece):
@@ -130,23 +139,19 @@ def _piece(piece: str, lang: Lang, cache: dict[str, tuple[str, ...]]) -> tuple[s
             terms.append(_term(suffix[1:], lang, words))
     if len(cache) >= _PIECE_CACHE_MAX:
         cache.clear()
+        streams.clear()
     cache[piece] = found = tuple(terms)
+    streams[piece] = " ".join(found)
     return found
 
 
-def _pieces(text: str, lang: Lang) -> list[tuple[str, ...]]:
-    """Each whitespace-separated piece's terms, in order. A token never spans whitespace
-    (numbers, words and apostrophe suffixes hold none, and the number's look-ahead stops at
-    it), so the lowered text is split on whitespace and each piece (``pendidikan,``, ``(uu``,
-    ``27/2022)``, ``istanbul'da``) is looked up in a per-language cache: the tokenizing regex
-    and the stemmer run once per distinct piece, not once per token (issue 28)."""
-    cache = _piece_cache.setdefault(lang, {})
-    known = cache.get
-    lowered = lowercase(unicodedata.normalize("NFC", text), lang)
-    return [
-        terms if (terms := known(piece)) is not None else _piece(piece, lang, cache)
-        for piece in lowered.split()
-    ]
+def _split(text: str, lang: Lang) -> list[str]:
+    """The lowered text's whitespace-separated pieces. A token never spans whitespace (numbers,
+    words and apostrophe suffixes hold none, and the number's look-ahead stops at it), so each
+    piece (``pendidikan,``, ``(uu``, ``27/2022)``, ``istanbul'da``) is looked up in a
+    per-language cache: the tokenizing regex and the stemmer run once per distinct piece, not
+    once per token (issue 28)."""
+    return lowercase(unicodedata.normalize("NFC", text), lang).split()
 
 
 def index_terms(text: str, lang: Lang) -> list[str]:
@@ -154,12 +159,30 @@ def index_terms(text: str, lang: Lang) -> list[str]:
 
     The same terms as ``[fold(t) for t in stem(tokenize(text, lang), lang)]`` (a unit test holds
     them equal), through the piece and word caches."""
-    return list(itertools.chain.from_iterable(_pieces(text, lang)))
+    known = _piece_cache.setdefault(lang, {}).get
+    return list(
+        itertools.chain.from_iterable(
+            terms if (terms := known(piece)) is not None else _piece(piece, lang)
+            for piece in _split(text, lang)
+        )
+    )
 
 
 def index_text(text: str, lang: Lang) -> str:
-    """:func:`index_terms` joined by single spaces: the stream the index stores."""
-    return " ".join(itertools.chain.from_iterable(_pieces(text, lang)))
+    """:func:`index_terms` joined by single spaces: the stream the index stores. When every
+    piece is cached (nearly every chunk once an ingest is under way) the pieces' streams are
+    looked up and joined without a Python loop; a piece without a token adds nothing."""
+    pieces = _split(text, lang)
+    streams = _stream_cache.setdefault(lang, {})
+    for _ in range(2):
+        try:
+            return " ".join(filter(None, map(streams.__getitem__, pieces)))
+        except KeyError:  # pieces not seen yet: their terms computed, then joined as above
+            for piece in pieces:
+                if piece not in streams:
+                    _piece(piece, lang)
+    # the caches filled up and were cleared between this text's pieces
+    return " ".join(filter(None, (" ".join(_piece(piece, lang)) for piece in pieces)))
 
 
 def query_terms(text: str, lang: Lang) -> list[str]:
