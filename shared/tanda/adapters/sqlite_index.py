@@ -1275,15 +1275,23 @@ def _tenant_fts(conn: apsw.Connection, tenant_id: str) -> _TenantFts | None:
 
 def _lexical_state(conn: apsw.Connection, tenant_id: str) -> tuple[int, int, bool] | None:
     """The tenant's number, ``lexical_generation`` and whether a few chunks wait in the journal
-    (at least one, at most ``READER_FLUSH_MAX``: what a search flushes itself)."""
+    (at least one, at most ``READER_FLUSH_MAX``: what a search flushes itself). Every search
+    asks: an empty journal (the usual case) is one cheap statement, the count only when not."""
     row = conn.execute(
-        "SELECT id, lexical_generation, (SELECT count(*) FROM (SELECT 1 FROM lexical_pending p "
-        "WHERE p.tenant_id = t.tenant_id LIMIT ?)) FROM tenant_fts t WHERE tenant_id = ?",
-        (READER_FLUSH_MAX + 1, tenant_id),
+        "SELECT id, lexical_generation, EXISTS (SELECT 1 FROM lexical_pending p "
+        "WHERE p.tenant_id = t.tenant_id) FROM tenant_fts t WHERE tenant_id = ?",
+        (tenant_id,),
     ).fetchone()
     if row is None:
         return None
-    return _as_int(row[0]), _as_int(row[1]), 0 < _as_int(row[2]) <= READER_FLUSH_MAX
+    few = False
+    if row[2]:
+        waiting = conn.execute(
+            "SELECT count(*) FROM (SELECT 1 FROM lexical_pending WHERE tenant_id = ? LIMIT ?)",
+            (tenant_id, READER_FLUSH_MAX + 1),
+        ).fetchone()
+        few = waiting is not None and _as_int(waiting[0]) <= READER_FLUSH_MAX
+    return _as_int(row[0]), _as_int(row[1]), few
 
 
 def _tenant_fts_table(conn: apsw.Connection, tenant_id: str, *, create: bool = True) -> str:
