@@ -126,14 +126,19 @@ def guess_lang(text: str, *, min_hits: int = 1) -> Lang | None:
     # `str.lower` alone gives "i̇" (i + combining dot) for "İ".
     # Counted per distinct word, folded once each (a document's sample of thousands of words
     # holds a few hundred distinct ones: issue 28, ingest guesses every document's language).
-    words: Counter[str] = Counter()
+    # A plain dict and no fold call for an ASCII word: every search guesses its query's
+    # language, ~11 -> ~6 us a query (issue 28).
+    words: dict[str, int] = {}
     for word, count in Counter(_WORD.findall(sample.replace("İ", "i").lower())).items():
-        words[fold(word)] += count
+        if not word.isascii():
+            word = fold(word)
+        words[word] = words.get(word, 0) + count
     scores = {
         lang: sum(words[w] for w in _FOLDED_FUNCTION_WORDS[lang].intersection(words))
         for lang in LANGS
     }
-    scores["tr"] += 2 * sum(map(sample.count, TURKISH_LETTERS))
+    if not sample.isascii():
+        scores["tr"] += 2 * sum(map(sample.count, TURKISH_LETTERS))
     best = max(scores.values())
     if best < max(1, min_hits):
         return None
