@@ -20,6 +20,7 @@ neither the request nor the tenant says (:data:`DEFAULT_ANSWER_LANG`, ASK-07).
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections import Counter
@@ -113,9 +114,10 @@ _FOLDED_FUNCTION_WORDS: Final[dict[Lang, frozenset[str]]] = {
 }
 
 
+@functools.lru_cache(maxsize=65_536)
 def is_function_word(word: str, lang: Lang) -> bool:
     """Whether ``word`` (any case, with or without Turkish letters) is a function word of
-    ``lang``: ``kac`` is, like ``kaç``."""
+    ``lang``: ``kac`` is, like ``kaç``. Memoised: every query's every word is asked (issue 28)."""
     return fold(word.lower()) in _FOLDED_FUNCTION_WORDS[lang]
 
 
