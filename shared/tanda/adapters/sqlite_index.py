@@ -1000,16 +1000,17 @@ class SqliteSearchIndex(PooledConnections[apsw.Connection]):
         while read_to < len(hits):
             start, read_to = read_to, _cut(hits, read_to + limit - len(live))
             batch = hits[start:read_to]
-            marks = ", ".join("?" for _ in batch)
             rows: list[tuple[Any, ...]] = conn.execute(
                 # NOT INDEXED: look the rowids up, never walk the tenant's rows by an index
                 f"SELECT c.id, {columns} FROM chunks c NOT INDEXED "  # noqa: S608
-                f"WHERE c.id IN ({marks}) AND {where.sql}",
-                (*(rowid for _, rowid in batch), *where.params),
+                f"WHERE c.id IN ({_marks(len(batch))}) AND {where.sql}",
+                [rowid for _, rowid in batch] + list(where.params),
             ).fetchall()
-            live.update((row[0], row[1]) for row in rows)
+            for row in rows:
+                live[row[0]] = row[1]
             if read is not None:
-                read.update((row[0], row[1:]) for row in rows)
+                for row in rows:
+                    read[row[0]] = row[1:]
             if len(live) >= limit:
                 break
         ranked = sorted(
@@ -1150,9 +1151,9 @@ class SqliteSearchIndex(PooledConnections[apsw.Connection]):
         missing = [rowid for rowid in rowids if rowid not in known]
         rows: dict[int, Sequence[Any]] = {rowid: known[rowid] for rowid in rowids if rowid in known}
         if missing:
-            marks = ", ".join("?" for _ in missing)
             found = conn.execute(
-                f"SELECT c.id, {_CHUNK_COLUMNS} FROM chunks c WHERE c.id IN ({marks})",  # noqa: S608
+                f"SELECT c.id, {_CHUNK_COLUMNS} FROM chunks c "  # noqa: S608
+                f"WHERE c.id IN ({_marks(len(missing))})",
                 tuple(missing),
             )
             rows.update((_as_int(row[0]), row[1:]) for row in found)
@@ -1255,6 +1256,11 @@ class _TenantFts:
 def _fts_table(table_id: int) -> str:
     # The name holds nothing but the row's integer id: no tenant text ever reaches the SQL.
     return f"chunk_fts_{int(table_id)}"
+
+
+def _marks(count: int) -> str:
+    """``count`` bound parameters for an ``IN (…)`` list."""
+    return ", ".join("?" * count)
 
 
 def _cut(hits: Sequence[tuple[float, int]], count: int) -> int:
