@@ -230,6 +230,65 @@ def test_a_search_leaves_a_bulk_ingest_in_flight_to_its_writer(
         reader.close()
 
 
+def test_hits_tantivy_holds_for_replaced_rows_give_way_to_the_next_live_ones(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Given a tenant whose best chunks for a word are one document's, and a writer that has
+    # replaced that document in the file while its tantivy commit still waits (a bulk ingest
+    # in flight: more pending than a search flushes itself)
+    import tanda.adapters.sqlite_index as sqlite_index
+
+    monkeypatch.setattr(sqlite_index, "READER_FLUSH_MAX", 5)
+    monkeypatch.setattr(sqlite_index, "FLUSH_SECONDS", 3600.0)
+    path = tmp_path / "index.sqlite"
+    seed = SqliteSearchIndex(path)
+    seed.upsert_document(*_document("t1", "top", [("arsip " * 9) + f"bab {i}" for i in range(4)]))
+    for d in range(3):
+        texts = [("arsip " * (1 + (d + i) % 5)) + f"lampiran {d} {i} " * 4 for i in range(4)]
+        seed.upsert_document(*_document("t1", f"rest{d}", texts))
+    seed.close()
+    reader = SqliteSearchIndex(path)
+    writer = SqliteSearchIndex(path)
+    try:
+        query = SearchQuery(text="arsip", scope=SearchScope(tenant_id="t1"), top_k=20, lang="id")
+        before = [hit.chunk.chunk_id for hit in reader.search(query)]
+        assert {c.split("#")[0] for c in before[:4]} == {"top"}
+        writer.upsert_document(*_replaced("top", "v2", "retribusi parkir"))
+        writer.upsert_document(*_document("t1", "bulk", [f"muatan bagian {i}" for i in range(8)]))
+        # When another process searches for the word, five hits at most
+        hits = reader.search(query.model_copy(update={"top_k": 5}))
+        # Then the replaced rows tantivy still holds are left out and the next live chunks take
+        # their places, in the order they had
+        assert [hit.chunk.chunk_id for hit in hits] == [c for c in before if c[:3] != "top"][:5]
+        assert [hit.lexical_rank for hit in hits] == [1, 2, 3, 4, 5]
+    finally:
+        writer.close()
+        reader.close()
+
+
+def test_chunks_that_score_alike_come_in_chunk_id_order_whatever_order_they_were_written(
+    tmp_path: Path,
+) -> None:
+    # Given twelve chunks of the same text (the same score), written last id first
+    index = SqliteSearchIndex(tmp_path / "index.sqlite")
+    try:
+        for d in reversed(range(6)):
+            index.upsert_document(*_document("t1", f"d{d}", ["arsip daerah", "arsip daerah"]))
+        index.upsert_document(*_document("t1", "other", ["daerah kota lain"]))
+        # When a search asks for five of them
+        query = SearchQuery(text="arsip", scope=SearchScope(tenant_id="t1"), top_k=5, lang="id")
+        # Then the five are the first by chunk id, whichever tantivy met first
+        assert [hit.chunk.chunk_id for hit in index.search(query)] == [
+            "d0#0",
+            "d0#1",
+            "d1#0",
+            "d1#1",
+            "d2#0",
+        ]
+    finally:
+        index.close()
+
+
 def _replaced(document_id: str, version: str, text: str) -> tuple[Document, list[Chunk]]:
     document, chunks = _document("t1", document_id, [text])
     return document.model_copy(update={"content_hash": f"{document_id}:{version}"}), chunks

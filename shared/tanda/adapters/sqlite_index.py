@@ -888,15 +888,17 @@ class SqliteSearchIndex(PooledConnections[apsw.Connection]):
         ids: dict[str, int] = {}
         vector_on = query.vector is not None and self._vector_dimensions(conn) is not None
         pool = self.candidate_pool if vector_on else query.top_k
+        # One arm: its hits are the answer, so the lexical arm reads their rows as it checks them.
+        read: dict[int, Sequence[Any]] | None = None if vector_on else {}
         terms = query_terms(query.text, lang)
         if terms:
-            rankings["lexical"] = self._lexical(conn, terms, query.scope, pool, ids)
+            rankings["lexical"] = self._lexical(conn, terms, query.scope, pool, ids, read)
         if vector_on and query.vector is not None:
             rankings["vector"] = self._vector(conn, query.vector, query.scope, pool, ids)
         fused = reciprocal_rank_fusion(rankings, self.fusion)[: query.top_k]
         if not fused:
             return []
-        by_id = self._load_chunks(conn, [ids[f.id] for f in fused])
+        by_id = self._load_chunks(conn, [ids[f.id] for f in fused], read)
         return [
             SearchHit(
                 chunk=by_id[ids[f.id]],
@@ -914,6 +916,7 @@ class SqliteSearchIndex(PooledConnections[apsw.Connection]):
         scope: SearchScope,
         limit: int,
         ids: dict[str, int],
+        read: dict[int, Sequence[Any]] | None = None,
     ) -> list[str]:
         """The ``limit`` best chunks by FTS5 ``bm25()`` over all ``terms`` — exactly — read from
         the scope's tenant's own FTS5 table, so the work and the statistics are that tenant's.
@@ -931,7 +934,7 @@ class SqliteSearchIndex(PooledConnections[apsw.Connection]):
            Otherwise move more terms into the essential set (up to all: the plain query).
         """
         if self._tantivy is not None:
-            return self._lexical_tantivy(conn, self._tantivy, terms, scope, limit, ids)
+            return self._lexical_tantivy(conn, self._tantivy, terms, scope, limit, ids, read)
         where = scope_filter(scope)
         with conn:  # one read snapshot for the statistics and the queries
             tenant = _tenant_fts(conn, scope.tenant_id)
@@ -962,6 +965,7 @@ class SqliteSearchIndex(PooledConnections[apsw.Connection]):
         scope: SearchScope,
         limit: int,
         ids: dict[str, int],
+        read: dict[int, Sequence[Any]] | None = None,
     ) -> list[str]:
         """The ``limit`` best chunks by tantivy's BM25 over ``terms``, from the tenant's own
         tantivy index, with the scope's document, batch and selection filters inside the query.
@@ -970,7 +974,8 @@ class SqliteSearchIndex(PooledConnections[apsw.Connection]):
         them; more from elsewhere — a bulk ingest in flight — are left to their writer's next
         batch. The hits are joined
         back to their live rows under :func:`scope_filter` (tenant and scope checked again);
-        ties break by ``chunk_id``."""
+        ties break by ``chunk_id``. With ``read``, that one statement reads the hits' whole rows
+        into it (by rowid), so the search need not read them again."""
         state = _lexical_state(conn, scope.tenant_id)
         if state is None:
             return []  # the tenant never indexed anything
@@ -983,19 +988,34 @@ class SqliteSearchIndex(PooledConnections[apsw.Connection]):
         hits = lexicon.search(number, generation, terms, scope, limit + TIE_SLACK)
         if not hits:
             return []
+        hits.sort(key=lambda hit: -hit[0])  # best first (tantivy's order; ties keep theirs)
         where = scope_filter(scope)
-        marks = ", ".join("?" for _ in hits)
-        live: dict[int, str] = dict(
-            conn.execute(  # type: ignore[arg-type]
+        columns = "c.chunk_id" if read is None else _CHUNK_COLUMNS  # chunk_id first in both
+        live: dict[int, str] = {}
+        # The rows of the best `limit` hits and of those tied with the last of them; more only
+        # when some of these are not live (stale, or outside the scope) — each round the same
+        # statement over the next hits. The top `limit` of the live hits read is then that of
+        # every live hit: any hit not read scores below `limit` of those read.
+        read_to = 0
+        while read_to < len(hits):
+            start, read_to = read_to, _cut(hits, read_to + limit - len(live))
+            batch = hits[start:read_to]
+            rows: list[tuple[Any, ...]] = conn.execute(
                 # NOT INDEXED: look the rowids up, never walk the tenant's rows by an index
-                f"SELECT c.id, c.chunk_id FROM chunks c NOT INDEXED "  # noqa: S608
-                f"WHERE c.id IN ({marks}) AND {where.sql}",
-                (*(rowid for _, rowid in hits), *where.params),
+                f"SELECT c.id, {columns} FROM chunks c NOT INDEXED "  # noqa: S608
+                f"WHERE c.id IN ({_marks(len(batch))}) AND {where.sql}",
+                [rowid for _, rowid in batch] + list(where.params),
             ).fetchall()
-        )
-        ranked = sorted((-score, live[rowid], rowid) for score, rowid in hits if rowid in live)[
-            :limit
-        ]
+            for row in rows:
+                live[row[0]] = row[1]
+            if read is not None:
+                for row in rows:
+                    read[row[0]] = row[1:]
+            if len(live) >= limit:
+                break
+        ranked = sorted(
+            (-score, live[rowid], rowid) for score, rowid in hits[:read_to] if rowid in live
+        )[:limit]
         return _ranked([(rowid, chunk_id) for _, chunk_id, rowid in ranked], ids)
 
     def _pruning_plan(
@@ -1119,13 +1139,25 @@ class SqliteSearchIndex(PooledConnections[apsw.Connection]):
             params = (blob, limit, scope.tenant_id, *where.params)
         return _ranked(conn.execute(sql, params).fetchall(), ids)
 
-    def _load_chunks(self, conn: apsw.Connection, rowids: Sequence[int]) -> dict[int, Chunk]:
-        marks = ", ".join("?" for _ in rowids)
-        rows = conn.execute(
-            f"SELECT c.id, {_CHUNK_COLUMNS} FROM chunks c WHERE c.id IN ({marks})",  # noqa: S608
-            tuple(rowids),
-        ).fetchall()
-        return {_as_int(row[0]): _chunk(row[1:]) for row in rows}
+    def _load_chunks(
+        self,
+        conn: apsw.Connection,
+        rowids: Sequence[int],
+        read: dict[int, Sequence[Any]] | None = None,
+    ) -> dict[int, Chunk]:
+        """The chunks of ``rowids``: from the rows an arm ``read`` already, the rest from the
+        file."""
+        known = read or {}
+        missing = [rowid for rowid in rowids if rowid not in known]
+        rows: dict[int, Sequence[Any]] = {rowid: known[rowid] for rowid in rowids if rowid in known}
+        if missing:
+            found = conn.execute(
+                f"SELECT c.id, {_CHUNK_COLUMNS} FROM chunks c "  # noqa: S608
+                f"WHERE c.id IN ({_marks(len(missing))})",
+                tuple(missing),
+            )
+            rows.update((_as_int(row[0]), row[1:]) for row in found)
+        return {rowid: _chunk(row) for rowid, row in rows.items()}
 
     def chunks(self, scope: SearchScope, chunk_ids: Sequence[str]) -> list[Chunk]:
         if not chunk_ids:
@@ -1226,6 +1258,20 @@ def _fts_table(table_id: int) -> str:
     return f"chunk_fts_{int(table_id)}"
 
 
+def _marks(count: int) -> str:
+    """``count`` bound parameters for an ``IN (…)`` list."""
+    return ", ".join("?" * count)
+
+
+def _cut(hits: Sequence[tuple[float, int]], count: int) -> int:
+    """How many of ``hits`` (best first) the first ``count`` are with every later hit tied with
+    the last of them (a tie breaks by ``chunk_id``, read with the row)."""
+    end = min(count, len(hits))
+    while 0 < end < len(hits) and hits[end][0] == hits[end - 1][0]:
+        end += 1
+    return end
+
+
 def _tenant_fts(conn: apsw.Connection, tenant_id: str) -> _TenantFts | None:
     row = conn.execute(
         "SELECT id, generation FROM tenant_fts WHERE tenant_id = ?", (tenant_id,)
@@ -1235,15 +1281,23 @@ def _tenant_fts(conn: apsw.Connection, tenant_id: str) -> _TenantFts | None:
 
 def _lexical_state(conn: apsw.Connection, tenant_id: str) -> tuple[int, int, bool] | None:
     """The tenant's number, ``lexical_generation`` and whether a few chunks wait in the journal
-    (at least one, at most ``READER_FLUSH_MAX``: what a search flushes itself)."""
+    (at least one, at most ``READER_FLUSH_MAX``: what a search flushes itself). Every search
+    asks: an empty journal (the usual case) is one cheap statement, the count only when not."""
     row = conn.execute(
-        "SELECT id, lexical_generation, (SELECT count(*) FROM (SELECT 1 FROM lexical_pending p "
-        "WHERE p.tenant_id = t.tenant_id LIMIT ?)) FROM tenant_fts t WHERE tenant_id = ?",
-        (READER_FLUSH_MAX + 1, tenant_id),
+        "SELECT id, lexical_generation, EXISTS (SELECT 1 FROM lexical_pending p "
+        "WHERE p.tenant_id = t.tenant_id) FROM tenant_fts t WHERE tenant_id = ?",
+        (tenant_id,),
     ).fetchone()
     if row is None:
         return None
-    return _as_int(row[0]), _as_int(row[1]), 0 < _as_int(row[2]) <= READER_FLUSH_MAX
+    few = False
+    if row[2]:
+        waiting = conn.execute(
+            "SELECT count(*) FROM (SELECT 1 FROM lexical_pending WHERE tenant_id = ? LIMIT ?)",
+            (tenant_id, READER_FLUSH_MAX + 1),
+        ).fetchone()
+        few = waiting is not None and _as_int(waiting[0]) <= READER_FLUSH_MAX
+    return _as_int(row[0]), _as_int(row[1]), few
 
 
 def _tenant_fts_table(conn: apsw.Connection, tenant_id: str, *, create: bool = True) -> str:
@@ -1571,13 +1625,27 @@ def _chunk(row: Sequence[Any]) -> Chunk:
         tenant_id=tenant_id,
         ordinal=ordinal,
         title=title,
-        identity=LegalIdentity.model_validate_json(identity),
+        identity=_identity(identity),
         page_no=page_no,
         section=section,
         kind=kind,
         text=text,
         batch_id=batch_id,
-        selections=tuple(json.loads(selections)),
+        selections=_selections(selections),
         lang=lang,
         embedding=None if embedding is None else tuple(array("f", embedding)),
     )
+
+
+@functools.lru_cache(maxsize=1024)
+def _identity(stored: str) -> LegalIdentity:
+    """A chunk's stored identity, parsed once per distinct JSON text: every chunk of a document
+    carries the same one, and a search builds a chunk for each hit (the parse took half of
+    :func:`_chunk`'s time: issue 28). A ``LegalIdentity`` is frozen, so hits can share it."""
+    return LegalIdentity.model_validate_json(stored)
+
+
+@functools.lru_cache(maxsize=1024)
+def _selections(stored: str) -> tuple[str, ...]:
+    """A chunk's stored selections (a JSON list), parsed once per distinct text."""
+    return tuple(json.loads(stored))

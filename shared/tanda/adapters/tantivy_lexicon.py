@@ -175,10 +175,8 @@ class TantivyLexicon:
         if not hits:
             return []
         rowids = searcher.fast_field_values("rid", [address for _, address in hits])
-        return [
-            (float(score), int(rowid))  # type: ignore[arg-type]  # an i64 fast field: ints
-            for (score, _), rowid in zip(hits, rowids, strict=True)
-        ]
+        # tantivy's scores are floats and an i64 fast field's values ints: no conversion
+        return list(zip([score for score, _ in hits], rowids, strict=True))  # type: ignore[arg-type]
 
     def drop_all(self) -> None:
         """Forget every tenant's index (the file switched to FTS5, or a rebuild starts)."""

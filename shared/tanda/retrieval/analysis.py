@@ -193,7 +193,9 @@ def query_terms(text: str, lang: Lang) -> list[str]:
     """
     tokens = tokenize(text, lang)
     kept = [t for t in tokens if not is_function_word(t, lang)] or tokens
-    return list(dict.fromkeys(fold(t) for t in stem(kept, lang)))
+    # Stemmed and folded through the term cache, as ingest does: the same terms (issue 28).
+    cache = _term_cache.setdefault(lang, {})
+    return list(dict.fromkeys(_term(t, lang, cache) for t in kept))
 
 
 def surface_terms(text: str, lang: Lang | None = None) -> Iterator[str]:

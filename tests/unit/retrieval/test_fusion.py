@@ -30,3 +30,15 @@ def test_an_arm_repeating_an_id_counts_it_once() -> None:
 
 def test_empty_arms_give_nothing() -> None:
     assert reciprocal_rank_fusion({"lexical": [], "vector": []}) == []
+
+
+def test_one_arm_keeps_its_order_and_scores_as_two_arms_would_give_it() -> None:
+    config = FusionConfig(k=5, weights={"lexical": 2.0, "vector": 1.0})
+    alone = reciprocal_rank_fusion({"lexical": ["c", "a", "c", "b"]}, config)
+    beside_empty = reciprocal_rank_fusion({"lexical": ["c", "a", "c", "b"], "vector": []}, config)
+    assert alone == beside_empty
+    assert [(f.id, f.score, f.ranks) for f in alone] == [
+        ("c", 2.0 / 6, {"lexical": 1}),
+        ("a", 2.0 / 7, {"lexical": 2}),
+        ("b", 2.0 / 9, {"lexical": 4}),
+    ]
