@@ -1,6 +1,7 @@
 """Sentences of stored text: the one splitter every reader of a passage uses — the claims and
-rules read at ingest (``tanda.extraction``), and the offline reader choosing the sentence that
-answers (:mod:`tanda.retrieval.reading`)."""
+rules read at ingest (``tanda.extraction``), the offline reader choosing the sentence that
+answers (:mod:`tanda.retrieval.reading`) and the offline judge reading a statement and its
+passages (``tanda.adapters.offline_judge``, which also ends a clause at a semicolon)."""
 
 from __future__ import annotations
 
@@ -54,6 +55,11 @@ def sentence_spans(text: str) -> Iterator[tuple[int, int]]:
         yield from _trimmed(text, start, at)
         start = boundary.end()
     yield from _trimmed(text, start, len(text))
+
+
+def sentences(text: str) -> list[str]:
+    """The sentences of ``text`` (:func:`sentence_spans`) as strings."""
+    return [text[start:end] for start, end in sentence_spans(text)]
 
 
 def _ends_sentence(text: str, start: int, at: int) -> bool:
