@@ -44,6 +44,7 @@ from typing import Literal, NamedTuple
 from tanda.lang import DEFAULT_TEXT_LANG, FUNCTION_WORDS, Lang, fold, guess_lang
 from tanda.retrieval.analysis import lowercase, stem
 from tanda.retrieval.opposites import opposite_pairs
+from tanda.retrieval.sentences import sentences
 
 JudgeVerdict = Literal["supported", "unsupported", "unverifiable"]
 Marker = Literal["negation", "modality", "quantifier"]
@@ -54,10 +55,10 @@ MAX_PLACES = 64
 """Candidate places tried per sentence, the shortest first."""
 
 _TOKEN = re.compile(r"\d+(?:[.,/:\-]\d+)*|[^\W\d_]+(?:['’][^\W\d_]+)*")
-# Sentences end as the offline agent cuts them (tanda.adapters.offline: . ! ? before a capital or
-# a digit, a line break) and also after a semicolon, which closes a statute's list item or an
-# independent clause: a place never reaches across one.
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[“A-ZÀ-ÖØ-ÞİÇĞÖŞÜ0-9])|(?<=;)\s+|\s*\n\s*")
+# Sentences are read as the offline agent and the extraction read them (tanda.retrieval.sentences)
+# and also end after a semicolon, which closes a statute's list item or an independent clause: a
+# place never reaches across one.
+_CLAUSE_END = re.compile(r"(?<=;)\s+")
 _CLAUSE_BREAK = re.compile(r"[,;:()\[\]—–\"“”]|\s-\s")
 _YEAR_CELL = re.compile(r"(?:19|20)\d\d")
 _DIGIT = re.compile(r"\d")
@@ -431,7 +432,9 @@ def _column_of(sentence: str, stream: _Stream) -> str | None:
 
 
 def _sentences(text: str) -> list[str]:
-    return [s.strip() for s in _SENTENCE_END.split(text) if s.strip()]
+    return [
+        clause for sentence in sentences(text) for clause in _CLAUSE_END.split(sentence) if clause
+    ]
 
 
 def _claim(sentence: str, lang: Lang) -> _Claim:

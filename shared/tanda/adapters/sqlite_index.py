@@ -207,6 +207,10 @@ _CHUNK_COLUMNS: Final = (
     "c.chunk_id, c.document_id, c.tenant_id, c.ordinal, c.title, c.identity, c.page_no, "
     "c.section, c.kind, c.text, c.batch_id, c.selections, c.lang, c.embedding"
 )
+"""The one column list a chunk row is read by (:func:`_chunk` reads it into a ``Chunk``)."""
+_CHUNK_COLUMNS_UNEMBEDDED: Final = _CHUNK_COLUMNS.replace("c.embedding", "NULL")
+"""The same list with the embedding left unread, for the re-indexes: analysis never needs it and
+a large file's embeddings are most of its bytes."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -726,13 +730,13 @@ class SqliteSearchIndex(PooledConnections[apsw.Connection]):
                 part = unknown[first : first + _READ_BACK]
                 marks = ", ".join("?" for _ in part)
                 rows = conn.execute(
-                    "SELECT c.id, c.chunk_id, c.document_id, c.ordinal, c.title, c.section, "  # noqa: S608
-                    "c.text, c.lang, c.batch_id, c.selections FROM chunks c NOT INDEXED "
+                    f"SELECT c.id, {_CHUNK_COLUMNS_UNEMBEDDED} FROM chunks c NOT INDEXED "  # noqa: S608
                     f"WHERE c.id IN ({marks}) AND c.tenant_id = ? AND c.stale = 0 "
                     "ORDER BY c.document_id, c.ordinal, c.id",
                     (*part, tenant),
                 ).fetchall()
-                for _, group in itertools.groupby(rows, key=lambda row: str(row[2])):
+                read = [(_as_int(row[0]), _chunk(row[1:])) for row in rows]
+                for _, group in itertools.groupby(read, key=lambda member: member[1].document_id):
                     yield from _read_back(conn, tenant, list(group))
                 if bar is not None:
                     bar.update(len(part))
@@ -826,31 +830,17 @@ class SqliteSearchIndex(PooledConnections[apsw.Connection]):
 
     def _fill_fts(self, conn: apsw.Connection, tables: dict[str, str]) -> None:
         """Each tenant's live chunks into its (empty) FTS5 table, analyzed exactly as an upsert
-        does. Streams document by document, reading only what analysis needs (never the
+        does. Streams document by document, each row read as every chunk row is (never the
         embeddings)."""
         rows = conn.execute(
-            "SELECT id, chunk_id, document_id, tenant_id, ordinal, title, section, text, lang "
-            "FROM chunks WHERE stale = 0 ORDER BY tenant_id, document_id, ordinal, id"
+            f"SELECT c.id, {_CHUNK_COLUMNS_UNEMBEDDED} FROM chunks c "  # noqa: S608
+            "WHERE c.stale = 0 ORDER BY c.tenant_id, c.document_id, c.ordinal, c.id"
         )
-        for (tenant, document_id), group in itertools.groupby(
-            rows, key=lambda row: (row[3], row[2])
+        read = ((_as_int(row[0]), _chunk(row[1:])) for row in rows)
+        for (tenant, _), group in itertools.groupby(
+            read, key=lambda member: (member[1].tenant_id, member[1].document_id)
         ):
-            members = [
-                (
-                    _as_int(rowid),
-                    Chunk(
-                        chunk_id=chunk_id,
-                        document_id=document_id,
-                        tenant_id=tenant,
-                        ordinal=ordinal,
-                        title=title,
-                        section=section,
-                        text=text,
-                        lang=lang,
-                    ),
-                )
-                for rowid, chunk_id, _, _, ordinal, title, section, text, lang in group
-            ]
+            members = list(group)
             document = _document_row(conn, members[0][1])
             document_lang = _document_lang(document, [chunk for _, chunk in members])
             conn.executemany(
@@ -1484,26 +1474,11 @@ def _lexical_entry() -> type[LexicalEntry]:
 
 
 def _read_back(
-    conn: apsw.Connection, tenant: str, members: Sequence[Sequence[Any]]
+    conn: apsw.Connection, tenant: str, members: Sequence[tuple[int, Chunk]]
 ) -> list[LexicalEntry]:
-    """One document's live chunk rows as tantivy is to hold them, analyzed as an upsert does."""
-    chunks = [
-        Chunk(
-            chunk_id=chunk_id,
-            document_id=document_id,
-            tenant_id=tenant,
-            ordinal=ordinal,
-            title=title,
-            section=section,
-            text=text,
-            lang=lang,
-            batch_id=batch,
-            selections=tuple(json.loads(selections)),
-        )
-        for _, chunk_id, document_id, ordinal, title, section, text, lang, batch, selections in (
-            members
-        )
-    ]
+    """One document's live chunks (with their row ids) as tantivy is to hold them, analyzed as an
+    upsert does."""
+    chunks = [chunk for _, chunk in members]
     document = _document_row(conn, chunks[0])
 
     def document_lang() -> Lang:
@@ -1518,10 +1493,7 @@ def _read_back(
         return _document_lang(document, sample)()
 
     once = _once(document_lang)
-    return [
-        _entry(_as_int(row[0]), chunk, _analyzed(chunk, document, once))
-        for row, chunk in zip(members, chunks, strict=True)
-    ]
+    return [_entry(rowid, chunk, _analyzed(chunk, document, once)) for rowid, chunk in members]
 
 
 def _once(compute: Callable[[], Lang]) -> Callable[[], Lang]:

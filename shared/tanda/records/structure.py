@@ -54,12 +54,15 @@ Evaluation = Literal["IHLAL", "sağlandı", "DEĞERLENDİRİLEMEDİ", "UYARI"]
 does not hold — DUE-DATE of an invoice. Its facts are in ``violations``; it is never reported as a
 violation."""
 
-STRUCTURE_VERSION: Final = "extraction/3"
+STRUCTURE_VERSION: Final = "extraction/4"
 """What ``Document.structure_version`` says when the records of a document were built by this
 version of ``tanda.extraction``; a re-ingest rebuilds a document built by another (or by none),
 its chunks with its records. ``extraction/2`` (issue 22): definition records; no heading in a
 passage's text, claims and rule quotes start after their list or ayat number. ``extraction/3``
-(issue 23): an invoice's DUE-DATE that does not hold is ``UYARI``, not ``IHLAL``."""
+(issue 23): an invoice's DUE-DATE that does not hold is ``UYARI``, not ``IHLAL``.
+``extraction/4`` (issue 22): a long paragraph's chunks are cut where
+:mod:`tanda.retrieval.sentences` ends a sentence (not after ``No.`` or an initial; after a stop
+with reference marks), so chunks built before are rebuilt with their records."""
 
 
 class _Model(BaseModel):

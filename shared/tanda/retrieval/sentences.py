@@ -1,6 +1,8 @@
 """Sentences of stored text: the one splitter every reader of a passage uses — the claims and
-rules read at ingest (``tanda.extraction``), and the offline reader choosing the sentence that
-answers (:mod:`tanda.retrieval.reading`)."""
+rules read at ingest (``tanda.extraction``), the offline reader choosing the sentence that
+answers (:mod:`tanda.retrieval.reading`), the chunker cutting a long paragraph
+(:mod:`tanda.retrieval.ingest.chunking`) and the offline judge reading a statement and its
+passages (``tanda.adapters.offline_judge``, which also ends a clause at a semicolon)."""
 
 from __future__ import annotations
 
@@ -40,20 +42,26 @@ _ENUMERATOR = re.compile(
 )
 
 
-def sentence_spans(text: str) -> Iterator[tuple[int, int]]:
+def sentence_spans(text: str, *, numbered: bool = False) -> Iterator[tuple[int, int]]:
     """Sentences of ``text`` as ``(start, end)``, blanks trimmed, in order. Lines end sentences;
     a full stop after an initial (``J. J. Abrams``), a Roman numeral (``II. Dünya Savaşı``) or an
     abbreviation (``Drs. H. Uso``, ``No. 1``) does not. A sentence starts after the list or ayat
     number that opens it (``(2) Setiap …`` → ``Setiap …``): the number is the document's
-    printing, not a word of the sentence."""
+    printing, not a word of the sentence — unless ``numbered``, for a caller that cuts the text
+    into sentences and must keep every word of it (the chunker)."""
     start = 0
     for boundary in _SENTENCE_END.finditer(text):
         at = boundary.start()
         if boundary.group() != "\n" and not _ends_sentence(text, start, at):
             continue
-        yield from _trimmed(text, start, at)
+        yield from _trimmed(text, start, at, numbered)
         start = boundary.end()
-    yield from _trimmed(text, start, len(text))
+    yield from _trimmed(text, start, len(text), numbered)
+
+
+def sentences(text: str, *, numbered: bool = False) -> list[str]:
+    """The sentences of ``text`` (:func:`sentence_spans`) as strings."""
+    return [text[start:end] for start, end in sentence_spans(text, numbered=numbered)]
 
 
 def _ends_sentence(text: str, start: int, at: int) -> bool:
@@ -77,10 +85,11 @@ def _ends_sentence(text: str, start: int, at: int) -> bool:
     )
 
 
-def _trimmed(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
+def _trimmed(text: str, start: int, end: int, numbered: bool) -> Iterator[tuple[int, int]]:
     while start < end and text[start].isspace():
         start += 1
-    start = after_enumerator(text, start, end)
+    if not numbered:
+        start = after_enumerator(text, start, end)
     while end > start and text[end - 1].isspace():
         end -= 1
     if end > start:

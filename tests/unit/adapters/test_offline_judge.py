@@ -339,3 +339,14 @@ def test_a_sentence_quoted_without_its_ayat_number_is_supported_by_the_numbered_
     )
     for numbered in (f"(1) {statement}", f"a. {statement}", f"1. {statement}"):
         assert judge(statement, numbered) == "supported"
+
+
+def test_a_name_with_an_initial_is_read_whole_not_as_two_sentences() -> None:
+    # "Kurt B." does not end a sentence (the one splitter, tanda.retrieval.sentences): the
+    # statement's person is Kurt B. Riley, whom no place of the passage names whole.
+    verdict = judge(
+        "Kurt B. Riley was critical of the album.",
+        "Kurt B. Jones wrote for Creem. Riley was critical of the album.",
+    )
+
+    assert verdict != "supported"

@@ -11,20 +11,16 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from tanda.records.documents import ChunkKind
 from tanda.retrieval.ingest.parsed import Block, Paragraph, TableBlock, TextBlock
 from tanda.retrieval.ingest.statute import ayat_of
+from tanda.retrieval.sentences import sentences
 
 DEFAULT_TARGET_CHARS = 1200
 CELL_SEPARATOR = " | "
-
-# A sentence ends at . ! ? (or ; closing a list item) followed by space and a capital, a digit,
-# a quote or a list marker. Abbreviations such as "No." before a digit are the known weak spot.
-_SENTENCE_END_RE = re.compile(r"(?<=[.!?;])\s+(?=[\"'“(\[A-Z0-9ÇĞİÖŞÜ])")
 
 
 @dataclass(frozen=True)
@@ -125,7 +121,7 @@ def split_paragraph(paragraph: Paragraph, target_chars: int) -> list[str]:
         return [text] if text else []
     pieces: list[str] = []
     current = ""
-    for sentence in split_sentences(text):
+    for sentence in sentences(text, numbered=True):
         for part in _split_words(sentence, target_chars):
             if current and len(current) + 1 + len(part) > target_chars:
                 pieces.append(current)
@@ -135,10 +131,6 @@ def split_paragraph(paragraph: Paragraph, target_chars: int) -> list[str]:
     if current:
         pieces.append(current)
     return pieces
-
-
-def split_sentences(text: str) -> list[str]:
-    return [s for s in _SENTENCE_END_RE.split(text) if s]
 
 
 def _split_words(sentence: str, target_chars: int) -> list[str]:

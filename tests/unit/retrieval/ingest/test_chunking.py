@@ -33,6 +33,17 @@ def test_given_a_long_paragraph_when_split_then_cuts_fall_at_sentence_ends() -> 
     assert all(len(piece) <= 300 for piece in pieces)
 
 
+def test_given_abbreviations_and_list_numbers_when_split_then_cuts_skip_them_and_keep_all() -> None:
+    # The chunker cuts where the reader and the extraction read a sentence end (house rule: one
+    # splitter): not after "No." or "Drs.", and a list or ayat number stays in the chunk's text.
+    sentence = "(2) Setiap laporan No. 5 ditandatangani oleh Drs. H. Uso sebagai kepala dinas. "
+    text = (sentence * 20).strip()
+    pieces = split_paragraph(Paragraph(text), 300)
+    assert len(pieces) > 1
+    assert " ".join(pieces).split() == text.split()
+    assert all(piece.startswith("(2) Setiap") and piece.endswith("dinas.") for piece in pieces)
+
+
 def test_given_paragraphs_on_two_pages_when_chunked_then_no_chunk_spans_them() -> None:
     block = TextBlock("Pasal 5", (Paragraph("Awal di halaman tiga.", 3), Paragraph("Lanjut.", 4)))
     drafts = chunk_blocks([block], ChunkingConfig(target_chars=1200))
