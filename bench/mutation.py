@@ -15,7 +15,9 @@ mutants no selected test reaches (or not run yet).
 A surviving mutant is killed with a test, or justified in ``bench/results/mutation.json``
 (``justified``: the function, the mutated line before/after, and a one-line reason). Justifications
 are matched by the mutated lines, not mutmut's numbering, so they survive unrelated edits; one that
-no longer matches a survivor is dropped from the file. Exits 1 while any survivor is unjustified.
+no longer matches a survivor is dropped from the file — unless this run did not check its mutant (a
+partial rerun): then it stays under ``justified_not_checked``, for the run that checks it again.
+Exits 1 while any survivor is unjustified.
 """
 
 from __future__ import annotations
@@ -227,11 +229,17 @@ def mutation_of(workdir: Path, name: str, cache: dict[str, dict[str, str]]) -> d
 def report(workdir: Path) -> dict[str, Any]:
     previous = json.loads(RESULTS.read_text(encoding="utf-8")) if RESULTS.exists() else {}
     reasons = {
-        (j["function"], j["before"], j["after"]): j["reason"] for j in previous.get("justified", [])
+        (j["function"], j["before"], j["after"]): j["reason"]
+        for key in ("justified", "justified_not_checked")
+        for j in previous.get(key, [])
     }
+    reasoned = {function for function, _, _ in reasons}
     counts = {t: Counter[str]() for t in TARGETS}
     justified: list[dict[str, str]] = []
     unjustified: list[dict[str, str]] = []
+    # A justified survivor that this run did not check (a partial rerun) keeps its reason for the
+    # run that checks it again; it is listed apart and counted as not checked.
+    not_checked: list[dict[str, str]] = []
     found = mutants(workdir)
     diffs = workdir / "mutation-diffs.json"
     cache = json.loads(diffs.read_text(encoding="utf-8")) if diffs.exists() else {}
@@ -247,6 +255,11 @@ def report(workdir: Path) -> dict[str, Any]:
         if mutant.target in earlier:
             continue
         status = mutant.status
+        if status == "not checked" and mutant.function in reasoned:
+            entry = {"function": mutant.function, **mutation_of(workdir, mutant.name, cache)}
+            reason = reasons.get((entry["function"], entry["before"], entry["after"]))
+            if reason is not None:
+                not_checked.append({**entry, "reason": reason})
         if status == "survived":
             entry = {"function": mutant.function, **mutation_of(workdir, mutant.name, cache)}
             reason = reasons.get((entry["function"], entry["before"], entry["after"]))
@@ -273,7 +286,11 @@ def report(workdir: Path) -> dict[str, Any]:
         for target, c in counts.items()
     }
     by_target |= {t: previous["by_target"][t] for t in earlier}
-    for kept, entries in ((justified, "justified"), (unjustified, "unjustified")):
+    for kept, entries in (
+        (justified, "justified"),
+        (unjustified, "unjustified"),
+        (not_checked, "justified_not_checked"),
+    ):
         kept += [e for e in previous.get(entries, []) if target_of(e["function"]) in earlier]
     total = {key: sum(c[key] for c in by_target.values()) for key in next(iter(by_target.values()))}
     unique = {(j["function"], j["before"], j["after"]): j for j in justified}
@@ -287,6 +304,9 @@ def report(workdir: Path) -> dict[str, Any]:
         "scope": SCOPE,
         "unjustified": unjustified,
         "justified": [unique[k] for k in sorted(unique)],
+        "justified_not_checked": sorted(
+            not_checked, key=lambda j: (j["function"], j["before"], j["after"])
+        ),
     }
 
 

@@ -3,6 +3,7 @@ is a timeout (killed), not a mutant left unchecked."""
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import json
 import sys
@@ -103,3 +104,46 @@ def test_a_target_this_workdir_never_ran_keeps_its_earlier_figures(
     assert result["from_an_earlier_run"] == ["guard", "routing"]
     assert result["justified"] == earlier["justified"]
     assert result["by_target"]["annotate"]["mutants"] == 0  # never run anywhere: nothing to keep
+
+
+def test_a_justification_outlives_a_partial_rerun_that_did_not_check_its_mutant(
+    mutation: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Given results where a guard survivor is justified,
+    reason = {
+        "function": "tanda.guard.policy_guard.PolicyGuard.run",
+        "before": "if a:",
+        "after": "if not a:",
+        "reason": "equivalent: a is always true here",
+    }
+    results = tmp_path / "mutation.json"
+    results.write_text(json.dumps({"by_target": {}, "justified": [reason]}))
+    monkeypatch.setattr(mutation, "RESULTS", results)
+    # and a workdir whose guard run killed one mutant and did not check the justified one
+    # (its diff known from an earlier `mutmut show`),
+    work = tmp_path / "work"
+    module = work / "mutants" / "src" / "tanda" / "guard" / "policy_guard.py"
+    module.parent.mkdir(parents=True)
+    module.write_text("# mutated module\n")
+    killed = "tanda.guard.policy_guard.xǁPolicyGuardǁrun__mutmut_1"
+    justified = "tanda.guard.policy_guard.xǁPolicyGuardǁrun__mutmut_2"
+    codes: dict[str, int | None] = {killed: 1, justified: None}
+    module.with_suffix(".py.meta").write_text(json.dumps({"exit_code_by_key": codes}))
+    digest = hashlib.sha256(module.read_bytes()).hexdigest()
+    cache = {justified: {"digest": digest, "before": "if a:", "after": "if not a:"}}
+    (work / "mutation-diffs.json").write_text(json.dumps(cache))
+
+    # when it is reported, then the reason is kept apart (the mutant counts as not checked)
+    first = mutation.report(work)
+    assert first["by_target"]["guard"]["not_checked"] == 1
+    assert first["justified"] == []
+    assert [j["reason"] for j in first["justified_not_checked"]] == [reason["reason"]]
+
+    # and a later run that finds the mutant surviving justifies it with that reason.
+    results.write_text(json.dumps(first))
+    codes[justified] = 0
+    module.with_suffix(".py.meta").write_text(json.dumps({"exit_code_by_key": codes}))
+    second = mutation.report(work)
+    assert second["by_target"]["guard"]["justified"] == 1
+    assert second["unjustified"] == []
+    assert [j["reason"] for j in second["justified"]] == [reason["reason"]]
