@@ -612,12 +612,17 @@ _TIME_NAMES: Final = re.compile(
 _AGENT_BEFORE: Final = re.compile(r"\b(?:oleh|by)\s+(?:[A-ZÀ-ÖØ-ÞÇĞİÖŞÜ][\w'’.-]*\s+){0,3}$")
 
 
-def _defines(question: QuestionAnalysis, text: str) -> bool:
+def _defines(question: QuestionAnalysis, text: str, *, loosely: bool = False) -> bool:
     """A unit that holds the defined term and defines it: every word of the term, at least half
     of them right
     before a definition marker (in the :data:`DEFINED_REACH` words before ``adalah``, ``:``,
     ``tanımlanır``, ``means`` …, asides in brackets aside: ``Simbiosis (dari bahasa Yunani …)
-    adalah …``), or closing the unit right after one (``… nama ibu adalah matronimik.``)."""
+    adalah …``), or closing the unit right after one (``… nama ibu adalah matronimik.``).
+
+    ``loosely`` (for a unit whose passage holds every word of the term): the unit need hold only
+    the term's last word and half of its words, and only as the subject of the definition —
+    ``Geometri (…) adalah cabang matematika …`` for "Apa itu ilmu geometri?", the passage saying
+    "Ilmu ini …" — not closing the unit after a marker."""
     focus = question.focus
     if not focus:
         return False
@@ -627,7 +632,11 @@ def _defines(question: QuestionAnalysis, text: str) -> bool:
         keys = _keys(piece, lang)
         return 2 * sum(1 for t in focus if _holds(t, keys)) >= len(focus)
 
-    if not all(_holds(t, _keys(text, lang)) for t in focus):
+    own = _keys(text, lang)
+    if loosely:
+        if not (_holds(focus[-1], own) and half(text)):
+            return False
+    elif not all(_holds(t, own) for t in focus):
         return False
     for plain in dict.fromkeys((text, _ASIDE.sub(" ", text))):
         for marker in _COPULA[lang].finditer(plain):
@@ -635,7 +644,7 @@ def _defines(question: QuestionAnalysis, text: str) -> bool:
             if half(before):
                 return True
             after = plain[marker.end() :].split()
-            if after and len(after) <= len(focus) + 1 and half(" ".join(after)):
+            if not loosely and after and len(after) <= len(focus) + 1 and half(" ".join(after)):
                 return True
     return False
 
@@ -923,6 +932,11 @@ def read_units(question: QuestionAnalysis, passages: Sequence[ReadPassage]) -> R
             covered = sum(focus[n].weight for n in held_at) / total if total else 0.0
             placed = sum(focus[n].weight for n in placed_at) / total if total else 0.0
             kind = holds_kind(question, unit.text)
+            if not kind and question.kind == "definition" and len(placed_at) == len(focus):
+                # A definition says its term as the text names it; a word the question puts
+                # before it ("ilmu geometri", "the science of geometry") may be said only by its
+                # passage.
+                kind = _defines(question, unit.text, loosely=True)
             missing = _missing_names(focus, placed_at) or unknown
             if not missing:
                 missing = tuple(focus[n].surface for n in qualifiers if n not in held_at)

@@ -520,3 +520,43 @@ def test_an_ordinal_of_the_question_must_be_said_where_the_answer_stands() -> No
     assert read("Siapa sultan kedua Kesultanan Deli?", second).answers
     quarter = ReadPassage("P1", "Savunmacı Von Miller 4. çeyrekte topu Newton'dan kaptı.", ())
     assert read("Dördüncü çeyrekte topu Newton'dan kim kaptı?", quarter).answers
+
+
+def test_a_definition_names_its_term_without_the_word_its_passage_says_of_it() -> None:
+    # "Apa itu ilmu geometri?": the definition says "Geometri … adalah …"; the word before the
+    # term ("ilmu", "the science of") is said by the passage, not by the defining sentence.
+    passage = ReadPassage(
+        "P1",
+        "Geometri (Yunani Kuno: γεωμετρία, geo- 'bumi', -metron 'pengukuran') adalah cabang "
+        "matematika yang bersangkutan dengan bentuk, ukuran dan sifat ruang. Ilmu ini sudah "
+        "dipelajari sejak zaman Mesir Kuno.",
+        (),
+    )
+    reading = read("Apa itu ilmu geometri?", passage)
+    assert reading.answers
+    assert reading.best is not None and "cabang matematika" in reading.best.unit.text
+    english = ReadPassage(
+        "P1",
+        "Geometry (from Ancient Greek) is a branch of mathematics concerned with shape and size. "
+        "The science is older than writing.",
+        (),
+    )
+    best = read("What is the science of geometry?", english).best
+    assert best is not None and best.answers and "branch of mathematics" in best.unit.text
+
+
+def test_a_definition_of_another_kind_of_the_term_does_not_answer() -> None:
+    # The word the passage does not say anywhere narrows the term: "ramalan astrologi" is not
+    # "astrologi"; a term said after the copula, not before it, is not what is defined when a
+    # word of it is said only elsewhere in the passage.
+    astrology = ReadPassage(
+        "P1", "Astrologi adalah sistem pengetahuan tentang kedudukan benda-benda langit.", ()
+    )
+    assert not read("Apa yang dimaksud dengan ramalan astrologi?", astrology).answers
+    protagonist = ReadPassage(
+        "P1",
+        "Protagonis sering merupakan seorang pemeran utama, yang konfliknya merupakan dengan "
+        "antagonis. Tokoh dalam cerita beragam.",
+        (),
+    )
+    assert not read("Apa yang dimaksud dengan tokoh antagonis?", protagonist).answers
