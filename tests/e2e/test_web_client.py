@@ -244,6 +244,41 @@ def test_a_supported_chip_opens_its_passage_with_the_document_identity(
     expect(dialog).to_be_hidden()
 
 
+# Animation frames held until the test lets them run: a render the client asked for while the
+# answer streamed is then still waiting when the stream ends, as on a busy machine.
+HOLD_FRAMES = """() => {
+  const waiting = new Map();
+  let next = 1;
+  window.requestAnimationFrame = (callback) => { waiting.set(next, callback); return next++; };
+  window.cancelAnimationFrame = (id) => { waiting.delete(id); };
+  window.runHeldFrames = () => {
+    const callbacks = [...waiting.values()];
+    waiting.clear();
+    for (const callback of callbacks) callback(performance.now());
+    return callbacks.length;
+  };
+}"""
+
+
+def test_a_focused_chip_keeps_the_keyboard_focus_when_a_late_render_runs(
+    page: Page, served: Served
+) -> None:
+    # Given a finished answer while a render asked for during its stream still waits for its frame
+    open_client(page, served, scenario="seed_example")
+    page.evaluate(HOLD_FRAMES)
+    turn = ask(page)
+    chip = turn.locator("button.chip-proof[data-key=P1]")
+    expect(chip).to_have_count(1)
+    # when a keyboard reader focuses a chip and the waiting frames then run,
+    chip.focus()
+    page.evaluate("() => window.runHeldFrames()")
+    # then the chip still has the focus, and Enter opens its passage.
+    assert page.evaluate("() => document.activeElement.dataset.key") == "P1"
+    page.keyboard.press("Enter")
+    expect(page.locator("#passage-dialog")).to_be_visible()
+    expect(page.locator("#passage-dialog")).to_have_attribute("data-key", "P1")
+
+
 def test_an_unsupported_claims_chip_does_not_read_as_proof(page: Page, served: Served) -> None:
     open_client(page, served, scenario="seed_example")
     turn = ask(page)

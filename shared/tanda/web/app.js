@@ -558,7 +558,7 @@
       id, question, schema: null, conversationId: null, messageId: null, traceId: null,
       citations: new Map(), passages: new Map(), guardBlocked: false, annotations: null,
       answer: "", done: null, error: null, httpError: null, ended: false, progress: "",
-      scheduled: false,
+      scheduled: false, frame: 0,
     };
     const answer = el("article", {
       class: "answer", "aria-busy": "true", "data-state": "streaming",
@@ -586,10 +586,38 @@
   function schedule(turn) {
     if (turn.scheduled) return;
     turn.scheduled = true;
-    window.requestAnimationFrame(() => {
+    turn.frame = window.requestAnimationFrame(() => {
       turn.scheduled = false;
       render(turn);
     });
+  }
+
+  // The last render of a turn is synchronous; a render still waiting for its animation frame
+  // would replace the finished answer's nodes once more (and the chip a reader just focused).
+  function unschedule(turn) {
+    if (!turn.scheduled) return;
+    window.cancelAnimationFrame(turn.frame);
+    turn.scheduled = false;
+  }
+
+  // A chip keeps the keyboard focus across a render: the answer's nodes are rebuilt on every
+  // frame while it streams, and a reader tabbing through the sources must not be sent back to
+  // the top of the page.
+  function focusedKey(container) {
+    const focused = document.activeElement;
+    if (!focused || !container.contains(focused) || !focused.dataset.key) return null;
+    return { tag: focused.tagName, className: focused.className, key: focused.dataset.key };
+  }
+
+  function refocus(container, was) {
+    if (!was) return;
+    for (const candidate of container.querySelectorAll("[data-key]")) {
+      if (candidate.tagName === was.tag && candidate.className === was.className &&
+          candidate.dataset.key === was.key) {
+        candidate.focus();
+        return;
+      }
+    }
   }
 
   function render(turn) {
@@ -602,7 +630,9 @@
     const answerNode = renderAnswer(turn, text, placement.spans);
     placement.uncovered = trust.mode === "annotated" &&
       answerNode.querySelector("[data-uncovered]") !== null && !trust.annotations.fallback_used;
+    const focused = focusedKey(nodes.body);
     nodes.body.replaceChildren(answerNode);
+    refocus(nodes.body, focused);
 
     const banner = bannerOf(turn, trust, placement);
     nodes.banner.replaceChildren(...banner.map((line) =>
@@ -777,6 +807,7 @@
       else if (error.name !== "AbortError") turn.error = httpMessage(error);
     } finally {
       turn.ended = true;
+      unschedule(turn);
       render(turn);
       state.busy = false;
       state.controller = null;
