@@ -31,10 +31,6 @@ def reciprocal_rank_fusion(
     rankings: Mapping[str, Sequence[str]], config: FusionConfig = FusionConfig()
 ) -> list[Fused]:
     """Fuse ranked id lists, one per arm (e.g. ``{"lexical": [...], "vector": [...]}``)."""
-    if len(rankings) == 1:
-        ((arm, ids),) = rankings.items()
-        if config.weight(arm) > 0:
-            return _one_arm(arm, ids, config)
     scores: dict[str, float] = {}
     ranks: dict[str, dict[str, int]] = {}
     for arm, ids in rankings.items():
@@ -46,21 +42,10 @@ def reciprocal_rank_fusion(
             seen.add(doc_id)
             scores[doc_id] = scores.get(doc_id, 0.0) + weight / (config.k + position)
             ranks.setdefault(doc_id, {})[arm] = position
-    return sorted(
-        (Fused(doc_id, score, ranks[doc_id]) for doc_id, score in scores.items()),
-        key=lambda f: (-f.score, min(f.ranks.values()), f.id),
-    )
-
-
-def _one_arm(arm: str, ids: Sequence[str], config: FusionConfig) -> list[Fused]:
-    """:func:`reciprocal_rank_fusion` of one arm of positive weight: its scores fall with the
-    rank, so the fused order is the arm's own (each id at its first rank) and needs no sort —
-    every search of the embedded index without vectors fuses this way (issue 28)."""
-    weight = config.weight(arm)
-    seen: set[str] = set()
-    fused: list[Fused] = []
-    for position, doc_id in enumerate(ids, start=1):
-        if doc_id not in seen:
-            seen.add(doc_id)
-            fused.append(Fused(doc_id, weight / (config.k + position), {arm: position}))
-    return fused
+    fused = [Fused(doc_id, score, ranks[doc_id]) for doc_id, score in scores.items()]
+    if len(rankings) == 1 and all(config.weight(arm) > 0 for arm in rankings):
+        # One arm of positive weight: its scores fall with the rank, so the order the ids were
+        # first seen in is the fused order — no sort (every search of the embedded index
+        # without vectors: issue 28).
+        return fused
+    return sorted(fused, key=lambda f: (-f.score, min(f.ranks.values()), f.id))
