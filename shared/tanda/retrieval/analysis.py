@@ -19,7 +19,6 @@ PyStemmer object is not thread-safe. The languages, their function words (the qu
 
 from __future__ import annotations
 
-import itertools
 import re
 import threading
 import unicodedata
@@ -109,20 +108,17 @@ def _term(word: str, lang: Lang, cache: dict[str, str]) -> str:
 _PIECE_CACHE_MAX: Final = 200_000
 """Whitespace-separated pieces kept per language in the piece cache (cleared when full: the
 frequent pieces come back at once); ~180 B each with their terms."""
-_piece_cache: dict[Lang, dict[str, tuple[str, ...]]] = {}
-_stream_cache: dict[Lang, dict[str, str]] = {}
-"""The same pieces' terms joined by one space (``""`` when none): what :func:`index_text`
-joins, so a warm chunk is looked up and joined in C (issue 28)."""
+_piece_cache: dict[Lang, dict[str, str]] = {}
+"""Each piece's terms joined by one space (``""`` when it holds no token): what
+:func:`index_text` joins, so a warm chunk is looked up and joined in C (issue 28)."""
 
 
-def _piece(piece: str, lang: Lang) -> tuple[str, ...]:
-    """The terms of one whitespace-free piece of lowered text (none when it holds no token),
-    cached with their stream: a piece's terms are always the same for one language."""
+def _piece(piece: str, lang: Lang) -> str:
+    """The terms of one whitespace-free piece of lowered text joined by one space (``""`` when
+    it holds no token), cached: a piece's terms are always the same for one language."""
     cache = _piece_cache.setdefault(lang, {})
-    streams = _stream_cache.setdefault(lang, {})
     found = cache.get(piece)
-    if found is not None:  # its stream too (another thread may have cleared it in between)
-        streams[piece] = " ".join(found)
+    if found is not None:
         return found
     words = _term_cache.setdefault(lang, {})
     terms: list[str] = []
@@ -139,9 +135,7 @@ def _piece(piece: str, lang: Lang) -> tuple[str, ...]:
             terms.append(_term(suffix[1:], lang, words))
     if len(cache) >= _PIECE_CACHE_MAX:
         cache.clear()
-        streams.clear()
-    cache[piece] = found = tuple(terms)
-    streams[piece] = " ".join(found)
+    cache[piece] = found = " ".join(terms)
     return found
 
 
@@ -155,34 +149,29 @@ def _split(text: str, lang: Lang) -> list[str]:
 
 
 def index_terms(text: str, lang: Lang) -> list[str]:
-    """Document side: every token, stemmed for ``lang`` and folded (order kept, repeats kept).
+    """Document side: every token, stemmed for ``lang`` and folded (order kept, repeats kept):
+    the terms of :func:`index_text`, the stream the index stores.
 
     The same terms as ``[fold(t) for t in stem(tokenize(text, lang), lang)]`` (a unit test holds
     them equal), through the piece and word caches."""
-    known = _piece_cache.setdefault(lang, {}).get
-    return list(
-        itertools.chain.from_iterable(
-            terms if (terms := known(piece)) is not None else _piece(piece, lang)
-            for piece in _split(text, lang)
-        )
-    )
+    return index_text(text, lang).split()
 
 
 def index_text(text: str, lang: Lang) -> str:
-    """:func:`index_terms` joined by single spaces: the stream the index stores. When every
+    """Every term of ``text`` joined by single spaces: the stream the index stores. When every
     piece is cached (nearly every chunk once an ingest is under way) the pieces' streams are
     looked up and joined without a Python loop; a piece without a token adds nothing."""
     pieces = _split(text, lang)
-    streams = _stream_cache.setdefault(lang, {})
+    cache = _piece_cache.setdefault(lang, {})
     for _ in range(2):
         try:
-            return " ".join(filter(None, map(streams.__getitem__, pieces)))
+            return " ".join(filter(None, map(cache.__getitem__, pieces)))
         except KeyError:  # pieces not seen yet: their terms computed, then joined as above
             for piece in pieces:
-                if piece not in streams:
+                if piece not in cache:
                     _piece(piece, lang)
-    # the caches filled up and were cleared between this text's pieces
-    return " ".join(filter(None, (" ".join(_piece(piece, lang)) for piece in pieces)))
+    # the cache filled up and was cleared between this text's pieces
+    return " ".join(filter(None, [_piece(piece, lang) for piece in pieces]))
 
 
 def query_terms(text: str, lang: Lang) -> list[str]:

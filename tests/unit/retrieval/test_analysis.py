@@ -125,7 +125,6 @@ def test_the_indexed_stream_is_the_pipelines_terms_whatever_the_spacing() -> Non
         "— | ...",
     ]
     analysis._piece_cache.clear()
-    analysis._stream_cache.clear()
     analysis._term_cache.clear()
     for lang in ("id", "tr", "en"):
         for text in texts * 2:  # the second pass reads the cache
@@ -145,7 +144,6 @@ def test_the_indexed_stream_stays_exact_when_the_piece_cache_fills_midway(
     # text's pieces must not drop or repeat a term (a cache of 3 pieces clears many times a text)
     monkeypatch.setattr(analysis, "_PIECE_CACHE_MAX", 3)
     analysis._piece_cache.clear()
-    analysis._stream_cache.clear()
     text = "Anggaran pendidikan Rp 10.723,82 miliar (UU 27/2022, Pasal 3 ayat (1)) — Türkiye'nin"
     for lang in ("id", "tr", "en"):
         expected = " ".join(fold(t) for t in stem(tokenize(text, lang), lang))
@@ -153,4 +151,3 @@ def test_the_indexed_stream_stays_exact_when_the_piece_cache_fills_midway(
             assert index_text(text, lang) == expected  # type: ignore[arg-type]
             assert index_terms(text, lang) == expected.split()  # type: ignore[arg-type]
     analysis._piece_cache.clear()
-    analysis._stream_cache.clear()
