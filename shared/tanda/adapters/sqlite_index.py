@@ -41,7 +41,6 @@ import functools
 import itertools
 import json
 import math
-import operator
 import secrets
 import sys
 import threading
@@ -266,7 +265,7 @@ def record_filter(query: RecordQuery, alias: str = "r") -> SqlFilter:
         else:
             # `term_keys IS NOT NULL` lets the planner take the partial index over the tenant's
             # definitions (`records_terms`); one of the record's keys must be one asked for.
-            marks = ", ".join("?" for _ in query.terms)
+            marks = _marks(len(query.terms))
             keys = f"SELECT 1 FROM json_each({alias}.term_keys) WHERE value IN ({marks})"  # noqa: S608
             clauses.append(f"{alias}.term_keys IS NOT NULL AND EXISTS ({keys})")
             params.extend(query.terms)
@@ -277,7 +276,7 @@ def _narrowing(scope: SearchScope, alias: str, params: list[Any]) -> list[str]:
     clauses: list[str] = []
     if scope.document_ids is not None:
         if scope.document_ids:
-            marks = ", ".join("?" for _ in scope.document_ids)
+            marks = _marks(len(scope.document_ids))
             clauses.append(f"{alias}.document_id IN ({marks})")
             params.extend(scope.document_ids)
         else:
@@ -467,7 +466,7 @@ class SqliteSearchIndex(PooledConnections[apsw.Connection]):
                 "INSERT INTO records (tenant_id, node_id, document_id, kind, ordinal, chunk_id, "
                 "parent_id, batch_id, selections, body, term_keys) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                _record_rows(records),
+                map(_record_row, records),
             )
             conn.execute(  # a new generation: the tenant's cached term statistics are out of date
                 "UPDATE tenant_fts SET generation = generation + 1 WHERE tenant_id = ?",
@@ -729,7 +728,7 @@ class SqliteSearchIndex(PooledConnections[apsw.Connection]):
             # ones read back and analyzed here, streamed (a re-index of a large file included).
             for first in range(0, len(unknown), _READ_BACK):
                 part = unknown[first : first + _READ_BACK]
-                marks = ", ".join("?" for _ in part)
+                marks = _marks(len(part))
                 rows = conn.execute(
                     f"SELECT c.id, {_CHUNK_COLUMNS_UNEMBEDDED} FROM chunks c NOT INDEXED "  # noqa: S608
                     f"WHERE c.id IN ({marks}) AND c.tenant_id = ? AND c.stale = 0 "
@@ -1084,7 +1083,7 @@ class SqliteSearchIndex(PooledConnections[apsw.Connection]):
                 f"CREATE VIRTUAL TABLE IF NOT EXISTS {vocab} "
                 f"USING fts5vocab(main, {tenant.table}, row)"
             )
-            marks = ", ".join("?" for _ in missing)
+            marks = _marks(len(missing))
             found: dict[str, int] = dict(
                 conn.execute(  # type: ignore[arg-type]
                     f"SELECT term, doc FROM {vocab} WHERE term IN ({marks})",  # noqa: S608
@@ -1154,7 +1153,7 @@ class SqliteSearchIndex(PooledConnections[apsw.Connection]):
         if not chunk_ids:
             return []
         where = scope_filter(scope)
-        marks = ", ".join("?" for _ in chunk_ids)
+        marks = _marks(len(chunk_ids))
         rows = self._leased().execute(
             f"SELECT {_CHUNK_COLUMNS} FROM chunks c "  # noqa: S608
             f"WHERE c.chunk_id IN ({marks}) AND {where.sql} "
@@ -1362,41 +1361,23 @@ _RECORD_COLUMNS: Final = ", ".join(f"r.{field}" for field in _RECORD_FIELDS)
 _IN_COLUMNS: Final = set(_RECORD_FIELDS)
 
 
-_RECORD_ROW_COLUMNS: Final = operator.itemgetter(
-    "tenant_id",
-    "node_id",
-    "document_id",
-    "kind",
-    "ordinal",
-    "chunk_id",
-    "parent_id",
-    "batch_id",
-)
-"""The leading columns of a ``records`` row, read from a record's ``__dict__`` in one call."""
-
-
-def _record_rows(records: Sequence[StructureRecord]) -> list[tuple[Any, ...]]:
-    """The ``records`` rows of ``records``: the columns, then the body (the rest of the record
-    as JSON) and a definition's term keys. At 100k chunks an ingest writes ~2.4 records a chunk
-    and the body is most of their cost; the columns are read from the record's ``__dict__`` in
-    one ``itemgetter`` call rather than attribute by attribute (issue 28)."""
-    rows: list[tuple[Any, ...]] = []
-    append = rows.append
-    for record in records:
-        fields = record.__dict__
-        columns = _RECORD_ROW_COLUMNS(fields)
-        append(
-            (
-                *columns,
-                _json_list(fields["selections"]),
-                # the serializer itself: model_dump_json's Python wrapper was ~15 % of this row
-                record.__pydantic_serializer__.to_json(
-                    record, exclude=_IN_COLUMNS, exclude_none=True
-                ).decode(),
-                json.dumps(list(record.keys)) if record.kind == "definition" else None,
-            )
-        )
-    return rows
+def _record_row(record: StructureRecord) -> tuple[Any, ...]:
+    return (
+        record.tenant_id,
+        record.node_id,
+        record.document_id,
+        record.kind,
+        record.ordinal,
+        record.chunk_id,
+        record.parent_id,
+        record.batch_id,
+        _json_list(record.selections),
+        # the serializer itself: model_dump_json's Python wrapper was ~15 % of this row (issue 28)
+        record.__pydantic_serializer__.to_json(
+            record, exclude=_IN_COLUMNS, exclude_none=True
+        ).decode(),
+        json.dumps(list(record.keys)) if record.kind == "definition" else None,
+    )
 
 
 def _record(row: Sequence[Any]) -> StructureRecord:
