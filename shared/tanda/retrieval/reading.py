@@ -40,7 +40,7 @@ import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import cached_property, lru_cache
+from functools import cache, cached_property, lru_cache
 from typing import Final
 
 from tanda.lang import Lang, fold, is_function_word
@@ -367,7 +367,7 @@ def _keys(text: str, lang: Lang) -> _Keys:
     if _LIFE_SPAN.search(text):
         # "Petrus Lombardus (1100 – 21 Juli 1160)": a person's years in brackets say when they
         # were born and when they died, without the words.
-        stems |= _LIFE_KEYS[lang]
+        stems |= _life_keys(lang)
     return _Keys(stems, _surfaces(text), lang, capitals)
 
 
@@ -383,17 +383,12 @@ _LIFE_WORDS: Final[dict[Lang, str]] = {
 }
 
 
+@cache
 def _life_keys(lang: Lang) -> frozenset[str]:
+    """What a life's span in brackets says: the words of being born and of dying, as keys (made
+    when first asked, not at import)."""
     listed = [lowercase(w, lang) for w in _LIFE_WORDS[lang].split()]
     return frozenset(fold(w) for w in listed) | frozenset(fold(s) for s in stem(listed, lang))
-
-
-_LIFE_KEYS: Final[dict[Lang, frozenset[str]]] = {
-    "id": _life_keys("id"),
-    "tr": _life_keys("tr"),
-    "en": _life_keys("en"),
-}
-"""What a life's span in brackets says: the words of being born and of dying, as keys."""
 
 
 _CAPITALS: Final = re.compile(r"(?<![\w'’])[A-ZÀ-ÖØ-ÞÇĞİÖŞÜ]{2,}(?![a-zà-öø-ÿçğıöşü])")
