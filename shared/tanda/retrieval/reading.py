@@ -48,7 +48,7 @@ from tanda.numbers import QuantityKind, extract_quantities
 from tanda.retrieval.analysis import index_terms, lowercase, stem, surface_terms, tokenize
 from tanda.retrieval.opposites import opposite_pairs
 from tanda.retrieval.question import NEGATION_WORDS, TERM_WEIGHT, FocusTerm, QuestionAnalysis
-from tanda.retrieval.sentences import sentence_spans, without_enumerator
+from tanda.retrieval.sentences import whole_sentence_spans, without_enumerator
 
 PLACED_MIN: Final = 0.5
 """The share of the focus weight a unit's place must hold to answer."""
@@ -270,28 +270,11 @@ def _passage_units(key: str, passage: str, rank: int) -> tuple[Unit, ...]:
                 Unit(key, " ".join(row.split()), header, rank, n) for n, row in enumerate(rows)
             )
     units: list[Unit] = []
-    pending = ""
-    spans = list(sentence_spans(passage))
-    for number, (start, end) in enumerate(spans):
+    for start, end in whole_sentence_spans(passage, max_chars=MAX_UNIT_CHARS):
         text = " ".join(passage[start:end].split())
-        if pending:
-            text = f"{pending} {text}"
-        following = spans[number + 1][0] if number + 1 < len(spans) else end
-        if _unfinished(text) and "\n" not in passage[end:following]:
-            pending = text  # "… (bahasa Inggris: Global …" goes on after the colon
-            continue
-        pending = ""
         if len(text) >= MIN_UNIT_CHARS and any(ch.isalpha() for ch in text):
             units.append(Unit(key, text, None, rank, len(units)))
-    if pending and len(pending) >= MIN_UNIT_CHARS:
-        units.append(Unit(key, pending, None, rank, len(units)))
     return tuple(units)
-
-
-def _unfinished(text: str) -> bool:
-    """A piece the splitter cut inside a sentence: it ends with a colon, or opens a bracket it
-    does not close."""
-    return len(text) < MAX_UNIT_CHARS and (text.endswith(":") or text.count("(") > text.count(")"))
 
 
 # -- matching -------------------------------------------------------------------------------------
