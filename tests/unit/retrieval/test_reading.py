@@ -267,6 +267,15 @@ def test_a_release_said_in_other_words_answers() -> None:
     assert read("Kapan Windows 2000 dirilis?", passage).answers
     english = ReadPassage("P1", "The first Walkman was launched by Sony on 1 July 1979.", ())
     assert read("When was the first Walkman released?", english).answers
+    # An introduction is a release too; a character is a figure of the story (tokoh).
+    introduced = ReadPassage(
+        "P1", "BlackBerry pertama kali diperkenalkan pada tahun 1999 oleh sebuah perusahaan.", ()
+    )
+    assert read("Kapan ponsel BlackBerry pertama kali rilis?", introduced).answers
+    story = ReadPassage(
+        "P1", "Tokoh utama serial Eyeshield 21 adalah Sena, seorang murid SMA Deimon.", ()
+    )
+    assert read("Siapakah karakter utama serial Eyeshield 21?", story).answers
 
 
 def test_how_large_asks_for_an_area_and_how_high_for_a_length() -> None:
