@@ -268,8 +268,12 @@ class OfflineModel:
             return read_units(question, passages).answering(MAX_SENTENCES)
 
         answering = read([s for s in sources if "kind" not in s])
-        # A violated rule is reported by the server itself (ASK-08), never as the answer.
-        answering += read([s for s in sources if s.get("kind") not in (None, "rule")])
+        if answering or question.asks_items or question.asks_table or question.asks_list:
+            # An evidence item comes after the passage that answers, never instead of it (issue
+            # 22): it is a piece of a passage, read without the words around it — unless the
+            # question asks for the items, a table or a list the records hold (ASK-08, ASK-10).
+            # A violated rule is reported by the server itself (ASK-08), never as the answer.
+            answering += read([s for s in sources if s.get("kind") not in (None, "rule")])
         if not answering:
             return ASK_NOT_FOUND[language]
         lines = [f"- {r.unit.text} [S{r.unit.key}]" for r in answering]

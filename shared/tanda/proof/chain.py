@@ -39,14 +39,12 @@ from tanda.proof.grounding import (
 from tanda.proof.identifiers import identifier_spans, overlaps
 from tanda.proof.operations import ShownOperation, shown_operations
 from tanda.records.structure import RuleRecord
+from tanda.retrieval.sentences import whole_sentence_spans
 
 _MARKER = re.compile(r"\[S(\d+)\]")
 _SPACED_MARKER = re.compile(r"\s*\[S\d+\]")
 _CONVENTION = {"en": "en", "id": "id", "tr": "id"}  # how a language writes 1.500
 _AMBIGUOUS = re.compile(r"(?<![\d.,])\d{1,3}[.,]\d{3}(?![\d.,])")  # 1.500, 1,500
-# A sentence ends at . ! ? before a space and what is not a digit (``Rp. 5.000`` goes on), or at
-# a line break.
-_SENTENCE_END = re.compile(r"(?<=[.!?])[ \t]+(?=[^\d\s])|\n+")
 _LEADING_MARKERS = re.compile(r"(?:\s*\[S\d+\])+")
 
 
@@ -91,16 +89,13 @@ class RuleResult:
 
 def statements_from_markers(answer: str) -> list[Statement]:
     """Sentences of an answer that cites with ``[S#]`` markers (``/v1/ask``, after its markers
-    are resolved), each citing the markers inside it. Markers right after a sentence's end
-    (``… 42.570,00 TL. [S1]``) belong to that sentence."""
-    bounds: list[tuple[int, int]] = []
-    start = 0
-    for m in _SENTENCE_END.finditer(answer):
-        bounds.append((start, m.start()))
-        start = m.end()
-    bounds.append((start, len(answer)))
+    are resolved), each citing the markers inside it — the sentences as every reader of text in
+    tanda reads them (:func:`tanda.retrieval.sentences.whole_sentence_spans`: a full stop after
+    an initial, an abbreviation or a Roman numeral ends none, nor a colon inside brackets, so
+    ``… oleh Prof. Ir. Hendrik van Breen (lahir: 1880). [S3]`` is one statement citing S3).
+    Markers right after a sentence's end (``… 42.570,00 TL. [S1]``) belong to that sentence."""
     statements: list[Statement] = []
-    for begin, end in bounds:
+    for begin, end in whole_sentence_spans(answer, numbered=True):
         lead = _LEADING_MARKERS.match(answer, begin, end)
         if lead is not None and statements:
             previous = statements[-1]

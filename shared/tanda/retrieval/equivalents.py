@@ -45,7 +45,8 @@ EQUIVALENTS: Final[tuple[str, ...]] = (
     "born lahir dilahirkan kelahiran doğdu doğum",
     "died death meninggal wafat tewas mangkat öldü ölüm vefat",
     "founded established didirikan berdiri dibentuk kuruldu kurulmuştur",
-    "released launched dirilis diluncurkan dikeluarkan diterbitkan yayınlandı",
+    "released launched introduced dirilis diluncurkan dikeluarkan diterbitkan diperkenalkan "
+    "yayınlandı tanıtıldı",
     "led memimpin dipimpin pimpinan yönetti",
     "married menikah menikahi pernikahan evlendi",
     "headquartered bermarkas markas berkantor",
@@ -63,6 +64,10 @@ EQUIVALENTS: Final[tuple[str, ...]] = (
     "son putra anak oğul",
     "father ayah bapak baba",
     "mother ibu anne",
+    "character karakter tokoh",
+    "appeared muncul tampil",
+    "cause caused penyebab disebabkan sebab neden",
+    "involved terlibat berperan",
 )
 
 

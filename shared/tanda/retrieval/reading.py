@@ -48,7 +48,7 @@ from tanda.numbers import QuantityKind, extract_quantities
 from tanda.retrieval.analysis import index_terms, lowercase, stem, surface_terms, tokenize
 from tanda.retrieval.opposites import opposite_pairs
 from tanda.retrieval.question import NEGATION_WORDS, TERM_WEIGHT, FocusTerm, QuestionAnalysis
-from tanda.retrieval.sentences import sentence_spans, without_enumerator
+from tanda.retrieval.sentences import whole_sentence_spans, without_enumerator
 
 PLACED_MIN: Final = 0.5
 """The share of the focus weight a unit's place must hold to answer."""
@@ -79,6 +79,9 @@ RANK_BONUS: Final = 0.1
 """What being in the first retrieved passage adds to a unit's score (half of it the second's …)."""
 LABEL_BONUS: Final = 0.1
 """What a table row whose label the question says whole adds."""
+OTHER_YEAR_COST: Final = 0.15
+"""What a unit costs that names a year other than the one the question names, and not that one
+("2010 itibariyle … nüfusu" is not answered by "2014 yılında … nüfusla")."""
 EQUIVALENT_COST: Final = 0.05
 """What each focus word met only through an equivalent or a near form costs a unit's score."""
 NAME_FUZZY_MIN: Final = 6
@@ -267,28 +270,11 @@ def _passage_units(key: str, passage: str, rank: int) -> tuple[Unit, ...]:
                 Unit(key, " ".join(row.split()), header, rank, n) for n, row in enumerate(rows)
             )
     units: list[Unit] = []
-    pending = ""
-    spans = list(sentence_spans(passage))
-    for number, (start, end) in enumerate(spans):
+    for start, end in whole_sentence_spans(passage, max_chars=MAX_UNIT_CHARS):
         text = " ".join(passage[start:end].split())
-        if pending:
-            text = f"{pending} {text}"
-        following = spans[number + 1][0] if number + 1 < len(spans) else end
-        if _unfinished(text) and "\n" not in passage[end:following]:
-            pending = text  # "… (bahasa Inggris: Global …" goes on after the colon
-            continue
-        pending = ""
         if len(text) >= MIN_UNIT_CHARS and any(ch.isalpha() for ch in text):
             units.append(Unit(key, text, None, rank, len(units)))
-    if pending and len(pending) >= MIN_UNIT_CHARS:
-        units.append(Unit(key, pending, None, rank, len(units)))
     return tuple(units)
-
-
-def _unfinished(text: str) -> bool:
-    """A piece the splitter cut inside a sentence: it ends with a colon, or opens a bracket it
-    does not close."""
-    return len(text) < MAX_UNIT_CHARS and (text.endswith(":") or text.count("(") > text.count(")"))
 
 
 # -- matching -------------------------------------------------------------------------------------
@@ -364,7 +350,7 @@ class _Keys:
 def _keys(text: str, lang: Lang) -> _Keys:
     capitals = frozenset(fold(w.lower()) for w in _CAPITALS.findall(text))
     stems = _terms(text, lang)
-    if _LIFE_SPAN.search(text):
+    if _LIFE_SPAN.search(_REFERENCE_MARK.sub("", text)):
         # "Petrus Lombardus (1100 – 21 Juli 1160)": a person's years in brackets say when they
         # were born and when they died, without the words.
         stems |= _life_keys(lang)
@@ -376,6 +362,9 @@ _LIFE_SPAN: Final = re.compile(
     r"\([^()]*?(?<!\d)\d{3,4}(?!\d)[^()\d]*?[-–—][^()]*?(?<!\d)\d{3,4}(?!\d)[^()]*\)"
 )
 """A bracket right after a name holding two years joined by a dash: a life's span."""
+_REFERENCE_MARK: Final = re.compile(r"\[\d{1,3}\]")
+"""A reference mark (``Lombardia[1][2]``): not a number of the text, taken out before a life
+span is looked for."""
 _LIFE_WORDS: Final[dict[Lang, str]] = {
     "id": "lahir dilahirkan kelahiran meninggal wafat kematian",
     "tr": "doğdu doğmuş doğum doğumu öldü ölmüş ölüm ölümü vefat",
@@ -889,6 +878,7 @@ def read_units(question: QuestionAnalysis, passages: Sequence[ReadPassage]) -> R
     place_opposites = _asked_opposites(undenied & weighty, lang)
     qualifiers = _qualifiers(question)
     ordinals = _ordinals(question)
+    asked_years = frozenset(t.surface for t in focus if t.number and _BARE_YEAR.match(t.surface))
     focus_stems = frozenset(t.stem for t in focus)
     # A name no passage read holds anywhere is not what they speak of: "Kabupaten Mantan Barat"
     # is not "Kabupaten Pasaman Barat", however many of its words they share.
@@ -932,6 +922,11 @@ def read_units(question: QuestionAnalysis, passages: Sequence[ReadPassage]) -> R
                 # before it ("ilmu geometri", "the science of geometry") may be said only by its
                 # passage.
                 kind = _defines(question, unit.text, loosely=True)
+            # A sentence that only describes the term answers when none defines it, after any that
+            # does: it scores as a unit without an answer of the asked kind.
+            described = (
+                not kind and question.kind == "definition" and _describes(question, unit.text)
+            )
             missing = _missing_names(focus, placed_at) or unknown
             if not missing:
                 missing = tuple(focus[n].surface for n in qualifiers if n not in held_at)
@@ -960,13 +955,14 @@ def read_units(question: QuestionAnalysis, passages: Sequence[ReadPassage]) -> R
                 + (DEFINIENDUM_BONUS if kind and _opens_with_term(question, unit.text) else 0.0)
                 + (NEAR_BONUS if kind and answer_near_focus(question, unit.text) else 0.0)
                 - EQUIVALENT_COST * sum(1 for n in held_at if not _exact(focus[n], keys))
+                - (OTHER_YEAR_COST if _other_year(asked_years, unit.text) else 0.0)
             )
             readings.append(
                 UnitReading(
                     unit,
                     covered,
                     placed,
-                    kind,
+                    kind or described,
                     missing,
                     opposite,
                     lacking,
@@ -1102,9 +1098,37 @@ def _opens_with_term(question: QuestionAnalysis, text: str) -> bool:
     )
 
 
+DESCRIBED_MIN_WORDS: Final = 6
+"""The words a sentence opening with a defined term says after it to describe the term."""
+
+
+def _describes(question: QuestionAnalysis, text: str) -> bool:
+    """A sentence whose subject is the whole defined term, said first, and that goes on to say
+    what it is in other words than a copula ("Investasi ekuitas umumnya berhubungan dengan
+    pembelian dan penyimpanan saham …"): what a text says of the term when it defines it
+    nowhere."""
+    focus = question.focus
+    words = without_enumerator(text).split()
+    if not focus or len(words) < len(focus) + DESCRIBED_MIN_WORDS:
+        return False
+    keys = _keys(" ".join(words[: len(focus)]), question.lang)
+    return all(_holds(t, keys) for t in focus)
+
+
 def _share(indices: Sequence[int], held: set[int]) -> float:
     """The share of ``indices`` in ``held`` (0 when there are none)."""
     return sum(1 for n in indices if n in held) / len(indices) if indices else 0.0
+
+
+def _other_year(asked: frozenset[str], text: str) -> bool:
+    """``text`` names a year, none of the ``asked`` ones (there are some)."""
+    if not asked:
+        return False
+    years = {y for y in _YEAR_IN_TEXT.findall(text)}
+    return bool(years) and years.isdisjoint(asked)
+
+
+_YEAR_IN_TEXT: Final = re.compile(r"(?<![\d.,])(?:1[5-9]|20)\d{2}(?![\d.,]\d)")
 
 
 def _is_content(term: FocusTerm) -> bool:

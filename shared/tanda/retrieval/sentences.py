@@ -59,6 +59,38 @@ def sentence_spans(text: str, *, numbered: bool = False) -> Iterator[tuple[int, 
     yield from _trimmed(text, start, len(text), numbered)
 
 
+WHOLE_MAX_CHARS: Final = 600
+"""A piece cut inside a sentence is joined to what follows only while the whole stays shorter."""
+
+
+def whole_sentence_spans(
+    text: str, *, numbered: bool = False, max_chars: int = WHOLE_MAX_CHARS
+) -> Iterator[tuple[int, int]]:
+    """:func:`sentence_spans`, a piece cut inside a sentence joined to what follows it on the
+    same line: one ending with a colon, or opening a bracket it does not close (``Santo Georgius
+    (English: Saint George, …)``, ``… (bahasa Inggris: Global Positioning System) adalah …``) —
+    what a reader of the text takes for one sentence: the offline reader's units, the proof's
+    statements. A piece stays cut when the whole would reach ``max_chars``."""
+    spans = list(sentence_spans(text, numbered=numbered))
+    begin: int | None = None
+    for number, (start, end) in enumerate(spans):
+        first = start if begin is None else begin
+        following = spans[number + 1][0] if number + 1 < len(spans) else end
+        if (
+            number + 1 < len(spans)
+            and _unfinished(text[first:end], max_chars)
+            and "\n" not in text[end:following]
+        ):
+            begin = first
+            continue
+        begin = None
+        yield first, end
+
+
+def _unfinished(piece: str, max_chars: int) -> bool:
+    return len(piece) < max_chars and (piece.endswith(":") or piece.count("(") > piece.count(")"))
+
+
 def sentences(text: str, *, numbered: bool = False) -> list[str]:
     """The sentences of ``text`` (:func:`sentence_spans`) as strings."""
     return [text[start:end] for start, end in sentence_spans(text, numbered=numbered)]

@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from tanda.not_found import says_not_found
+from tanda.proof import statements_from_markers
 from tanda.service.retrieval_eval import percentile
 
 if TYPE_CHECKING:
@@ -232,31 +233,23 @@ def v2_record(question: EvalQuestion, response: QueryV2Response, latency_ms: flo
 
 
 _MARKER = re.compile(r"\[S(\d+)\]")
-# A sentence ends at . ! ? with the [S#] markers right after it; a line break ends one too.
-_SENTENCE_END = re.compile(r"[.!?](?:\s*\[S\d+\])*(?=\s|$)")
 
 
 def answer_sentences(answer: str) -> list[str]:
-    """The answer's sentences (a line is at least one), each with the markers that close it."""
-    sentences: list[str] = []
-    for line in answer.splitlines():
-        start = 0
-        for end in _SENTENCE_END.finditer(line):
-            sentences.append(line[start : end.end()].strip())
-            start = end.end()
-        if line[start:].strip():
-            sentences.append(line[start:].strip())
-    return [s for s in sentences if s]
+    """The answer's sentences as its proof reads them (:func:`tanda.proof.statements_from_markers`:
+    tanda's one sentence splitter), each with the markers that close it."""
+    return [answer[s.start : s.end] for s in statements_from_markers(answer)]
 
 
 def v1_record(question: EvalQuestion, response: V1AskResponse, latency_ms: float) -> AnswerRecord:
     """``/v1/ask``: the answer's sentences that cite a source the response lists, in answer
     order, without their ``[S#]`` markers."""
     cited = {c.source_no for c in response.citations}
+    answer = response.answer
     verified = [
-        " ".join(_MARKER.sub(" ", sentence).split())
-        for sentence in answer_sentences(response.answer)
-        if {int(n) for n in _MARKER.findall(sentence)} & cited
+        " ".join(_MARKER.sub(" ", answer[s.start : s.end]).split())
+        for s in statements_from_markers(answer)
+        if cited.intersection(s.cites)
     ]
     return AnswerRecord(
         question,

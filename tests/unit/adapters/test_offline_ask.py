@@ -57,3 +57,27 @@ def test_it_keeps_to_the_budget_and_continues_where_it_stopped() -> None:
     )
     assert rest.finish_reason == "stop"
     assert first.content + rest.content == whole
+
+
+def test_an_evidence_item_follows_the_passage_that_answers_and_never_replaces_it() -> None:
+    # Issue 22: an evidence item is a piece of a passage read without the words around it; on
+    # its own it is no answer (an IDK-MRC question whose passage does not answer was "answered"
+    # by an entity item sharing its words).
+    item = {
+        "source_no": 2,
+        "kind": "entity",
+        "text": "DATE: Hari Nasional Perancis dirayakan = 14 Juli",
+    }
+    elsewhere = {"source_no": 1, "text": "Perancis adalah sebuah negara di Eropa Barat."}
+    alone = ask("Kapan Hari Nasional Perancis dirayakan?", "id", sources=[elsewhere, item])
+    assert alone.content == ASK_NOT_FOUND["id"]
+    answering = {
+        "source_no": 1,
+        "text": "Hari Nasional Perancis dirayakan setiap tanggal 14 Juli.",
+    }
+    both = ask("Kapan Hari Nasional Perancis dirayakan?", "id", sources=[answering, item])
+    lines = both.content.split("\n")[1:]
+    assert lines == [
+        "- Hari Nasional Perancis dirayakan setiap tanggal 14 Juli. [S1]",
+        "- DATE: Hari Nasional Perancis dirayakan = 14 Juli [S2]",
+    ]

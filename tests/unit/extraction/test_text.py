@@ -11,6 +11,7 @@ from tanda.extraction.text import (
     sentence_spans,
     without_enumerator,
 )
+from tanda.retrieval.sentences import whole_sentence_spans
 
 STORED = "Pasal 5\nPembayaran dilakukan paling lambat\n14 hari   setelah tanggal faktur."
 
@@ -205,3 +206,21 @@ def test_a_numbered_item_after_a_sentence_on_the_same_line_starts_after_its_numb
 def test_without_enumerator_drops_the_opening_list_number_only() -> None:
     assert without_enumerator(" (2) a. Setiap Orang (3) wajib.") == "Setiap Orang (3) wajib."
     assert without_enumerator("Pasal 5 berlaku.") == "Pasal 5 berlaku."
+
+
+def test_a_piece_cut_inside_a_sentence_is_joined_to_what_follows_on_its_line() -> None:
+    # Issue 22: a colon inside brackets cuts a sentence for sentence_spans; a reader of the text
+    # (the offline reader's units, the proof's statements) takes the whole sentence.
+    text = (
+        "Santo Georgius (English: Saint George, Latin: Georgius) adalah tentara Romawi. "
+        "Catatan:\nIa wafat pada 303."
+    )
+    assert [text[a:b] for a, b in whole_sentence_spans(text)] == [
+        "Santo Georgius (English: Saint George, Latin: Georgius) adalah tentara Romawi.",
+        "Catatan:",
+        "Ia wafat pada 303.",
+    ]
+    # A bracket never closed joins no further than max_chars.
+    unclosed = "Awal (catatan: Satu. Dua. Tiga."
+    assert len(list(whole_sentence_spans(unclosed, max_chars=20))) > 1
+    assert [unclosed[a:b] for a, b in whole_sentence_spans(unclosed)] == [unclosed]

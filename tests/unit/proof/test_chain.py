@@ -423,6 +423,22 @@ def test_markers_after_the_last_sentence_or_a_line_s_end_belong_to_the_sentence_
     ]
 
 
+def test_a_sentence_with_initials_abbreviations_or_a_colon_in_brackets_is_one_statement() -> None:
+    # Issue 22: the proof cut "… oleh Prof. Ir. Hendrik …" after "Prof." — a statement citing
+    # nothing — and "(lahir: 1880)" at its colon; the sentence is one statement citing S3.
+    answer = (
+        "Kanal ini dikonsepkan oleh Prof. Ir. Hendrik van Breen (lahir: 1880) pada tahun "
+        "1913. [S3]\n- S. Nishijima dan Achmad Soebardjo merumuskannya. [S1]"
+    )
+    first, second = statements_from_markers(answer)
+    assert (first.start, first.cites) == (0, (3,))
+    assert answer[first.start : first.end].endswith("1913. [S3]")
+    assert answer[second.start : second.end] == (
+        "- S. Nishijima dan Achmad Soebardjo merumuskannya. [S1]"
+    )
+    assert second.cites == (1,)
+
+
 # --- issue 23 item 13: what the second mutation run of tanda/proof left untested ----------
 
 PAGU = ProofSource(

@@ -267,6 +267,15 @@ def test_a_release_said_in_other_words_answers() -> None:
     assert read("Kapan Windows 2000 dirilis?", passage).answers
     english = ReadPassage("P1", "The first Walkman was launched by Sony on 1 July 1979.", ())
     assert read("When was the first Walkman released?", english).answers
+    # An introduction is a release too; a character is a figure of the story (tokoh).
+    introduced = ReadPassage(
+        "P1", "BlackBerry pertama kali diperkenalkan pada tahun 1999 oleh sebuah perusahaan.", ()
+    )
+    assert read("Kapan ponsel BlackBerry pertama kali rilis?", introduced).answers
+    story = ReadPassage(
+        "P1", "Tokoh utama serial Eyeshield 21 adalah Sena, seorang murid SMA Deimon.", ()
+    )
+    assert read("Siapakah karakter utama serial Eyeshield 21?", story).answers
 
 
 def test_how_large_asks_for_an_area_and_how_high_for_a_length() -> None:
@@ -486,6 +495,14 @@ def test_a_life_span_in_brackets_after_a_name_says_when_one_was_born_and_died() 
         assert "1160" in reading.best.unit.text
     english = ReadPassage("P1", "Peter Lombard (1100 – 21 July 1160) was a theologian.", ())
     assert read("When was Peter Lombard born?", english).answers
+    # Reference marks and a place inside the bracket do not hide the span (issue 22).
+    marked = ReadPassage(
+        "P1",
+        "Petrus Lombardus (c. 1096, Novara, Lombardia[1][2][3] – 21/22 Juli 1160, Paris[1]) "
+        "adalah seorang teolog skolastik.",
+        (),
+    )
+    assert read("Kapan Petrus Lombardus lahir?", marked).answers
     # Two years in brackets after anything but a name are no one's life.
     show = ReadPassage("P1", "Serial Felicity ditayangkan (1998–2002) setiap minggu.", ())
     assert not read("Kapan Felicity lahir?", show).answers
@@ -560,3 +577,40 @@ def test_a_definition_of_another_kind_of_the_term_does_not_answer() -> None:
         (),
     )
     assert not read("Apa yang dimaksud dengan tokoh antagonis?", protagonist).answers
+
+
+def test_a_sentence_naming_another_year_than_the_asked_one_does_not_lead() -> None:
+    # Issue 22 (xquad_tr): both sentences answer "how many"; the one of the asked year leads.
+    passage = ReadPassage(
+        "P1",
+        "2014 yılında tahmini 853.382 nüfusla, Florida'daki en kalabalık şehirdir. "
+        "Jacksonville, 2010 yılında 1,345,596 nüfusuyla bölgesindeki başlıca şehirdir.",
+        ("Dokumen: Jacksonville",),
+    )
+    best = read("2010 itibariyle Jacksonville şehrinin nüfusu ne kadardı?", passage).best
+    assert best is not None and best.answers and "1,345,596" in best.unit.text
+
+
+def test_a_term_described_but_never_defined_is_answered_by_the_sentence_about_it() -> None:
+    # Issue 22 (TyDi): no sentence says "X adalah …"; the one whose subject is the term says
+    # what it is.
+    passage = ReadPassage(
+        "P1",
+        "Investasi ekuitas umumnya berhubungan dengan pembelian dan penyimpanan saham modal "
+        "pada suatu pasar modal oleh investor. Investor membeli saham di bursa.",
+        (),
+    )
+    reading = read("Apa definisi dari Investasi ekuitas?", passage)
+    assert reading.answers and reading.best is not None
+    assert reading.best.unit.text.startswith("Investasi ekuitas umumnya")
+    # A sentence that defines the term leads over one only describing it.
+    both = ReadPassage(
+        "P1",
+        "Radang dapat disebabkan oleh infeksi oleh virus, bakteri, atau mikroorganisme lain. "
+        "Radang adalah respon dari suatu organisme terhadap patogen dalam jaringan.",
+        (),
+    )
+    best = read("Apakah yang dimaksud dengan radang?", both).best
+    assert best is not None and best.unit.text.startswith("Radang adalah")
+    # A sentence merely opening with another word of the passage is no description.
+    assert not read("Apa definisi dari obligasi?", passage).answers
