@@ -315,6 +315,23 @@ def _json_list(values: tuple[str, ...]) -> str:
     return json.dumps(list(values))
 
 
+def _identities(chunks: Sequence[Chunk]) -> list[str]:
+    """Each chunk's identity as stored (JSON, ``None`` fields left out), serialised once per run
+    of chunks sharing one identity object (an ingested document's chunks share its identity:
+    issue 28), by pydantic's serializer itself (``model_dump_json``'s Python wrapper costs as
+    much again)."""
+    stored: list[str] = []
+    last: LegalIdentity | None = None
+    text = ""
+    for chunk in chunks:
+        identity = chunk.identity
+        if identity is not last:
+            text = identity.__pydantic_serializer__.to_json(identity, exclude_none=True).decode()
+            last = identity
+        stored.append(text)
+    return stored
+
+
 def _f32(vector: Sequence[float]) -> bytes:
     return array("f", vector).tobytes()
 
@@ -613,6 +630,7 @@ class SqliteSearchIndex(PooledConnections[apsw.Connection]):
             conn.execute("SELECT coalesce(max(id), 0) + 1 FROM chunks").fetchall()[0][0]
         )
         rowids = list(range(first, first + len(chunks)))
+        identities = _identities(chunks)
         conn.executemany(
             "INSERT INTO chunks (id, tenant_id, document_id, chunk_id, ordinal, title, identity, "
             "page_no, section, kind, text, batch_id, selections, lang, embedding) "
@@ -625,7 +643,7 @@ class SqliteSearchIndex(PooledConnections[apsw.Connection]):
                     chunk.chunk_id,
                     chunk.ordinal,
                     chunk.title,
-                    chunk.identity.model_dump_json(exclude_none=True),
+                    identity,
                     chunk.page_no,
                     chunk.section,
                     chunk.kind,
@@ -635,7 +653,7 @@ class SqliteSearchIndex(PooledConnections[apsw.Connection]):
                     chunk.lang,
                     _f32(chunk.embedding) if chunk.embedding is not None else None,
                 )
-                for rowid, chunk in zip(rowids, chunks, strict=True)
+                for rowid, chunk, identity in zip(rowids, chunks, identities, strict=True)
             ),
         )
         if fts is not None:
