@@ -324,6 +324,76 @@ def test_a_rescoped_document_is_found_in_its_new_batch_only(tmp_path: Path) -> N
         index.close()
 
 
+def test_a_chunk_rescoped_before_its_batch_is_committed_is_held_once_in_its_new_batch(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Given a writer whose batch waits for its tantivy commit, holding two chunks of the same
+    # length with one query word each, one of them written (a journal row for the run of its new
+    # rowids) and then rescoped (a row for its rowid)
+    import tanda.adapters.sqlite_index as sqlite_index
+
+    monkeypatch.setattr(sqlite_index, "FLUSH_SECONDS", 3600.0)
+    index = SqliteSearchIndex(tmp_path / "index.sqlite")
+    document, chunks = _document("t1", "a", ["kendaraan kota"])
+    try:
+        index.upsert_document(*_document("t1", "b", ["bermotor kota"]))
+        index.upsert_document(document.model_copy(update={"batch_id": "b1"}), chunks)
+        index.rescope_document(document.model_copy(update={"batch_id": "b2"}))
+
+        # When it searches the whole tenant for both words, then each batch
+        def found(batch: str | None) -> list[str]:
+            scope = SearchScope(tenant_id="t1", batch_id=batch)
+            query = SearchQuery(text="kendaraan bermotor", scope=scope, lang="id")
+            return [h.chunk.chunk_id for h in index.search(query)]
+
+        # Then tantivy holds the chunk once (the two score alike, so they come in chunk-id
+        # order; a second copy would weigh its word down), in its new batch only
+        assert found(None) == ["a#0", "b#0"]
+        assert (found("b1"), found("b2")) == ([], ["a#0"])
+    finally:
+        index.close()
+
+
+def test_a_journal_of_one_row_per_chunk_left_by_a_killed_writer_is_applied_when_opened(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Given a file whose journal holds one row per new chunk rowid (as every file written before
+    # the journal kept an upsert's rowids as one run does), left by a writer killed before its
+    # tantivy commit
+    import tanda.adapters.sqlite_index as sqlite_index
+
+    monkeypatch.setattr(sqlite_index, "FLUSH_SECONDS", 3600.0)
+    path = tmp_path / "index.sqlite"
+    _old_documents(path)
+    killed = SqliteSearchIndex(path)
+    killed.upsert_document(*_document("t1", "late", ["muatan bagian satu", "muatan bagian dua"]))
+    conn = apsw.Connection(str(path))
+    try:
+        with conn:
+            conn.execute(
+                "INSERT INTO lexical_pending (tenant_id, chunk_rowid, nonce) "
+                "SELECT c.tenant_id, c.id, r.nonce FROM lexical_runs r "
+                "JOIN chunks c ON c.id BETWEEN r.first_rowid AND r.last_rowid"
+            )
+            conn.execute("DELETE FROM lexical_runs")
+        # When the file is opened again
+        again = SqliteSearchIndex(path)
+        try:
+            # Then the written chunks are found, the old documents still are, and nothing waits
+            assert _ids(again, "muatan") == {"late#0", "late#1"}
+            assert _ids(again, "lama1") == {"old1#0"}
+            waiting = conn.execute(
+                "SELECT (SELECT count(*) FROM lexical_pending) + "
+                "(SELECT count(*) FROM lexical_runs)"
+            ).fetchall()
+            assert waiting == [(0,)]
+        finally:
+            again.close()
+    finally:
+        conn.close()
+        killed.close()
+
+
 # -- files written before, and switching engines ------------------------------------------------
 
 

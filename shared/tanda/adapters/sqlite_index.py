@@ -37,6 +37,7 @@ tenant) is migrated when opened: see ``SqliteSearchIndex._migrate_shared_fts``.
 
 from __future__ import annotations
 
+import bisect
 import functools
 import itertools
 import json
@@ -99,10 +100,10 @@ beside the file, issue 28) or FTS5 (one table per tenant inside it)."""
 
 FLUSH_CHUNKS: Final = 20_000
 FLUSH_SECONDS: Final = 1.0
-"""With tantivy, committed chunks wait in ``lexical_pending`` until this many are pending or the
-first of them waited this long (checked at the next upsert), a search needs them, or the index
-is closed: one tantivy commit (an fsync, ~30 ms) per batch of documents instead of one per
-document."""
+"""With tantivy, committed chunks wait in the journal (``lexical_pending``, ``lexical_runs``)
+until this many are pending or the first of them waited this long (checked at the next upsert), a
+search needs them, or the index is closed: one tantivy commit (an fsync, ~30 ms) per batch of
+documents instead of one per document."""
 READER_FLUSH_MAX: Final = 2_000
 """A search flushes its tenant's pending chunks itself when at most this many wait (a write of
 another index object or process is then seen at once); more — a bulk ingest in flight — are left
@@ -173,6 +174,13 @@ CREATE TABLE IF NOT EXISTS lexical_pending (
     chunk_rowid INTEGER NOT NULL,
     nonce INTEGER NOT NULL,
     PRIMARY KEY (tenant_id, chunk_rowid)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS lexical_runs (
+    tenant_id TEXT NOT NULL,
+    first_rowid INTEGER NOT NULL,
+    last_rowid INTEGER NOT NULL,
+    nonce INTEGER NOT NULL,
+    PRIMARY KEY (tenant_id, first_rowid, nonce)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS records (
     id INTEGER PRIMARY KEY,
@@ -307,6 +315,23 @@ def _json_list(values: tuple[str, ...]) -> str:
     return json.dumps(list(values))
 
 
+def _identities(chunks: Sequence[Chunk]) -> list[str]:
+    """Each chunk's identity as stored (JSON, ``None`` fields left out), serialised once per run
+    of chunks sharing one identity object (an ingested document's chunks share its identity:
+    issue 28), by pydantic's serializer itself (``model_dump_json``'s Python wrapper costs as
+    much again)."""
+    stored: list[str] = []
+    last: LegalIdentity | None = None
+    text = ""
+    for chunk in chunks:
+        identity = chunk.identity
+        if identity is not last:
+            text = identity.__pydantic_serializer__.to_json(identity, exclude_none=True).decode()
+            last = identity
+        stored.append(text)
+    return stored
+
+
 def _f32(vector: Sequence[float]) -> bytes:
     return array("f", vector).tobytes()
 
@@ -341,9 +366,10 @@ class SqliteSearchIndex(PooledConnections[apsw.Connection]):
         self._stats: dict[int, _TermStats] = {}  # by tenant_fts.id
         self._write_lock = threading.Lock()
         # What tantivy is to hold of chunks this process wrote and tantivy does not hold yet,
-        # by (rowid, nonce) of their `lexical_pending` row: a flush by this process need neither
-        # read them back nor analyze them again.
-        self._pending_terms: dict[tuple[int, int], LexicalEntry] = {}
+        # by (first rowid, nonce) of their `lexical_runs` row: a flush by this process need
+        # neither read them back nor analyze them again.
+        self._pending_runs: dict[tuple[int, int], list[LexicalEntry]] = {}
+        self._pending_count = 0  # the entries in _pending_runs
         self._oldest_pending = 0.0  # time.monotonic() of the first write not flushed yet
         self._connections = ConnectionPool(self._connect, apsw.Connection.close)
         private_database(self.path)  # every document's text: owner only, side files too
@@ -395,7 +421,7 @@ class SqliteSearchIndex(PooledConnections[apsw.Connection]):
     def close(self) -> None:
         """Flush what this process wrote and tantivy does not hold yet, then close every
         connection (a later call reopens)."""
-        if self._pending_terms:
+        if self._pending_runs:
             self.flush()
         super().close()
 
@@ -444,17 +470,22 @@ class SqliteSearchIndex(PooledConnections[apsw.Connection]):
                     (nonce, *key),
                 )
                 rowids = self._insert_chunks(conn, chunks, terms, None)
-                conn.executemany(
-                    "INSERT OR REPLACE INTO lexical_pending (tenant_id, chunk_rowid, nonce) "
-                    "VALUES (?, ?, ?)",
-                    ((document.tenant_id, rowid, nonce) for rowid in rowids),
-                )
-                # Kept by (rowid, nonce): were this transaction to roll back, no later journal
-                # row (another nonce) could pick these terms up.
-                self._pending_terms.update(
-                    ((rowid, nonce), _entry(rowid, chunk, t))
-                    for rowid, chunk, t in zip(rowids, chunks, terms, strict=True)
-                )
+                if rowids:
+                    # The new rowids are consecutive (this transaction's): one journal row for
+                    # the run of them, not one per chunk (issue 28).
+                    conn.execute(
+                        "INSERT INTO lexical_runs (tenant_id, first_rowid, last_rowid, nonce) "
+                        "VALUES (?, ?, ?, ?)",
+                        (document.tenant_id, rowids[0], rowids[-1], nonce),
+                    )
+                    # Kept by (first rowid, nonce): were this transaction to roll back, no later
+                    # journal row (another nonce) could pick these terms up.
+                    entry = _lexical_entry()
+                    self._pending_runs[(rowids[0], nonce)] = [
+                        entry(rowid, t, chunk.document_id, chunk.batch_id, chunk.selections)
+                        for rowid, chunk, t in zip(rowids, chunks, terms, strict=True)
+                    ]
+                    self._pending_count += len(rowids)
                 pending = len(rowids)
             if self._vector_dimensions(conn) is not None:
                 conn.execute(f"DELETE FROM chunk_vec WHERE rowid IN ({stale})", key)  # noqa: S608
@@ -490,7 +521,7 @@ class SqliteSearchIndex(PooledConnections[apsw.Connection]):
             now = time.monotonic()
             self._oldest_pending = self._oldest_pending or now
             if (
-                len(self._pending_terms) >= self.flush_chunks
+                self._pending_count >= self.flush_chunks
                 or now - self._oldest_pending >= FLUSH_SECONDS
             ):
                 self.flush()
@@ -599,6 +630,7 @@ class SqliteSearchIndex(PooledConnections[apsw.Connection]):
             conn.execute("SELECT coalesce(max(id), 0) + 1 FROM chunks").fetchall()[0][0]
         )
         rowids = list(range(first, first + len(chunks)))
+        identities = _identities(chunks)
         conn.executemany(
             "INSERT INTO chunks (id, tenant_id, document_id, chunk_id, ordinal, title, identity, "
             "page_no, section, kind, text, batch_id, selections, lang, embedding) "
@@ -611,7 +643,7 @@ class SqliteSearchIndex(PooledConnections[apsw.Connection]):
                     chunk.chunk_id,
                     chunk.ordinal,
                     chunk.title,
-                    chunk.identity.model_dump_json(exclude_none=True),
+                    identity,
                     chunk.page_no,
                     chunk.section,
                     chunk.kind,
@@ -621,7 +653,7 @@ class SqliteSearchIndex(PooledConnections[apsw.Connection]):
                     chunk.lang,
                     _f32(chunk.embedding) if chunk.embedding is not None else None,
                 )
-                for rowid, chunk in zip(rowids, chunks, strict=True)
+                for rowid, chunk, identity in zip(rowids, chunks, identities, strict=True)
             ),
         )
         if fts is not None:
@@ -680,8 +712,11 @@ class SqliteSearchIndex(PooledConnections[apsw.Connection]):
         an older file — is analyzed here. The number of rows applied; ``0`` on FTS5."""
         if self._tantivy is None:
             return 0
-        where, params = ("WHERE tenant_id = ?", (tenant_id,)) if tenant_id else ("", ())
-        waiting = f"SELECT DISTINCT tenant_id FROM lexical_pending {where}"  # noqa: S608
+        where, params = ("WHERE tenant_id = ?", (tenant_id,) * 2) if tenant_id else ("", ())
+        waiting = (
+            f"SELECT tenant_id FROM lexical_pending {where} "  # noqa: S608
+            f"UNION SELECT tenant_id FROM lexical_runs {where}"
+        )
         if not self._leased().execute(waiting, params).fetchall():
             return 0  # nothing waits: no write transaction
         applied = 0
@@ -689,27 +724,45 @@ class SqliteSearchIndex(PooledConnections[apsw.Connection]):
             for (tenant,) in conn.execute(waiting, params).fetchall():
                 applied += self._flush_tenant(conn, self._tantivy, str(tenant))
         if tenant_id is None:
-            self._pending_terms.clear()
+            self._pending_runs.clear()
+            self._pending_count = 0
             self._oldest_pending = 0.0
         return applied
 
     def _flush_tenant(self, conn: apsw.Connection, lexicon: TantivyLexicon, tenant: str) -> int:
         tenant_no = _tenant_number(conn, tenant)
-        pending = [
-            (_as_int(rowid), _as_int(nonce))
-            for rowid, nonce in conn.execute(
-                "SELECT chunk_rowid, nonce FROM lexical_pending WHERE tenant_id = ?", (tenant,)
+        # The journal's two forms: a row per rowid (a replaced, rescoped or erased chunk, a
+        # re-index, and every entry of a file written before `lexical_runs`) and a row per run
+        # of an upsert's new rowids.
+        singles = sorted(
+            _as_int(rowid)
+            for (rowid,) in conn.execute(
+                "SELECT chunk_rowid FROM lexical_pending WHERE tenant_id = ?", (tenant,)
             ).fetchall()
-        ]
+        )
+        runs = sorted(
+            (_as_int(first), _as_int(last), _as_int(nonce))
+            for first, last, nonce in conn.execute(
+                "SELECT first_rowid, last_rowid, nonce FROM lexical_runs WHERE tenant_id = ?",
+                (tenant,),
+            ).fetchall()
+        )
+        purge = _PURGE in singles
+        if purge:
+            singles.remove(_PURGE)
         known: list[LexicalEntry] = []
-        unknown: list[int] = []
-        purge = any(rowid == _PURGE for rowid, _ in pending)
-        for key in pending:
-            entry = self._pending_terms.pop(key, None)
-            if entry is None or purge:
-                unknown.append(key[0])
+        unknown: list[int] = list(singles)
+        shared = _shared_runs(singles, runs)
+        for number, (first, last, nonce) in enumerate(runs):
+            kept = self._pending_runs.pop((first, nonce), None)
+            if kept is not None:
+                self._pending_count -= len(kept)
+            if kept is None or purge or number in shared:
+                unknown.extend(range(first, last + 1))
             else:
-                known.append(entry)
+                known.extend(kept)
+        unknown = sorted(set(unknown))  # a rowid in two entries is read back once
+        pending = len(singles) + sum(last - first + 1 for first, last, _ in runs)
         if purge:  # an erasure: every live chunk of the tenant goes into a new index
             unknown = [
                 _as_int(rowid)
@@ -718,7 +771,7 @@ class SqliteSearchIndex(PooledConnections[apsw.Connection]):
                     (tenant,),
                 ).fetchall()
             ]
-        bar = _bar(len(pending), f"tantivy: indexing tenant {tenant_no}", self._progress)
+        bar = _bar(pending, f"tantivy: indexing tenant {tenant_no}", self._progress)
 
         def entries() -> Iterator[LexicalEntry]:
             yield from known
@@ -741,15 +794,17 @@ class SqliteSearchIndex(PooledConnections[apsw.Connection]):
                 if bar is not None:
                     bar.update(len(part))
 
-        lexicon.apply(tenant_no, [rowid for rowid, _ in pending], entries(), rebuild=purge)
+        removed = [(rowid, rowid) for rowid in singles] + [(f, last) for f, last, _ in runs]
+        lexicon.apply(tenant_no, removed, entries(), rebuild=purge)
         if bar is not None:
             bar.close()
         conn.execute("DELETE FROM lexical_pending WHERE tenant_id = ?", (tenant,))
+        conn.execute("DELETE FROM lexical_runs WHERE tenant_id = ?", (tenant,))
         conn.execute(
             "UPDATE tenant_fts SET lexical_generation = lexical_generation + 1 WHERE tenant_id = ?",
             (tenant,),
         )
-        return len(pending)
+        return pending + purge
 
     def _migrate_lexical_generation(self) -> None:
         """A file written before issue 28 has no ``tenant_fts.lexical_generation``: add it."""
@@ -775,6 +830,7 @@ class SqliteSearchIndex(PooledConnections[apsw.Connection]):
                 return
             self._tantivy.drop_all()  # a folder left by an earlier tantivy spell is out of date
             conn.execute("DELETE FROM lexical_pending")
+            conn.execute("DELETE FROM lexical_runs")
             for (tenant,) in conn.execute("SELECT DISTINCT tenant_id FROM chunks").fetchall():
                 _tenant_fts_table(conn, str(tenant), create=False)
             conn.execute(
@@ -823,6 +879,7 @@ class SqliteSearchIndex(PooledConnections[apsw.Connection]):
             }
             self._fill_fts(conn, tables)
             conn.execute("DELETE FROM lexical_pending")
+            conn.execute("DELETE FROM lexical_runs")
             _set_engine(conn, "sqlite")
         from tanda.adapters.tantivy_lexicon import TantivyLexicon
 
@@ -970,7 +1027,7 @@ class SqliteSearchIndex(PooledConnections[apsw.Connection]):
         if state is None:
             return []  # the tenant never indexed anything
         number, generation, few_pending = state
-        if few_pending or self._pending_terms:  # a few, or this object's own writes
+        if few_pending or self._pending_runs:  # a few, or this object's own writes
             self.flush(scope.tenant_id)
             state = _lexical_state(conn, scope.tenant_id)
             assert state is not None
@@ -1275,15 +1332,20 @@ def _lexical_state(conn: apsw.Connection, tenant_id: str) -> tuple[int, int, boo
     asks: an empty journal (the usual case) is one cheap statement, the count only when not."""
     row = conn.execute(
         "SELECT id, lexical_generation, EXISTS (SELECT 1 FROM lexical_pending p "
-        "WHERE p.tenant_id = t.tenant_id) FROM tenant_fts t WHERE tenant_id = ?",
+        "WHERE p.tenant_id = t.tenant_id) OR EXISTS (SELECT 1 FROM lexical_runs r "
+        "WHERE r.tenant_id = t.tenant_id) FROM tenant_fts t WHERE tenant_id = ?",
         (tenant_id,),
     ).fetchone()
     if row is None:
         return None
     few = False
     if row[2]:
+        # Each run holds at least one rowid: more than the limit of runs is more than the limit.
         waiting = conn.execute(
-            "SELECT count(*) FROM (SELECT 1 FROM lexical_pending WHERE tenant_id = ? LIMIT ?)",
+            "SELECT (SELECT count(*) FROM "
+            "(SELECT 1 FROM lexical_pending WHERE tenant_id = ?1 LIMIT ?2)) + "
+            "(SELECT coalesce(sum(n), 0) FROM (SELECT last_rowid - first_rowid + 1 AS n "
+            "FROM lexical_runs WHERE tenant_id = ?1 LIMIT ?2))",
             (tenant_id, READER_FLUSH_MAX + 1),
         ).fetchone()
         few = waiting is not None and _as_int(waiting[0]) <= READER_FLUSH_MAX
@@ -1560,6 +1622,26 @@ def _bar(total: int, label: str, enabled: bool) -> Any:
 def _idf(rows: int, df: int) -> float:
     """FTS5 ``bm25()``'s IDF: ``log((N - n + 0.5) / (n + 0.5))``, floored at 1e-6."""
     return max(math.log((rows - df + 0.5) / (df + 0.5)), 1e-6)
+
+
+def _shared_runs(singles: Sequence[int], runs: Sequence[tuple[int, int, int]]) -> set[int]:
+    """Which of ``runs`` (``(first, last, nonce)``, sorted) share a rowid with another journal
+    entry — a row of ``singles`` (sorted) or another run. Such a rowid was written again after
+    the run (its chunk replaced, rescoped or erased, or the rowid reused), so the terms kept for
+    the run may be out of date: the flush reads it back instead."""
+    shared: set[int] = set()
+    reach = -1  # the largest last rowid of the runs before (rowids are positive)
+    for number, (first, last, _) in enumerate(runs):
+        after = runs[number + 1][0] if number + 1 < len(runs) else None
+        at = bisect.bisect_left(singles, first)
+        if (
+            first <= reach
+            or (after is not None and after <= last)
+            or (at < len(singles) and singles[at] <= last)
+        ):
+            shared.add(number)
+        reach = max(reach, last)
+    return shared
 
 
 def _as_int(value: Any) -> int:

@@ -101,13 +101,14 @@ class TantivyLexicon:
     def apply(
         self,
         tenant_no: int,
-        removed: Iterable[int],
+        removed: Iterable[tuple[int, int]],
         added: Iterable[LexicalEntry],
         *,
         rebuild: bool = False,
     ) -> None:
-        """One commit: every ``removed`` rowid out, then every ``added`` entry in (its rowid
-        must be among ``removed``: applying the same change twice leaves one copy). The caller
+        """One commit: every rowid of the ``removed`` runs (``(first, last)``, inclusive) out,
+        then every ``added`` entry in (its rowid must be among ``removed``: applying the same
+        change twice leaves one copy). The caller
         holds the SQLite write transaction: no other writer, in any process, is open.
 
         ``rebuild`` (an erasure, issue 26): every segment goes and ``added`` is the whole live
@@ -118,7 +119,7 @@ class TantivyLexicon:
         try:
             if rebuild:
                 writer.delete_all_documents()
-            for low, high in _runs(removed):
+            for low, high in _merged(removed):
                 if low == high:
                     writer.delete_documents_by_term("rid", low)
                 else:  # a bulk ingest's new rowids are consecutive: one delete per run
@@ -186,16 +187,17 @@ class TantivyLexicon:
             shutil.rmtree(self.folder, ignore_errors=True)
 
 
-def _runs(rowids: Iterable[int]) -> Iterator[tuple[int, int]]:
-    """``rowids`` as runs of consecutive integers, ``(first, last)`` each, ascending."""
+def _merged(runs: Iterable[tuple[int, int]]) -> Iterator[tuple[int, int]]:
+    """The rowids of ``runs`` (``(first, last)``, inclusive, in any order, overlapping or not) as
+    the fewest runs of consecutive integers, ascending."""
     run: list[int] = []
-    for rowid in sorted({int(r) for r in rowids}):
-        if run and rowid == run[1] + 1:
-            run[1] = rowid
+    for first, last in sorted((int(f), int(t)) for f, t in runs):
+        if run and first <= run[1] + 1:
+            run[1] = max(run[1], last)
             continue
         if run:
             yield run[0], run[1]
-        run = [rowid, rowid]
+        run = [first, last]
     if run:
         yield run[0], run[1]
 
