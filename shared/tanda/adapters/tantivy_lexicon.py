@@ -44,9 +44,9 @@ _WRITER_HEAP: Final = 64_000_000
 
 
 class LexicalEntry(NamedTuple):
-    """One chunk as the lexical index holds it. A tuple: an ingest keeps thousands of them
-    until its next flush, and the garbage collector stops tracking a tuple of strings (a
-    dataclass it walks at every full collection: issue 28)."""
+    """One chunk as the lexical index holds it, kept until the next flush. A named tuple: small
+    and cheap to build (the garbage collector still tracks it — CPython untracks only exact
+    tuples — but a full collection falls outside an ingest's timed span: issue 28)."""
 
     rowid: int
     terms: str
