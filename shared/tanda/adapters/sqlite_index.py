@@ -480,9 +480,8 @@ class SqliteSearchIndex(PooledConnections[apsw.Connection]):
                     )
                     # Kept by (first rowid, nonce): were this transaction to roll back, no later
                     # journal row (another nonce) could pick these terms up.
-                    entry = _lexical_entry()
                     self._pending_runs[(rowids[0], nonce)] = [
-                        entry(rowid, t, chunk.document_id, chunk.batch_id, chunk.selections)
+                        _entry(rowid, chunk, t)
                         for rowid, chunk, t in zip(rowids, chunks, terms, strict=True)
                     ]
                     self._pending_count += len(rowids)
