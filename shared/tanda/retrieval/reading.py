@@ -101,7 +101,8 @@ _TIME_KINDS: Final = frozenset({QuantityKind.year, QuantityKind.date, QuantityKi
 _YEAR: Final = re.compile(
     r"(?<![\d.,])(?:1\d{3}|20\d{2}|\d{1,4}\s?(?:SM|M|BC|AD|BCE|CE|MÖ|MS))(?!\d)"
 )
-_BARE_YEAR: Final = re.compile(r"^(?:1[5-9]|20)\d{2}$")
+_YEAR_DIGITS: Final = r"(?:1[5-9]|20)\d{2}"
+_BARE_YEAR: Final = re.compile(rf"^{_YEAR_DIGITS}$")
 _CENTURY: Final = re.compile(
     r"\b(?:abad|milenium|yüzyıl\w*|binyıl\w*|century|centuries|millennium|dekade|dasawarsa|"
     r"decade|periode|era|dönem\w*|çağ\w*|period|reign)\b|\b(?:tahun|yılı\w*|year)\s+\d+|"
@@ -1124,11 +1125,12 @@ def _other_year(asked: frozenset[str], text: str) -> bool:
     """``text`` names a year, none of the ``asked`` ones (there are some)."""
     if not asked:
         return False
-    years = {y for y in _YEAR_IN_TEXT.findall(text)}
+    years = set(_YEAR_IN_TEXT.findall(text))
     return bool(years) and years.isdisjoint(asked)
 
 
-_YEAR_IN_TEXT: Final = re.compile(r"(?<![\d.,])(?:1[5-9]|20)\d{2}(?![\d.,]\d)")
+_YEAR_IN_TEXT: Final = re.compile(rf"(?<![\d.,]){_YEAR_DIGITS}(?![\d.,]\d)")
+"""A year as :data:`_BARE_YEAR` reads one, standing in a text."""
 
 
 def _is_content(term: FocusTerm) -> bool:
