@@ -149,8 +149,19 @@ _COPULA: Final[dict[Lang, re.Pattern[str]]] = {
         r"olarak\s+bilinir)\b|[dt][ıiuü]r\b|:)",
         re.I,
     ),
-    "en": re.compile(r"\b(?:is|are|was|were|means|refers\s+to|defined\s+as|known\s+as)\b|:", re.I),
+    "en": re.compile(
+        r"\b(?:(?:is|are|was|were)\s+(?:also\s+)?known\s+as|is|are|was|were|means|refers\s+to|"
+        r"defined\s+as|known\s+as)\b|:",
+        re.I,
+    ),
 }
+_NAMING: Final = re.compile(
+    r"disebut|dikenal\s+sebagai|denir|olarak\s+bilinir|(?:(?:is|are|was|were)\s+(?:also\s+)?)?"
+    r"known\s+as",
+    re.I,
+)
+"""A marker that gives the name *after* it to what is said before it (``… yang bekerja di bidang
+geometri disebut ahli ilmu ukur``): the term it defines closes the sentence, never precedes it."""
 _NAME_START: Final = re.compile(r"(?<![\w'’])[A-ZÀ-ÖØ-ÞÇĞİÖŞÜ][\w'’\-]*")
 
 
@@ -602,7 +613,10 @@ def _defines(question: QuestionAnalysis, text: str, *, loosely: bool = False) ->
     of them right
     before a definition marker (in the :data:`DEFINED_REACH` words before ``adalah``, ``:``,
     ``tanımlanır``, ``means`` …, asides in brackets aside: ``Simbiosis (dari bahasa Yunani …)
-    adalah …``), or closing the unit right after one (``… nama ibu adalah matronimik.``).
+    adalah …``), or, every word of it, closing the unit right after one (``… nama ibu adalah
+    matronimik.``). A marker that names (:data:`_NAMING`: ``disebut``, ``known as``) defines only
+    the name after it: ``Sunni … disebut sebagai "Islam Ortodoks"`` says another name of Sunni, not
+    what it is.
 
     ``loosely`` (for a unit whose passage holds every word of the term): the unit need hold only
     the term's last word and half of its words, and only as the subject of the definition —
@@ -617,6 +631,10 @@ def _defines(question: QuestionAnalysis, text: str, *, loosely: bool = False) ->
         keys = _keys(piece, lang)
         return 2 * sum(1 for t in focus if _holds(t, keys)) >= len(focus)
 
+    def whole(piece: str) -> bool:
+        keys = _keys(piece, lang)
+        return all(_holds(t, keys) for t in focus)
+
     own = _keys(text, lang)
     if loosely:
         if not (_holds(focus[-1], own) and half(text)):
@@ -626,10 +644,10 @@ def _defines(question: QuestionAnalysis, text: str, *, loosely: bool = False) ->
     for plain in dict.fromkeys((text, _ASIDE.sub(" ", text))):
         for marker in _COPULA[lang].finditer(plain):
             before = " ".join(plain[: marker.start()].split()[-DEFINED_REACH:])
-            if half(before):
+            if not _NAMING.fullmatch(marker.group()) and half(before):
                 return True
             after = plain[marker.end() :].split()
-            if not loosely and after and len(after) <= len(focus) + 1 and half(" ".join(after)):
+            if not loosely and after and len(after) <= len(focus) + 1 and whole(" ".join(after)):
                 return True
     return False
 

@@ -614,3 +614,39 @@ def test_a_term_described_but_never_defined_is_answered_by_the_sentence_about_it
     assert best is not None and best.unit.text.startswith("Radang adalah")
     # A sentence merely opening with another word of the passage is no description.
     assert not read("Apa definisi dari obligasi?", passage).answers
+
+
+def test_a_name_given_by_disebut_defines_the_name_after_it_not_the_words_before() -> None:
+    # Issue 22 (IDK-MRC): "… di bidang geometri disebut ahli ilmu ukur" names an expert, it does
+    # not say what geometry is; "Sunni … disebut sebagai 'Islam Ortodoks'" gives another name.
+    geometry = ReadPassage(
+        "P1",
+        "Seorang ahli matematika yang bekerja di bidang geometri disebut ahli ilmu ukur. "
+        "Geometri (Yunani Kuno: γεωμετρία) adalah cabang matematika yang bersangkutan dengan "
+        "bentuk, ukuran dan sifat ruang.",
+        (),
+    )
+    best = read("Apa itu ilmu geometri?", geometry).best
+    assert best is not None and best.answers and "cabang matematika" in best.unit.text
+    sunni = ReadPassage(
+        "P1",
+        "Sunni kadang-kadang disebut sebagai Islam Ortodoks. Islam Sunni adalah firkah Muslim "
+        "terbesar yang menjalankan sunnah.",
+        (),
+    )
+    best = read("Apakah yang dimaksud dengan Islam Sunni?", sunni).best
+    assert best is not None and best.unit.text.startswith("Islam Sunni adalah")
+    # The name after the marker is still defined by what comes before it.
+    herbivore = ReadPassage(
+        "P1", "Orang yang memilih untuk tidak memakan daging disebut nabatiwan.", ()
+    )
+    best = read("Apa itu nabatiwan?", herbivore).best
+    assert best is not None and best.answers
+    english = ReadPassage(
+        "P1",
+        "Geometry is also known as the science of shapes. Geometry is a branch of mathematics "
+        "concerned with shape and size.",
+        (),
+    )
+    best = read("What is geometry?", english).best
+    assert best is not None and "branch of mathematics" in best.unit.text
