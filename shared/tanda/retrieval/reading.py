@@ -458,7 +458,7 @@ def holds_kind(question: QuestionAnalysis, text: str) -> bool:
         words = {fold(w) for w in surface_terms(text)}
         return bool(words & {fold(w) for w in _NUMBER_WORDS[question.lang]})
     if kind in ("person", "place"):
-        named = _names(text, agents=kind == "person")
+        named = _names(text, agents=kind == "person", asked=asked)
         return any(fold(name.lower()) not in asked for name in named)
     if kind == "definition":
         return _defines(question, text)
@@ -577,17 +577,22 @@ def _plain_words(text: str, lang: Lang) -> tuple[tuple[str, str], ...]:
     )
 
 
-def _names(text: str, *, agents: bool = True) -> list[str]:
-    """Capitalised words that are not a sentence's first word (unless a second one follows),
-    nor a month, a weekday or an era (``Desember``, ``SM``: a time, not who or where); with
-    ``agents`` false, nor a name said as the doer (``oleh Invoke Media``, ``by Sony``: who,
-    not where)."""
+def _names(text: str, *, agents: bool = True, asked: frozenset[str] = frozenset()) -> list[str]:
+    """Capitalised words that are not a sentence's first word (unless a second one follows
+    that is not one of the ``asked`` words: ``Ayah Fransiskus meninggal …`` begins with a
+    common word before the subject's name), nor a month, a weekday or an era (``Desember``,
+    ``SM``: a time, not who or where); with ``agents`` false, nor a name said as the doer
+    (``oleh Invoke Media``, ``by Sony``: who, not where)."""
     found = list(_NAME_START.finditer(text))
     names: list[str] = []
     for index, match in enumerate(found):
         word = re.split(r"['’]", match.group())[0]
         first = match.start() == 0 or text[: match.start()].rstrip().endswith((".", ":", "|"))
-        following = index + 1 < len(found) and found[index + 1].start() - match.end() <= 1
+        following = (
+            index + 1 < len(found)
+            and found[index + 1].start() - match.end() <= 1
+            and fold(re.split(r"['’]", found[index + 1].group())[0].lower()) not in asked
+        )
         if first and not following:
             continue
         if _MONTHS.fullmatch(word) or _TIME_NAMES.fullmatch(word):

@@ -650,3 +650,24 @@ def test_a_name_given_by_disebut_defines_the_name_after_it_not_the_words_before(
     )
     best = read("What is geometry?", english).best
     assert best is not None and "branch of mathematics" in best.unit.text
+
+
+def test_a_common_word_opening_a_sentence_before_the_asked_name_is_no_place() -> None:
+    # Issue 22 (IDK-MRC, unanswerable): "Ayah Fransiskus meninggal …" names no place where
+    # Fransiskus died; "Ayah" is capitalised only because it opens the sentence.
+    father = ReadPassage(
+        "P1",
+        "Fransiskus Xaverius adalah seorang misionaris. Ayah Fransiskus meninggal dunia pada "
+        "tahun 1515.",
+        (),
+    )
+    assert not read("Di manakah Fransiskus Xaverius meninggal?", father).answers
+    # A name of two words opening a sentence is still a place.
+    city = ReadPassage(
+        "P1",
+        "Fransiskus Xaverius adalah seorang misionaris. Kastil Xavier menjadi tempat Fransiskus "
+        "dilahirkan.",
+        (),
+    )
+    best = read("Di manakah Fransiskus Xaverius dilahirkan?", city).best
+    assert best is not None and best.answers and "Kastil Xavier" in best.unit.text
