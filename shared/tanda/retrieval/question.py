@@ -40,6 +40,7 @@ from tanda.lang import (
     is_function_word,
     normalize_lang,
 )
+from tanda.numbers.lexicon import CARDINAL_WORDS, roman_numeral
 from tanda.retrieval.analysis import lowercase, query_terms, stem
 from tanda.retrieval.equivalents import equivalents
 from tanda.retrieval.pages import requested_pages
@@ -465,6 +466,8 @@ def _focus(text: str, lang: Lang, kind_words: str | None) -> tuple[FocusTerm, ..
             weight = TERM_WEIGHT
         same = equivalents(lang)
         alternatives = (same.get(key, frozenset()) | same.get(fold(surface), frozenset())) - {key}
+        if number:
+            alternatives |= _number_said_otherwise(surface, lang)
         terms[key] = FocusTerm(
             surface=surface,
             stem=key,
@@ -476,6 +479,22 @@ def _focus(text: str, lang: Lang, kind_words: str | None) -> tuple[FocusTerm, ..
             alternatives=tuple(sorted(alternatives)),
         )
     return tuple(terms.values())
+
+
+def _number_said_otherwise(surface: str, lang: Lang) -> frozenset[str]:
+    """How a text may say a whole number the question writes in digits, as matching keys: in a
+    word of the question's language (``4`` — ``dört``, ``empat``) or in Roman numerals (``Phase
+    2`` — ``Phase II``; from 2: ``I`` is as often a pronoun or a letter)."""
+    if not surface.isdigit():
+        return frozenset()
+    value = int(surface)
+    said = set()
+    word = CARDINAL_WORDS[lang].get(value)
+    if word is not None:
+        said.add(fold(lowercase(word, lang)))
+    if 1 < value < 40:
+        said.add(roman_numeral(value))
+    return frozenset(said)
 
 
 @lru_cache(maxsize=256)

@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Sequence
+from collections.abc import Container, Sequence
 from dataclasses import dataclass, field
 from functools import cache, cached_property, lru_cache
 from typing import Final
@@ -400,6 +400,9 @@ def _deletes(word: str) -> set[str]:
     return {word, *(word[:i] + word[i + 1 :] for i in range(len(word)))}
 
 
+_RANGE_PARTS: Final = re.compile(r"(?<=\d)[-–—/](?=\d)")
+
+
 def _holds(term: FocusTerm, keys: _Keys) -> bool:
     """Whether the text of ``keys`` holds ``term``: its stem or folded word, a word of its group
     (:mod:`tanda.retrieval.equivalents`), a longer or shorter form of its stem (at least
@@ -409,7 +412,10 @@ def _holds(term: FocusTerm, keys: _Keys) -> bool:
     if term.stem in words or any(other in words for other in term.alternatives):
         return True
     if term.number:
-        return False
+        # A range the question writes with a hyphen (``1620-21``) is held by its numbers, however
+        # the text joins them (``1620–21``).
+        parts = _RANGE_PARTS.split(term.stem)
+        return len(parts) > 1 and all(part in words for part in parts)
     if keys.lang == "tr" and not term.name:
         # Turkish piles its suffixes on a word the stemmer often cuts at different places
         # (``bırakılmıştır`` / ``bırakılan``): words sharing their first five letters meet.
@@ -577,7 +583,7 @@ def _plain_words(text: str, lang: Lang) -> tuple[tuple[str, str], ...]:
     )
 
 
-def _names(text: str, *, agents: bool = True, asked: frozenset[str] = frozenset()) -> list[str]:
+def _names(text: str, *, agents: bool = True, asked: Container[str] = frozenset()) -> list[str]:
     """Capitalised words that are not a sentence's first word (unless a second one follows
     that is not one of the ``asked`` words: ``Ayah Fransiskus meninggal …`` begins with a
     common word before the subject's name), nor a month, a weekday or an era (``Desember``,

@@ -123,3 +123,14 @@ def test_a_turkish_question_about_something_somewhere_asks_for_a_thing_not_a_def
     assert analyze_question("Sakson Bahçesi Lehçe'de nedir?").kind != "definition"
     locative = analyze_question("Polonya'daki bölgesel ayrımlardaki temel yönetim nedir?")
     assert locative.defined_term is None
+
+
+def test_a_number_in_digits_may_be_met_in_a_word_or_a_roman_numeral() -> None:
+    # Issue 22: the reader meets "4" in "dört" (Turkish), "empat" (Indonesian), "IV"; "1" is
+    # never "bir"/"satu"/"I" (an article, a pronoun, a letter as often as a number).
+    four = next(t for t in analyze_question("Kaç tane 4 asal vardır?").focus if t.number)
+    assert set(four.alternatives) >= {"dort", "iv"}
+    empat = next(t for t in analyze_question("Berapa 4 anak Raja Hayam?").focus if t.number)
+    assert "empat" in empat.alternatives
+    one = next(t for t in analyze_question("Bab 1 berisi apa?").focus if t.number)
+    assert not {"i", "satu"} & set(one.alternatives)

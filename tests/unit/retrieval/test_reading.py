@@ -671,3 +671,40 @@ def test_a_common_word_opening_a_sentence_before_the_asked_name_is_no_place() ->
     )
     best = read("Di manakah Fransiskus Xaverius dilahirkan?", city).best
     assert best is not None and best.answers and "Kastil Xavier" in best.unit.text
+
+
+def test_a_number_the_question_writes_in_digits_is_held_in_words_or_roman_numerals() -> None:
+    # Issue 22 (xquad_tr): "4" — "en az dört asalın"; "Phase 2" — "Phase II"; "1620-21" —
+    # "1620–21" (another dash). Each was held back: the question's number "was not there".
+    primes = ReadPassage(
+        "P1",
+        "Brocard konjonktürü, 2’den büyük ardıl asal sayıların kareleri arasında her zaman en az "
+        "dört asalın olduğunu söyler.",
+        (),
+    )
+    best = read(
+        "2’den büyük ardıl asalların kareleri arasında her zaman en az 4 asalın olduğunu hangi "
+        "konjonktür belirtir?",
+        primes,
+    ).best
+    assert best is not None and best.answers
+    decnet = ReadPassage(
+        "P1", "DECnet Phase II açık standartlara dönüşmüştür ve birçok uygulaması vardır.", ()
+    )
+    assert read("DECnet Phase 2 neye dönüşmüştür?", decnet).answers
+    algiers = ReadPassage(
+        "P1", "Cezayirliler 1620–21 yıllarında 30 ila 50 bin kişi kaybettiler.", ()
+    )
+    assert read("Cezayir'de 1620-21 yıllarında kaç kişi kaybedilmiştir?", algiers).answers
+    # Another number in words is not the asked one: "üç" is not "4".
+    three = ReadPassage(
+        "P1",
+        "Brocard konjonktürü, 2’den büyük ardıl asal sayıların kareleri arasında her zaman en az "
+        "üç asalın olduğunu söyler.",
+        (),
+    )
+    assert not read(
+        "2’den büyük ardıl asalların kareleri arasında her zaman en az 4 asalın olduğunu hangi "
+        "konjonktür belirtir?",
+        three,
+    ).answers
