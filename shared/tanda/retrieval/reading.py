@@ -82,6 +82,8 @@ LABEL_BONUS: Final = 0.1
 OTHER_YEAR_COST: Final = 0.15
 """What a unit costs that names a year other than the one the question names, and not that one
 ("2010 itibariyle … nüfusu" is not answered by "2014 yılında … nüfusla")."""
+ORDINAL_BONUS: Final = 0.1
+"""What a unit saying itself the ordinal that tells which one is asked (``ikinci seviye``) adds."""
 EQUIVALENT_COST: Final = 0.05
 """What each focus word met only through an equivalent or a near form costs a unit's score."""
 NAME_FUZZY_MIN: Final = 6
@@ -986,6 +988,8 @@ def read_units(question: QuestionAnalysis, passages: Sequence[ReadPassage]) -> R
                 + (NEAR_BONUS if kind and answer_near_focus(question, unit.text) else 0.0)
                 - EQUIVALENT_COST * sum(1 for n in held_at if not _exact(focus[n], keys))
                 - (OTHER_YEAR_COST if _other_year(asked_years, unit.text) else 0.0)
+                + ORDINAL_BONUS
+                * _share(ordinals, held_at | _spelt(ordinals, focus, lang, unit.text))
             )
             readings.append(
                 UnitReading(
@@ -1086,6 +1090,10 @@ _ORDINAL_DIGITS: Final = {
     for n in range(7)
 }
 """An ordinal written with digits: ``4. çeyrek``, ``ke-2``, ``2nd``, ``4'üncü``."""
+
+
+def _spelt(ordinals: Sequence[int], focus: Sequence[FocusTerm], lang: Lang, text: str) -> set[int]:
+    return {n for n in ordinals if _ordinal_in(focus[n], lang, text)}
 
 
 def _ordinal_in(term: FocusTerm, lang: Lang, text: str) -> bool:

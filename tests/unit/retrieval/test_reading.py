@@ -708,3 +708,17 @@ def test_a_number_the_question_writes_in_digits_is_held_in_words_or_roman_numera
         "konjonktür belirtir?",
         three,
     ).answers
+
+
+def test_a_sentence_saying_the_asked_ordinal_itself_leads() -> None:
+    # Issue 22 (xquad_tr): "ikinci seviye" asks for the second level; the sentence about the
+    # basic unit repeats the question's other words but not "ikinci".
+    passage = ReadPassage(
+        "P1",
+        "Polonya'daki bölgesel ayrılma temel birimi bir komündür (gmina). Bazı daha büyük "
+        "şehirler, bölgedeki bölünmenin ikinci seviyesindeki birimlerin yetkilerini elde ederler "
+        "- ilçeler veya powiat'lar.",
+        (),
+    )
+    best = read("Polonya'daki bölgesel ayrımlardaki ikinci seviye nedir?", passage).best
+    assert best is not None and best.answers and "powiat" in best.unit.text
