@@ -187,6 +187,13 @@ _DEFINITION: Final[dict[Lang, tuple[re.Pattern[str], ...]]] = {
     ),
 }
 _MAX_DEFINED_WORDS: Final = 5
+_CONTEXT_AFTER_TERM: Final[dict[Lang, frozenset[str]]] = {
+    "id": frozenset({"dalam", "di", "pada", "bagi"}),
+    "tr": frozenset(),
+    "en": frozenset({"in", "under", "within"}),
+}
+"""A word that, after a defined term, begins the context the term is meant in (``… dengan genin
+dalam manga Naruto``, ``what is equity in accounting``), not more of the term."""
 # A phrase naming something *of* something else, or a superlative, asks for a thing.
 _ATTRIBUTE_OF: Final[dict[Lang, re.Pattern[str]]] = {
     "id": re.compile(r"(?!)"),
@@ -356,6 +363,13 @@ def question_kind(text: str, lang: Lang) -> tuple[QuestionKind, str | None]:
 def defined_term(text: str, lang: Lang) -> str | None:
     """The term a definition question asks about (``Apa yang dimaksud dengan data pribadi?`` →
     ``data pribadi``), as written; ``None`` for any other question."""
+    found = _definition(text, lang)
+    return found[0] if found is not None else None
+
+
+def _definition(text: str, lang: Lang) -> tuple[str, str] | None:
+    """A definition question's term and the words the question says of it: the term with the
+    context it is meant in (``genin`` and ``genin dalam manga naruto``)."""
     stripped = " ".join(text.split()).rstrip(_CLOSING)
     for pattern in _DEFINITION[lang]:
         found = pattern.match(stripped)
@@ -363,14 +377,22 @@ def defined_term(text: str, lang: Lang) -> str | None:
             continue
         term = found.group("x").strip().strip(_QUOTES).rstrip(_CLOSING).strip()
         term = re.sub(r"\s+(?:itu|tersebut|ini)$", "", term, flags=re.IGNORECASE).strip(_QUOTES)
+        said = term
         words = term.split()
+        for n, word in enumerate(words[1:], start=1):
+            if fold(word.lower()) in _CONTEXT_AFTER_TERM[lang]:
+                # "genin dalam manga Naruto": the term is "genin"; the rest says where it is
+                # meant (its words stay the question's focus).
+                words = words[:n]
+                term = " ".join(words)
+                break
         if not words or len(words) > _MAX_DEFINED_WORDS or re.search(r"[\d()\[\]]", term):
             return None  # a term has no figures or asides
         if any(_is_frame(w.lower(), lang) or is_function_word(w, lang) for w in words):
             return None  # "what is the year when …", "X ve Y nedir": not one term
         if _ATTRIBUTE_OF[lang].search(term):
             return None  # "the capital of France", "Amazon'un en büyük kolu": a thing, not a term
-        return term
+        return term, said
     return None
 
 
@@ -506,10 +528,11 @@ def analyze_question(text: str, lang: str | None = None) -> QuestionAnalysis:
         normalize_lang(lang) or _asking_lang(text) or guess_lang(text) or DEFAULT_TEXT_LANG
     )
     kind, word = question_kind(text, language)
-    defined = defined_term(text, language)
-    if defined is not None:
+    definition = _definition(text, language)
+    defined = definition[0] if definition is not None else None
+    if definition is not None:
         kind = "definition"
-    focus = _focus(defined if defined is not None else text, language, word)
+    focus = _focus(definition[1] if definition is not None else text, language, word)
     words = {fold(lowercase(w, language)) for w in _WORD.findall(cues(text))}
     return QuestionAnalysis(
         text=text,

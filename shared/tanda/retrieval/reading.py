@@ -635,7 +635,7 @@ def _defines(question: QuestionAnalysis, text: str, *, loosely: bool = False) ->
     the term's last word and half of its words, and only as the subject of the definition —
     ``Geometri (…) adalah cabang matematika …`` for "Apa itu ilmu geometri?", the passage saying
     "Ilmu ini …" — not closing the unit after a marker."""
-    focus = question.focus
+    focus = _term_focus(question)
     if not focus:
         return False
     lang = question.lang
@@ -1127,13 +1127,22 @@ def _ordinals(question: QuestionAnalysis) -> tuple[int, ...]:
 def _opens_with_term(question: QuestionAnalysis, text: str) -> bool:
     """A definition question's unit that opens with the defined term (its subject): ``Pecahan
     (Fraksi) adalah …`` rather than ``Hakikat … dalam bilangan pecahan adalah …``."""
-    if question.kind != "definition" or not question.focus:
+    focus = _term_focus(question)
+    if question.kind != "definition" or not focus:
         return False
-    opening = " ".join(without_enumerator(text).split()[: len(question.focus) + 1])
+    opening = " ".join(without_enumerator(text).split()[: len(focus) + 1])
     keys = _keys(opening, question.lang)
-    return any(_holds(t, keys) for t in question.focus[-1:]) or all(
-        _holds(t, keys) for t in question.focus
-    )
+    return any(_holds(t, keys) for t in focus[-1:]) or all(_holds(t, keys) for t in focus)
+
+
+def _term_focus(question: QuestionAnalysis) -> tuple[FocusTerm, ...]:
+    """The focus terms of the defined term (``genin`` of "Apa yang dimaksud dengan genin dalam
+    manga Naruto?"); the whole focus when the question names no term or none of its words."""
+    if question.defined_term is None:
+        return question.focus
+    words = {surface for surface, _ in _plain_words(question.defined_term, question.lang)}
+    own = tuple(t for t in question.focus if fold(t.surface) in words)
+    return own or question.focus
 
 
 DESCRIBED_MIN_WORDS: Final = 6
@@ -1145,7 +1154,7 @@ def _describes(question: QuestionAnalysis, text: str) -> bool:
     what it is in other words than a copula ("Investasi ekuitas umumnya berhubungan dengan
     pembelian dan penyimpanan saham …"): what a text says of the term when it defines it
     nowhere."""
-    focus = question.focus
+    focus = _term_focus(question)
     words = without_enumerator(text).split()
     if not focus or len(words) < len(focus) + DESCRIBED_MIN_WORDS:
         return False

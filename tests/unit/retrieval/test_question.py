@@ -134,3 +134,15 @@ def test_a_number_in_digits_may_be_met_in_a_word_or_a_roman_numeral() -> None:
     assert "empat" in empat.alternatives
     one = next(t for t in analyze_question("Bab 1 berisi apa?").focus if t.number)
     assert not {"i", "satu"} & set(one.alternatives)
+
+
+def test_a_defined_term_ends_where_the_context_it_is_meant_in_begins() -> None:
+    # Issue 22 (TyDi): "genin dalam manga naruto" is the term "genin" in a context; the
+    # question was read as no definition at all (the term "had a function word").
+    genin = analyze_question("Apa yang dimaksud dengan genin dalam manga naruto ?")
+    assert genin.kind == "definition" and genin.defined_term == "genin"
+    assert [t.surface for t in genin.focus] == ["genin", "manga", "naruto"]
+    assert analyze_question("What is equity in accounting?").defined_term == "equity"
+    # "menurut X" names a source the answer must name: it stays part of what is asked.
+    source = analyze_question("Apakah yang dimaksud dengan desa menurut Wikipedia?")
+    assert source.defined_term != "desa"

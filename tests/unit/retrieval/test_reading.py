@@ -722,3 +722,21 @@ def test_a_sentence_saying_the_asked_ordinal_itself_leads() -> None:
     )
     best = read("Polonya'daki bölgesel ayrımlardaki ikinci seviye nedir?", passage).best
     assert best is not None and best.answers and "powiat" in best.unit.text
+
+
+def test_a_term_asked_in_a_context_is_defined_by_the_sentence_defining_the_term() -> None:
+    # Issue 22 (TyDi): "Apa yang dimaksud dengan genin dalam manga naruto?" — the definition of
+    # "Genin" leads, not a sentence naming Naruto.
+    passage = ReadPassage(
+        "P1",
+        "Tetapi Naruto pernah diberi misi level C untuk mengawal Tazuna. Para Genin ini masih "
+        "masuk ke dalam bimbingan seorang Jounin. Genin adalah ninja kelas rendah yang hanya "
+        "menjalankan misi kelas D.",
+        ("Dokumen: Naruto (manga)",),
+    )
+    best = read("Apa yang dimaksud dengan genin dalam manga naruto ?", passage).best
+    assert best is not None and best.answers and best.unit.text.startswith("Genin adalah")
+    # The context is still asked: a passage about another genin (no manga, no Naruto) does not
+    # answer.
+    other = ReadPassage("P1", "Genin adalah pangkat rendah dalam hierarki samurai.", ())
+    assert not read("Apa yang dimaksud dengan genin dalam manga naruto ?", other).answers
