@@ -1060,20 +1060,32 @@ def _qualifiers(question: QuestionAnalysis) -> tuple[int, ...]:
         if not (after or superlative):
             continue
         rest = words[position + 1 :] if after else [word]
+        most = superlative or word in _SUPERLATIVE[lang]
         for following in rest:
             if following in NEGATION_WORDS[lang]:
                 break  # "yang tidak modern": said in other words ("tradisional")
             if following in _QUALIFIER_SKIP[lang]:
+                most = most or following in _SUPERLATIVE[lang]
                 continue
             n = index.get(following)
             if n is None:
                 stemmed = _plain_words(following, lang)
                 n = index.get(stemmed[0][1]) if stemmed else None
             verb = lang == "id" and _VERB_PREFIX.match(following) is not None
-            if n is not None and _is_content(question.focus[n]) and not verb:
+            # An attribute word (``populer``, ``terkenal``) is said loosely, but not as a
+            # superlative: "yang paling populer" asks for the most popular one.
+            attribute = most and not question.focus[n].number if n is not None else False
+            if n is not None and (_is_content(question.focus[n]) or attribute) and not verb:
                 picked.add(n)
             break
     return tuple(sorted(picked))
+
+
+_SUPERLATIVE: Final[dict[Lang, frozenset[str]]] = {
+    "id": _words("paling"),
+    "tr": _words("en"),
+    "en": _words("most least"),
+}
 
 
 _ORDINALS: Final[dict[Lang, tuple[str, ...]]] = {

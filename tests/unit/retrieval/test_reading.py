@@ -740,3 +740,20 @@ def test_a_term_asked_in_a_context_is_defined_by_the_sentence_defining_the_term(
     # answer.
     other = ReadPassage("P1", "Genin adalah pangkat rendah dalam hierarki samurai.", ())
     assert not read("Apa yang dimaksud dengan genin dalam manga naruto ?", other).answers
+
+
+def test_a_superlative_narrows_the_question_even_in_a_loosely_said_word() -> None:
+    # Issue 22 (IDK-MRC, unanswerable): "varian yang paling populer" asks for the most popular
+    # variant; a sentence on the company that brews the beer does not say which one that is.
+    passage = ReadPassage(
+        "P1",
+        "PT Multi Bintang Indonesia adalah perusahaan yang memproduksi bir Bintang. Bir Bintang "
+        "dijual dalam beberapa varian.",
+        (),
+    )
+    assert not read(
+        "Apa nama PT yang memproduksi bir Bintang varian yang paling populer?", passage
+    ).answers
+    # Without the superlative the word is said loosely, and the sentence answers.
+    best = read("Apa nama PT populer yang memproduksi bir Bintang?", passage).best
+    assert best is not None and best.answers and "Multi Bintang" in best.unit.text
