@@ -446,8 +446,13 @@ def _near_spellings(
     if not unheld:
         return question
 
+    said = frozenset().union(*(keys.words for keys in everywhere))
+
     def said_by(words: Sequence[str]) -> dict[str, int]:
-        return {w: sum(1 for keys in everywhere if w in keys.words) for w in words}
+        """How many passages say each word (a word none says is left out)."""
+        return {
+            w: sum(1 for keys in everywhere if w in keys.words) for w in said.intersection(words)
+        }
 
     near: dict[int, tuple[str, ...]] = {}
     for n in unheld:

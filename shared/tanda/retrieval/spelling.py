@@ -29,6 +29,7 @@ own.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from functools import lru_cache
 from typing import Final
 
 from tanda.retrieval.question import frames_a_question
@@ -56,7 +57,8 @@ def correctable(term: str) -> bool:
     return len(term) >= MIN_LETTERS and term.isalpha() and not frames_a_question(term)
 
 
-def one_edit(term: str) -> list[str]:
+@lru_cache(maxsize=4096)
+def one_edit(term: str) -> tuple[str, ...]:
     """Every term one Damerau edit from ``term`` (a letter dropped, added or changed, two
     neighbouring letters swapped) after its first letter, in a fixed order, without ``term``
     itself."""
@@ -73,7 +75,7 @@ def one_edit(term: str) -> list[str]:
         for letter in letters:
             found[head + letter + tail] = None  # added
     found.pop(term, None)
-    return list(found)
+    return tuple(found)
 
 
 def corrections(terms: Iterable[str], doc_freqs: DocFreqs) -> dict[str, tuple[str, ...]]:
