@@ -419,6 +419,15 @@ _FOLDED_FRAMES: Final = {
     lang: frozenset(fold(w) for w in words) for lang, words in _FRAME_WORDS.items()
 }
 _ALL_FRAMES: Final = frozenset().union(*_FOLDED_FRAMES.values())
+
+
+def frames_a_question(word: str) -> bool:
+    """``word`` (folded, as the index analyses it) is a word that frames a question in a
+    language tanda reads (``kapan``, ``bagaimana``, ``nedir``, ``which``): never what the
+    documents are asked about."""
+    return fold(word) in _ALL_FRAMES
+
+
 _FOLDED_ATTRIBUTES: Final = {
     lang: frozenset(fold(w) for w in words) for lang, words in _ATTRIBUTE_WORDS.items()
 }

@@ -49,6 +49,7 @@ from tanda.retrieval.analysis import index_terms, lowercase, stem, surface_terms
 from tanda.retrieval.opposites import opposite_pairs
 from tanda.retrieval.question import NEGATION_WORDS, TERM_WEIGHT, FocusTerm, QuestionAnalysis
 from tanda.retrieval.sentences import whole_sentence_spans, without_enumerator
+from tanda.retrieval.spelling import correctable, corrections
 
 PLACED_MIN: Final = 0.5
 """The share of the focus weight a unit's place must hold to answer."""
@@ -438,6 +439,55 @@ def _holds(term: FocusTerm, keys: _Keys) -> bool:
         if len(folded) >= NAME_FUZZY_MIN and not _deletes(folded).isdisjoint(keys.deletes):
             return True
     return False
+
+
+def _near_spellings(
+    question: QuestionAnalysis, passages: Sequence[ReadPassage]
+) -> QuestionAnalysis:
+    """``question`` with each focus word that no passage read holds (:func:`_holds`, anywhere
+    in any of them) met through the passages' words one letter from it (issue 22, V2-19): the
+    question's ``stalakmit`` through ``Stalagmit``, ``homeostatis`` through ``Homeostasis`` — a
+    typo, as retrieval corrects one (:mod:`tanda.retrieval.spelling`: words of
+    :data:`~tanda.retrieval.spelling.MIN_LETTERS` letters or more, letters only; the word the
+    most passages say, ties kept). A word some passage holds is matched as it is, never loosely;
+    names (their own spelling rule, :data:`NAME_FUZZY_MIN`) and numbers are left alone; only
+    one word of a question is read so. The near word counts as a near form
+    (:data:`EQUIVALENT_COST`)."""
+    loose = [
+        n
+        for n, t in enumerate(question.focus)
+        if not (t.name or t.number) and (correctable(t.stem) or correctable(fold(t.surface)))
+    ]
+    if not loose or not passages:
+        return question
+    everywhere = [_keys(" ".join((*p.identity, p.text)), question.lang) for p in passages]
+    unheld = [n for n in loose if not any(_holds(question.focus[n], k) for k in everywhere)]
+    if not unheld:
+        return question
+
+    said = frozenset().union(*(keys.words for keys in everywhere))
+
+    def said_by(words: Sequence[str]) -> dict[str, int]:
+        """How many passages say each word (a word none says is left out)."""
+        return {
+            w: sum(1 for keys in everywhere if w in keys.words) for w in said.intersection(words)
+        }
+
+    near: dict[int, tuple[str, ...]] = {}
+    for n in unheld:
+        term = question.focus[n]
+        found = corrections(dict.fromkeys((term.stem, fold(term.surface))), said_by)
+        if found:
+            near[n] = tuple(dict.fromkeys(w for words in found.values() for w in words))
+    if len(near) != 1:
+        # One word at most is read loosely: two words of the question each one letter from a
+        # word of the passages are more likely another subject than a question mistyped twice
+        # ("jerut jerang" is not "jeruk … Jepang").
+        return question
+    ((n, words),) = near.items()
+    focus = list(question.focus)
+    focus[n] = focus[n].model_copy(update={"alternatives": focus[n].alternatives + words})
+    return question.model_copy(update={"focus": tuple(focus)})
 
 
 # -- the kind of answer ---------------------------------------------------------------------------
@@ -884,6 +934,7 @@ def read_units(question: QuestionAnalysis, passages: Sequence[ReadPassage]) -> R
     those that do not; within each, by a score that weighs what the unit holds (0.3), what its
     place holds (0.4) and an answer of the asked kind (0.3); ties go to the better-ranked
     passage, then the earlier unit."""
+    question = _near_spellings(question, passages)
     lang = question.lang
     focus = question.focus
     total = question.focus_weight

@@ -124,6 +124,47 @@ def test_nothing_shared_with_the_question_is_never_offered() -> None:
     )
 
 
+# -- a question word one letter off (issue 22, V2-19) ------------------------------------------
+
+STALAGMIT = ReadPassage(
+    "P1", "Stalagmit adalah pembentukan gua secara vertikal (tumbuh dari bawah ke atas)."
+)
+
+
+def test_a_mistyped_word_meets_the_passage_word_one_letter_from_it() -> None:
+    # "stalakmit" is said by no passage read: "Stalagmit", one letter off, defines it.
+    reading = read("Apa itu stalakmit?", STALAGMIT)
+    assert reading.answers
+    assert [r.unit.text for r in reading.answering(3)] == [STALAGMIT.text]
+    homeostasis = ReadPassage(
+        "P1",
+        "Homeostasis merujuk pada ketahanan atau mekanisme pengaturan lingkungan kesetimbangan "
+        "dinamis dalam badan organisme yang konstan.",
+    )
+    assert read("Apa yang dimaksud dengan homeostatis?", homeostasis).answers
+
+
+def test_a_word_some_passage_says_is_never_read_loosely() -> None:
+    # "bahaya" is said by a passage read: "Bahasa adalah …", one letter off, defines no bahaya.
+    bahasa = ReadPassage(
+        "P1", "Bahasa adalah sistem lambang bunyi yang dipakai masyarakat untuk berkomunikasi."
+    )
+    gunung = ReadPassage(
+        "P2", "Gunung itu menyimpan bahaya bagi para pendaki yang datang tanpa persiapan."
+    )
+    assert not any(
+        "Bahasa" in r.unit.text for r in read("Apa itu bahaya?", bahasa, gunung).answering(3)
+    )
+
+
+def test_one_word_of_a_question_at_most_is_read_loosely() -> None:
+    # Two words each one letter from a word of the passage ("jerut" / "jeruk", "jerang" /
+    # "Jepang"): another subject more likely than a question mistyped twice.
+    jeruk = ReadPassage("P1", "Jeruk berasal dari Asia Timur, dari Jepang hingga Nusantara.")
+    assert not read("Di mana jerut jerang berasal?", jeruk).answers
+    assert read("Di mana jerut berasal?", jeruk).answers
+
+
 # -- issue 22, second pass: polarity, unknown names, definitions ----------------------------------
 
 
