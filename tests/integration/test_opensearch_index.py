@@ -19,8 +19,8 @@ from tanda.adapters.opensearch_index import (
 from tanda.records.documents import Chunk, Document, SearchQuery, SearchScope
 from tanda.records.structure import ClaimRecord, RecordQuery, SourceSpan, StructureRecord
 from tanda.retrieval import opensearch_bodies as bodies
+from tanda.retrieval.edits import one_edit
 from tanda.retrieval.fusion import FusionConfig, reciprocal_rank_fusion
-from tanda.retrieval.spelling import one_edit
 from tanda.settings import Settings
 from tests.opensearch_memory import serve_json
 

@@ -42,6 +42,7 @@ from tanda.lang import (
 )
 from tanda.numbers.lexicon import CARDINAL_WORDS, roman_numeral
 from tanda.retrieval.analysis import lowercase, query_terms, stem
+from tanda.retrieval.edits import one_edit
 from tanda.retrieval.equivalents import equivalents
 from tanda.retrieval.pages import requested_pages
 
@@ -396,6 +397,31 @@ def _definition(text: str, lang: Lang) -> tuple[str, str] | None:
     return None
 
 
+MENDED_MIN_LETTERS: Final = 7
+"""A question's first word this long, one letter from a question word as long, is that word
+misspelt (``berapkah``, ``sipakah``, ``dimankah``); a shorter one may be a word of its own
+(``adakah``, ``kapal``)."""
+
+
+def _mended(text: str) -> str:
+    """``text`` with its first word read as the question word it misspells, when it is one
+    letter (:func:`tanda.retrieval.edits.one_edit`) from exactly one question word of
+    :data:`MENDED_MIN_LETTERS` letters or more in the languages tanda reads; else as it is."""
+    found = _FIRST_WORD.match(text)
+    if found is None:
+        return text
+    word = fold(found.group(1).lower())
+    if len(word) < MENDED_MIN_LETTERS or word in _ALL_FRAMES:
+        return text
+    near = [c for c in one_edit(word) if len(c) >= MENDED_MIN_LETTERS and c in _ALL_FRAMES]
+    if len(near) != 1:
+        return text
+    return text[: found.start(1)] + near[0] + text[found.end(1) :]
+
+
+_FIRST_WORD: Final = re.compile(r"\s*([^\W\d_]+)")
+
+
 def _is_frame(word: str, lang: Lang) -> bool:
     """A word that frames a question in ``lang`` — or in another language tanda reads: a
     question word is never what an answer is about, whatever the guess said."""
@@ -533,6 +559,8 @@ def analyze_question(text: str, lang: str | None = None) -> QuestionAnalysis:
     """Read ``text`` once. ``lang`` is the question's language when the caller knows it (a
     hint, as ``SearchQuery.lang``); else it is guessed. The analysis is immutable and cached:
     the same question read again by another step of the request costs nothing."""
+    asked = text
+    text = _mended(text)
     language: Lang = (
         normalize_lang(lang) or _asking_lang(text) or guess_lang(text) or DEFAULT_TEXT_LANG
     )
@@ -544,7 +572,7 @@ def analyze_question(text: str, lang: str | None = None) -> QuestionAnalysis:
     focus = _focus(definition[1] if definition is not None else text, language, word)
     words = {fold(lowercase(w, language)) for w in _WORD.findall(cues(text))}
     return QuestionAnalysis(
-        text=text,
+        text=asked,
         lang=language,
         kind=kind,
         question_word=word,

@@ -11,8 +11,8 @@ The rule, the same on every engine behind the ``SearchIndex`` port:
   code (``27/2022``, ``5g``, ``b12``) one letter off is another number or code, not a typo; a
   question word (``kapankah``) is never corrected — the documents need not say it;
 - its candidates are the terms one edit away (Damerau: a letter dropped, added, changed, or two
-  neighbours swapped) after the first letter (:data:`KEPT_LETTERS`), looked up in the same
-  tenant's index — never another tenant's;
+  neighbours swapped) after the first letter (:func:`tanda.retrieval.edits.one_edit`), looked
+  up in the same tenant's index — never another tenant's;
 - it is searched as the candidate the tenant's documents hold most often (a typo is far more
   likely to be of a common word than of a rare one: Norvig's noisy channel with the document
   frequency as the prior); candidates tied at that frequency are all searched (up to
@@ -29,22 +29,16 @@ own.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from functools import lru_cache
 from typing import Final
 
+from tanda.retrieval.edits import one_edit
 from tanda.retrieval.question import frames_a_question
 
 MIN_LETTERS: Final = 5
 """The shortest term corrected (an Indonesian, Turkish or English content word of 5 letters or
 more rarely sits one letter from another real word)."""
-KEPT_LETTERS: Final = 1
-"""The first letter is never the one edited: a typo seldom falls there, and keeping it halves
-the real words a candidate could otherwise be (``warna`` is not ``karna``) — as Lucene's
-spelling suggesters assume (``DirectSpellChecker.minPrefix`` 1, OpenSearch's term suggester
-``prefix_length`` 1)."""
 MAX_CORRECTIONS: Final = 3
 """At most this many candidates, tied at the highest document frequency, replace one term."""
-_LATIN: Final = "abcdefghijklmnopqrstuvwxyz"
 
 DocFreqs = Callable[[Sequence[str]], Mapping[str, int]]
 """The tenant's document frequency of each of the given terms (a term absent: 0)."""
@@ -55,27 +49,6 @@ def correctable(term: str) -> bool:
     question word (``kapankah``: what frames a question is not what it asks about; the
     documents need not say it)."""
     return len(term) >= MIN_LETTERS and term.isalpha() and not frames_a_question(term)
-
-
-@lru_cache(maxsize=4096)
-def one_edit(term: str) -> tuple[str, ...]:
-    """Every term one Damerau edit from ``term`` (a letter dropped, added or changed, two
-    neighbouring letters swapped) after its first letter, in a fixed order, without ``term``
-    itself."""
-    letters = _LATIN + "".join(sorted(set(term) - set(_LATIN)))
-    splits = [(term[:i], term[i:]) for i in range(KEPT_LETTERS, len(term) + 1)]
-    found: dict[str, None] = {}
-    for head, tail in splits:
-        if tail:
-            found[head + tail[1:]] = None  # dropped
-            if len(tail) > 1:
-                found[head + tail[1] + tail[0] + tail[2:]] = None  # swapped
-            for letter in letters:
-                found[head + letter + tail[1:]] = None  # changed
-        for letter in letters:
-            found[head + letter + tail] = None  # added
-    found.pop(term, None)
-    return tuple(found)
 
 
 def corrections(terms: Iterable[str], doc_freqs: DocFreqs) -> dict[str, tuple[str, ...]]:

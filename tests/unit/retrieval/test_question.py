@@ -146,3 +146,15 @@ def test_a_defined_term_ends_where_the_context_it_is_meant_in_begins() -> None:
     # "menurut X" names a source the answer must name: it stays part of what is asked.
     source = analyze_question("Apakah yang dimaksud dengan desa menurut Wikipedia?")
     assert source.defined_term != "desa"
+
+
+def test_a_misspelt_question_word_is_read_as_the_question_word() -> None:
+    # Issue 22 (TyDi): "berapkah" was read as a content word the documents lacked, and the
+    # question as no number question: the answer was held back.
+    count = analyze_question("berapkah jumlah album The Rain?")
+    assert count.kind == "number" and "berapkah" not in [t.surface for t in count.focus]
+    assert count.text == "berapkah jumlah album The Rain?"  # the question as asked
+    assert analyze_question("Sipakah ibu Adipati Wrocław?").kind == "person"
+    # A shorter first word one letter from a question word is a word of its own.
+    ship = analyze_question("Kapal apa yang tenggelam di Selat Sunda?")
+    assert "kapal" in [t.surface for t in ship.focus]

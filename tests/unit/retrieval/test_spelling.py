@@ -8,7 +8,8 @@ from collections.abc import Mapping, Sequence
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tanda.retrieval.spelling import corrected, corrections, one_edit
+from tanda.retrieval.edits import one_edit
+from tanda.retrieval.spelling import corrected, corrections
 
 
 class Vocabulary:
