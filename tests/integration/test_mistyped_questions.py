@@ -5,15 +5,14 @@ answers with it, where they ended in "nothing matched" (IDK-MRC's "Apa itu stala
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from tanda.cli import main
 from tanda.settings import load_settings
+from tests.homes import ask_json, supported
 
 pytestmark = pytest.mark.integration
 
@@ -56,16 +55,6 @@ def tenant(
     load_settings.cache_clear()
 
 
-def _ask(capsys: pytest.CaptureFixture[str], question: str) -> dict[str, Any]:
-    assert main(["ask", question, "--tenant", "demo", "--json"]) == 0
-    body: dict[str, Any] = json.loads(capsys.readouterr().out)
-    return body
-
-
-def _supported(body: dict[str, Any]) -> list[str]:
-    return [c["text"] for c in body["claims"] if c["verdict"] == "supported"]
-
-
 def test_search_finds_the_passage_of_the_word_one_letter_off(
     tenant: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -79,5 +68,5 @@ def test_search_finds_the_passage_of_the_word_one_letter_off(
 def test_ask_answers_a_mistyped_definition_question_with_the_definition(
     tenant: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert _supported(_ask(capsys, "Apa itu stalakmit?"))[0] == STALAGMIT
-    assert _supported(_ask(capsys, "Apa yang dimaksud dengan homeostatis ?"))[0] == HOMEOSTASIS
+    assert supported(ask_json(capsys, "Apa itu stalakmit?"))[0] == STALAGMIT
+    assert supported(ask_json(capsys, "Apa yang dimaksud dengan homeostatis ?"))[0] == HOMEOSTASIS
