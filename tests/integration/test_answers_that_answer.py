@@ -17,7 +17,7 @@ from tanda.cli import main
 from tanda.not_found import NOT_FOUND_NOTICE
 from tanda.settings import load_settings
 from tests.corpus import shared_data
-from tests.homes import use_home
+from tests.homes import ask_json, supported, use_home
 
 pytestmark = pytest.mark.integration
 
@@ -151,22 +151,11 @@ def in_corpus(corpus_home: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Pa
     load_settings.cache_clear()
 
 
-def _ask(capsys: pytest.CaptureFixture[str], question: str, *flags: str) -> dict[str, Any]:
-    capsys.readouterr()
-    assert main(["ask", question, "--tenant", "demo", "--json", *flags]) == 0
-    body: dict[str, Any] = json.loads(capsys.readouterr().out)
-    return body
-
-
-def _supported(body: dict[str, Any]) -> list[str]:
-    return [c["text"] for c in body["claims"] if c["verdict"] == "supported"]
-
-
 def test_the_readmes_definition_question_first_quotes_pasal_1_angka_1(
     in_corpus: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    body = _ask(capsys, "Apa yang dimaksud dengan data pribadi?")
-    first = _supported(body)[0]
+    body = ask_json(capsys, "Apa yang dimaksud dengan data pribadi?")
+    first = supported(body)[0]
     assert first.startswith("Data Pribadi adalah data tentang")
     assert body["citations"][0]["section"] == "BAB I > Pasal 1"
 
@@ -189,15 +178,15 @@ def test_a_question_no_document_answers_gets_the_notice_not_a_verified_non_answe
 ) -> None:
     # The dataset README names East Java and 2023, never education: it answered with three of
     # its sentences, `verification: full`.
-    body = _ask(capsys, "Berapa anggaran pendidikan Jawa Timur tahun 2023?")
+    body = ask_json(capsys, "Berapa anggaran pendidikan Jawa Timur tahun 2023?")
     assert body["answer"].startswith(NOT_FOUND_NOTICE["id"])
 
 
 def test_the_demo_question_leads_with_the_asked_row(
     in_corpus: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    body = _ask(capsys, "Berapa realisasi pendapatan daerah Surabaya tahun 2023?")
-    assert _supported(body)[0].startswith("Pendapatan Daerah | 10.723,82 M | 6.491,38 M")
+    body = ask_json(capsys, "Berapa realisasi pendapatan daerah Surabaya tahun 2023?")
+    assert supported(body)[0].startswith("Pendapatan Daerah | 10.723,82 M | 6.491,38 M")
 
 
 def test_v1_ask_leads_with_the_asked_row_and_adds_evidence_items_only_after_it(
@@ -244,8 +233,8 @@ def test_a_definition_passage_is_kept_by_the_floor_and_answers(
     source.mkdir()
     (source / "gita.txt").write_text(paragraph["text"], encoding="utf-8")
     assert main(["ingest", str(source), "--tenant", "demo", "--no-progress"]) == 0
-    body = _ask(capsys, "Apa pengertian dari kitab Bhagawadgita?")
-    assert "bagian dari Mahabharata yang termasyhur" in _supported(body)[0]
+    body = ask_json(capsys, "Apa pengertian dari kitab Bhagawadgita?")
+    assert "bagian dari Mahabharata yang termasyhur" in supported(body)[0]
 
 
 def test_a_tenant_with_documents_is_never_told_to_ingest_first(

@@ -19,6 +19,7 @@ from tanda.adapters.opensearch_index import (
 from tanda.records.documents import Chunk, Document, SearchQuery, SearchScope
 from tanda.records.structure import ClaimRecord, RecordQuery, SourceSpan, StructureRecord
 from tanda.retrieval import opensearch_bodies as bodies
+from tanda.retrieval.edits import one_edit
 from tanda.retrieval.fusion import FusionConfig, reciprocal_rank_fusion
 from tanda.settings import Settings
 from tests.opensearch_memory import serve_json
@@ -503,6 +504,108 @@ def test_fused_here_both_arms_go_in_one_msearch_and_are_fused_with_rrf(
     expected = reciprocal_rank_fusion({"lexical": ["c2", "c1"], "vector": ["c1", "c3"]})[:2]
     assert [(h.chunk.chunk_id, h.score) for h in hits] == [(f.id, f.score) for f in expected]
     assert [(h.lexical_rank, h.vector_rank) for h in hits] == [(2, 1), (1, None)]
+
+
+# --- a word the tenant does not hold (issue 22, V2-19) -------------------------------------
+
+
+def _counted(reply: dict[str, Any], counts: dict[str, int]) -> dict[str, Any]:
+    """``reply`` with the word counts an OpenSearch answers for ``word_counts_aggregation``."""
+    buckets = {word: {"doc_count": count} for word, count in counts.items()}
+    tenant = {"doc_count": 9, bodies.WORD_COUNTS: {"buckets": buckets}}
+    return {
+        **reply,
+        "aggregations": {"tanda_in_tenant": {"doc_count": 99, "tanda_in_tenant": tenant}},
+    }
+
+
+def _word_filters(body: dict[str, Any]) -> dict[str, Any]:
+    tenant = body["aggregations"]["tanda_in_tenant"]["aggregations"]["tanda_in_tenant"]
+    assert tenant["filter"] == bodies.scope_filter(_scope())  # the tenant's chunks, any scope
+    return tenant["aggregations"][bodies.WORD_COUNTS]["filters"]["filters"]  # type: ignore[no-any-return]
+
+
+def test_a_search_counts_its_words_in_the_tenant_in_the_same_request(fake: FakeOpenSearch) -> None:
+    fake.search_replies.append(_counted(_hits([_chunk_source(1)]), {"stalagmit": 3}))
+    query = SearchQuery(text="Apa itu stalagmit di gua?", scope=_scope(batch_id="b1"), lang="id")
+
+    hits = _index(fake).search(query)
+
+    # One request: every word the tenant holds is searched as written.
+    (search,) = fake.of("POST", "/_search")
+    assert [h.chunk.chunk_id for h in hits] == ["c1"]
+    # Counted: words of five letters or more, no question or function word ("gua" is short).
+    assert list(_word_filters(search.body)) == ["stalagmit"]
+    assert _word_filters(search.body)["stalagmit"] == {
+        "multi_match": {
+            "query": "stalagmit",
+            "fields": ["text", "text.id^2"],
+            "type": "best_fields",
+            "tie_breaker": 0.3,
+        }
+    }
+
+
+def test_a_word_no_chunk_of_the_tenant_holds_is_searched_as_its_most_frequent_neighbour(
+    fake: FakeOpenSearch,
+) -> None:
+    # Given a tenant holding no "stalakmit", "stalagmit" in 2 chunks and "stalakmix" in 1,
+    fake.search_replies += [
+        _counted(_hits([]), {"stalakmit": 0}),
+        _counted(_hits([]), {"stalagmit": 2, "stalakmix": 1, "stalakmis": 0}),
+        _hits([_chunk_source(1)]),
+    ]
+    query = SearchQuery(text="Apa itu Stalakmit?", scope=_scope(), lang="id")
+
+    # when it is searched,
+    hits = _index(fake).search(query)
+
+    # then the neighbours one letter away were counted inside the tenant, in one request,
+    first, counting, again = fake.of("POST", "/_search")
+    assert list(_word_filters(first.body)) == ["stalakmit"]
+    assert counting.body["size"] == 0 and "query" not in counting.body
+    assert set(_word_filters(counting.body)) == set(one_edit("stalakmit"))
+    # and the query searched again with the tenant's most frequent one in the word's place.
+    assert again.body == bodies.search_body(
+        query.model_copy(update={"text": "Apa itu stalagmit?"}), candidates=50, count_words=False
+    )
+    assert "aggregations" not in again.body
+    assert [h.chunk.chunk_id for h in hits] == ["c1"]
+    _assert_every_read_carries_the_tenant(fake)
+
+
+def test_a_word_without_a_neighbour_in_the_tenant_keeps_the_first_hits(
+    fake: FakeOpenSearch,
+) -> None:
+    fake.search_replies += [
+        _counted(_hits([_chunk_source(2)]), {"zzqqxx": 0, "pribadi": 4}),
+        _counted(_hits([]), {}),
+    ]
+    query = SearchQuery(text="data pribadi zzqqxx", scope=_scope(), lang="id")
+    hits = _index(fake).search(query)
+    assert [h.chunk.chunk_id for h in hits] == ["c2"]
+    assert len(fake.of("POST", "/_search")) == 2  # the search and the neighbours' count
+
+
+def test_fused_here_the_lexical_arm_counts_and_the_corrected_query_runs_both_arms(
+    fake: FakeOpenSearch,
+) -> None:
+    fake.search_replies += [
+        _counted(_hits([]), {"stalakmit": 0}),  # lexical arm
+        _hits([_chunk_source(3)]),  # vector arm
+        _counted(_hits([]), {"stalagmit": 1}),  # the neighbours' count (_search)
+        _hits([_chunk_source(1)]),  # lexical arm, corrected
+        _hits([_chunk_source(3)]),  # vector arm
+    ]
+    query = SearchQuery(text="stalakmit", scope=_scope(), top_k=2, vector=(1.0, 0.0))
+    index = _index(fake, dimensions=2, candidates=30, fusion_place="client")
+
+    hits = index.search(query)
+
+    first, again = fake.of("POST", "/_msearch")
+    assert "aggregations" in first.body[1] and "aggregations" not in first.body[3]
+    assert again.body[1]["query"]["bool"]["must"][0]["multi_match"]["query"] == "stalagmit"
+    assert {h.chunk.chunk_id for h in hits} == {"c1", "c3"}  # c1: the corrected lexical arm's
 
 
 def test_fused_here_a_failed_arm_fails_the_search(fake: FakeOpenSearch) -> None:

@@ -313,6 +313,44 @@ def test_numbers_match_whole_and_by_their_parts(index: SqliteSearchIndex) -> Non
     assert search(index, "10.723,82", tenant_id="t1") == ["rp:v1:0"]
 
 
+STALAGMIT = "Stalagmit adalah pembentukan gua secara vertikal (tumbuh dari bawah ke atas)."
+
+
+def test_a_word_the_tenant_holds_nowhere_is_searched_as_its_nearest_word(
+    index: SqliteSearchIndex,
+) -> None:
+    # Issue 22 (V2-19): "stalakmit" matched nothing — a 404 in a tenant holding "Stalagmit".
+    index.upsert_document(*doc("gua", [STALAGMIT]))
+    index.upsert_document(*doc("tubuh", ["Homeostasis merujuk pada mekanisme pengaturan."]))
+    index.upsert_document(*doc("pajak", ["Pajak daerah dipungut oleh pemerintah daerah."]))
+    assert search(index, "Apa itu stalakmit?", tenant_id="t1") == ["gua:v1:0"]
+    assert search(index, "homeostatis", tenant_id="t1") == ["tubuh:v1:0"]
+    # A word shorter than five letters is not corrected: too many real words sit one letter off.
+    assert search(index, "pajk", tenant_id="t1") == []
+
+
+def test_a_word_the_tenant_holds_is_searched_as_written_however_rare(
+    index: SqliteSearchIndex,
+) -> None:
+    index.upsert_document(*doc("salah", ["Di sini stalakmit tertulis salah."]))
+    for n in range(3):
+        index.upsert_document(*doc(f"gua{n}", [STALAGMIT]))
+    assert search(index, "stalakmit", tenant_id="t1") == ["salah:v1:0"]
+
+
+def test_a_correction_reads_the_searched_tenants_words_only(index: SqliteSearchIndex) -> None:
+    # Given t2 holding a neighbour of "stalakmit" far more often than t1 holds its own,
+    index.upsert_document(*doc("mine", [STALAGMIT], tenant="t1"))
+    for n in range(4):
+        index.upsert_document(*doc(f"theirs{n}", ["Stalaknit di gua ini."], tenant="t2"))
+    # each tenant's "stalakmit" is its own nearest word, and a tenant holding neither finds
+    # nothing.
+    assert search(index, "stalakmit", tenant_id="t1") == ["mine:v1:0"]
+    assert len(search(index, "stalakmit", tenant_id="t2")) == 4
+    index.upsert_document(*doc("other", ["Pajak daerah."], tenant="t3"))
+    assert search(index, "stalakmit", tenant_id="t3") == []
+
+
 def test_results_are_deterministic(index: SqliteSearchIndex) -> None:
     for i in range(12):
         index.upsert_document(*doc(f"d{i:02d}", ["anggaran daerah yang sama"]))

@@ -31,6 +31,7 @@ from tanda.records.kinds import NODE_KINDS
 from tanda.records.structure import RecordQuery, StructureRecord
 from tanda.retrieval import opensearch_bodies as bodies
 from tanda.retrieval.fusion import FusionConfig, reciprocal_rank_fusion
+from tanda.retrieval.spelling import corrections
 
 if TYPE_CHECKING:
     from tanda.settings import Settings
@@ -326,13 +327,28 @@ class OpenSearchIndex:
                     f"query vector has {len(vector)} dimensions, the index {dimensions}"
                 )
         candidates = max(self.candidates, query.top_k)
+        hits, counts = self._search_once(query, candidates, count_words=True)
+        # A word no chunk of the tenant holds is searched as the tenant's nearest word (issue 22,
+        # V2-19): one more search, only then.
+        replaced = self._corrections(query, counts)
+        if not replaced:
+            return hits
+        fixed = bodies.with_words_replaced(query, replaced)
+        return self._search_once(fixed, candidates, count_words=False)[0]
+
+    def _search_once(
+        self, query: SearchQuery, candidates: int, *, count_words: bool
+    ) -> tuple[list[SearchHit], dict[str, int]]:
+        """The hits of one search and, with ``count_words``, the tenant's chunk count of each
+        of the query's checked words (:func:`~tanda.retrieval.opensearch_bodies.word_counts`)."""
         if query.vector is not None and self.fusion_place == "client":
-            return self._search_fused_here(query, candidates)
-        body = bodies.search_body(query, candidates=candidates)
+            return self._search_fused_here(query, candidates, count_words=count_words)
+        body = bodies.search_body(query, candidates=candidates, count_words=count_words)
         params: dict[str, str] = {}
         if query.vector is not None:
             params["search_pipeline"] = self.pipeline_name
         response = self._call(self.client.search, index=self.index_name, body=body, **params)
+        counts = bodies.word_counts(response)
         raw_hits = response.get("hits", {}).get("hits", [])
         chunks = [bodies.chunk_from_source(hit) for hit in raw_hits]
         if query.vector is not None:
@@ -340,21 +356,43 @@ class OpenSearchIndex:
             return [
                 SearchHit(chunk=chunk, score=float(hit.get("_score") or 0.0))
                 for chunk, hit in zip(chunks, raw_hits, strict=True)
-            ]
+            ], counts
         # Lexical only: score like the embedded adapter, RRF over the one arm, so scores compare.
         fused = reciprocal_rank_fusion({"lexical": [c.chunk_id for c in chunks]}, self.fusion)
         by_id = {chunk.chunk_id: chunk for chunk in chunks}
         return [
             SearchHit(chunk=by_id[f.id], score=f.score, lexical_rank=f.ranks["lexical"])
             for f in fused
-        ]
+        ], counts
 
-    def _search_fused_here(self, query: SearchQuery, candidates: int) -> list[SearchHit]:
+    def _corrections(
+        self, query: SearchQuery, counts: dict[str, int]
+    ) -> dict[str, tuple[str, ...]]:
+        """The checked words no chunk of the tenant holds, each with the words to search in its
+        place (:func:`tanda.retrieval.spelling.corrections`: the candidates one edit away that
+        the tenant's chunks hold most often, counted by one more aggregation inside the tenant —
+        never another tenant's words)."""
+        if not counts or all(count > 0 for count in counts.values()):
+            return {}
+        tenant = query.scope.tenant_id
+
+        def doc_freqs(words: Sequence[str]) -> dict[str, int]:
+            missing = [word for word in words if word not in counts]
+            if missing:
+                body = bodies.word_counts_body(tenant, missing, query.lang)
+                response = self._call(self.client.search, index=self.index_name, body=body)
+                counts.update(dict.fromkeys(missing, 0) | bodies.word_counts(response))
+            return {word: counts[word] for word in words}
+
+        return corrections(list(counts), doc_freqs)
+
+    def _search_fused_here(
+        self, query: SearchQuery, candidates: int, *, count_words: bool
+    ) -> tuple[list[SearchHit], dict[str, int]]:
         """Both arms in one ``_msearch``, fused with the same RRF as the embedded index (ASK-02),
         so hits carry each arm's rank as they do there."""
-        lines = bodies.msearch_lines(
-            self.index_name, bodies.arm_search_bodies(query, candidates=candidates)
-        )
+        searches = bodies.arm_search_bodies(query, candidates=candidates, count_words=count_words)
+        lines = bodies.msearch_lines(self.index_name, searches)
         response = self._call(self.client.msearch, index=self.index_name, body=lines)
         replies = response.get("responses")
         if not isinstance(replies, list) or len(replies) != 2:
@@ -378,7 +416,7 @@ class OpenSearchIndex:
                 vector_rank=f.ranks.get("vector"),
             )
             for f in fused[: query.top_k]
-        ]
+        ], bodies.word_counts(replies[0])
 
     def chunks(self, scope: SearchScope, chunk_ids: Sequence[str]) -> list[Chunk]:
         wanted = list(dict.fromkeys(chunk_ids))

@@ -77,6 +77,7 @@ from tanda.records.structure import STRUCTURE_RECORD, RecordQuery, StructureReco
 from tanda.retrieval import analysis
 from tanda.retrieval.analysis import query_terms
 from tanda.retrieval.fusion import FusionConfig, reciprocal_rank_fusion
+from tanda.retrieval.spelling import corrected
 
 if TYPE_CHECKING:
     from tanda.adapters.tantivy_lexicon import LexicalEntry, TantivyLexicon
@@ -987,6 +988,8 @@ class SqliteSearchIndex(PooledConnections[apsw.Connection]):
             if tenant is None:
                 return []  # the tenant never indexed anything
             fts = tenant.table
+            # A term the tenant holds nowhere is searched as its nearest term (issue 22, V2-19).
+            terms = corrected(terms, lambda asked: self._term_stats(conn, tenant, asked)[1])
             plan = self._pruning_plan(conn, tenant, terms) if self.prune else None
             essential, kth = 1, 0.0
             while plan is not None and (essential := plan.split(essential, kth, limit)):
@@ -1031,6 +1034,8 @@ class SqliteSearchIndex(PooledConnections[apsw.Connection]):
             state = _lexical_state(conn, scope.tenant_id)
             assert state is not None
             number, generation, _ = state
+        # A term the tenant holds nowhere is searched as its nearest term (issue 22, V2-19).
+        terms = corrected(terms, lambda asked: lexicon.doc_freqs(number, generation, asked))
         hits = lexicon.search(number, generation, terms, scope, limit + TIE_SLACK)
         if not hits:
             return []

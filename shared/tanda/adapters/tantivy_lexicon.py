@@ -162,22 +162,38 @@ class TantivyLexicon:
     ) -> list[tuple[float, int]]:
         """The ``limit`` best (score, rowid) by BM25 over any of ``terms`` inside ``scope``'s
         document, batch and selection filters; ``[]`` when the tenant has no index yet."""
-        if tenant_no not in self._indexes and not self.exists(tenant_no):
-            return []
-        index = self._index(tenant_no)
-        if self._generations.get(tenant_no) != generation:
-            index.reload()  # another process (or this one) committed since
-            self._generations[tenant_no] = generation
         query = _query(self._schema, terms, scope)
         if query is None:
             return []
-        searcher = index.searcher()
+        searcher = self._searcher(tenant_no, generation)
+        if searcher is None:
+            return []
         hits = searcher.search(query, limit, count=False).hits
         if not hits:
             return []
         rowids = searcher.fast_field_values("rid", [address for _, address in hits])
         # tantivy's scores are floats and an i64 fast field's values ints: no conversion
         return list(zip([score for score, _ in hits], rowids, strict=True))  # type: ignore[arg-type]
+
+    def doc_freqs(self, tenant_no: int, generation: int, terms: Sequence[str]) -> dict[str, int]:
+        """How many of the tenant's chunks hold each of ``terms`` (its own index only: another
+        tenant's words never count); a term it does not hold is left out. tantivy counts a
+        replaced chunk until a merge drops it: a term of the tenant's older text may count."""
+        searcher = self._searcher(tenant_no, generation)
+        if searcher is None:
+            return {}
+        counts = {term: searcher.doc_freq("terms", term) for term in dict.fromkeys(terms)}
+        return {term: count for term, count in counts.items() if count > 0}
+
+    def _searcher(self, tenant_no: int, generation: int) -> tantivy.Searcher | None:
+        """A searcher of the tenant's index as of ``generation``; ``None`` when it has none."""
+        if tenant_no not in self._indexes and not self.exists(tenant_no):
+            return None
+        index = self._index(tenant_no)
+        if self._generations.get(tenant_no) != generation:
+            index.reload()  # another process (or this one) committed since
+            self._generations[tenant_no] = generation
+        return index.searcher()
 
     def drop_all(self) -> None:
         """Forget every tenant's index (the file switched to FTS5, or a rebuild starts)."""

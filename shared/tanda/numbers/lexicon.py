@@ -464,3 +464,77 @@ NOT_NOUNS = frozenset(
 )
 SENTENCE_END = re.compile(r"[.!?;](?=\s)|\n")
 WORD = re.compile(r"[^\W\d_]+")
+
+# Small whole numbers said as one word, by language (lowercased): how a text may say a number a
+# question writes in digits ("4" — "dört asal", "en az dört"). One is left out: "bir", "one",
+# "satu" are as often an article or a pronoun as a number.
+CARDINAL_WORDS: dict[str, dict[int, str]] = {
+    "id": {
+        2: "dua",
+        3: "tiga",
+        4: "empat",
+        5: "lima",
+        6: "enam",
+        7: "tujuh",
+        8: "delapan",
+        9: "sembilan",
+        10: "sepuluh",
+        11: "sebelas",
+        100: "seratus",
+        1000: "seribu",
+    },
+    "tr": {
+        2: "iki",
+        3: "üç",
+        4: "dört",
+        5: "beş",
+        6: "altı",
+        7: "yedi",
+        8: "sekiz",
+        9: "dokuz",
+        10: "on",
+        20: "yirmi",
+        30: "otuz",
+        40: "kırk",
+        50: "elli",
+        60: "altmış",
+        70: "yetmiş",
+        80: "seksen",
+        90: "doksan",
+        100: "yüz",
+        1000: "bin",
+    },
+    "en": {
+        2: "two",
+        3: "three",
+        4: "four",
+        5: "five",
+        6: "six",
+        7: "seven",
+        8: "eight",
+        9: "nine",
+        10: "ten",
+        11: "eleven",
+        12: "twelve",
+        20: "twenty",
+        30: "thirty",
+        40: "forty",
+        50: "fifty",
+        100: "hundred",
+        1000: "thousand",
+    },
+}
+
+_ROMAN_DIGITS = ((10, "x"), (9, "ix"), (5, "v"), (4, "iv"), (1, "i"))
+
+
+def roman_numeral(value: int) -> str:
+    """``value`` (1–39) in Roman numerals, lowercased: ``2`` → ``ii``, ``14`` → ``xiv``."""
+    if not 0 < value < 40:
+        raise ValueError(f"{value} is not a Roman numeral this reads (1–39)")
+    out = []
+    for amount, letters in _ROMAN_DIGITS:
+        while value >= amount:
+            out.append(letters)
+            value -= amount
+    return "".join(out)

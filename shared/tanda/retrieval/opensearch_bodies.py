@@ -27,11 +27,13 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
+from tanda.lang import DEFAULT_TEXT_LANG, guess_lang, is_function_word, normalize_lang
 from tanda.records.documents import (
     Chunk,
     Document,
@@ -45,6 +47,8 @@ from tanda.records.structure import (
     RecordQuery,
     StructureRecord,
 )
+from tanda.retrieval.analysis import tokenize
+from tanda.retrieval.spelling import correctable
 
 Body = dict[str, Any]
 Record = Literal[
@@ -289,22 +293,94 @@ def text_fields(lang: str | None) -> list[str]:
     return [TEXT_FIELD, *(f"{TEXT_FIELD}.{code}" for code in ANALYZED_LANGUAGES)]
 
 
+def _text_match(text: str, lang: str | None) -> Body:
+    return {
+        "multi_match": {
+            "query": text,
+            "fields": text_fields(lang),
+            "type": "best_fields",
+            "tie_breaker": 0.3,
+        }
+    }
+
+
 def lexical_query(query: SearchQuery) -> Body:
     return {
         "bool": {
-            "must": [
-                {
-                    "multi_match": {
-                        "query": query.text,
-                        "fields": text_fields(query.lang),
-                        "type": "best_fields",
-                        "tie_breaker": 0.3,
-                    }
-                }
-            ],
+            "must": [_text_match(query.text, query.lang)],
             "filter": filter_clauses(query.scope),
         }
     }
+
+
+# --- a word the tenant does not hold (issue 22, V2-19) ----------------------------------------
+
+WORD_COUNTS: Final = "tanda_word_counts"
+"""The aggregation that counts, per word, the tenant's chunks the lexical arm matches for it."""
+_IN_TENANT: Final = "tanda_in_tenant"
+
+
+def checked_words(query: SearchQuery) -> list[str]:
+    """The query's words that a search corrects when the tenant holds none of them
+    (:func:`tanda.retrieval.spelling.correctable`): lowercased, function words aside, each once
+    — the words :func:`word_counts_aggregation` counts."""
+    lang = normalize_lang(query.lang) or guess_lang(query.text) or DEFAULT_TEXT_LANG
+    return list(
+        dict.fromkeys(
+            word
+            for word in tokenize(query.text, lang)
+            if correctable(word) and not is_function_word(word, lang)
+        )
+    )
+
+
+def word_counts_aggregation(tenant_id: str, words: Sequence[str], lang: str | None) -> Body:
+    """How many of the tenant's chunks the lexical arm matches for each of ``words`` (a bucket
+    per word): over every live chunk of the tenant, whatever the query and its narrowed scope
+    (``global``, then the tenant filter) — as the embedded index's document frequencies."""
+    return {
+        _IN_TENANT: {
+            "global": {},
+            "aggregations": {
+                _IN_TENANT: {
+                    "filter": scope_filter(SearchScope(tenant_id=tenant_id)),
+                    "aggregations": {
+                        WORD_COUNTS: {
+                            "filters": {"filters": {w: _text_match(w, lang) for w in words}}
+                        }
+                    },
+                }
+            },
+        }
+    }
+
+
+def word_counts_body(tenant_id: str, words: Sequence[str], lang: str | None) -> Body:
+    """A ``_search`` that returns no hit, only :func:`word_counts_aggregation` of ``words``."""
+    return {"size": 0, "aggregations": word_counts_aggregation(tenant_id, words, lang)}
+
+
+def word_counts(response: Mapping[str, Any]) -> dict[str, int]:
+    """The counts of :func:`word_counts_aggregation` in a ``_search`` reply (``{}`` without it)."""
+    tenant = response.get("aggregations", {}).get(_IN_TENANT, {}).get(_IN_TENANT, {})
+    buckets = tenant.get(WORD_COUNTS, {}).get("buckets", {})
+    if not isinstance(buckets, Mapping):
+        return {}
+    return {
+        word: int(bucket.get("doc_count", 0))
+        for word, bucket in buckets.items()
+        if isinstance(bucket, Mapping)
+    }
+
+
+def with_words_replaced(query: SearchQuery, replaced: Mapping[str, Sequence[str]]) -> SearchQuery:
+    """``query`` searching, in place of each word of ``replaced``, the words it maps to (a whole
+    word, in any case: ``Stalakmit`` → ``stalagmit``)."""
+    text = query.text
+    for word, instead in replaced.items():
+        # letters only on both sides (correctable words, their one-letter edits): no escapes
+        text = re.sub(rf"(?<!\w){re.escape(word)}(?!\w)", " ".join(instead), text, flags=re.I)
+    return query.model_copy(update={"text": text})
 
 
 def vector_query(vector: Sequence[float], scope: SearchScope, *, k: int) -> Body:
@@ -321,11 +397,13 @@ def vector_query(vector: Sequence[float], scope: SearchScope, *, k: int) -> Body
     }
 
 
-def search_body(query: SearchQuery, *, candidates: int) -> Body:
+def search_body(query: SearchQuery, *, candidates: int, count_words: bool = True) -> Body:
     """The ``_search`` body: a ``hybrid`` query (lexical + knn, each carrying the scope filter)
     when ``query.vector`` is set — to be sent with the search pipeline — else a plain bool query.
 
-    ``candidates`` is how many neighbours the vector arm collects before fusion.
+    ``candidates`` is how many neighbours the vector arm collects before fusion. With
+    ``count_words`` (the first search of a query), the reply also counts the tenant's chunks
+    holding each of the query's :func:`checked_words` (:func:`word_counts_aggregation`).
     """
     if candidates < query.top_k:
         raise ValueError("candidates must be at least top_k")
@@ -340,20 +418,39 @@ def search_body(query: SearchQuery, *, candidates: int) -> Body:
                 ]
             }
         }
-    return {"size": query.top_k, "_source": _SOURCE_WITHOUT_EMBEDDING, "query": body_query}
+    body = {"size": query.top_k, "_source": _SOURCE_WITHOUT_EMBEDDING, "query": body_query}
+    return _counting_words(body, query) if count_words else body
 
 
-def arm_search_bodies(query: SearchQuery, *, candidates: int) -> list[Body]:
+def _counting_words(body: Body, query: SearchQuery) -> Body:
+    words = checked_words(query)
+    if not words:
+        return body
+    return {
+        **body,
+        "aggregations": word_counts_aggregation(query.scope.tenant_id, words, query.lang),
+    }
+
+
+def arm_search_bodies(
+    query: SearchQuery, *, candidates: int, count_words: bool = True
+) -> list[Body]:
     """The two arms of a hybrid search as separate ``_search`` bodies — lexical, then vector,
     ``candidates`` hits each — for fusion in tanda (``TANDA_OPENSEARCH_FUSION=client``: where the
     cluster cannot run the RRF search pipeline, e.g. Serverless). Each carries the scope filter,
-    as in :func:`search_body`."""
+    as in :func:`search_body`; with ``count_words``, the lexical arm counts the query's words as
+    :func:`search_body` does."""
     if query.vector is None:
         raise ValueError("a hybrid search needs the query vector")
     if candidates < query.top_k:
         raise ValueError("candidates must be at least top_k")
+    lexical: Body = {
+        "size": candidates,
+        "_source": _SOURCE_WITHOUT_EMBEDDING,
+        "query": lexical_query(query),
+    }
     return [
-        {"size": candidates, "_source": _SOURCE_WITHOUT_EMBEDDING, "query": lexical_query(query)},
+        _counting_words(lexical, query) if count_words else lexical,
         {
             "size": candidates,
             "_source": _SOURCE_WITHOUT_EMBEDDING,

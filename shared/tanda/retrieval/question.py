@@ -40,7 +40,9 @@ from tanda.lang import (
     is_function_word,
     normalize_lang,
 )
+from tanda.numbers.lexicon import CARDINAL_WORDS, roman_numeral
 from tanda.retrieval.analysis import lowercase, query_terms, stem
+from tanda.retrieval.edits import one_edit
 from tanda.retrieval.equivalents import equivalents
 from tanda.retrieval.pages import requested_pages
 
@@ -186,6 +188,13 @@ _DEFINITION: Final[dict[Lang, tuple[re.Pattern[str], ...]]] = {
     ),
 }
 _MAX_DEFINED_WORDS: Final = 5
+_CONTEXT_AFTER_TERM: Final[dict[Lang, frozenset[str]]] = {
+    "id": frozenset({"dalam", "di", "pada", "bagi"}),
+    "tr": frozenset(),
+    "en": frozenset({"in", "under", "within"}),
+}
+"""A word that, after a defined term, begins the context the term is meant in (``… dengan genin
+dalam manga Naruto``, ``what is equity in accounting``), not more of the term."""
 # A phrase naming something *of* something else, or a superlative, asks for a thing.
 _ATTRIBUTE_OF: Final[dict[Lang, re.Pattern[str]]] = {
     "id": re.compile(r"(?!)"),
@@ -355,6 +364,13 @@ def question_kind(text: str, lang: Lang) -> tuple[QuestionKind, str | None]:
 def defined_term(text: str, lang: Lang) -> str | None:
     """The term a definition question asks about (``Apa yang dimaksud dengan data pribadi?`` →
     ``data pribadi``), as written; ``None`` for any other question."""
+    found = _definition(text, lang)
+    return found[0] if found is not None else None
+
+
+def _definition(text: str, lang: Lang) -> tuple[str, str] | None:
+    """A definition question's term and the words the question says of it: the term with the
+    context it is meant in (``genin`` and ``genin dalam manga naruto``)."""
     stripped = " ".join(text.split()).rstrip(_CLOSING)
     for pattern in _DEFINITION[lang]:
         found = pattern.match(stripped)
@@ -362,15 +378,48 @@ def defined_term(text: str, lang: Lang) -> str | None:
             continue
         term = found.group("x").strip().strip(_QUOTES).rstrip(_CLOSING).strip()
         term = re.sub(r"\s+(?:itu|tersebut|ini)$", "", term, flags=re.IGNORECASE).strip(_QUOTES)
+        said = term
         words = term.split()
+        for n, word in enumerate(words[1:], start=1):
+            if fold(word.lower()) in _CONTEXT_AFTER_TERM[lang]:
+                # "genin dalam manga Naruto": the term is "genin"; the rest says where it is
+                # meant (its words stay the question's focus).
+                words = words[:n]
+                term = " ".join(words)
+                break
         if not words or len(words) > _MAX_DEFINED_WORDS or re.search(r"[\d()\[\]]", term):
             return None  # a term has no figures or asides
         if any(_is_frame(w.lower(), lang) or is_function_word(w, lang) for w in words):
             return None  # "what is the year when …", "X ve Y nedir": not one term
         if _ATTRIBUTE_OF[lang].search(term):
             return None  # "the capital of France", "Amazon'un en büyük kolu": a thing, not a term
-        return term
+        return term, said
     return None
+
+
+MENDED_MIN_LETTERS: Final = 7
+"""A question's first word this long, one letter from a question word as long, is that word
+misspelt (``berapkah``, ``sipakah``, ``dimankah``); a shorter one may be a word of its own
+(``adakah``, ``kapal``)."""
+
+
+def _mended(text: str) -> str:
+    """``text`` with its first word read as the question word it misspells, when it is one
+    letter (:func:`tanda.retrieval.edits.one_edit`) from exactly one question word of
+    :data:`MENDED_MIN_LETTERS` letters or more in the languages tanda reads; else as it is."""
+    found = _FIRST_WORD.match(text)
+    if found is None:
+        return text
+    word = fold(found.group(1).lower())
+    if len(word) < MENDED_MIN_LETTERS or word in _ALL_FRAMES:
+        return text
+    near = [c for c in one_edit(word) if len(c) >= MENDED_MIN_LETTERS and c in _ALL_FRAMES]
+    if len(near) != 1:
+        return text
+    return text[: found.start(1)] + near[0] + text[found.end(1) :]
+
+
+_FIRST_WORD: Final = re.compile(r"\s*([^\W\d_]+)")
 
 
 def _is_frame(word: str, lang: Lang) -> bool:
@@ -396,6 +445,15 @@ _FOLDED_FRAMES: Final = {
     lang: frozenset(fold(w) for w in words) for lang, words in _FRAME_WORDS.items()
 }
 _ALL_FRAMES: Final = frozenset().union(*_FOLDED_FRAMES.values())
+
+
+def frames_a_question(word: str) -> bool:
+    """``word`` (folded, as the index analyses it) is a word that frames a question in a
+    language tanda reads (``kapan``, ``bagaimana``, ``nedir``, ``which``): never what the
+    documents are asked about."""
+    return fold(word) in _ALL_FRAMES
+
+
 _FOLDED_ATTRIBUTES: Final = {
     lang: frozenset(fold(w) for w in words) for lang, words in _ATTRIBUTE_WORDS.items()
 }
@@ -465,6 +523,8 @@ def _focus(text: str, lang: Lang, kind_words: str | None) -> tuple[FocusTerm, ..
             weight = TERM_WEIGHT
         same = equivalents(lang)
         alternatives = (same.get(key, frozenset()) | same.get(fold(surface), frozenset())) - {key}
+        if number:
+            alternatives |= _number_said_otherwise(surface, lang)
         terms[key] = FocusTerm(
             surface=surface,
             stem=key,
@@ -478,22 +538,41 @@ def _focus(text: str, lang: Lang, kind_words: str | None) -> tuple[FocusTerm, ..
     return tuple(terms.values())
 
 
+def _number_said_otherwise(surface: str, lang: Lang) -> frozenset[str]:
+    """How a text may say a whole number the question writes in digits, as matching keys: in a
+    word of the question's language (``4`` — ``dört``, ``empat``) or in Roman numerals (``Phase
+    2`` — ``Phase II``; from 2: ``I`` is as often a pronoun or a letter)."""
+    if not surface.isdigit():
+        return frozenset()
+    value = int(surface)
+    said = set()
+    word = CARDINAL_WORDS[lang].get(value)
+    if word is not None:
+        said.add(fold(lowercase(word, lang)))
+    if 1 < value < 40:
+        said.add(roman_numeral(value))
+    return frozenset(said)
+
+
 @lru_cache(maxsize=256)
 def analyze_question(text: str, lang: str | None = None) -> QuestionAnalysis:
     """Read ``text`` once. ``lang`` is the question's language when the caller knows it (a
     hint, as ``SearchQuery.lang``); else it is guessed. The analysis is immutable and cached:
     the same question read again by another step of the request costs nothing."""
+    asked = text
+    text = _mended(text)
     language: Lang = (
         normalize_lang(lang) or _asking_lang(text) or guess_lang(text) or DEFAULT_TEXT_LANG
     )
     kind, word = question_kind(text, language)
-    defined = defined_term(text, language)
-    if defined is not None:
+    definition = _definition(text, language)
+    defined = definition[0] if definition is not None else None
+    if definition is not None:
         kind = "definition"
-    focus = _focus(defined if defined is not None else text, language, word)
+    focus = _focus(definition[1] if definition is not None else text, language, word)
     words = {fold(lowercase(w, language)) for w in _WORD.findall(cues(text))}
     return QuestionAnalysis(
-        text=text,
+        text=asked,
         lang=language,
         kind=kind,
         question_word=word,

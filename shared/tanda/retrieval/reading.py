@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Sequence
+from collections.abc import Container, Sequence
 from dataclasses import dataclass, field
 from functools import cache, cached_property, lru_cache
 from typing import Final
@@ -49,6 +49,7 @@ from tanda.retrieval.analysis import index_terms, lowercase, stem, surface_terms
 from tanda.retrieval.opposites import opposite_pairs
 from tanda.retrieval.question import NEGATION_WORDS, TERM_WEIGHT, FocusTerm, QuestionAnalysis
 from tanda.retrieval.sentences import whole_sentence_spans, without_enumerator
+from tanda.retrieval.spelling import correctable, corrections
 
 PLACED_MIN: Final = 0.5
 """The share of the focus weight a unit's place must hold to answer."""
@@ -82,6 +83,8 @@ LABEL_BONUS: Final = 0.1
 OTHER_YEAR_COST: Final = 0.15
 """What a unit costs that names a year other than the one the question names, and not that one
 ("2010 itibariyle … nüfusu" is not answered by "2014 yılında … nüfusla")."""
+ORDINAL_BONUS: Final = 0.1
+"""What a unit saying itself the ordinal that tells which one is asked (``ikinci seviye``) adds."""
 EQUIVALENT_COST: Final = 0.05
 """What each focus word met only through an equivalent or a near form costs a unit's score."""
 NAME_FUZZY_MIN: Final = 6
@@ -149,8 +152,19 @@ _COPULA: Final[dict[Lang, re.Pattern[str]]] = {
         r"olarak\s+bilinir)\b|[dt][ıiuü]r\b|:)",
         re.I,
     ),
-    "en": re.compile(r"\b(?:is|are|was|were|means|refers\s+to|defined\s+as|known\s+as)\b|:", re.I),
+    "en": re.compile(
+        r"\b(?:(?:is|are|was|were)\s+(?:also\s+)?known\s+as|is|are|was|were|means|refers\s+to|"
+        r"defined\s+as|known\s+as)\b|:",
+        re.I,
+    ),
 }
+_NAMING: Final = re.compile(
+    r"disebut|dikenal\s+sebagai|denir|olarak\s+bilinir|(?:(?:is|are|was|were)\s+(?:also\s+)?)?"
+    r"known\s+as",
+    re.I,
+)
+"""A marker that gives the name *after* it to what is said before it (``… yang bekerja di bidang
+geometri disebut ahli ilmu ukur``): the term it defines closes the sentence, never precedes it."""
 _NAME_START: Final = re.compile(r"(?<![\w'’])[A-ZÀ-ÖØ-ÞÇĞİÖŞÜ][\w'’\-]*")
 
 
@@ -389,6 +403,9 @@ def _deletes(word: str) -> set[str]:
     return {word, *(word[:i] + word[i + 1 :] for i in range(len(word)))}
 
 
+_RANGE_PARTS: Final = re.compile(r"(?<=\d)[-–—/](?=\d)")
+
+
 def _holds(term: FocusTerm, keys: _Keys) -> bool:
     """Whether the text of ``keys`` holds ``term``: its stem or folded word, a word of its group
     (:mod:`tanda.retrieval.equivalents`), a longer or shorter form of its stem (at least
@@ -398,7 +415,10 @@ def _holds(term: FocusTerm, keys: _Keys) -> bool:
     if term.stem in words or any(other in words for other in term.alternatives):
         return True
     if term.number:
-        return False
+        # A range the question writes with a hyphen (``1620-21``) is held by its numbers, however
+        # the text joins them (``1620–21``).
+        parts = _RANGE_PARTS.split(term.stem)
+        return len(parts) > 1 and all(part in words for part in parts)
     if keys.lang == "tr" and not term.name:
         # Turkish piles its suffixes on a word the stemmer often cuts at different places
         # (``bırakılmıştır`` / ``bırakılan``): words sharing their first five letters meet.
@@ -419,6 +439,55 @@ def _holds(term: FocusTerm, keys: _Keys) -> bool:
         if len(folded) >= NAME_FUZZY_MIN and not _deletes(folded).isdisjoint(keys.deletes):
             return True
     return False
+
+
+def _near_spellings(
+    question: QuestionAnalysis, passages: Sequence[ReadPassage]
+) -> QuestionAnalysis:
+    """``question`` with each focus word that no passage read holds (:func:`_holds`, anywhere
+    in any of them) met through the passages' words one letter from it (issue 22, V2-19): the
+    question's ``stalakmit`` through ``Stalagmit``, ``homeostatis`` through ``Homeostasis`` — a
+    typo, as retrieval corrects one (:mod:`tanda.retrieval.spelling`: words of
+    :data:`~tanda.retrieval.spelling.MIN_LETTERS` letters or more, letters only; the word the
+    most passages say, ties kept). A word some passage holds is matched as it is, never loosely;
+    names (their own spelling rule, :data:`NAME_FUZZY_MIN`) and numbers are left alone; only
+    one word of a question is read so. The near word counts as a near form
+    (:data:`EQUIVALENT_COST`)."""
+    loose = [
+        n
+        for n, t in enumerate(question.focus)
+        if not (t.name or t.number) and (correctable(t.stem) or correctable(fold(t.surface)))
+    ]
+    if not loose or not passages:
+        return question
+    everywhere = [_keys(" ".join((*p.identity, p.text)), question.lang) for p in passages]
+    unheld = [n for n in loose if not any(_holds(question.focus[n], k) for k in everywhere)]
+    if not unheld:
+        return question
+
+    said = frozenset().union(*(keys.words for keys in everywhere))
+
+    def said_by(words: Sequence[str]) -> dict[str, int]:
+        """How many passages say each word (a word none says is left out)."""
+        return {
+            w: sum(1 for keys in everywhere if w in keys.words) for w in said.intersection(words)
+        }
+
+    near: dict[int, tuple[str, ...]] = {}
+    for n in unheld:
+        term = question.focus[n]
+        found = corrections(dict.fromkeys((term.stem, fold(term.surface))), said_by)
+        if found:
+            near[n] = tuple(dict.fromkeys(w for words in found.values() for w in words))
+    if len(near) != 1:
+        # One word at most is read loosely: two words of the question each one letter from a
+        # word of the passages are more likely another subject than a question mistyped twice
+        # ("jerut jerang" is not "jeruk … Jepang").
+        return question
+    ((n, words),) = near.items()
+    focus = list(question.focus)
+    focus[n] = focus[n].model_copy(update={"alternatives": focus[n].alternatives + words})
+    return question.model_copy(update={"focus": tuple(focus)})
 
 
 # -- the kind of answer ---------------------------------------------------------------------------
@@ -447,7 +516,7 @@ def holds_kind(question: QuestionAnalysis, text: str) -> bool:
         words = {fold(w) for w in surface_terms(text)}
         return bool(words & {fold(w) for w in _NUMBER_WORDS[question.lang]})
     if kind in ("person", "place"):
-        named = _names(text, agents=kind == "person")
+        named = _names(text, agents=kind == "person", asked=asked)
         return any(fold(name.lower()) not in asked for name in named)
     if kind == "definition":
         return _defines(question, text)
@@ -566,17 +635,22 @@ def _plain_words(text: str, lang: Lang) -> tuple[tuple[str, str], ...]:
     )
 
 
-def _names(text: str, *, agents: bool = True) -> list[str]:
-    """Capitalised words that are not a sentence's first word (unless a second one follows),
-    nor a month, a weekday or an era (``Desember``, ``SM``: a time, not who or where); with
-    ``agents`` false, nor a name said as the doer (``oleh Invoke Media``, ``by Sony``: who,
-    not where)."""
+def _names(text: str, *, agents: bool = True, asked: Container[str] = frozenset()) -> list[str]:
+    """Capitalised words that are not a sentence's first word (unless a second one follows
+    that is not one of the ``asked`` words: ``Ayah Fransiskus meninggal …`` begins with a
+    common word before the subject's name), nor a month, a weekday or an era (``Desember``,
+    ``SM``: a time, not who or where); with ``agents`` false, nor a name said as the doer
+    (``oleh Invoke Media``, ``by Sony``: who, not where)."""
     found = list(_NAME_START.finditer(text))
     names: list[str] = []
     for index, match in enumerate(found):
         word = re.split(r"['’]", match.group())[0]
         first = match.start() == 0 or text[: match.start()].rstrip().endswith((".", ":", "|"))
-        following = index + 1 < len(found) and found[index + 1].start() - match.end() <= 1
+        following = (
+            index + 1 < len(found)
+            and found[index + 1].start() - match.end() <= 1
+            and fold(re.split(r"['’]", found[index + 1].group())[0].lower()) not in asked
+        )
         if first and not following:
             continue
         if _MONTHS.fullmatch(word) or _TIME_NAMES.fullmatch(word):
@@ -602,13 +676,16 @@ def _defines(question: QuestionAnalysis, text: str, *, loosely: bool = False) ->
     of them right
     before a definition marker (in the :data:`DEFINED_REACH` words before ``adalah``, ``:``,
     ``tanımlanır``, ``means`` …, asides in brackets aside: ``Simbiosis (dari bahasa Yunani …)
-    adalah …``), or closing the unit right after one (``… nama ibu adalah matronimik.``).
+    adalah …``), or, every word of it, closing the unit right after one (``… nama ibu adalah
+    matronimik.``). A marker that names (:data:`_NAMING`: ``disebut``, ``known as``) defines only
+    the name after it: ``Sunni … disebut sebagai "Islam Ortodoks"`` says another name of Sunni, not
+    what it is.
 
     ``loosely`` (for a unit whose passage holds every word of the term): the unit need hold only
     the term's last word and half of its words, and only as the subject of the definition —
     ``Geometri (…) adalah cabang matematika …`` for "Apa itu ilmu geometri?", the passage saying
     "Ilmu ini …" — not closing the unit after a marker."""
-    focus = question.focus
+    focus = _term_focus(question)
     if not focus:
         return False
     lang = question.lang
@@ -616,6 +693,10 @@ def _defines(question: QuestionAnalysis, text: str, *, loosely: bool = False) ->
     def half(piece: str) -> bool:
         keys = _keys(piece, lang)
         return 2 * sum(1 for t in focus if _holds(t, keys)) >= len(focus)
+
+    def whole(piece: str) -> bool:
+        keys = _keys(piece, lang)
+        return all(_holds(t, keys) for t in focus)
 
     own = _keys(text, lang)
     if loosely:
@@ -626,10 +707,10 @@ def _defines(question: QuestionAnalysis, text: str, *, loosely: bool = False) ->
     for plain in dict.fromkeys((text, _ASIDE.sub(" ", text))):
         for marker in _COPULA[lang].finditer(plain):
             before = " ".join(plain[: marker.start()].split()[-DEFINED_REACH:])
-            if half(before):
+            if not _NAMING.fullmatch(marker.group()) and half(before):
                 return True
             after = plain[marker.end() :].split()
-            if not loosely and after and len(after) <= len(focus) + 1 and half(" ".join(after)):
+            if not loosely and after and len(after) <= len(focus) + 1 and whole(" ".join(after)):
                 return True
     return False
 
@@ -853,6 +934,7 @@ def read_units(question: QuestionAnalysis, passages: Sequence[ReadPassage]) -> R
     those that do not; within each, by a score that weighs what the unit holds (0.3), what its
     place holds (0.4) and an answer of the asked kind (0.3); ties go to the better-ranked
     passage, then the earlier unit."""
+    question = _near_spellings(question, passages)
     lang = question.lang
     focus = question.focus
     total = question.focus_weight
@@ -957,6 +1039,8 @@ def read_units(question: QuestionAnalysis, passages: Sequence[ReadPassage]) -> R
                 + (NEAR_BONUS if kind and answer_near_focus(question, unit.text) else 0.0)
                 - EQUIVALENT_COST * sum(1 for n in held_at if not _exact(focus[n], keys))
                 - (OTHER_YEAR_COST if _other_year(asked_years, unit.text) else 0.0)
+                + ORDINAL_BONUS
+                * _share(ordinals, held_at | _spelt(ordinals, focus, lang, unit.text))
             )
             readings.append(
                 UnitReading(
@@ -1027,20 +1111,32 @@ def _qualifiers(question: QuestionAnalysis) -> tuple[int, ...]:
         if not (after or superlative):
             continue
         rest = words[position + 1 :] if after else [word]
+        most = superlative or word in _SUPERLATIVE[lang]
         for following in rest:
             if following in NEGATION_WORDS[lang]:
                 break  # "yang tidak modern": said in other words ("tradisional")
             if following in _QUALIFIER_SKIP[lang]:
+                most = most or following in _SUPERLATIVE[lang]
                 continue
             n = index.get(following)
             if n is None:
                 stemmed = _plain_words(following, lang)
                 n = index.get(stemmed[0][1]) if stemmed else None
             verb = lang == "id" and _VERB_PREFIX.match(following) is not None
-            if n is not None and _is_content(question.focus[n]) and not verb:
+            # An attribute word (``populer``, ``terkenal``) is said loosely, but not as a
+            # superlative: "yang paling populer" asks for the most popular one.
+            attribute = most and not question.focus[n].number if n is not None else False
+            if n is not None and (_is_content(question.focus[n]) or attribute) and not verb:
                 picked.add(n)
             break
     return tuple(sorted(picked))
+
+
+_SUPERLATIVE: Final[dict[Lang, frozenset[str]]] = {
+    "id": _words("paling"),
+    "tr": _words("en"),
+    "en": _words("most least"),
+}
 
 
 _ORDINALS: Final[dict[Lang, tuple[str, ...]]] = {
@@ -1057,6 +1153,10 @@ _ORDINAL_DIGITS: Final = {
     for n in range(7)
 }
 """An ordinal written with digits: ``4. çeyrek``, ``ke-2``, ``2nd``, ``4'üncü``."""
+
+
+def _spelt(ordinals: Sequence[int], focus: Sequence[FocusTerm], lang: Lang, text: str) -> set[int]:
+    return {n for n in ordinals if _ordinal_in(focus[n], lang, text)}
 
 
 def _ordinal_in(term: FocusTerm, lang: Lang, text: str) -> bool:
@@ -1090,13 +1190,22 @@ def _ordinals(question: QuestionAnalysis) -> tuple[int, ...]:
 def _opens_with_term(question: QuestionAnalysis, text: str) -> bool:
     """A definition question's unit that opens with the defined term (its subject): ``Pecahan
     (Fraksi) adalah …`` rather than ``Hakikat … dalam bilangan pecahan adalah …``."""
-    if question.kind != "definition" or not question.focus:
+    focus = _term_focus(question)
+    if question.kind != "definition" or not focus:
         return False
-    opening = " ".join(without_enumerator(text).split()[: len(question.focus) + 1])
+    opening = " ".join(without_enumerator(text).split()[: len(focus) + 1])
     keys = _keys(opening, question.lang)
-    return any(_holds(t, keys) for t in question.focus[-1:]) or all(
-        _holds(t, keys) for t in question.focus
-    )
+    return any(_holds(t, keys) for t in focus[-1:]) or all(_holds(t, keys) for t in focus)
+
+
+def _term_focus(question: QuestionAnalysis) -> tuple[FocusTerm, ...]:
+    """The focus terms of the defined term (``genin`` of "Apa yang dimaksud dengan genin dalam
+    manga Naruto?"); the whole focus when the question names no term or none of its words."""
+    if question.defined_term is None:
+        return question.focus
+    words = {surface for surface, _ in _plain_words(question.defined_term, question.lang)}
+    own = tuple(t for t in question.focus if fold(t.surface) in words)
+    return own or question.focus
 
 
 DESCRIBED_MIN_WORDS: Final = 6
@@ -1108,7 +1217,7 @@ def _describes(question: QuestionAnalysis, text: str) -> bool:
     what it is in other words than a copula ("Investasi ekuitas umumnya berhubungan dengan
     pembelian dan penyimpanan saham …"): what a text says of the term when it defines it
     nowhere."""
-    focus = question.focus
+    focus = _term_focus(question)
     words = without_enumerator(text).split()
     if not focus or len(words) < len(focus) + DESCRIBED_MIN_WORDS:
         return False

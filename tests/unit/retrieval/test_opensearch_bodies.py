@@ -315,6 +315,35 @@ def test_with_a_vector_the_search_is_hybrid_and_each_arm_is_filtered() -> None:
     assert body["size"] == 3 and body["_source"] == {"excludes": ["embedding"]}
 
 
+def test_the_words_a_search_counts_are_those_it_would_correct() -> None:
+    # Issue 22 (V2-19): five letters or more, letters only, no question or function word.
+    query = _query(text="Bagaimana Stalakmit di gua itu tumbuh pada 2022 di covid19?", lang="id")
+    assert bodies.checked_words(query) == ["stalakmit", "tumbuh"]
+    body = bodies.search_body(query, candidates=50)
+    assert body["aggregations"] == bodies.word_counts_aggregation(
+        "t1", ["stalakmit", "tumbuh"], "id"
+    )
+    # Nothing to count, nothing asked; the corrected search counts nothing again.
+    assert "aggregations" not in bodies.search_body(_query(text="UU 27/2022"), candidates=50)
+    assert "aggregations" not in bodies.search_body(query, candidates=50, count_words=False)
+
+
+def test_a_replaced_word_is_replaced_whole_in_any_case() -> None:
+    query = _query(text="Stalakmit, stalakmitnya dan STALAKMIT?")
+    fixed = bodies.with_words_replaced(query, {"stalakmit": ("stalagmit", "stalakmix")})
+    assert fixed.text == "stalagmit stalakmix, stalakmitnya dan stalagmit stalakmix?"
+    assert fixed.scope == query.scope
+
+
+def test_word_counts_are_read_from_the_reply_and_absent_without_the_aggregation() -> None:
+    tenant = {
+        bodies.WORD_COUNTS: {"buckets": {"stalakmit": {"doc_count": 0}, "gua": {"doc_count": 2}}}
+    }
+    reply = {"aggregations": {"tanda_in_tenant": {"tanda_in_tenant": tenant}}}
+    assert bodies.word_counts(reply) == {"stalakmit": 0, "gua": 2}
+    assert bodies.word_counts({"hits": {"hits": []}}) == {}
+
+
 def test_fewer_candidates_than_top_k_are_refused() -> None:
     with pytest.raises(ValueError, match="candidates"):
         bodies.search_body(_query(top_k=10), candidates=5)

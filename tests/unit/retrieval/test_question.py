@@ -123,3 +123,38 @@ def test_a_turkish_question_about_something_somewhere_asks_for_a_thing_not_a_def
     assert analyze_question("Sakson Bahçesi Lehçe'de nedir?").kind != "definition"
     locative = analyze_question("Polonya'daki bölgesel ayrımlardaki temel yönetim nedir?")
     assert locative.defined_term is None
+
+
+def test_a_number_in_digits_may_be_met_in_a_word_or_a_roman_numeral() -> None:
+    # Issue 22: the reader meets "4" in "dört" (Turkish), "empat" (Indonesian), "IV"; "1" is
+    # never "bir"/"satu"/"I" (an article, a pronoun, a letter as often as a number).
+    four = next(t for t in analyze_question("Kaç tane 4 asal vardır?").focus if t.number)
+    assert set(four.alternatives) >= {"dort", "iv"}
+    empat = next(t for t in analyze_question("Berapa 4 anak Raja Hayam?").focus if t.number)
+    assert "empat" in empat.alternatives
+    one = next(t for t in analyze_question("Bab 1 berisi apa?").focus if t.number)
+    assert not {"i", "satu"} & set(one.alternatives)
+
+
+def test_a_defined_term_ends_where_the_context_it_is_meant_in_begins() -> None:
+    # Issue 22 (TyDi): "genin dalam manga naruto" is the term "genin" in a context; the
+    # question was read as no definition at all (the term "had a function word").
+    genin = analyze_question("Apa yang dimaksud dengan genin dalam manga naruto ?")
+    assert genin.kind == "definition" and genin.defined_term == "genin"
+    assert [t.surface for t in genin.focus] == ["genin", "manga", "naruto"]
+    assert analyze_question("What is equity in accounting?").defined_term == "equity"
+    # "menurut X" names a source the answer must name: it stays part of what is asked.
+    source = analyze_question("Apakah yang dimaksud dengan desa menurut Wikipedia?")
+    assert source.defined_term != "desa"
+
+
+def test_a_misspelt_question_word_is_read_as_the_question_word() -> None:
+    # Issue 22 (TyDi): "berapkah" was read as a content word the documents lacked, and the
+    # question as no number question: the answer was held back.
+    count = analyze_question("berapkah jumlah album The Rain?")
+    assert count.kind == "number" and "berapkah" not in [t.surface for t in count.focus]
+    assert count.text == "berapkah jumlah album The Rain?"  # the question as asked
+    assert analyze_question("Sipakah ibu Adipati Wrocław?").kind == "person"
+    # A shorter first word one letter from a question word is a word of its own.
+    ship = analyze_question("Kapal apa yang tenggelam di Selat Sunda?")
+    assert "kapal" in [t.surface for t in ship.focus]

@@ -124,6 +124,47 @@ def test_nothing_shared_with_the_question_is_never_offered() -> None:
     )
 
 
+# -- a question word one letter off (issue 22, V2-19) ------------------------------------------
+
+STALAGMIT = ReadPassage(
+    "P1", "Stalagmit adalah pembentukan gua secara vertikal (tumbuh dari bawah ke atas)."
+)
+
+
+def test_a_mistyped_word_meets_the_passage_word_one_letter_from_it() -> None:
+    # "stalakmit" is said by no passage read: "Stalagmit", one letter off, defines it.
+    reading = read("Apa itu stalakmit?", STALAGMIT)
+    assert reading.answers
+    assert [r.unit.text for r in reading.answering(3)] == [STALAGMIT.text]
+    homeostasis = ReadPassage(
+        "P1",
+        "Homeostasis merujuk pada ketahanan atau mekanisme pengaturan lingkungan kesetimbangan "
+        "dinamis dalam badan organisme yang konstan.",
+    )
+    assert read("Apa yang dimaksud dengan homeostatis?", homeostasis).answers
+
+
+def test_a_word_some_passage_says_is_never_read_loosely() -> None:
+    # "bahaya" is said by a passage read: "Bahasa adalah …", one letter off, defines no bahaya.
+    bahasa = ReadPassage(
+        "P1", "Bahasa adalah sistem lambang bunyi yang dipakai masyarakat untuk berkomunikasi."
+    )
+    gunung = ReadPassage(
+        "P2", "Gunung itu menyimpan bahaya bagi para pendaki yang datang tanpa persiapan."
+    )
+    assert not any(
+        "Bahasa" in r.unit.text for r in read("Apa itu bahaya?", bahasa, gunung).answering(3)
+    )
+
+
+def test_one_word_of_a_question_at_most_is_read_loosely() -> None:
+    # Two words each one letter from a word of the passage ("jerut" / "jeruk", "jerang" /
+    # "Jepang"): another subject more likely than a question mistyped twice.
+    jeruk = ReadPassage("P1", "Jeruk berasal dari Asia Timur, dari Jepang hingga Nusantara.")
+    assert not read("Di mana jerut jerang berasal?", jeruk).answers
+    assert read("Di mana jerut berasal?", jeruk).answers
+
+
 # -- issue 22, second pass: polarity, unknown names, definitions ----------------------------------
 
 
@@ -614,3 +655,146 @@ def test_a_term_described_but_never_defined_is_answered_by_the_sentence_about_it
     assert best is not None and best.unit.text.startswith("Radang adalah")
     # A sentence merely opening with another word of the passage is no description.
     assert not read("Apa definisi dari obligasi?", passage).answers
+
+
+def test_a_name_given_by_disebut_defines_the_name_after_it_not_the_words_before() -> None:
+    # Issue 22 (IDK-MRC): "… di bidang geometri disebut ahli ilmu ukur" names an expert, it does
+    # not say what geometry is; "Sunni … disebut sebagai 'Islam Ortodoks'" gives another name.
+    geometry = ReadPassage(
+        "P1",
+        "Seorang ahli matematika yang bekerja di bidang geometri disebut ahli ilmu ukur. "
+        "Geometri (Yunani Kuno: γεωμετρία) adalah cabang matematika yang bersangkutan dengan "
+        "bentuk, ukuran dan sifat ruang.",
+        (),
+    )
+    best = read("Apa itu ilmu geometri?", geometry).best
+    assert best is not None and best.answers and "cabang matematika" in best.unit.text
+    sunni = ReadPassage(
+        "P1",
+        "Sunni kadang-kadang disebut sebagai Islam Ortodoks. Islam Sunni adalah firkah Muslim "
+        "terbesar yang menjalankan sunnah.",
+        (),
+    )
+    best = read("Apakah yang dimaksud dengan Islam Sunni?", sunni).best
+    assert best is not None and best.unit.text.startswith("Islam Sunni adalah")
+    # The name after the marker is still defined by what comes before it.
+    herbivore = ReadPassage(
+        "P1", "Orang yang memilih untuk tidak memakan daging disebut nabatiwan.", ()
+    )
+    best = read("Apa itu nabatiwan?", herbivore).best
+    assert best is not None and best.answers
+    english = ReadPassage(
+        "P1",
+        "Geometry is also known as the science of shapes. Geometry is a branch of mathematics "
+        "concerned with shape and size.",
+        (),
+    )
+    best = read("What is geometry?", english).best
+    assert best is not None and "branch of mathematics" in best.unit.text
+
+
+def test_a_common_word_opening_a_sentence_before_the_asked_name_is_no_place() -> None:
+    # Issue 22 (IDK-MRC, unanswerable): "Ayah Fransiskus meninggal …" names no place where
+    # Fransiskus died; "Ayah" is capitalised only because it opens the sentence.
+    father = ReadPassage(
+        "P1",
+        "Fransiskus Xaverius adalah seorang misionaris. Ayah Fransiskus meninggal dunia pada "
+        "tahun 1515.",
+        (),
+    )
+    assert not read("Di manakah Fransiskus Xaverius meninggal?", father).answers
+    # A name of two words opening a sentence is still a place.
+    city = ReadPassage(
+        "P1",
+        "Fransiskus Xaverius adalah seorang misionaris. Kastil Xavier menjadi tempat Fransiskus "
+        "dilahirkan.",
+        (),
+    )
+    best = read("Di manakah Fransiskus Xaverius dilahirkan?", city).best
+    assert best is not None and best.answers and "Kastil Xavier" in best.unit.text
+
+
+def test_a_number_the_question_writes_in_digits_is_held_in_words_or_roman_numerals() -> None:
+    # Issue 22 (xquad_tr): "4" — "en az dört asalın"; "Phase 2" — "Phase II"; "1620-21" —
+    # "1620–21" (another dash). Each was held back: the question's number "was not there".
+    primes = ReadPassage(
+        "P1",
+        "Brocard konjonktürü, 2’den büyük ardıl asal sayıların kareleri arasında her zaman en az "
+        "dört asalın olduğunu söyler.",
+        (),
+    )
+    best = read(
+        "2’den büyük ardıl asalların kareleri arasında her zaman en az 4 asalın olduğunu hangi "
+        "konjonktür belirtir?",
+        primes,
+    ).best
+    assert best is not None and best.answers
+    decnet = ReadPassage(
+        "P1", "DECnet Phase II açık standartlara dönüşmüştür ve birçok uygulaması vardır.", ()
+    )
+    assert read("DECnet Phase 2 neye dönüşmüştür?", decnet).answers
+    algiers = ReadPassage(
+        "P1", "Cezayirliler 1620–21 yıllarında 30 ila 50 bin kişi kaybettiler.", ()
+    )
+    assert read("Cezayir'de 1620-21 yıllarında kaç kişi kaybedilmiştir?", algiers).answers
+    # Another number in words is not the asked one: "üç" is not "4".
+    three = ReadPassage(
+        "P1",
+        "Brocard konjonktürü, 2’den büyük ardıl asal sayıların kareleri arasında her zaman en az "
+        "üç asalın olduğunu söyler.",
+        (),
+    )
+    assert not read(
+        "2’den büyük ardıl asalların kareleri arasında her zaman en az 4 asalın olduğunu hangi "
+        "konjonktür belirtir?",
+        three,
+    ).answers
+
+
+def test_a_sentence_saying_the_asked_ordinal_itself_leads() -> None:
+    # Issue 22 (xquad_tr): "ikinci seviye" asks for the second level; the sentence about the
+    # basic unit repeats the question's other words but not "ikinci".
+    passage = ReadPassage(
+        "P1",
+        "Polonya'daki bölgesel ayrılma temel birimi bir komündür (gmina). Bazı daha büyük "
+        "şehirler, bölgedeki bölünmenin ikinci seviyesindeki birimlerin yetkilerini elde ederler "
+        "- ilçeler veya powiat'lar.",
+        (),
+    )
+    best = read("Polonya'daki bölgesel ayrımlardaki ikinci seviye nedir?", passage).best
+    assert best is not None and best.answers and "powiat" in best.unit.text
+
+
+def test_a_term_asked_in_a_context_is_defined_by_the_sentence_defining_the_term() -> None:
+    # Issue 22 (TyDi): "Apa yang dimaksud dengan genin dalam manga naruto?" — the definition of
+    # "Genin" leads, not a sentence naming Naruto.
+    passage = ReadPassage(
+        "P1",
+        "Tetapi Naruto pernah diberi misi level C untuk mengawal Tazuna. Para Genin ini masih "
+        "masuk ke dalam bimbingan seorang Jounin. Genin adalah ninja kelas rendah yang hanya "
+        "menjalankan misi kelas D.",
+        ("Dokumen: Naruto (manga)",),
+    )
+    best = read("Apa yang dimaksud dengan genin dalam manga naruto ?", passage).best
+    assert best is not None and best.answers and best.unit.text.startswith("Genin adalah")
+    # The context is still asked: a passage about another genin (no manga, no Naruto) does not
+    # answer.
+    other = ReadPassage("P1", "Genin adalah pangkat rendah dalam hierarki samurai.", ())
+    assert not read("Apa yang dimaksud dengan genin dalam manga naruto ?", other).answers
+
+
+def test_a_superlative_narrows_the_question_even_in_a_loosely_said_word() -> None:
+    # Issue 22 (IDK-MRC, unanswerable): "varian yang paling populer" asks for the most popular
+    # variant; a sentence on the company that brews the beer does not say which one that is.
+    passage = ReadPassage(
+        "P1",
+        "PT Multi Bintang Indonesia adalah perusahaan yang memproduksi bir Bintang. Bir Bintang "
+        "dijual dalam beberapa varian.",
+        (),
+    )
+    assert not read(
+        "Apa nama PT yang memproduksi bir Bintang varian yang paling populer?", passage
+    ).answers
+    # Without the superlative the word is said loosely, and the sentence answers.
+    best = read("Apa nama PT populer yang memproduksi bir Bintang?", passage).best
+    assert best is not None and best.answers and "Multi Bintang" in best.unit.text

@@ -156,6 +156,19 @@ def test_lexical_terms_meet_on_stems_and_folded_letters() -> None:
     assert LEXICAL.score("isik hizi kac", ["Işığın hızı saniyede kaç kilometredir?"])[0] > 0.5
 
 
+def test_a_passage_one_letter_off_a_mistyped_question_word_is_kept_by_the_floor() -> None:
+    # Issue 22 (V2-19): "stalakmit" is in no passage; the passage defining "Stalagmit" answers
+    # the question and scores in the answering band, the other one does not.
+    (defines, other) = LEXICAL.score(
+        "Apa itu stalakmit?",
+        [
+            "Stalagmit adalah pembentukan gua secara vertikal (tumbuh dari bawah ke atas).",
+            "Gua kapur terbentuk oleh air hujan yang melarutkan batuan.",
+        ],
+    )
+    assert defines >= 0.75 > other
+
+
 def test_a_repeated_query_term_counts_once() -> None:
     assert LEXICAL.score("pajak pajak pajak daerah", ["pajak"]) == LEXICAL.score(
         "pajak daerah", ["pajak"]

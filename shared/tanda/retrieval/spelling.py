@@ -1,0 +1,88 @@
+"""A query term no document of the tenant holds, searched as the tenant's nearest term (issue 22,
+V2-19): a one-letter typo (``stalakmit`` for ``stalagmit``, ``homeostatis`` for
+``homeostasis``) finds what the user meant instead of nothing.
+
+The rule, the same on every engine behind the ``SearchIndex`` port:
+
+- only a term the tenant does not hold (document frequency 0 in the tenant's own index) is
+  touched — a word some document says is searched as written, however rare;
+- only a word of :data:`MIN_LETTERS` letters or more, letters only: a shorter word has too
+  many real neighbours one letter away (``pajak`` / ``pajang`` / ``jajak``), and a number or a
+  code (``27/2022``, ``5g``, ``b12``) one letter off is another number or code, not a typo; a
+  question word (``kapankah``) is never corrected — the documents need not say it;
+- its candidates are the terms one edit away (Damerau: a letter dropped, added, changed, or two
+  neighbours swapped) after the first letter (:func:`tanda.retrieval.edits.one_edit`), looked
+  up in the same tenant's index — never another tenant's;
+- it is searched as the candidate the tenant's documents hold most often (a typo is far more
+  likely to be of a common word than of a rare one: Norvig's noisy channel with the document
+  frequency as the prior); candidates tied at that frequency are all searched (up to
+  :data:`MAX_CORRECTIONS`), and the query's other words pick among them. No candidate: the term
+  stays and matches nothing, as before.
+
+Pure: the engine hands in how to read its document frequencies (:data:`DocFreqs`). The terms
+are the index's analyzed terms (:mod:`tanda.retrieval.analysis`: stemmed, folded), so the edit
+is made where the index compares. The letters tried for a change or an addition are the Latin
+letters (every folded Indonesian, Turkish or English term is written in them) and the word's
+own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Final
+
+from tanda.retrieval.edits import one_edit
+from tanda.retrieval.question import frames_a_question
+
+MIN_LETTERS: Final = 5
+"""The shortest term corrected (an Indonesian, Turkish or English content word of 5 letters or
+more rarely sits one letter from another real word)."""
+MAX_CORRECTIONS: Final = 3
+"""At most this many candidates, tied at the highest document frequency, replace one term."""
+
+DocFreqs = Callable[[Sequence[str]], Mapping[str, int]]
+"""The tenant's document frequency of each of the given terms (a term absent: 0)."""
+
+
+def correctable(term: str) -> bool:
+    """A term long enough to be corrected, made of letters only (no number, no code), and not a
+    question word (``kapankah``: what frames a question is not what it asks about; the
+    documents need not say it)."""
+    return len(term) >= MIN_LETTERS and term.isalpha() and not frames_a_question(term)
+
+
+def corrections(terms: Iterable[str], doc_freqs: DocFreqs) -> dict[str, tuple[str, ...]]:
+    """Each of ``terms`` that is :func:`correctable` and that the tenant does not hold, with what
+    to search for in its place: the candidates one edit away the tenant holds most often (ties
+    kept, at most :data:`MAX_CORRECTIONS`, alphabetical among them). A term without such a
+    candidate is left out. Two reads of ``doc_freqs`` at most: the terms, then every
+    candidate of the unknown ones."""
+    asked = [term for term in dict.fromkeys(terms) if correctable(term)]
+    if not asked:
+        return {}
+    held = doc_freqs(asked)
+    unknown = [term for term in asked if held.get(term, 0) <= 0]
+    if not unknown:
+        return {}
+    candidates = {term: one_edit(term) for term in unknown}
+    everyone = list(dict.fromkeys(c for found in candidates.values() for c in found))
+    frequencies = doc_freqs(everyone)
+    chosen: dict[str, tuple[str, ...]] = {}
+    for term, found in candidates.items():
+        present = sorted(
+            ((frequencies.get(c, 0), c) for c in found if frequencies.get(c, 0) > 0),
+            key=lambda pair: (-pair[0], pair[1]),
+        )
+        if present:
+            top = present[0][0]
+            chosen[term] = tuple(c for n, c in present if n == top)[:MAX_CORRECTIONS]
+    return chosen
+
+
+def corrected(terms: Sequence[str], doc_freqs: DocFreqs) -> list[str]:
+    """``terms`` with each term the tenant does not hold replaced by its :func:`corrections`
+    (in its place; every other term as it was), without repeats."""
+    replaced = corrections(terms, doc_freqs)
+    if not replaced:
+        return list(terms)
+    return list(dict.fromkeys(c for term in terms for c in replaced.get(term, (term,))))
