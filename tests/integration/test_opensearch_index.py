@@ -525,25 +525,16 @@ def _word_filters(body: dict[str, Any]) -> dict[str, Any]:
     return tenant["aggregations"][bodies.WORD_COUNTS]["filters"]["filters"]  # type: ignore[no-any-return]
 
 
-def test_a_search_counts_its_words_in_the_tenant_in_the_same_request(fake: FakeOpenSearch) -> None:
-    fake.search_replies.append(_counted(_hits([_chunk_source(1)]), {"stalagmit": 3}))
-    query = SearchQuery(text="Apa itu stalagmit di gua?", scope=_scope(batch_id="b1"), lang="id")
+def test_a_search_that_finds_something_asks_nothing_more(fake: FakeOpenSearch) -> None:
+    # Issue 22 (V2-19): a word the tenant may not hold is looked at only when nothing matched.
+    fake.search_replies.append(_hits([_chunk_source(1)]))
+    query = SearchQuery(text="Apa itu stalakmit di gua?", scope=_scope(batch_id="b1"), lang="id")
 
     hits = _index(fake).search(query)
 
-    # One request: every word the tenant holds is searched as written.
     (search,) = fake.of("POST", "/_search")
     assert [h.chunk.chunk_id for h in hits] == ["c1"]
-    # Counted: words of five letters or more, no question or function word ("gua" is short).
-    assert list(_word_filters(search.body)) == ["stalagmit"]
-    assert _word_filters(search.body)["stalagmit"] == {
-        "multi_match": {
-            "query": "stalagmit",
-            "fields": ["text", "text.id^2"],
-            "type": "best_fields",
-            "tie_breaker": 0.3,
-        }
-    }
+    assert "aggregations" not in search.body
 
 
 def test_a_word_no_chunk_of_the_tenant_holds_is_searched_as_its_most_frequent_neighbour(
@@ -551,48 +542,52 @@ def test_a_word_no_chunk_of_the_tenant_holds_is_searched_as_its_most_frequent_ne
 ) -> None:
     # Given a tenant holding no "stalakmit", "stalagmit" in 2 chunks and "stalakmix" in 1,
     fake.search_replies += [
+        _hits([]),
         _counted(_hits([]), {"stalakmit": 0}),
         _counted(_hits([]), {"stalagmit": 2, "stalakmix": 1, "stalakmis": 0}),
         _hits([_chunk_source(1)]),
     ]
     query = SearchQuery(text="Apa itu Stalakmit?", scope=_scope(), lang="id")
 
-    # when it is searched,
+    # when it is searched and nothing matches,
     hits = _index(fake).search(query)
 
-    # then the neighbours one letter away were counted inside the tenant, in one request,
-    first, counting, again = fake.of("POST", "/_search")
-    assert list(_word_filters(first.body)) == ["stalakmit"]
+    # then its words were counted inside the tenant, then the neighbours one letter away of the
+    # word it does not hold, in one request,
+    first, words, counting, again = fake.of("POST", "/_search")
+    assert "aggregations" not in first.body
+    assert words.body["size"] == 0 and list(_word_filters(words.body)) == ["stalakmit"]
     assert counting.body["size"] == 0 and "query" not in counting.body
     assert set(_word_filters(counting.body)) == set(one_edit("stalakmit"))
     # and the query searched again with the tenant's most frequent one in the word's place.
     assert again.body == bodies.search_body(
-        query.model_copy(update={"text": "Apa itu stalagmit?"}), candidates=50, count_words=False
+        query.model_copy(update={"text": "Apa itu stalagmit?"}), candidates=50
     )
-    assert "aggregations" not in again.body
     assert [h.chunk.chunk_id for h in hits] == ["c1"]
     _assert_every_read_carries_the_tenant(fake)
 
 
-def test_a_word_without_a_neighbour_in_the_tenant_keeps_the_first_hits(
+def test_a_word_without_a_neighbour_in_the_tenant_keeps_the_empty_result(
     fake: FakeOpenSearch,
 ) -> None:
     fake.search_replies += [
-        _counted(_hits([_chunk_source(2)]), {"zzqqxx": 0, "pribadi": 4}),
+        _hits([]),
+        _counted(_hits([]), {"zzqqxx": 0, "pribadi": 0}),
         _counted(_hits([]), {}),
     ]
-    query = SearchQuery(text="data pribadi zzqqxx", scope=_scope(), lang="id")
-    hits = _index(fake).search(query)
-    assert [h.chunk.chunk_id for h in hits] == ["c2"]
-    assert len(fake.of("POST", "/_search")) == 2  # the search and the neighbours' count
+    query = SearchQuery(text="pribadi zzqqxx", scope=_scope(), lang="id")
+    assert _index(fake).search(query) == []
+    # the search, the words' count, the neighbours' count: no search again
+    assert len(fake.of("POST", "/_search")) == 3
 
 
-def test_fused_here_the_lexical_arm_counts_and_the_corrected_query_runs_both_arms(
+def test_fused_here_an_empty_lexical_arm_is_corrected_and_both_arms_run_again(
     fake: FakeOpenSearch,
 ) -> None:
     fake.search_replies += [
-        _counted(_hits([]), {"stalakmit": 0}),  # lexical arm
+        _hits([]),  # lexical arm
         _hits([_chunk_source(3)]),  # vector arm
+        _counted(_hits([]), {"stalakmit": 0}),  # the words' count (_search)
         _counted(_hits([]), {"stalagmit": 1}),  # the neighbours' count (_search)
         _hits([_chunk_source(1)]),  # lexical arm, corrected
         _hits([_chunk_source(3)]),  # vector arm
@@ -603,7 +598,7 @@ def test_fused_here_the_lexical_arm_counts_and_the_corrected_query_runs_both_arm
     hits = index.search(query)
 
     first, again = fake.of("POST", "/_msearch")
-    assert "aggregations" in first.body[1] and "aggregations" not in first.body[3]
+    assert "aggregations" not in first.body[1]
     assert again.body[1]["query"]["bool"]["must"][0]["multi_match"]["query"] == "stalagmit"
     assert {h.chunk.chunk_id for h in hits} == {"c1", "c3"}  # c1: the corrected lexical arm's
 

@@ -338,6 +338,17 @@ def test_a_word_the_tenant_holds_is_searched_as_written_however_rare(
     assert search(index, "stalakmit", tenant_id="t1") == ["salah:v1:0"]
 
 
+def test_a_word_is_corrected_only_when_the_query_as_written_finds_nothing(
+    index: SqliteSearchIndex,
+) -> None:
+    # Issue 22 (V2-19), issue 28: the correction costs a lookup per neighbour of the word, so a
+    # query that finds something is answered as written ("gua" matches the cave passage).
+    index.upsert_document(*doc("gua", [STALAGMIT]))
+    index.upsert_document(*doc("gua2", ["Gua Jomblang terletak di Gunungkidul."]))
+    assert search(index, "stalakmit gua Jomblang", tenant_id="t1") == ["gua2:v1:0", "gua:v1:0"]
+    assert search(index, "stalakmit Jomblang", tenant_id="t1") == ["gua2:v1:0"]
+
+
 def test_a_correction_reads_the_searched_tenants_words_only(index: SqliteSearchIndex) -> None:
     # Given t2 holding a neighbour of "stalakmit" far more often than t1 holds its own,
     index.upsert_document(*doc("mine", [STALAGMIT], tenant="t1"))

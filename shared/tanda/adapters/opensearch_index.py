@@ -327,28 +327,29 @@ class OpenSearchIndex:
                     f"query vector has {len(vector)} dimensions, the index {dimensions}"
                 )
         candidates = max(self.candidates, query.top_k)
-        hits, counts = self._search_once(query, candidates, count_words=True)
-        # A word no chunk of the tenant holds is searched as the tenant's nearest word (issue 22,
-        # V2-19): one more search, only then.
-        replaced = self._corrections(query, counts)
+        hits, lexical_found = self._search_once(query, candidates)
+        if lexical_found:
+            return hits
+        # The lexical search found nothing: a word no chunk of the tenant holds is searched as
+        # the tenant's nearest word (issue 22, V2-19) — only then, so a query that finds
+        # something costs no more.
+        replaced = self._corrections(query)
         if not replaced:
             return hits
         fixed = bodies.with_words_replaced(query, replaced)
-        return self._search_once(fixed, candidates, count_words=False)[0]
+        return self._search_once(fixed, candidates)[0]
 
-    def _search_once(
-        self, query: SearchQuery, candidates: int, *, count_words: bool
-    ) -> tuple[list[SearchHit], dict[str, int]]:
-        """The hits of one search and, with ``count_words``, the tenant's chunk count of each
-        of the query's checked words (:func:`~tanda.retrieval.opensearch_bodies.word_counts`)."""
+    def _search_once(self, query: SearchQuery, candidates: int) -> tuple[list[SearchHit], bool]:
+        """The hits of one search, and whether its lexical arm found anything (with the hybrid
+        search pipeline, whose reply does not tell the arms apart: whether anything was
+        found — the vector arm answers a mistyped query there)."""
         if query.vector is not None and self.fusion_place == "client":
-            return self._search_fused_here(query, candidates, count_words=count_words)
-        body = bodies.search_body(query, candidates=candidates, count_words=count_words)
+            return self._search_fused_here(query, candidates)
+        body = bodies.search_body(query, candidates=candidates)
         params: dict[str, str] = {}
         if query.vector is not None:
             params["search_pipeline"] = self.pipeline_name
         response = self._call(self.client.search, index=self.index_name, body=body, **params)
-        counts = bodies.word_counts(response)
         raw_hits = response.get("hits", {}).get("hits", [])
         chunks = [bodies.chunk_from_source(hit) for hit in raw_hits]
         if query.vector is not None:
@@ -356,42 +357,44 @@ class OpenSearchIndex:
             return [
                 SearchHit(chunk=chunk, score=float(hit.get("_score") or 0.0))
                 for chunk, hit in zip(chunks, raw_hits, strict=True)
-            ], counts
+            ], bool(chunks)
         # Lexical only: score like the embedded adapter, RRF over the one arm, so scores compare.
         fused = reciprocal_rank_fusion({"lexical": [c.chunk_id for c in chunks]}, self.fusion)
         by_id = {chunk.chunk_id: chunk for chunk in chunks}
         return [
             SearchHit(chunk=by_id[f.id], score=f.score, lexical_rank=f.ranks["lexical"])
             for f in fused
-        ], counts
+        ], bool(chunks)
 
-    def _corrections(
-        self, query: SearchQuery, counts: dict[str, int]
-    ) -> dict[str, tuple[str, ...]]:
-        """The checked words no chunk of the tenant holds, each with the words to search in its
-        place (:func:`tanda.retrieval.spelling.corrections`: the candidates one edit away that
-        the tenant's chunks hold most often, counted by one more aggregation inside the tenant —
-        never another tenant's words)."""
-        if not counts or all(count > 0 for count in counts.values()):
+    def _corrections(self, query: SearchQuery) -> dict[str, tuple[str, ...]]:
+        """The query's checked words (:func:`~tanda.retrieval.opensearch_bodies.checked_words`)
+        no chunk of the tenant holds, each with the words to search in its place
+        (:func:`tanda.retrieval.spelling.corrections`: the candidates one edit away that the
+        tenant's chunks hold most often), counted by size-0 aggregations inside the tenant —
+        never another tenant's words."""
+        words = bodies.checked_words(query)
+        if not words:
             return {}
         tenant = query.scope.tenant_id
+        counts: dict[str, int] = {}
 
-        def doc_freqs(words: Sequence[str]) -> dict[str, int]:
-            missing = [word for word in words if word not in counts]
+        def doc_freqs(asked: Sequence[str]) -> dict[str, int]:
+            missing = [word for word in asked if word not in counts]
             if missing:
                 body = bodies.word_counts_body(tenant, missing, query.lang)
                 response = self._call(self.client.search, index=self.index_name, body=body)
                 counts.update(dict.fromkeys(missing, 0) | bodies.word_counts(response))
-            return {word: counts[word] for word in words}
+            return {word: counts[word] for word in asked}
 
-        return corrections(list(counts), doc_freqs)
+        return corrections(words, doc_freqs)
 
     def _search_fused_here(
-        self, query: SearchQuery, candidates: int, *, count_words: bool
-    ) -> tuple[list[SearchHit], dict[str, int]]:
+        self, query: SearchQuery, candidates: int
+    ) -> tuple[list[SearchHit], bool]:
         """Both arms in one ``_msearch``, fused with the same RRF as the embedded index (ASK-02),
-        so hits carry each arm's rank as they do there."""
-        searches = bodies.arm_search_bodies(query, candidates=candidates, count_words=count_words)
+        so hits carry each arm's rank as they do there; and whether the lexical arm found
+        anything."""
+        searches = bodies.arm_search_bodies(query, candidates=candidates)
         lines = bodies.msearch_lines(self.index_name, searches)
         response = self._call(self.client.msearch, index=self.index_name, body=lines)
         replies = response.get("responses")
@@ -416,7 +419,7 @@ class OpenSearchIndex:
                 vector_rank=f.ranks.get("vector"),
             )
             for f in fused[: query.top_k]
-        ], bodies.word_counts(replies[0])
+        ], bool(arms["lexical"])
 
     def chunks(self, scope: SearchScope, chunk_ids: Sequence[str]) -> list[Chunk]:
         wanted = list(dict.fromkeys(chunk_ids))

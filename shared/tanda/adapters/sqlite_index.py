@@ -987,24 +987,41 @@ class SqliteSearchIndex(PooledConnections[apsw.Connection]):
             tenant = _tenant_fts(conn, scope.tenant_id)
             if tenant is None:
                 return []  # the tenant never indexed anything
-            fts = tenant.table
-            # A term the tenant holds nowhere is searched as its nearest term (issue 22, V2-19).
-            terms = corrected(terms, lambda asked: self._term_stats(conn, tenant, asked)[1])
-            plan = self._pruning_plan(conn, tenant, terms) if self.prune else None
-            essential, kth = 1, 0.0
-            while plan is not None and (essential := plan.split(essential, kth, limit)):
-                best, kth = self._pool(conn, fts, plan.order, essential, where, limit)
-                if len(best) >= limit and kth > plan.rest_bound(essential):
-                    return _ranked(best, ids)
-                essential += 1
-            rows = conn.execute(
-                f"SELECT c.id, c.chunk_id FROM {fts} "  # noqa: S608
-                f"JOIN chunks c ON c.id = {fts}.rowid "
-                f"WHERE {fts} MATCH ? AND {where.sql} "
-                f"ORDER BY bm25({fts}), c.chunk_id LIMIT ?",
-                (fts_match(terms), *where.params, limit),
-            ).fetchall()
+            rows = self._fts5_best(conn, tenant, terms, where, limit)
+            if not rows:
+                # Nothing matched: a term the tenant holds nowhere is searched as its nearest
+                # term (issue 22, V2-19) — only then, so a query that finds something pays nothing.
+                fixed = corrected(terms, lambda asked: self._term_stats(conn, tenant, asked)[1])
+                if fixed != list(terms):
+                    rows = self._fts5_best(conn, tenant, fixed, where, limit)
         return _ranked(rows, ids)
+
+    def _fts5_best(
+        self,
+        conn: apsw.Connection,
+        tenant: _TenantFts,
+        terms: Sequence[str],
+        where: SqlFilter,
+        limit: int,
+    ) -> list[tuple[Any, ...]]:
+        """The ``limit`` best (rowid, chunk_id) rows of the tenant's FTS5 table for ``terms``
+        inside ``where`` (MaxScore when :attr:`prune`, as :meth:`_lexical` explains)."""
+        fts = tenant.table
+        plan = self._pruning_plan(conn, tenant, terms) if self.prune else None
+        essential, kth = 1, 0.0
+        while plan is not None and (essential := plan.split(essential, kth, limit)):
+            best, kth = self._pool(conn, fts, plan.order, essential, where, limit)
+            if len(best) >= limit and kth > plan.rest_bound(essential):
+                return best
+            essential += 1
+        rows: list[tuple[Any, ...]] = conn.execute(
+            f"SELECT c.id, c.chunk_id FROM {fts} "  # noqa: S608
+            f"JOIN chunks c ON c.id = {fts}.rowid "
+            f"WHERE {fts} MATCH ? AND {where.sql} "
+            f"ORDER BY bm25({fts}), c.chunk_id LIMIT ?",
+            (fts_match(terms), *where.params, limit),
+        ).fetchall()
+        return rows
 
     def _lexical_tantivy(
         self,
@@ -1034,9 +1051,13 @@ class SqliteSearchIndex(PooledConnections[apsw.Connection]):
             state = _lexical_state(conn, scope.tenant_id)
             assert state is not None
             number, generation, _ = state
-        # A term the tenant holds nowhere is searched as its nearest term (issue 22, V2-19).
-        terms = corrected(terms, lambda asked: lexicon.doc_freqs(number, generation, asked))
         hits = lexicon.search(number, generation, terms, scope, limit + TIE_SLACK)
+        if not hits:
+            # Nothing matched: a term the tenant holds nowhere is searched as its nearest term
+            # (issue 22, V2-19) — only then, so a query that finds something pays nothing.
+            fixed = corrected(terms, lambda asked: lexicon.doc_freqs(number, generation, asked))
+            if fixed != list(terms):
+                hits = lexicon.search(number, generation, fixed, scope, limit + TIE_SLACK)
         if not hits:
             return []
         hits.sort(key=lambda hit: -hit[0])  # best first (tantivy's order; ties keep theirs)

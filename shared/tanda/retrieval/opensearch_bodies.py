@@ -397,13 +397,11 @@ def vector_query(vector: Sequence[float], scope: SearchScope, *, k: int) -> Body
     }
 
 
-def search_body(query: SearchQuery, *, candidates: int, count_words: bool = True) -> Body:
+def search_body(query: SearchQuery, *, candidates: int) -> Body:
     """The ``_search`` body: a ``hybrid`` query (lexical + knn, each carrying the scope filter)
     when ``query.vector`` is set — to be sent with the search pipeline — else a plain bool query.
 
-    ``candidates`` is how many neighbours the vector arm collects before fusion. With
-    ``count_words`` (the first search of a query), the reply also counts the tenant's chunks
-    holding each of the query's :func:`checked_words` (:func:`word_counts_aggregation`).
+    ``candidates`` is how many neighbours the vector arm collects before fusion.
     """
     if candidates < query.top_k:
         raise ValueError("candidates must be at least top_k")
@@ -418,39 +416,20 @@ def search_body(query: SearchQuery, *, candidates: int, count_words: bool = True
                 ]
             }
         }
-    body = {"size": query.top_k, "_source": _SOURCE_WITHOUT_EMBEDDING, "query": body_query}
-    return _counting_words(body, query) if count_words else body
+    return {"size": query.top_k, "_source": _SOURCE_WITHOUT_EMBEDDING, "query": body_query}
 
 
-def _counting_words(body: Body, query: SearchQuery) -> Body:
-    words = checked_words(query)
-    if not words:
-        return body
-    return {
-        **body,
-        "aggregations": word_counts_aggregation(query.scope.tenant_id, words, query.lang),
-    }
-
-
-def arm_search_bodies(
-    query: SearchQuery, *, candidates: int, count_words: bool = True
-) -> list[Body]:
+def arm_search_bodies(query: SearchQuery, *, candidates: int) -> list[Body]:
     """The two arms of a hybrid search as separate ``_search`` bodies — lexical, then vector,
     ``candidates`` hits each — for fusion in tanda (``TANDA_OPENSEARCH_FUSION=client``: where the
     cluster cannot run the RRF search pipeline, e.g. Serverless). Each carries the scope filter,
-    as in :func:`search_body`; with ``count_words``, the lexical arm counts the query's words as
-    :func:`search_body` does."""
+    as in :func:`search_body`."""
     if query.vector is None:
         raise ValueError("a hybrid search needs the query vector")
     if candidates < query.top_k:
         raise ValueError("candidates must be at least top_k")
-    lexical: Body = {
-        "size": candidates,
-        "_source": _SOURCE_WITHOUT_EMBEDDING,
-        "query": lexical_query(query),
-    }
     return [
-        _counting_words(lexical, query) if count_words else lexical,
+        {"size": candidates, "_source": _SOURCE_WITHOUT_EMBEDDING, "query": lexical_query(query)},
         {
             "size": candidates,
             "_source": _SOURCE_WITHOUT_EMBEDDING,

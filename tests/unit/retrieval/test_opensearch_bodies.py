@@ -315,17 +315,18 @@ def test_with_a_vector_the_search_is_hybrid_and_each_arm_is_filtered() -> None:
     assert body["size"] == 3 and body["_source"] == {"excludes": ["embedding"]}
 
 
-def test_the_words_a_search_counts_are_those_it_would_correct() -> None:
+def test_the_words_counted_are_those_a_search_would_correct() -> None:
     # Issue 22 (V2-19): five letters or more, letters only, no question or function word.
     query = _query(text="Bagaimana Stalakmit di gua itu tumbuh pada 2022 di covid19?", lang="id")
     assert bodies.checked_words(query) == ["stalakmit", "tumbuh"]
-    body = bodies.search_body(query, candidates=50)
-    assert body["aggregations"] == bodies.word_counts_aggregation(
-        "t1", ["stalakmit", "tumbuh"], "id"
-    )
-    # Nothing to count, nothing asked; the corrected search counts nothing again.
-    assert "aggregations" not in bodies.search_body(_query(text="UU 27/2022"), candidates=50)
-    assert "aggregations" not in bodies.search_body(query, candidates=50, count_words=False)
+    assert bodies.checked_words(_query(text="UU 27/2022")) == []
+    counting = bodies.word_counts_body("t1", ["stalakmit", "tumbuh"], "id")
+    assert counting == {
+        "size": 0,
+        "aggregations": bodies.word_counts_aggregation("t1", ["stalakmit", "tumbuh"], "id"),
+    }
+    # A search counts nothing: the counting is a request of its own, made only when needed.
+    assert "aggregations" not in bodies.search_body(query, candidates=50)
 
 
 def test_a_replaced_word_is_replaced_whole_in_any_case() -> None:
