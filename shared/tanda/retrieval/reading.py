@@ -45,6 +45,7 @@ from typing import Final
 
 from tanda.lang import Lang, fold, is_function_word
 from tanda.numbers import QuantityKind, extract_quantities
+from tanda.numbers.lexicon import CARDINAL_WORDS
 from tanda.retrieval.analysis import index_terms, lowercase, stem, surface_terms, tokenize
 from tanda.retrieval.opposites import opposite_pairs
 from tanda.retrieval.question import NEGATION_WORDS, TERM_WEIGHT, FocusTerm, QuestionAnalysis
@@ -118,19 +119,16 @@ _MONTHS: Final = re.compile(
     r"january|february|march|may|june|july|august|october|december)\b",
     re.IGNORECASE,
 )
+_SCALE_AND_TENS: Final[dict[Lang, str]] = {
+    "id": "puluhan ratusan ribuan jutaan belas puluh ratus ribu juta miliar triliun",
+    "tr": "milyon milyar",
+    "en": "million billion dozen",
+}
 _NUMBER_WORDS: Final[dict[Lang, frozenset[str]]] = {
-    "id": _words(
-        "dua tiga empat lima enam tujuh delapan sembilan sepuluh sebelas seratus seribu "
-        "puluhan ratusan ribuan jutaan belas puluh ratus ribu juta miliar triliun"
-    ),
-    "tr": _words(
-        "iki üç dört beş altı yedi sekiz dokuz on yirmi otuz kırk elli altmış yetmiş seksen "
-        "doksan yüz bin milyon milyar"
-    ),
-    "en": _words(
-        "two three four five six seven eight nine ten eleven twelve twenty thirty forty "
-        "fifty hundred thousand million billion dozen"
-    ),
+    # the small numbers said as one word (the numbers' own table), and the words that scale or
+    # count in tens
+    lang: frozenset(CARDINAL_WORDS[lang].values()) | _words(scales)
+    for lang, scales in _SCALE_AND_TENS.items()
 }
 _REASON: Final[dict[Lang, re.Pattern[str]]] = {
     "id": re.compile(
@@ -441,9 +439,7 @@ def _holds(term: FocusTerm, keys: _Keys) -> bool:
     return False
 
 
-def _near_spellings(
-    question: QuestionAnalysis, passages: Sequence[ReadPassage]
-) -> QuestionAnalysis:
+def _near_spellings(question: QuestionAnalysis, everywhere: Sequence[_Keys]) -> QuestionAnalysis:
     """``question`` with each focus word that no passage read holds (:func:`_holds`, anywhere
     in any of them) met through the passages' words one letter from it (issue 22, V2-19): the
     question's ``stalakmit`` through ``Stalagmit``, ``homeostatis`` through ``Homeostasis`` — a
@@ -458,9 +454,8 @@ def _near_spellings(
         for n, t in enumerate(question.focus)
         if not (t.name or t.number) and (correctable(t.stem) or correctable(fold(t.surface)))
     ]
-    if not loose or not passages:
+    if not loose or not everywhere:
         return question
-    everywhere = [_keys(" ".join((*p.identity, p.text)), question.lang) for p in passages]
     unheld = [n for n in loose if not any(_holds(question.focus[n], k) for k in everywhere)]
     if not unheld:
         return question
@@ -934,8 +929,10 @@ def read_units(question: QuestionAnalysis, passages: Sequence[ReadPassage]) -> R
     those that do not; within each, by a score that weighs what the unit holds (0.3), what its
     place holds (0.4) and an answer of the asked kind (0.3); ties go to the better-ranked
     passage, then the earlier unit."""
-    question = _near_spellings(question, passages)
     lang = question.lang
+    # Each passage read, whole (identity and text): where a question word is said at all.
+    everywhere = [_keys(" ".join((*p.identity, p.text)), lang) for p in passages]
+    question = _near_spellings(question, everywhere)
     focus = question.focus
     total = question.focus_weight
     asked_keys = frozenset({t.stem for t in focus} | {fold(t.surface) for t in focus})
@@ -963,11 +960,10 @@ def read_units(question: QuestionAnalysis, passages: Sequence[ReadPassage]) -> R
     ordinals = _ordinals(question)
     asked_years = frozenset(t.surface for t in focus if t.number and _BARE_YEAR.match(t.surface))
     focus_stems = frozenset(t.stem for t in focus)
-    # A name no passage read holds anywhere is not what they speak of: "Kabupaten Mantan Barat"
-    # is not "Kabupaten Pasaman Barat", however many of its words they share.
-    everywhere = [_keys(" ".join((*p.identity, p.text)), lang) for p in passages]
     acronyms = _acronym_runs(focus)
     spelt = {n for keys in everywhere for n in _spelt_as_acronym(acronyms, keys)}
+    # A name no passage read holds anywhere is not what they speak of: "Kabupaten Mantan Barat"
+    # is not "Kabupaten Pasaman Barat", however many of its words they share.
     unknown = _unknown_names(focus, everywhere, spelt)
     readings: list[UnitReading] = []
     for rank, passage in enumerate(passages):
@@ -986,7 +982,7 @@ def read_units(question: QuestionAnalysis, passages: Sequence[ReadPassage]) -> R
         # of its sentences answers, however it refers back to its subject ("Gereja ini …").
         place_opposite = _says_opposite(place_opposites, around_keys.words)
         in_place |= _spelt_as_acronym(acronyms, around_keys)
-        spelt_ordinals = {n for n in ordinals if _ordinal_in(focus[n], lang, around)}
+        spelt_ordinals = _spelt(ordinals, focus, lang, around)
         for unit in units:
             # A unit is read with what is part of every place in its passage (V2-07): the
             # passage's identity and, for a row, its header.
@@ -1156,6 +1152,7 @@ _ORDINAL_DIGITS: Final = {
 
 
 def _spelt(ordinals: Sequence[int], focus: Sequence[FocusTerm], lang: Lang, text: str) -> set[int]:
+    """The ``ordinals`` (indices into ``focus``) that ``text`` says with digits."""
     return {n for n in ordinals if _ordinal_in(focus[n], lang, text)}
 
 
