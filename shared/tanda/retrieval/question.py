@@ -44,6 +44,7 @@ from tanda.numbers.lexicon import CARDINAL_WORDS, roman_numeral
 from tanda.retrieval.analysis import lowercase, query_terms, stem
 from tanda.retrieval.edits import one_edit
 from tanda.retrieval.equivalents import equivalents
+from tanda.retrieval.frames import ALL_FRAMES, FOLDED_FRAMES
 from tanda.retrieval.pages import requested_pages
 
 QuestionKind = Literal[
@@ -207,31 +208,6 @@ _ATTRIBUTE_OF: Final[dict[Lang, re.Pattern[str]]] = {
 }
 """A defined term is a short noun phrase: ``what is the capital of France`` asks for a thing."""
 
-# Words that frame a question without being about its subject: never focus terms.
-_FRAME_WORDS: Final[dict[Lang, frozenset[str]]] = {
-    "id": _words(
-        """
-        apa apakah siapa siapakah kapan kapankah berapa berapakah mana manakah dimana dimanakah
-        darimana darimanakah kemana bagaimana bagaimanakah mengapa kenapa bilamana seberapa
-        maksud dimaksud dimaksudkan pengertian definisi arti makna disebut dinamakan sebutkan
-        jelaskan tuliskan
-        """
-    ),
-    "tr": _words(
-        """
-        ne neden niçin niye nasıl nedir neydi nelerdir neresi neresidir nerede nereye nereden
-        nereli hangi hangisi hangileri kim kimdir kimdi kimin kime kimi kimler kaç kaçtır
-        zaman tanımı anlamı demek demektir denir
-        """
-    ),
-    "en": _words(
-        """
-        what which who whom whose when where why how meant mean means meaning define
-        definition
-        """
-    ),
-}
-
 # Weak words: what the question asks *about* its subject, which an answer usually states by its
 # value rather than by the word (the year, not "tahun"; the place, not "letak"), and the light
 # verbs a question is built with (Turkish "etti", "olan").
@@ -361,16 +337,10 @@ def question_kind(text: str, lang: Lang) -> tuple[QuestionKind, str | None]:
     return "thing", None
 
 
-def defined_term(text: str, lang: Lang) -> str | None:
-    """The term a definition question asks about (``Apa yang dimaksud dengan data pribadi?`` →
-    ``data pribadi``), as written; ``None`` for any other question."""
-    found = _definition(text, lang)
-    return found[0] if found is not None else None
-
-
 def _definition(text: str, lang: Lang) -> tuple[str, str] | None:
-    """A definition question's term and the words the question says of it: the term with the
-    context it is meant in (``genin`` and ``genin dalam manga naruto``)."""
+    """A definition question's term, as written (``Apa yang dimaksud dengan data pribadi?`` →
+    ``data pribadi``), and the words the question says of it: the term with the context it is
+    meant in (``genin`` and ``genin dalam manga naruto``); ``None`` for any other question."""
     stripped = " ".join(text.split()).rstrip(_CLOSING)
     for pattern in _DEFINITION[lang]:
         found = pattern.match(stripped)
@@ -411,9 +381,9 @@ def _mended(text: str) -> str:
     if found is None:
         return text
     word = fold(found.group(1).lower())
-    if len(word) < MENDED_MIN_LETTERS or word in _ALL_FRAMES:
+    if len(word) < MENDED_MIN_LETTERS or word in ALL_FRAMES:
         return text
-    near = [c for c in one_edit(word) if len(c) >= MENDED_MIN_LETTERS and c in _ALL_FRAMES]
+    near = [c for c in one_edit(word) if len(c) >= MENDED_MIN_LETTERS and c in ALL_FRAMES]
     if len(near) != 1:
         return text
     return text[: found.start(1)] + near[0] + text[found.end(1) :]
@@ -426,7 +396,7 @@ def _is_frame(word: str, lang: Lang) -> bool:
     """A word that frames a question in ``lang`` — or in another language tanda reads: a
     question word is never what an answer is about, whatever the guess said."""
     folded = fold(word)
-    return folded in _FOLDED_FRAMES[lang] or folded in _ALL_FRAMES
+    return folded in FOLDED_FRAMES[lang] or folded in ALL_FRAMES
 
 
 def _asking_lang(text: str) -> Lang | None:
@@ -437,21 +407,8 @@ def _asking_lang(text: str) -> Lang | None:
     if not words:
         return None
     first = fold(words[0].lower())
-    langs = [lang for lang in LANGS if first in _FOLDED_FRAMES[lang]]
+    langs = [lang for lang in LANGS if first in FOLDED_FRAMES[lang]]
     return langs[0] if len(langs) == 1 else None
-
-
-_FOLDED_FRAMES: Final = {
-    lang: frozenset(fold(w) for w in words) for lang, words in _FRAME_WORDS.items()
-}
-_ALL_FRAMES: Final = frozenset().union(*_FOLDED_FRAMES.values())
-
-
-def frames_a_question(word: str) -> bool:
-    """``word`` (folded, as the index analyses it) is a word that frames a question in a
-    language tanda reads (``kapan``, ``bagaimana``, ``nedir``, ``which``): never what the
-    documents are asked about."""
-    return fold(word) in _ALL_FRAMES
 
 
 _FOLDED_ATTRIBUTES: Final = {

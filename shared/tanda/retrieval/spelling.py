@@ -32,7 +32,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Final
 
 from tanda.retrieval.edits import one_edit
-from tanda.retrieval.question import frames_a_question
+from tanda.retrieval.frames import frames_a_question
 
 MIN_LETTERS: Final = 5
 """The shortest term corrected (an Indonesian, Turkish or English content word of 5 letters or
