@@ -417,6 +417,10 @@ def _holds(term: FocusTerm, keys: _Keys) -> bool:
         # the text joins them (``1620–21``).
         parts = _RANGE_PARTS.split(term.stem)
         return len(parts) > 1 and all(part in words for part in parts)
+    if term.acronym:
+        # An acronym is said as it is or not at all: one letter more or less is another one
+        # (``KASAD`` is not ``Kasai``, whose stem the stemmer cuts to ``kasa``).
+        return False
     if keys.lang == "tr" and not term.name:
         # Turkish piles its suffixes on a word the stemmer often cuts at different places
         # (``bırakılmıştır`` / ``bırakılan``): words sharing their first five letters meet.
@@ -742,7 +746,10 @@ def _spelt_as_acronym(runs: tuple[tuple[tuple[int, ...], str], ...], keys: _Keys
 
 
 def _unknown_names(
-    focus: Sequence[FocusTerm], places: Sequence[_Keys], spelt: set[int]
+    focus: Sequence[FocusTerm],
+    places: Sequence[_Keys],
+    spelt: set[int],
+    by_end: Container[int] = frozenset(),
 ) -> tuple[str, ...]:
     """The words of the question's names that no passage read holds anywhere — what the
     passages speak of is not what the question names (``Kabupaten Mantan Barat`` is not
@@ -756,8 +763,10 @@ def _unknown_names(
     ]
     unknown: list[str] = []
     for n, term in enumerate(focus):
-        if not term.name or term.number or held[n] or term.acronym:
+        if not term.name or term.number or held[n] or term.acronym or term.group in by_end:
             continue
+        if _designator(term):
+            continue  # ``Republik Ghana`` is said ``Ghana``
         members = [m for m, t in enumerate(focus) if t.group == term.group and t.name]
         before = [m for m in members if m < n]
         after = [m for m in members if m > n]
@@ -770,7 +779,9 @@ def _unknown_names(
     return tuple(unknown)
 
 
-def _missing_names(focus: Sequence[FocusTerm], placed: set[int]) -> tuple[str, ...]:
+def _missing_names(
+    focus: Sequence[FocusTerm], placed: set[int], by_end: Container[int] = frozenset()
+) -> tuple[str, ...]:
     """The numbers the place does not hold (``placed``: indices into ``focus``), and the names of
     which it does not hold more than half the words (``Kepala Kepolisian RI`` is placed by
     ``Kepala Kepolisian Negara``; ``Pajak Daerah`` is not by ``Pendapatan Daerah``)."""
@@ -781,13 +792,87 @@ def _missing_names(focus: Sequence[FocusTerm], placed: set[int]) -> tuple[str, .
             groups.setdefault(term.group, []).append(n)
     for members in groups.values():
         members = [n for n in members if not _regnal(focus[n])] or members
+        # A designator a text leaves out (``Ghana`` for ``Republik Ghana``) counts as said.
+        placed = placed | {n for n in members if _designator(focus[n])}
         found = sum(1 for n in members if n in placed)
+        if focus[members[0]].group in by_end and _held_end(members, placed):
+            continue  # said by its end alone (:func:`_said_by_end`), and its place says that end
         if found * 2 <= len(members) and not _said_in_short(members, placed):
             missing += [focus[n].surface for n in members if n not in placed]
     return tuple(missing)
 
 
+def _held_end(members: Sequence[int], held: Container[int]) -> list[int]:
+    """The name's last words that ``held`` holds, up to the first it does not."""
+    end: list[int] = []
+    for n in reversed(members):
+        if n not in held:
+            break
+        end.insert(0, n)
+    return end
+
+
+_NAME_PARTICLES: Final = _words(
+    "bin binti ibn bint van von de der den del della da di dos das du al el le la y"
+)
+"""The small words inside a person's name: ``bin Abdul Hamid`` is the end of another name."""
+
+
+def _said_by_end(
+    focus: Sequence[FocusTerm], places: Sequence[_Keys], texts: Sequence[str]
+) -> frozenset[int]:
+    """The name groups of the question (two words or more) whose first words no passage read
+    holds anywhere, whose last words some passage holds, and which the passages say by those
+    last words alone and never as the end of another name — no other name word or particle
+    right before them: ``Vaidišová memulai …`` for ``Nicole Vaidišová``. A text may name a
+    person by the family name alone; ``Ahmad bin Abdul Hamid`` is not ``Muslim Abdul Hamid``,
+    nor ``Chris Sanders`` ``Muhammad Sanders``."""
+    groups: dict[int, list[int]] = {}
+    for n, term in enumerate(focus):
+        if term.name and not term.number and not term.acronym and term.group is not None:
+            groups.setdefault(term.group, []).append(n)
+    anywhere = {n for n, t in enumerate(focus) if any(_holds(t, keys) for keys in places)}
+    found: set[int] = set()
+    for group, members in groups.items():
+        end = _held_end(members, anywhere)
+        start = members[: len(members) - len(end)]
+        if not end or not start or any(n in anywhere for n in start):
+            continue
+        pattern = re.compile(
+            r"(\S+)?\s*" + r"\s+".join(re.escape(focus[n].surface) for n in end) + r"(?!\w)",
+            re.IGNORECASE,
+        )
+        alone = False
+        for text in texts:
+            for match in pattern.finditer(text):
+                before = match.group(1) or ""
+                if before and before[-1] in ",.!?:;\"'”’)]":
+                    before = ""  # the end of the clause before
+                if before and (before[0].isupper() or fold(before.lower()) in _NAME_PARTICLES):
+                    break  # another's name ends so: ``Chris Sanders``, ``Ahmad bin Abdul Hamid``
+                alone = True
+            else:
+                continue
+            break
+        else:
+            if alone:
+                found.add(group)
+    return frozenset(found)
+
+
 _REGNAL: Final = re.compile(r"^[ivx]{1,4}$")
+_DESIGNATORS: Final = _words(
+    "republik kerajaan kesultanan kekaisaran kekhalifahan kadipaten pt tbk cv persero "
+    "republic kingdom empire sultanate caliphate inc ltd corp plc llc "
+    "cumhuriyeti krallığı imparatorluğu sultanlığı halifeliği"
+)
+"""The words that say what kind of state or company a name is, which a text often leaves out
+(``Presiden Ghana`` for ``Republik Ghana``, ``Broadband Multimedia`` for ``PT Broadband
+Multimedia Tbk``): a name is told by its other words."""
+
+
+def _designator(term: FocusTerm) -> bool:
+    return fold(term.surface) in _DESIGNATORS
 
 
 def _regnal(term: FocusTerm) -> bool:
@@ -964,7 +1049,8 @@ def read_units(question: QuestionAnalysis, passages: Sequence[ReadPassage]) -> R
     spelt = {n for keys in everywhere for n in _spelt_as_acronym(acronyms, keys)}
     # A name no passage read holds anywhere is not what they speak of: "Kabupaten Mantan Barat"
     # is not "Kabupaten Pasaman Barat", however many of its words they share.
-    unknown = _unknown_names(focus, everywhere, spelt)
+    by_end = _said_by_end(focus, everywhere, [t for p in passages for t in (*p.identity, p.text)])
+    unknown = _unknown_names(focus, everywhere, spelt, by_end)
     readings: list[UnitReading] = []
     for rank, passage in enumerate(passages):
         units = passage_units(passage, rank)
@@ -1006,7 +1092,7 @@ def read_units(question: QuestionAnalysis, passages: Sequence[ReadPassage]) -> R
             described = (
                 not kind and question.kind == "definition" and _describes(question, unit.text)
             )
-            missing = _missing_names(focus, placed_at) or unknown
+            missing = _missing_names(focus, placed_at, by_end) or unknown
             if not missing:
                 missing = tuple(focus[n].surface for n in qualifiers if n not in held_at)
             if not missing:

@@ -798,3 +798,56 @@ def test_a_superlative_narrows_the_question_even_in_a_loosely_said_word() -> Non
     # Without the superlative the word is said loosely, and the sentence answers.
     best = read("Apa nama PT populer yang memproduksi bir Bintang?", passage).best
     assert best is not None and best.answers and "Multi Bintang" in best.unit.text
+
+
+def test_an_acronym_is_held_as_it_is_written_never_one_letter_off() -> None:
+    # Issue 22: "Kasai" (stemmed "kasa") had met "KASAD" and led over the sentence spelling it out.
+    other = ReadPassage(
+        "P1",
+        "Sejarah panjang Yakuza dimulai kira-kira pada tahun 1612, saat Shogun Tokugawa "
+        "menyingkirkan shogun Kasai sebelumnya.",
+        (),
+    )
+    spelt = ReadPassage(
+        "P2",
+        "Kepala Staf TNI Angkatan Darat atau biasa disingkat dengan KASAD adalah pejabat yang "
+        "menjadi pimpinan di Markas Besar TNI Angkatan Darat.",
+        (),
+    )
+    reading = read("Apa kepanjangan dari KASAD?", other, spelt)
+    assert reading.best is not None and reading.best.unit.key == "P2"
+    assert not read("Apa kepanjangan dari KASAD?", other).answers
+
+
+def test_a_person_said_by_the_family_name_alone_is_the_person_asked_about() -> None:
+    # Issue 22: a text names a person by the family name; the question gives the whole name.
+    passage = ReadPassage(
+        "P1",
+        "Vaidišová memulai debutnya dalam tenis profesional pada tahun 2003 dengan mencapai 3 "
+        "final.",
+        (),
+    )
+    reading = read("Tahun berapa Nicole Vaidišová mulai menjadi petenis?", passage)
+    assert reading.answers
+    # The same family name ending another's name is another person: nothing answers.
+    another = ReadPassage(
+        "P1",
+        "Lucie Vaidišová memulai debutnya dalam tenis profesional pada tahun 2003. "
+        "Vaidišová mencapai 3 final.",
+        (),
+    )
+    assert not read("Tahun berapa Nicole Vaidišová mulai menjadi petenis?", another).answers
+    patronym = ReadPassage("P1", "Ahmad bin Abdul Hamid lahir di kota Kendal pada tahun 1915.", ())
+    assert not read("Kapan Muslim Abdul Hamid lahir?", patronym).answers
+
+
+def test_a_state_or_company_is_named_without_the_word_saying_what_kind_it_is() -> None:
+    # Issue 22: "Presiden Ghana" answers for "Republik Ghana", "Damri" for "PT Damri".
+    ghana = ReadPassage(
+        "P1",
+        "Kwame Nkrumah adalah seorang pejuang kemerdekaan dan Presiden Ghana yang pertama.",
+        (),
+    )
+    assert read("Siapa presiden Republik Ghana pertama?", ghana).answers
+    # The word of kind is no name on its own: another republic is another name.
+    assert not read("Siapa presiden Republik Togo pertama?", ghana).answers
