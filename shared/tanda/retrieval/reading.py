@@ -351,10 +351,12 @@ class _Keys:
 
     @cached_property
     def deletes(self) -> frozenset[str]:
+        """The longer words with one letter dropped — not those written in capitals: an
+        acronym one letter off is another one (``FALINTIL`` is not ``Fatintil``)."""
         return frozenset(
             variant
             for word in self.surfaces
-            if len(word) >= NAME_FUZZY_MIN - 1
+            if len(word) >= NAME_FUZZY_MIN - 1 and word not in self.capitals
             for variant in _deletes(word)
         )
 
@@ -464,7 +466,9 @@ def _near_spellings(question: QuestionAnalysis, everywhere: Sequence[_Keys]) -> 
     if not unheld:
         return question
 
-    said = frozenset().union(*(keys.words for keys in everywhere))
+    # Never a word written in capitals: an acronym one letter off is another (``FALINTIL`` is
+    # not ``Fatintil``).
+    said = frozenset().union(*(keys.words - keys.capitals for keys in everywhere))
 
     def said_by(words: Sequence[str]) -> dict[str, int]:
         """How many passages say each word (a word none says is left out)."""

@@ -851,3 +851,19 @@ def test_a_state_or_company_is_named_without_the_word_saying_what_kind_it_is() -
     assert read("Siapa presiden Republik Ghana pertama?", ghana).answers
     # The word of kind is no name on its own: another republic is another name.
     assert not read("Siapa presiden Republik Togo pertama?", ghana).answers
+
+
+def test_a_word_one_letter_from_one_written_in_capitals_is_not_it() -> None:
+    # Issue 22: an acronym one letter off is another acronym, whether the question's word is
+    # read as a typo ("Fatintil") or as a name spelt one letter off ("Morentil").
+    passage = ReadPassage(
+        "P1",
+        "Nama FALINTIL merupakan singkatan dari nama lengkap dalam Portugis, Forças Armadas da "
+        "Libertação Nacional de Timor-Leste.",
+        (),
+    )
+    assert read("Apa itu Falintil?", passage).answers
+    assert not read("Apa itu Fatintil?", passage).answers
+    founded = ReadPassage("P1", "Partai FRETILIN didirikan pada tahun 1974 di Dili.", ())
+    assert read("Kapan partai Fretilin didirikan?", founded).answers
+    assert not read("Kapan partai Fretilim didirikan?", founded).answers
