@@ -1105,7 +1105,9 @@ def read_units(question: QuestionAnalysis, passages: Sequence[ReadPassage]) -> R
                     for n in ordinals
                     if n not in placed_at and n not in spelt_ordinals
                 )
-            opposite = _says_opposite(opposites, keys.words) or _polarity_differs(
+            # The opposite is read in the unit's own words: a document title saying "akhir"
+            # does not make a sentence about the first film (``pertama``) one about the last.
+            opposite = _says_opposite(opposites, _keys(unit.text, lang).words) or _polarity_differs(
                 question, unit.text, focus_stems, denied
             )
             opposite = opposite or place_opposite

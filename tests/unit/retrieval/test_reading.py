@@ -867,3 +867,15 @@ def test_a_word_one_letter_from_one_written_in_capitals_is_not_it() -> None:
     founded = ReadPassage("P1", "Partai FRETILIN didirikan pada tahun 1974 di Dili.", ())
     assert read("Kapan partai Fretilin didirikan?", founded).answers
     assert not read("Kapan partai Fretilim didirikan?", founded).answers
+
+
+def test_the_opposite_is_read_in_the_sentence_not_in_its_documents_title() -> None:
+    # Issue 22: a title saying "terakhir" made a sentence about the first film answer a question
+    # about the last one.
+    passage = ReadPassage(
+        "P1",
+        "Film pertama dirilis pada tahun 1962 dengan judul Dr. No.",
+        ("Dokumen: Film terakhir dan tokoh-tokohnya",),
+    )
+    assert read("Kapan film pertama dirilis?", passage).answers
+    assert not read("Kapan film terakhir dirilis?", passage).answers
