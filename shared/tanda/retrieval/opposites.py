@@ -235,18 +235,35 @@ def opposite_pairs(
     if stopwords is None:
         stopwords = frozenset(fold(w) for w in FUNCTION_WORDS[lang])
 
+    stems: dict[str, list[set[str]]] = {}
+    """Each stem key: per listed group it is a key of, the listed words it stems from."""
+
     def keys(words: str) -> frozenset[str]:
         listed = [lowercase(w, lang) for w in words.split()]
         out = {fold(w) for w in listed}
+        sources: dict[str, set[str]] = {}
         for word, stemmed in zip(listed, stem(listed, lang), strict=True):
             key = fold(stemmed)
             if len(key) > 1 and (key not in stopwords or key == fold(word)):
                 out.add(key)
+                sources.setdefault(key, set()).add(fold(word))
+        for key, found in sources.items():
+            stems.setdefault(key, []).append(found)
         return frozenset(out)
 
+    listed = [(keys(one), keys(other)) for one, other in OPPOSITES[lang]]
+    # A stem that groups of different words share decides none of them: Turkish ``doğdu``
+    # (born) and ``doğu`` (east) both stem to ``dok``, and a question about a birth is not one
+    # about the east. A stem of the same word listed twice (``menolak``) is the same meaning, and
+    # the folded words themselves always stay.
+    words = {fold(lowercase(w, lang)) for group in OPPOSITES[lang] for w in " ".join(group).split()}
+    shared = {
+        key
+        for key, groups in stems.items()
+        if key not in words and len(groups) > 1 and not set.intersection(*groups)
+    }
     pairs: list[tuple[frozenset[str], frozenset[str]]] = []
-    for one, other in OPPOSITES[lang]:
-        a, b = keys(one), keys(other)
-        a, b = a - b, b - a  # a key both sides share decides nothing
+    for a, b in listed:
+        a, b = a - b - shared, b - a - shared  # a key both sides share decides nothing
         pairs += [(a, b), (b, a)]
     return tuple(pairs)

@@ -879,3 +879,13 @@ def test_the_opposite_is_read_in_the_sentence_not_in_its_documents_title() -> No
     )
     assert read("Kapan film pertama dirilis?", passage).answers
     assert not read("Kapan film terakhir dirilis?", passage).answers
+
+
+def test_a_stem_two_oppositions_share_decides_neither() -> None:
+    # Issue 22: Turkish "doğdu" (born) and "doğu" (east) both stem to "dok"; a sentence saying
+    # "Batı" (west) was read as the opposite of a question about where someone was born.
+    passage = ReadPassage("P1", "Ratzel, Batı Almanya'nın Karlsruhe şehrinde dünyaya geldi.", ())
+    assert read("Ratzel hangi şehirde doğdu?", passage).answers
+    # A sentence saying the opposite of the asked word itself still does not answer.
+    died = ReadPassage("P1", "Ratzel, Ammerland şehrinde öldü.", ())
+    assert not read("Ratzel hangi şehirde doğdu?", died).answers
