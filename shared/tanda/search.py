@@ -14,6 +14,7 @@ higher."""
 from __future__ import annotations
 
 import logging
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -22,6 +23,7 @@ from tanda.records.documents import SearchHit, SearchQuery
 from tanda.records.structure import DefinitionRecord, RecordQuery
 from tanda.retrieval.analysis import term_key
 from tanda.retrieval.rerank import rerank_floor
+from tanda.retrieval.spelling import near_term_keys
 
 log = logging.getLogger(__name__)
 
@@ -97,13 +99,23 @@ def _definitions_first(
     key = term_key(term)
     if not key:
         return list(hits), ()
-    records = [
-        record
-        for record in index.records(
-            RecordQuery(scope=query.scope, kinds=("definition",), terms=(key,))
-        )
-        if isinstance(record, DefinitionRecord)
-    ]
+
+    def definitions(keys: tuple[str, ...]) -> list[DefinitionRecord]:
+        found = index.records(RecordQuery(scope=query.scope, kinds=("definition",), terms=keys))
+        return [record for record in found if isinstance(record, DefinitionRecord)]
+
+    records = definitions((key,))
+    if not records:
+        # The term mistyped by one letter (issue 22, V2-19): ``data pribadii`` is looked up as
+        # the terms one edit from it that the documents define — in one lookup, and only when
+        # the term as written is defined nowhere.
+        near = near_term_keys(key)
+        records = definitions(near) if near else []
+        if records:
+            # The near term the documents define most often (ties: the first in document order).
+            counts = Counter(k for record in records for k in record.keys if k in near)
+            key = max(counts, key=counts.__getitem__)
+            records = [record for record in records if key in record.keys]
     if not records:
         return list(hits), ()
     searched = {hit.chunk.chunk_id: rank for rank, hit in enumerate(hits)}

@@ -111,3 +111,16 @@ def test_another_tenant_is_given_nothing_of_uu_27(uu27: SqliteSearchIndex) -> No
     query = SearchQuery(text=QUESTION, scope=SearchScope(tenant_id="other"), top_k=5)
     result = retrieve(uu27, query, definition_of="data pribadi")
     assert result.hits == [] and result.definition_chunks == ()
+
+
+def test_the_definition_of_data_pribadi_mistyped_still_comes_first(
+    uu27: SqliteSearchIndex,
+) -> None:
+    # Issue 22 (V2-19): "data pribadii" holds a word UU 27/2022 says three times (OCR), so the
+    # search ranks other passages first; the definition is looked up one letter off.
+    query = SearchQuery(
+        text="Apa yang dimaksud dengan data pribadii?", scope=SearchScope(tenant_id=TENANT), top_k=5
+    )
+    result = retrieve(uu27, query, definition_of="data pribadii")
+    assert "1. Data Pribadi adalah data tentang" in result.hits[0].chunk.text
+    assert result.definition_chunks == (result.hits[0].chunk.chunk_id,)

@@ -86,3 +86,22 @@ def corrected(terms: Sequence[str], doc_freqs: DocFreqs) -> list[str]:
     if not replaced:
         return list(terms)
     return list(dict.fromkeys(c for term in terms for c in replaced.get(term, (term,))))
+
+
+def near_term_keys(key: str) -> tuple[str, ...]:
+    """The keys a defined term's key (:func:`tanda.retrieval.analysis.term_key`) may be when one
+    of its :func:`correctable` words is mistyped by one letter (``data pribadii`` for ``data
+    pribadi``): that word one edit away (:func:`~tanda.retrieval.edits.one_edit`), one word at
+    a time — never a letter added or dropped at its end unless it doubles the last one, which
+    would make it another form of the word (``pengendali`` is not ``pengendalian``)."""
+    words = key.split()
+    found: dict[str, None] = {}
+    for i, word in enumerate(words):
+        if not correctable(word):
+            continue
+        for candidate in one_edit(word):
+            shorter, longer = sorted((word, candidate), key=len)
+            if longer.startswith(shorter) and longer[-1] != shorter[-1]:
+                continue  # a letter added or dropped at the end, not a doubled one
+            found[" ".join((*words[:i], candidate, *words[i + 1 :]))] = None
+    return tuple(found)

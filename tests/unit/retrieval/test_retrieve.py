@@ -277,3 +277,15 @@ def test_a_reordering_reranker_does_not_move_a_definition_from_the_lead() -> Non
     )
     lead = [h.chunk.chunk_id for h in result.hits[: len(result.definition_chunks)]]
     assert lead == list(result.definition_chunks) and lead
+
+
+def test_a_term_mistyped_by_one_letter_finds_its_definition() -> None:
+    # Issue 22 (V2-19): "retribusi daerahh" is looked up as the term the documents define.
+    index = _statutes()
+    query = SearchQuery(text=QUESTION, scope=SearchScope(tenant_id="t1"), top_k=5)
+    exact = retrieve(index, query, definition_of="retribusi daerah")  # type: ignore[arg-type]
+    for typo in ("retribusi daerahh", "retirbusi daerah", "retribusi daeraj"):
+        mistyped = retrieve(index, query, definition_of=typo)  # type: ignore[arg-type]
+        assert mistyped.definition_chunks == exact.definition_chunks != ()
+    # Another form of a word is another term, not a typo: nothing is defined as it.
+    assert retrieve(index, query, definition_of="retribusi daerahi").definition_chunks == ()  # type: ignore[arg-type]

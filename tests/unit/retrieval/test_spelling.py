@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tanda.retrieval.edits import one_edit
-from tanda.retrieval.spelling import corrected, corrections
+from tanda.retrieval.spelling import corrected, corrections, near_term_keys
 
 
 class Vocabulary:
@@ -102,3 +102,14 @@ def _damerau(a: str, b: str) -> int:
             if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
                 d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1)
     return d[len(a)][len(b)]
+
+
+def test_a_defined_terms_key_is_near_the_keys_one_letter_from_one_of_its_words() -> None:
+    near = near_term_keys("data pribadii")
+    assert "data pribadi" in near  # a doubled letter dropped
+    assert "data pribadii" not in near
+    assert all(key.startswith("data ") for key in near)  # "data" is too short to be touched
+    assert "pengendalian" not in near_term_keys("pengendali")  # another form, not a typo
+    assert "pengendali" not in near_term_keys("pengendalian")
+    assert "stalagmit" in near_term_keys("stalakmit")
+    assert near_term_keys("uu 27/2022") == ()
