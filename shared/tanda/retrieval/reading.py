@@ -81,6 +81,8 @@ RANK_BONUS: Final = 0.1
 """What being in the first retrieved passage adds to a unit's score (half of it the second's …)."""
 LABEL_BONUS: Final = 0.1
 """What a table row whose label the question says whole adds."""
+ABOUT_BONUS: Final = 0.1
+"""What a unit of a passage whose document's title says the question's names adds."""
 OTHER_YEAR_COST: Final = 0.15
 """What a unit costs that names a year other than the one the question names, and not that one
 ("2010 itibariyle … nüfusu" is not answered by "2014 yılında … nüfusla")."""
@@ -1066,6 +1068,11 @@ def read_units(question: QuestionAnalysis, passages: Sequence[ReadPassage]) -> R
         if units[0].header is not None:
             around = " ".join((*passage.identity, units[0].header))
         around_keys = _keys(around, lang)
+        # What the passage's document is about: the share of the question's names its identity
+        # (the document's title) says — the island's own article, not the province's naming it.
+        named = [n for n, t in enumerate(focus) if t.name and not t.number]
+        titled = _keys(" ".join(passage.identity), lang) if named and passage.identity else None
+        about = sum(1 for n in named if _holds(focus[n], titled)) / len(named) if titled else 0.0
         in_place = {n for n, t in enumerate(focus) if _holds(t, around_keys)}
         # A passage that says the opposite of a word of the question and never the word itself
         # (``berdarah dingin``, the question ``berdarah panas``) speaks of something else: none
@@ -1129,6 +1136,7 @@ def read_units(question: QuestionAnalysis, passages: Sequence[ReadPassage]) -> R
                 - (OTHER_YEAR_COST if _other_year(asked_years, unit.text) else 0.0)
                 + ORDINAL_BONUS
                 * _share(ordinals, held_at | _spelt(ordinals, focus, lang, unit.text))
+                + ABOUT_BONUS * about
             )
             readings.append(
                 UnitReading(

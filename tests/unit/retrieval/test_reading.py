@@ -889,3 +889,21 @@ def test_a_stem_two_oppositions_share_decides_neither() -> None:
     # A sentence saying the opposite of the asked word itself still does not answer.
     died = ReadPassage("P1", "Ratzel, Ammerland şehrinde öldü.", ())
     assert not read("Ratzel hangi şehirde doğdu?", died).answers
+
+
+def test_a_unit_of_the_document_about_the_asked_name_leads() -> None:
+    # Issue 22: the province's article names the island and a figure; the island's own article
+    # gives its area — its title says the name the question asks about.
+    province = ReadPassage(
+        "P1",
+        "Nusa Tenggara Barat terdiri dari Pulau Lombok dan Pulau Sumbawa, memiliki luas wilayah "
+        "20.153,15 km2.",
+        ("Dokumen: Nusa Tenggara Barat",),
+    )
+    island = ReadPassage(
+        "P2",
+        "Pulau Sumbawa memiliki luas 14.386 km2 dan merupakan pulau terbesar di provinsi itu.",
+        ("Dokumen: Pulau Sumbawa",),
+    )
+    reading = read("Berapakah luas Pulau Sumbawa?", province, island)
+    assert reading.best is not None and reading.best.unit.key == "P2"
