@@ -144,17 +144,18 @@ _REASON: Final[dict[Lang, re.Pattern[str]]] = {
 _COPULA: Final[dict[Lang, re.Pattern[str]]] = {
     "id": re.compile(
         r"\b(?:adalah|ialah|merupakan|yaitu|yakni|disebut|artinya|berarti|didefinisikan|"
-        r"diartikan|dikenal\s+sebagai|mengacu|merujuk|menunjuk)\b|:",
+        r"diartikan|dikenal\s+sebagai|mengacu|merujuk|menunjuk|bermakna|"
+        r"dalam\s+(?:pengertian|arti))\b|:",
         re.I,
     ),
     "tr": re.compile(
         r"(?:\b(?:olarak\s+tanımlan\w*|denir|demektir|anlamına\s+gel\w*|ifade\s+eder|"
-        r"olarak\s+bilinir)\b|[dt][ıiuü]r\b|:)",
+        r"olarak\s+bilinir|anlamında|manasına)\b|[dt][ıiuü]r\b|:)",
         re.I,
     ),
     "en": re.compile(
         r"\b(?:(?:is|are|was|were)\s+(?:also\s+)?known\s+as|is|are|was|were|means|refers\s+to|"
-        r"defined\s+as|known\s+as)\b|:",
+        r"defined\s+as|known\s+as|stands\s+for|in\s+the\s+sense\s+of)\b|:",
         re.I,
     ),
 }

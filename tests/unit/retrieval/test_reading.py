@@ -907,3 +907,16 @@ def test_a_unit_of_the_document_about_the_asked_name_leads() -> None:
     )
     reading = read("Berapakah luas Pulau Sumbawa?", province, island)
     assert reading.best is not None and reading.best.unit.key == "P2"
+
+
+def test_a_term_used_in_a_sense_is_defined_by_it() -> None:
+    # Issue 22: "digunakan dalam pengertian … sebagai" says what the term means.
+    passage = ReadPassage(
+        "P1",
+        'Istilah "hominid" juga digunakan dalam pengertian terbatas sebagai hominin atau '
+        '"manusia dan kerabat dekat manusia".',
+        (),
+    )
+    assert read("Apakah maksud istilah hominid?", passage).answers
+    english = ReadPassage("P1", "In law, the term estoppel stands for a bar to a claim.", ())
+    assert read("What does estoppel mean?", english).answers
