@@ -1306,6 +1306,12 @@ def _term_focus(question: QuestionAnalysis) -> tuple[FocusTerm, ...]:
     return own or question.focus
 
 
+_IN_CONTEXT: Final[dict[Lang, frozenset[str]]] = {
+    "id": _words("dalam pada"),
+    "tr": frozenset(),
+    "en": _words("in"),
+}
+"""A preposition a sentence may open with before the term it then describes."""
 DESCRIBED_MIN_WORDS: Final = 6
 """The words a sentence opening with a defined term says after it to describe the term."""
 
@@ -1317,6 +1323,8 @@ def _describes(question: QuestionAnalysis, text: str) -> bool:
     nowhere."""
     focus = _term_focus(question)
     words = without_enumerator(text).split()
+    if words and fold(words[0].lower()) in _IN_CONTEXT[question.lang]:
+        words = words[1:]  # "Dalam komunikasi dua arah (Duplex) pengirim dan penerima …"
     if not focus or len(words) < len(focus) + DESCRIBED_MIN_WORDS:
         return False
     keys = _keys(" ".join(words[: len(focus)]), question.lang)

@@ -920,3 +920,15 @@ def test_a_term_used_in_a_sense_is_defined_by_it() -> None:
     assert read("Apakah maksud istilah hominid?", passage).answers
     english = ReadPassage("P1", "In law, the term estoppel stands for a bar to a claim.", ())
     assert read("What does estoppel mean?", english).answers
+
+
+def test_a_term_described_after_an_opening_preposition_answers_when_none_defines_it() -> None:
+    # Issue 22: "Dalam komunikasi dua arah (Duplex) pengirim dan penerima …" says what two-way
+    # communication is, where no sentence defines it.
+    passage = ReadPassage(
+        "P1",
+        "Dalam komunikasi dua arah (Duplex) pengirim dan penerima informasi dapat menjalin "
+        "komunikasi yang berkesinambungan melalui media yang sama.",
+        (),
+    )
+    assert read("Apa yang dimaksud komunikasi dua arah?", passage).answers
