@@ -59,7 +59,8 @@ COVERED_MIN: Final = 0.34
 ANSWERS_AT_LEAST: Final = 0.75
 """A passage whose best unit answers scores at least this (the reranker's top band)."""
 MAX_UNIT_CHARS: Final = 600
-"""A longer unit (a paragraph the splitter could not cut) is read, but never the answer."""
+"""A longer unit (a paragraph the splitter could not cut) is read, but never the answer; its
+bracketed asides (translations, other scripts, reference marks) are not counted."""
 MIN_UNIT_CHARS: Final = 12
 PHRASE_BONUS: Final = 0.1
 """What holding every pair of the question's consecutive focus words side by side adds."""
@@ -219,7 +220,7 @@ class UnitReading:
     @property
     def answers(self) -> bool:
         return (
-            len(self.unit.text) <= MAX_UNIT_CHARS
+            _unit_chars(self.unit.text) <= MAX_UNIT_CHARS
             and not self.missing_names
             and not self.opposite
             and self.missing_words <= self.allowed_missing
@@ -227,6 +228,12 @@ class UnitReading:
             and self.covered >= COVERED_MIN
             and self.kind
         )
+
+
+def _unit_chars(text: str) -> int:
+    """A unit's length without its bracketed asides: ``Pertempuran Semenanjung Kerch (German:
+    …) (Russian: …) adalah …`` is one sentence, however long its names in other languages."""
+    return len(_ASIDE.sub("", text)) if len(text) > MAX_UNIT_CHARS else len(text)
 
 
 def _relevance(covered: float, placed: float, kind: bool) -> float:

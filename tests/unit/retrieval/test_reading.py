@@ -932,3 +932,19 @@ def test_a_term_described_after_an_opening_preposition_answers_when_none_defines
         (),
     )
     assert read("Apa yang dimaksud komunikasi dua arah?", passage).answers
+
+
+def test_a_long_sentence_of_bracketed_names_in_other_languages_can_answer() -> None:
+    # Issue 22: a sentence over the unit limit only by its asides is still one sentence.
+    aside = "(Russian: " + "Керченско-Феодосийская десантная операция " * 14 + ")"
+    passage = ReadPassage(
+        "P1",
+        f"Pertempuran Semenanjung Kerch {aside} adalah serangan yang dimulai pada 18 Mei 1942.",
+        (),
+    )
+    assert len(passage.text) > 600
+    reading = read("Kapan Pertempuran Semenanjung Kerch terjadi?", passage)
+    assert reading.answers
+    # A paragraph the splitter could not cut, without asides, is still never the answer.
+    wall = ReadPassage("P1", "Pertempuran Semenanjung Kerch terjadi 1942 " + "dan lain " * 80, ())
+    assert not read("Kapan Pertempuran Semenanjung Kerch terjadi?", wall).answers
