@@ -1037,6 +1037,14 @@ def read_units(question: QuestionAnalysis, passages: Sequence[ReadPassage]) -> R
     asked_keys = frozenset({t.stem for t in focus} | {fold(t.surface) for t in focus})
     pairs = frozenset(zip((t.stem for t in focus), (t.stem for t in focus[1:]), strict=False))
     content = [n for n, t in enumerate(focus) if _is_content(t)]
+    if question.kind == "definition":
+        # The classifier before a defined term (``kitab``) need not be said: the term is.
+        term = _term_focus(question)
+        content = [
+            n
+            for n in content
+            if focus[n] in term or fold(focus[n].surface) not in _CLASSIFIERS[lang]
+        ]
     allowed = len(content) // 2
     if lang == "tr" and content:
         # Turkish words carry their grammar in suffixes the stemmer often leaves on: a content
@@ -1310,7 +1318,18 @@ def _term_focus(question: QuestionAnalysis) -> tuple[FocusTerm, ...]:
         return question.focus
     words = {surface for surface, _ in _plain_words(question.defined_term, question.lang)}
     own = tuple(t for t in question.focus if fold(t.surface) in words)
+    if len(own) >= 2 and fold(own[0].surface) in _CLASSIFIERS[question.lang]:
+        own = own[1:]  # "kitab Bhagawadgita" is defined as "Bhagawadgita … adalah …"
     return own or question.focus
+
+
+_CLASSIFIERS: Final[dict[Lang, frozenset[str]]] = {
+    "id": _words("ilmu kitab konsep teori paham aliran istilah kata"),
+    "tr": _words("kavramı kavram terimi terim kitabı bilimi kuramı"),
+    "en": _words("concept term theory science book doctrine word"),
+}
+"""A word naming the kind of thing a defined term is, before it (``kitab Bhagawadgita``,
+``ilmu astrologi``, ``the concept of …``): a text defines the term without it."""
 
 
 _IN_CONTEXT: Final[dict[Lang, frozenset[str]]] = {

@@ -948,3 +948,17 @@ def test_a_long_sentence_of_bracketed_names_in_other_languages_can_answer() -> N
     # A paragraph the splitter could not cut, without asides, is still never the answer.
     wall = ReadPassage("P1", "Pertempuran Semenanjung Kerch terjadi 1942 " + "dan lain " * 80, ())
     assert not read("Kapan Pertempuran Semenanjung Kerch terjadi?", wall).answers
+
+
+def test_the_word_naming_a_terms_kind_need_not_be_said_by_its_definition() -> None:
+    # Issue 22: "kitab Bhagawadgita" is defined as "Bhagawadgita (…) adalah …"; the issue's own
+    # example of a held-back answerable question.
+    passage = ReadPassage(
+        "P1",
+        "Bhagawadgita (Sanskerta: भगवद् गीता) adalah sebuah bagian dari Mahabharata yang "
+        "termasyhur, dalam bentuk dialog yang dituangkan dalam bentuk syair.",
+        (),
+    )
+    assert read("Apa pengertian dari kitab Bhagawadgita?", passage).answers
+    # A word of the term that is not a kind of thing must still be said.
+    assert not read("Apa pengertian dari tari Bhagawadgita?", passage).answers
