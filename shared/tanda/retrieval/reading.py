@@ -816,6 +816,23 @@ def _missing_names(
     return tuple(missing)
 
 
+def _implied(focus: Sequence[FocusTerm], placed: set[int]) -> set[int]:
+    """The regnal numbers and designators of the question's names (``Baudouin I``, ``Republik
+    Ghana``) whose names the place says by their other words: a text speaking of the one person
+    or state seldom repeats them, so they weigh as said."""
+    return {
+        n
+        for n, term in enumerate(focus)
+        if n not in placed
+        and (_regnal(term) or _designator(term))
+        and any(
+            m in placed and other.group == term.group and other.name
+            for m, other in enumerate(focus)
+            if m != n
+        )
+    }
+
+
 def _held_end(members: Sequence[int], held: Container[int]) -> list[int]:
     """The name's last words that ``held`` holds, up to the first it does not."""
     end: list[int] = []
@@ -1107,7 +1124,11 @@ def read_units(question: QuestionAnalysis, passages: Sequence[ReadPassage]) -> R
                 continue  # a unit sharing nothing with the question is never offered
             placed_at = held_at | in_place
             covered = sum(focus[n].weight for n in held_at) / total if total else 0.0
-            placed = sum(focus[n].weight for n in placed_at) / total if total else 0.0
+            placed = (
+                sum(focus[n].weight for n in placed_at | _implied(focus, placed_at)) / total
+                if total
+                else 0.0
+            )
             kind = holds_kind(question, unit.text)
             if not kind and question.kind == "definition" and len(placed_at) == len(focus):
                 # A definition says its term as the text names it; a word the question puts

@@ -962,3 +962,14 @@ def test_the_word_naming_a_terms_kind_need_not_be_said_by_its_definition() -> No
     assert read("Apa pengertian dari kitab Bhagawadgita?", passage).answers
     # A word of the term that is not a kind of thing must still be said.
     assert not read("Apa pengertian dari tari Bhagawadgita?", passage).answers
+
+
+def test_a_regnal_number_the_text_leaves_out_weighs_as_said() -> None:
+    # Issue 22: "Baudouin adalah putra Eustace II … dan Ide dari Lorraine" places "Baudouin I".
+    passage = ReadPassage(
+        "P1",
+        "Baudouin adalah putra Eustace II, Comte Boulogne dan Ide dari Lorraine, dan adik "
+        "Eustace III.",
+        (),
+    )
+    assert read("Siapa ibu Baudouin I ?", passage).answers
