@@ -670,8 +670,14 @@ def _names(text: str, *, agents: bool = True, asked: Container[str] = frozenset(
             continue
         if not agents and _AGENT_BEFORE.search(text[: match.start()]):
             continue
+        if not agents and fold(word.lower()) in _EVERYWHERE:
+            continue  # "… air tawarnya di Bumi": where everything is, no answer to where
         names.append(word)
     return names
+
+
+_EVERYWHERE: Final = _words("bumi dunia jagat earth world universe dunya evren")
+"""The place of everything: no answer to where something is."""
 
 
 _TIME_NAMES: Final = re.compile(

@@ -973,3 +973,15 @@ def test_a_regnal_number_the_text_leaves_out_weighs_as_said() -> None:
         (),
     )
     assert read("Siapa ibu Baudouin I ?", passage).answers
+
+
+def test_the_earth_is_no_answer_to_where_something_is() -> None:
+    # Issue 22: "… air tawarnya di Bumi" had been read as saying where Lake Baikal is.
+    passage = ReadPassage(
+        "P1",
+        "Danau Baikal adalah danau terdalam dan tertua di dunia dan terbanyak air tawarnya di "
+        "Bumi. Danau ini terletak di selatan Siberia di Russia, dekat kota Irkutsk.",
+        (),
+    )
+    reading = read("Dimanakah letak danau Baikal?", passage)
+    assert reading.best is not None and "Siberia" in reading.best.unit.text
