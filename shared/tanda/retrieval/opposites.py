@@ -237,10 +237,13 @@ def opposite_pairs(
 
     stems: dict[str, list[set[str]]] = {}
     """Each stem key: per listed group it is a key of, the listed words it stems from."""
+    folded: set[str] = set()
+    """Every listed word, folded."""
 
     def keys(words: str) -> frozenset[str]:
         listed = [lowercase(w, lang) for w in words.split()]
         out = {fold(w) for w in listed}
+        folded.update(out)
         sources: dict[str, set[str]] = {}
         for word, stemmed in zip(listed, stem(listed, lang), strict=True):
             key = fold(stemmed)
@@ -256,11 +259,10 @@ def opposite_pairs(
     # (born) and ``doğu`` (east) both stem to ``dok``, and a question about a birth is not one
     # about the east. A stem of the same word listed twice (``menolak``) is the same meaning, and
     # the folded words themselves always stay.
-    words = {fold(lowercase(w, lang)) for group in OPPOSITES[lang] for w in " ".join(group).split()}
     shared = {
         key
         for key, groups in stems.items()
-        if key not in words and len(groups) > 1 and not set.intersection(*groups)
+        if key not in folded and len(groups) > 1 and not set.intersection(*groups)
     }
     pairs: list[tuple[frozenset[str], frozenset[str]]] = []
     for a, b in listed:

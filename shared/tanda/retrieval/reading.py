@@ -767,7 +767,7 @@ def _spelt_as_acronym(runs: tuple[tuple[tuple[int, ...], str], ...], keys: _Keys
 
 def _unknown_names(
     focus: Sequence[FocusTerm],
-    places: Sequence[_Keys],
+    anywhere: Container[int],
     spelt: set[int],
     by_end: Container[int] = frozenset(),
 ) -> tuple[str, ...]:
@@ -776,10 +776,10 @@ def _unknown_names(
     ``Kabupaten Pasaman Barat``, ``ayah Muslim Abdul Hamid`` not ``Ahmad bin Abdul Hamid``).
     A name said in short keeps its beginning (``Budi Susilo`` for ``Budi Susilo Soepandji``):
     words missing only at its end, after words that are held, are forgiven; so is an acronym,
-    which the text may spell out (``RI``)."""
+    which the text may spell out (``RI``). ``anywhere``: the name words some passage read
+    holds (:func:`_names_held`)."""
     held = [
-        n in spelt or not (t.name and not t.number) or any(_holds(t, keys) for keys in places)
-        for n, t in enumerate(focus)
+        n in spelt or not (t.name and not t.number) or n in anywhere for n, t in enumerate(focus)
     ]
     unknown: list[str] = []
     for n, term in enumerate(focus):
@@ -812,7 +812,8 @@ def _missing_names(
             groups.setdefault(term.group, []).append(n)
     for members in groups.values():
         members = [n for n in members if not _regnal(focus[n])] or members
-        # A designator a text leaves out (``Ghana`` for ``Republik Ghana``) counts as said.
+        # A designator a text leaves out (``Ghana`` for ``Republik Ghana``, ``Damri`` for ``PT
+        # Damri``) counts as said — even a name's only capitalised word.
         placed = placed | {n for n in members if _designator(focus[n])}
         found = sum(1 for n in members if n in placed)
         if focus[members[0]].group in by_end and _held_end(members, placed):
@@ -855,8 +856,17 @@ _NAME_PARTICLES: Final = _words(
 """The small words inside a person's name: ``bin Abdul Hamid`` is the end of another name."""
 
 
+def _names_held(focus: Sequence[FocusTerm], places: Sequence[_Keys]) -> set[int]:
+    """The question's name words (numbers aside) that some passage read holds anywhere."""
+    return {
+        n
+        for n, t in enumerate(focus)
+        if t.name and not t.number and any(_holds(t, keys) for keys in places)
+    }
+
+
 def _said_by_end(
-    focus: Sequence[FocusTerm], places: Sequence[_Keys], texts: Sequence[str]
+    focus: Sequence[FocusTerm], anywhere: Container[int], texts: Sequence[str]
 ) -> frozenset[int]:
     """The name groups of the question (two words or more) whose first words no passage read
     holds anywhere, whose last words some passage holds, and which the passages say by those
@@ -868,7 +878,6 @@ def _said_by_end(
     for n, term in enumerate(focus):
         if term.name and not term.number and not term.acronym and term.group is not None:
             groups.setdefault(term.group, []).append(n)
-    anywhere = {n for n, t in enumerate(focus) if any(_holds(t, keys) for keys in places)}
     found: set[int] = set()
     for group, members in groups.items():
         end = _held_end(members, anywhere)
@@ -879,22 +888,25 @@ def _said_by_end(
             r"(\S+)?\s*" + r"\s+".join(re.escape(focus[n].surface) for n in end) + r"(?!\w)",
             re.IGNORECASE,
         )
-        alone = False
-        for text in texts:
-            for match in pattern.finditer(text):
-                before = match.group(1) or ""
-                if before and before[-1] in ",.!?:;\"'”’)]":
-                    before = ""  # the end of the clause before
-                if before and (before[0].isupper() or fold(before.lower()) in _NAME_PARTICLES):
-                    break  # another's name ends so: ``Chris Sanders``, ``Ahmad bin Abdul Hamid``
-                alone = True
-            else:
-                continue
-            break
-        else:
-            if alone:
-                found.add(group)
+        if _said_alone(pattern, texts):
+            found.add(group)
     return frozenset(found)
+
+
+def _said_alone(pattern: re.Pattern[str], texts: Sequence[str]) -> bool:
+    """Whether some text says ``pattern``'s name with no name word or particle right before it,
+    and none says it as the end of another name (``Chris Sanders``, ``Ahmad bin Abdul Hamid``).
+    Its first group is the word before."""
+    alone = False
+    for text in texts:
+        for match in pattern.finditer(text):
+            before = match.group(1) or ""
+            if before and before[-1] in ",.!?:;\"'”’)]":
+                before = ""  # the end of the clause before
+            if before and (before[0].isupper() or fold(before.lower()) in _NAME_PARTICLES):
+                return False
+            alone = True
+    return alone
 
 
 _REGNAL: Final = re.compile(r"^[ivx]{1,4}$")
@@ -1094,8 +1106,10 @@ def read_units(question: QuestionAnalysis, passages: Sequence[ReadPassage]) -> R
     spelt = {n for keys in everywhere for n in _spelt_as_acronym(acronyms, keys)}
     # A name no passage read holds anywhere is not what they speak of: "Kabupaten Mantan Barat"
     # is not "Kabupaten Pasaman Barat", however many of its words they share.
-    by_end = _said_by_end(focus, everywhere, [t for p in passages for t in (*p.identity, p.text)])
-    unknown = _unknown_names(focus, everywhere, spelt, by_end)
+    anywhere = _names_held(focus, everywhere)
+    by_end = _said_by_end(focus, anywhere, [t for p in passages for t in (*p.identity, p.text)])
+    unknown = _unknown_names(focus, anywhere, spelt, by_end)
+    named = [n for n, t in enumerate(focus) if t.name and not t.number]
     readings: list[UnitReading] = []
     for rank, passage in enumerate(passages):
         units = passage_units(passage, rank)
@@ -1109,7 +1123,6 @@ def read_units(question: QuestionAnalysis, passages: Sequence[ReadPassage]) -> R
         around_keys = _keys(around, lang)
         # What the passage's document is about: the share of the question's names its identity
         # (the document's title) says — the island's own article, not the province's naming it.
-        named = [n for n, t in enumerate(focus) if t.name and not t.number]
         titled = _keys(" ".join(passage.identity), lang) if named and passage.identity else None
         about = sum(1 for n in named if _holds(focus[n], titled)) / len(named) if titled else 0.0
         in_place = {n for n, t in enumerate(focus) if _holds(t, around_keys)}
@@ -1130,11 +1143,10 @@ def read_units(question: QuestionAnalysis, passages: Sequence[ReadPassage]) -> R
                 continue  # a unit sharing nothing with the question is never offered
             placed_at = held_at | in_place
             covered = sum(focus[n].weight for n in held_at) / total if total else 0.0
-            placed = (
-                sum(focus[n].weight for n in placed_at | _implied(focus, placed_at)) / total
-                if total
-                else 0.0
-            )
+            # A designator or regnal number left out of a name said (``Ghana`` for ``Republik
+            # Ghana``, ``Baudouin`` for ``Baudouin I``) counts as said.
+            named_at = placed_at | _implied(focus, placed_at)
+            placed = sum(focus[n].weight for n in named_at) / total if total else 0.0
             kind = holds_kind(question, unit.text)
             if not kind and question.kind == "definition" and len(placed_at) == len(focus):
                 # A definition says its term as the text names it; a word the question puts
@@ -1157,9 +1169,9 @@ def read_units(question: QuestionAnalysis, passages: Sequence[ReadPassage]) -> R
                 )
             # The opposite is read in the unit's own words: a document title saying "akhir"
             # does not make a sentence about the first film (``pertama``) one about the last.
-            opposite = _says_opposite(opposites, _keys(unit.text, lang).words) or _polarity_differs(
-                question, unit.text, focus_stems, denied
-            )
+            opposite = (
+                bool(opposites) and _says_opposite(opposites, _keys(unit.text, lang).words)
+            ) or _polarity_differs(question, unit.text, focus_stems, denied)
             opposite = opposite or place_opposite
             if placed >= PLACED_MIN and _refers_back(unit.text, lang):
                 # "Album ini dirilis …", "Ia lahir …": the passage names what the unit speaks of.
