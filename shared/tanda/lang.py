@@ -114,11 +114,23 @@ _FOLDED_FUNCTION_WORDS: Final[dict[Lang, frozenset[str]]] = {
 }
 
 
+_LOWER_FUNCTION_WORDS: Final[dict[Lang, frozenset[str]]] = {
+    lang: frozenset(unicodedata.normalize("NFC", w) for w in words)
+    for lang, words in FUNCTION_WORDS.items()
+}
+
+
 @functools.lru_cache(maxsize=65_536)
 def is_function_word(word: str, lang: Lang) -> bool:
-    """Whether ``word`` (any case, with or without Turkish letters) is a function word of
-    ``lang``: ``kac`` is, like ``kaç``. Memoised: every query's every word is asked (issue 28)."""
-    return fold(word.lower()) in _FOLDED_FUNCTION_WORDS[lang]
+    """Whether ``word`` (any case) is a function word of ``lang``. A word typed without Turkish
+    letters is read as any of the words it may stand for (``kac`` is, like ``kaç``); a word
+    written with them is read as written: ``ölmüştür`` (died) is not ``olmuştur`` (has been),
+    nor ``öldü`` ``oldu`` — folded, they are one. Memoised: every query's every word is asked
+    (issue 28)."""
+    lower = unicodedata.normalize("NFC", word.replace("İ", "i").lower())
+    if lower.isascii() or lower in _LOWER_FUNCTION_WORDS[lang]:
+        return fold(lower) in _FOLDED_FUNCTION_WORDS[lang]
+    return False
 
 
 def guess_lang(text: str, *, min_hits: int = 1) -> Lang | None:

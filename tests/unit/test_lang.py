@@ -50,6 +50,14 @@ def test_a_function_word_typed_without_turkish_letters_still_counts() -> None:
     assert guess_lang("nasil kac tane") == "tr"
 
 
+def test_a_word_written_with_turkish_letters_is_read_as_written() -> None:
+    # Issue 22: folded, "ölmüştür" (died) and "öldü" are "olmuştur" (has been) and "oldu" (was),
+    # and "Tesla hangi yıl ölmüştür?" asked only for "tesla".
+    assert not is_function_word("ölmüştür", "tr") and not is_function_word("ÖLDÜ", "tr")
+    assert is_function_word("olmuştur", "tr") and is_function_word("İÇİN", "tr")
+    assert query_terms("Tesla hangi yıl ölmüştür?", "tr") == ["tesla", "yil", "ol"]
+
+
 def test_min_hits_asks_for_more_evidence() -> None:
     assert guess_lang("yang dan", min_hits=3) is None
     assert guess_lang("yang dan di", min_hits=3) == "id"

@@ -985,3 +985,16 @@ def test_the_earth_is_no_answer_to_where_something_is() -> None:
     )
     reading = read("Dimanakah letak danau Baikal?", passage)
     assert reading.best is not None and "Siberia" in reading.best.unit.text
+
+
+def test_a_turkish_verb_folding_to_a_function_word_is_still_asked() -> None:
+    # Issue 22: "ölmüştür" (died) folds to "olmuştur" (has been) and had been left out of the
+    # question's focus, so any sentence naming Tesla and a year answered.
+    passage = ReadPassage(
+        "P1",
+        "1900 yılında Tesla'ya bir elektrik transmiteri için patent verildi. Hayatının çoğunu "
+        "New York otellerinde geçirdi. Tesla, 7 Ocak 1943 tarihinde öldü.",
+        ("Dokumen: Nikola_Tesla",),
+    )
+    reading = read("Tesla hangi yıl ölmüştür?", passage)
+    assert reading.best is not None and "1943" in reading.best.unit.text
