@@ -23,11 +23,12 @@ import re
 import threading
 import unicodedata
 from collections.abc import Iterator, Sequence
+from functools import cache
 from typing import Final
 
 import Stemmer
 
-from tanda.lang import Lang, fold, is_function_word
+from tanda.lang import FUNCTION_WORDS, Lang, fold, is_function_word
 
 _SNOWBALL: Final[dict[Lang, str]] = {"id": "indonesian", "tr": "turkish", "en": "english"}
 
@@ -208,3 +209,17 @@ def term_key(text: str) -> str:
     definitions up by it (``RecordQuery.terms``). Unstemmed, so a term never meets another that
     only shares a stem (``pengendali`` ≠ ``pengendalian``)."""
     return " ".join(surface_terms(text))
+
+
+@cache
+def _function_keys(lang: Lang) -> frozenset[str]:
+    words = sorted(FUNCTION_WORDS[lang])
+    return frozenset(fold(w) for w in words) | frozenset(fold(s) for s in stem(words, lang))
+
+
+def reads_as_function_word(key: str, word: str, lang: Lang) -> bool:
+    """Whether ``key`` — the folded ``word`` or its folded stem — is what a function word of
+    ``lang`` reads as, ``word`` being none as written: Turkish ``öldü`` (died) folds to ``oldu``
+    (was) and stems to ``ol`` as ``olmuştur`` does, so a list of word groups (opposites,
+    equivalents) keying it so would find a death in every sentence saying something was."""
+    return key in _function_keys(lang) and not is_function_word(word, lang)

@@ -14,7 +14,7 @@ from functools import cache
 from typing import Final
 
 from tanda.lang import Lang, fold
-from tanda.retrieval.analysis import lowercase, stem
+from tanda.retrieval.analysis import lowercase, reads_as_function_word, stem
 
 EQUIVALENTS: Final[tuple[str, ...]] = (
     # taxes and invoices
@@ -78,8 +78,9 @@ def equivalents(lang: Lang) -> dict[str, frozenset[str]]:
     out: dict[str, set[str]] = {}
     for group in EQUIVALENTS:
         words = [lowercase(w, lang) for w in group.split()]
-        keys = {fold(w) for w in words} | {fold(s) for s in stem(words, lang)}
-        keys = {k for k in keys if len(k) > 2}
+        pairs = [(fold(w), w) for w in words]
+        pairs += [(fold(s), w) for w, s in zip(words, stem(words, lang), strict=True)]
+        keys = {k for k, w in pairs if len(k) > 2 and not reads_as_function_word(k, w, lang)}
         for key in keys:
             out.setdefault(key, set()).update(keys)
     return {key: frozenset(group) for key, group in out.items()}

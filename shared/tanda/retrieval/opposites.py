@@ -8,7 +8,7 @@ from functools import cache
 from typing import Final
 
 from tanda.lang import FUNCTION_WORDS, Lang, fold
-from tanda.retrieval.analysis import lowercase, stem
+from tanda.retrieval.analysis import lowercase, reads_as_function_word, stem
 
 # Words and their opposites, several forms each (the stemmers differ on derived forms). General
 # language only, nothing of one domain: a statement that swaps one for the other says the opposite.
@@ -229,7 +229,8 @@ OPPOSITES: Final[dict[Lang, tuple[tuple[str, str], ...]]] = {
 def opposite_pairs(
     lang: Lang, stopwords: frozenset[str] | None = None
 ) -> tuple[tuple[frozenset[str], frozenset[str]], ...]:
-    """Each pair of opposite word groups as matching keys — the folded words and their stems —
+    """Each pair of opposite word groups as matching keys — the folded words and their stems,
+    a word folding to a function word as written instead (:func:`reads_as_function_word`) —
     both ways round. A stem of one letter, or one that is a stopword (``stopwords``, else the
     language's function words) the listed word is not, is left out: it would match anything."""
     if stopwords is None:
@@ -242,12 +243,17 @@ def opposite_pairs(
 
     def keys(words: str) -> frozenset[str]:
         listed = [lowercase(w, lang) for w in words.split()]
-        out = {fold(w) for w in listed}
+        # A word folding to a function word is keyed as written (``öldü``, not ``oldu``).
+        out = {w if reads_as_function_word(fold(w), w, lang) else fold(w) for w in listed}
         folded.update(out)
         sources: dict[str, set[str]] = {}
         for word, stemmed in zip(listed, stem(listed, lang), strict=True):
             key = fold(stemmed)
-            if len(key) > 1 and (key not in stopwords or key == fold(word)):
+            if (
+                len(key) > 1
+                and (key not in stopwords or key == fold(word))
+                and not reads_as_function_word(key, word, lang)
+            ):
                 out.add(key)
                 sources.setdefault(key, set()).add(fold(word))
         for key, found in sources.items():

@@ -325,6 +325,7 @@ class _Keys:
         surfaces: frozenset[str],
         lang: Lang,
         capitals: frozenset[str] = frozenset(),
+        text: str = "",
     ) -> None:
         self.stems = stems
         self.surfaces = surfaces
@@ -332,6 +333,18 @@ class _Keys:
         self.lang = lang
         self.capitals = capitals
         """Words written in capitals (``ABD``, ``USA``), folded."""
+        self.text = text
+
+    @cached_property
+    def written(self) -> frozenset[str]:
+        """The words written with letters folding drops, as written (lower-cased): ``öldü``
+        (died) is not ``oldu`` (was), whose folded keys are one (issue 22)."""
+        return frozenset(w for w in tokenize(self.text, self.lang) if not w.isascii())
+
+    def meets(self, group: frozenset[str]) -> bool:
+        """Whether the text holds a key of ``group`` (of :mod:`tanda.retrieval.opposites`): a
+        folded word or stem, or a word keyed as written."""
+        return not self.words.isdisjoint(group) or not self.written.isdisjoint(group)
 
     @cached_property
     def heads(self) -> frozenset[str]:
@@ -379,7 +392,7 @@ def _keys(text: str, lang: Lang) -> _Keys:
         # "Petrus Lombardus (1100 – 21 Juli 1160)": a person's years in brackets say when they
         # were born and when they died, without the words.
         stems |= _life_keys(lang)
-    return _Keys(stems, _surfaces(text), lang, capitals)
+    return _Keys(stems, _surfaces(text), lang, capitals, text)
 
 
 _LIFE_SPAN: Final = re.compile(
@@ -970,12 +983,10 @@ def _asked_opposites(
     return tuple((one, other) for one, other in opposite_pairs(lang) if asked & one)
 
 
-def _says_opposite(
-    pairs: tuple[tuple[frozenset[str], frozenset[str]], ...], held: frozenset[str]
-) -> bool:
+def _says_opposite(pairs: tuple[tuple[frozenset[str], frozenset[str]], ...], held: _Keys) -> bool:
     """``held`` has the opposite of an asked word and not the word (``meninggal`` asked,
     ``lahir`` held; ``terkecil`` asked, ``terbesar`` held)."""
-    return any(not held.isdisjoint(other) and held.isdisjoint(one) for one, other in pairs)
+    return any(held.meets(other) and not held.meets(one) for one, other in pairs)
 
 
 NEGATION_REACH: Final = 3
@@ -1088,14 +1099,16 @@ def read_units(question: QuestionAnalysis, passages: Sequence[ReadPassage]) -> R
     denied = _denied(question)
     # The opposite of a word the question denies is what it asks for ("tidak modern" —
     # "tradisional").
-    undenied = asked_keys - {
-        k for t in focus if t.stem in denied for k in (t.stem, fold(t.surface))
+    # A word is asked as written too: an opposite may be keyed so (``öldü``, which folds to
+    # ``oldu``).
+    undenied = (asked_keys | {t.surface for t in focus}) - {
+        k for t in focus if t.stem in denied for k in (t.stem, fold(t.surface), t.surface)
     }
     opposites = _asked_opposites(undenied, lang)
     # Said by the passage rather than the sentence, only a word the question is about counts (not
     # an attribute word such as ``pertama``, which a passage may say of anything).
     weighty = frozenset(
-        k for t in focus if t.weight >= TERM_WEIGHT for k in (t.stem, fold(t.surface))
+        k for t in focus if t.weight >= TERM_WEIGHT for k in (t.stem, fold(t.surface), t.surface)
     )
     place_opposites = _asked_opposites(undenied & weighty, lang)
     qualifiers = _qualifiers(question)
@@ -1129,7 +1142,7 @@ def read_units(question: QuestionAnalysis, passages: Sequence[ReadPassage]) -> R
         # A passage that says the opposite of a word of the question and never the word itself
         # (``berdarah dingin``, the question ``berdarah panas``) speaks of something else: none
         # of its sentences answers, however it refers back to its subject ("Gereja ini …").
-        place_opposite = _says_opposite(place_opposites, around_keys.words)
+        place_opposite = _says_opposite(place_opposites, around_keys)
         in_place |= _spelt_as_acronym(acronyms, around_keys)
         spelt_ordinals = _spelt(ordinals, focus, lang, around)
         for unit in units:
@@ -1170,7 +1183,7 @@ def read_units(question: QuestionAnalysis, passages: Sequence[ReadPassage]) -> R
             # The opposite is read in the unit's own words: a document title saying "akhir"
             # does not make a sentence about the first film (``pertama``) one about the last.
             opposite = (
-                bool(opposites) and _says_opposite(opposites, _keys(unit.text, lang).words)
+                bool(opposites) and _says_opposite(opposites, _keys(unit.text, lang))
             ) or _polarity_differs(question, unit.text, focus_stems, denied)
             opposite = opposite or place_opposite
             if placed >= PLACED_MIN and _refers_back(unit.text, lang):

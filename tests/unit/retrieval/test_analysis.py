@@ -11,10 +11,13 @@ from tanda.retrieval.analysis import (
     index_text,
     lowercase,
     query_terms,
+    reads_as_function_word,
     stem,
     term_key,
     tokenize,
 )
+from tanda.retrieval.equivalents import equivalents
+from tanda.retrieval.opposites import opposite_pairs
 
 
 def test_turkish_capital_dotless_i_lowercases_to_dotless_i() -> None:
@@ -151,3 +154,15 @@ def test_the_indexed_stream_stays_exact_when_the_piece_cache_fills_midway(
             assert index_text(text, lang) == expected  # type: ignore[arg-type]
             assert index_terms(text, lang) == expected.split()  # type: ignore[arg-type]
     analysis._piece_cache.clear()
+
+
+def test_a_listed_word_folding_to_a_function_word_keys_no_group() -> None:
+    # Issue 22: folded, Turkish "öldü" (died) is "oldu" (was) and stems to "ol" as "olmuştur"
+    # does — keyed so, every sentence saying something was said a death, the opposite of a birth;
+    # Indonesian "berada" (located) stems to "ada" (there is).
+    assert reads_as_function_word("oldu", "öldü", "tr")
+    assert not reads_as_function_word("oldu", "oldu", "tr")
+    born_against = [other for one, other in opposite_pairs("tr") if "dogdu" in one]
+    assert born_against and all({"ol", "oldu"}.isdisjoint(keys) for keys in born_against)
+    assert {"olum", "öldü"} <= born_against[0]  # "ölüm" (death) still is, and "öldü" as written
+    assert "ada" not in equivalents("id")["terletak"]

@@ -889,6 +889,9 @@ def test_a_stem_two_oppositions_share_decides_neither() -> None:
     # A sentence saying the opposite of the asked word itself still does not answer.
     died = ReadPassage("P1", "Ratzel, Ammerland şehrinde öldü.", ())
     assert not read("Ratzel hangi şehirde doğdu?", died).answers
+    # "oldu" (became) folds to what "öldü" (died) does: it is no death.
+    became = ReadPassage("P1", "Ratzel, Karlsruhe şehrinde dünyaya geldi ve coğrafyacı oldu.", ())
+    assert read("Ratzel hangi şehirde doğdu?", became).answers
 
 
 def test_a_unit_of_the_document_about_the_asked_name_leads() -> None:
