@@ -287,7 +287,10 @@ _LISTING: Final = re.compile(
     re.IGNORECASE,
 )
 
-_WORD: Final = re.compile(r"\d+(?:[.,/:\-]\d+)*(?![^\W_])|[^\W_]+(?:['’][^\W\d_]+)?")
+_WORD: Final = re.compile(
+    r"\d+(?:[.,/:\-]\d+)*(?:['’][^\W\d_]+)?(?![^\W_])|[^\W_]+(?:['’][^\W\d_]+)?"
+)
+"""A word, its apostrophe suffix with it (``Türkiye'nin``, ``1981'de``: one word, not two)."""
 _QUOTES: Final = "\"'“”‘’«»"
 _CLOSING: Final = "?!.。？！ \t\n"
 
@@ -440,7 +443,8 @@ def _focus(text: str, lang: Lang, kind_words: str | None) -> tuple[FocusTerm, ..
     group = 0
     in_name = False
     for position, word in enumerate(words):
-        bare = re.split(r"['’]", word)[0] if lang == "tr" else word
+        # The suffix is grammar, not a word asked (``168'in``, ``1990's``).
+        bare = re.split(r"['’]", word)[0] if lang == "tr" or word[0].isdigit() else word
         lower = lowercase(bare, lang)
         folded = fold(lower)
         capital = bare[:1].isupper()

@@ -158,3 +158,12 @@ def test_a_misspelt_question_word_is_read_as_the_question_word() -> None:
     # A shorter first word one letter from a question word is a word of its own.
     ship = analyze_question("Kapal apa yang tenggelam di Selat Sunda?")
     assert "kapal" in [t.surface for t in ship.focus]
+
+
+def test_a_numbers_apostrophe_suffix_is_no_word_asked() -> None:
+    # Issue 22: "168'in" had been read as "168" and a word "in" no text says, one of the words
+    # the reader lets go missing.
+    focus = analyze_question("Devlet Karayolu 168'in başka bir adı nedir?").focus
+    assert [t.stem for t in focus if t.number] == ["168"]
+    assert "in" not in {t.stem for t in focus}
+    assert [t.stem for t in analyze_question("1990'larda ne oldu?").focus] == ["1990"]
