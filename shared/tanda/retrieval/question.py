@@ -431,6 +431,14 @@ _TITLES: Final = _words(
     """
 )
 """Honorifics, titles and the small words inside names: part of a name, not what tells it."""
+_HONORIFICS: Final = _words(
+    """
+    santo santa saint st kiai kyai haji hajah raden prof dr ir drs sri kanjeng nyi tuan syekh
+    sheikh sir mr mrs ms
+    """
+)
+"""The titles that only honour the name after them (unlike ``Raja``, ``Presiden``, which say
+what the person is): a text may name the person without them."""
 _ROMAN: Final = re.compile(r"^[IVXLC]+$")
 
 
@@ -438,7 +446,8 @@ def _focus(text: str, lang: Lang, kind_words: str | None) -> tuple[FocusTerm, ..
     """The question's content words, in order, each once."""
     words = [m.group(0) for m in _WORD.finditer(cues(text))]
     cue_words = {fold(w) for w in (kind_words or "").split()}
-    kept: list[tuple[str, bool, bool, int | None]] = []  # surface, name, number, group
+    # surface, name, number, group, honorific
+    kept: list[tuple[str, bool, bool, int | None, bool]] = []
     acronyms: set[str] = set()
     group = 0
     in_name = False
@@ -458,16 +467,17 @@ def _focus(text: str, lang: Lang, kind_words: str | None) -> tuple[FocusTerm, ..
         if folded in cue_words or _is_frame(lower, lang) or is_function_word(lower, lang):
             continue
         if lower[0].isdigit():
-            kept.append((lower, False, True, None))
+            kept.append((lower, False, True, None, False))
             continue
-        kept.append((lower, name, False, group if name else None))
+        honorific = capital and following and folded in _HONORIFICS
+        kept.append((lower, name, False, group if name else None, honorific))
         if acronym:
             acronyms.add(lower)
     if not kept:
         return ()
     stems = stem([surface for surface, *_ in kept], lang)
     terms: dict[str, FocusTerm] = {}
-    for (surface, name, number, in_group), stemmed in zip(kept, stems, strict=True):
+    for (surface, name, number, in_group, honorific), stemmed in zip(kept, stems, strict=True):
         key = surface if number else fold(stemmed)
         if name and not fold(surface).startswith(key):
             # A name is not a word of the language: the stemmer may only cut an ending off it
@@ -478,7 +488,11 @@ def _focus(text: str, lang: Lang, kind_words: str | None) -> tuple[FocusTerm, ..
             continue
         if number or name:
             weight = NAME_WEIGHT
-        elif fold(surface) in _FOLDED_ATTRIBUTES[lang] or key in _FOLDED_ATTRIBUTES[lang]:
+        elif (
+            honorific
+            or fold(surface) in _FOLDED_ATTRIBUTES[lang]
+            or key in _FOLDED_ATTRIBUTES[lang]
+        ):
             weight = ATTRIBUTE_WEIGHT
         else:
             weight = TERM_WEIGHT

@@ -1001,3 +1001,18 @@ def test_a_turkish_verb_folding_to_a_function_word_is_still_asked() -> None:
     )
     reading = read("Tesla hangi yıl ölmüştür?", passage)
     assert reading.best is not None and "1943" in reading.best.unit.text
+
+
+def test_an_honorific_before_a_name_need_not_be_said() -> None:
+    # Issue 22: "Kiai" and "Haji" had been content words the sentence lacked, so the person's
+    # birth year was held back; a title saying what the person is ("Raja") still weighs fully.
+    passage = ReadPassage(
+        "P1",
+        "Ahmad bin Abdul Hamid adalah ulama. Achmad Abdul Hamid lahir di kota Kendal pada tahun "
+        "1915 M.",
+        (),
+    )
+    reading = read("Kapan Kiai Haji Achmad Abdul Hamid Kendal lahir ?", passage)
+    assert reading.answers and reading.best is not None and "1915" in reading.best.unit.text
+    weights = {t.surface: t.weight for t in analyze_question("Siapa Raja Inggris?").focus}
+    assert weights["raja"] == 1.0
