@@ -26,7 +26,8 @@ FRAME_WORDS: Final[dict[Lang, frozenset[str]]] = {
     ),
     "tr": _words(
         """
-        ne neden niçin niye nasıl nedir neydi nelerdir neresi neresidir nerede nereye nereden
+        ne neyi neye neyin neyle neyden neyde neden niçin niye nasıl nedir neydi nelerdir
+        neresi neresidir nerede nereye nereden
         nereli hangi hangisi hangileri kim kimdir kimdi kimin kime kimi kimler kaç kaçtır
         zaman tanımı anlamı demek demektir denir
         """

@@ -139,9 +139,15 @@ _KIND_CUES: Final[dict[Lang, tuple[tuple[str, QuestionKind], ...]]] = {
         (r"\bkim(?:dir|di|in|e|i|ler\w*|se)?\b", "person"),
         (r"\bnere\w*|\bhangi\s+(?:şehir|ülke|il|bölge|kent|yer|kıta|eyalet)\w*", "place"),
         (r"\bkaç\b|\bne\s+kadar\w*|\byüzde\s+kaç\b", "number"),
-        (r"\bneden\b|\bniçin\b|\bniye\b|\bne\s+sebep\w*", "reason"),
+        # "neye neden olur" asks what something causes, not why.
+        (r"(?<!neye\s)\bneden\b|\bniçin\b|\bniye\b|\bne\s+sebep\w*", "reason"),
         (r"\bnasıl\b", "manner"),
-        (r"\bne\w*|\bhangi\w*", "thing"),
+        # "ne" and its forms only — not any word starting so ("nehri", "Newton", "nesne").
+        (
+            r"\bne(?:yi|ye|yin|yle|yden|yde|ydi|ydir|ymiş|dir|dirler|ler|leri|lere|lerin|lerdi"
+            r"|lerden|lerdir)?\b|\bhangi\w*",
+            "thing",
+        ),
     ),
     "en": (
         (r"\b(?:what|which|in\s+what)\s+(?:year|date|century|decade|month|day)\b", "time"),
@@ -331,7 +337,11 @@ def without_item_words(question: str) -> str:
 
 
 def question_kind(text: str, lang: Lang) -> tuple[QuestionKind, str | None]:
-    """The kind of answer ``text`` asks for and the words that say so."""
+    """The kind of answer ``text`` asks for and the words that say so — never a question word
+    that is part of a name (:func:`_in_name`: ``Doktor Kim``, Turkish for Doctor Who)."""
+    spans = [m.span() for n, m in enumerate(_WORD.finditer(cues(text))) if _in_name(text, n)]
+    for start, end in reversed(spans):
+        text = text[:start] + "\u2026" * (end - start) + text[end:]
     lowered = lowercase(cues(text), lang)
     for pattern, kind in _KIND_CUES[lang]:
         found = re.search(pattern, lowered)
@@ -440,6 +450,18 @@ _HONORIFICS: Final = _words(
 """The titles that only honour the name after them (unlike ``Raja``, ``Presiden``, which say
 what the person is): a text may name the person without them."""
 _ROMAN: Final = re.compile(r"^[IVXLC]+$")
+
+
+def _in_name(text: str, position: int) -> bool:
+    """Whether the word at ``position`` (of :data:`_WORD`'s words) continues a name: written
+    with a capital after a word written with one, not first (``Doktor Kim ne sıklıkta seyahat
+    eder?`` — ``Kim`` is the Doctor's name there, not "who")."""
+    words = _WORD.findall(cues(text))
+    return (
+        0 < position < len(words)
+        and words[position][:1].isupper()
+        and words[position - 1][:1].isupper()
+    )
 
 
 def _focus(text: str, lang: Lang, kind_words: str | None) -> tuple[FocusTerm, ...]:

@@ -167,3 +167,30 @@ def test_a_numbers_apostrophe_suffix_is_no_word_asked() -> None:
     assert [t.stem for t in focus if t.number] == ["168"]
     assert "in" not in {t.stem for t in focus}
     assert [t.stem for t in analyze_question("1990'larda ne oldu?").focus] == ["1990"]
+
+
+@pytest.mark.parametrize(
+    ("question", "kind", "kept"),
+    [
+        # Issue 22: "Kim" in "Doktor Kim" (Doctor Who) is part of the name, not "who".
+        ("Doktor Kim ne sıklıkta seyahat eder?", "thing", "seyahat"),
+        # Only "ne" and its forms ask "what": "Newton", "Nehri" are words of the question.
+        (
+            "Çeyreğin sonunda Newton'dan topu uzaklaştıran oyuncunun soyadı nedir?",
+            "thing",
+            "newton",
+        ),
+        ("Son soğuk fazda Ren Nehri hangi yöne doğru akmaktaydı?", "thing", "nehri"),
+        # "neye neden olur" asks what something causes, not why; "neye" is no word asked.
+        ("Bedensel ceza bir öğrencide neye neden olur?", "thing", "ceza"),
+        ("Kuraklık neden olur?", "reason", "kuraklık"),
+    ],
+)
+def test_turkish_question_words_are_read_as_question_words_only(
+    question: str, kind: str, kept: str
+) -> None:
+    analysis = analyze_question(question)
+    surfaces = {t.surface for t in analysis.focus}
+    assert analysis.kind == kind
+    assert kept in surfaces
+    assert not surfaces & {"neye", "nedir", "hangi"}
