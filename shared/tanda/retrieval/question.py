@@ -119,6 +119,9 @@ def _words(text: str) -> frozenset[str]:
 
 # (pattern, kind) tried in order; the first match names the question word and the kind. Patterns
 # run on the lowercased question with Turkish dotted capitals folded.
+_CASE: Final = r"(?:[ıiuü]|[ıiuü]?n?[dt][ae](?:n|ki)?|[ıiuü]n|[ıiuü]?ne|[ae])?"
+"""A Turkish noun's case ending (``yılı``, ``yılında``, ``yıldaki``, ``yıldan``, ``yılın``,
+``yerine``, ``ile``): a cue names the noun, not a longer word starting with it."""
 _KIND_CUES: Final[dict[Lang, tuple[tuple[str, QuestionKind], ...]]] = {
     "id": (
         (r"\b(?:tahun|tanggal|abad|bulan|hari)\s+(?:ke\s*)?berapa(?:kah)?\b", "time"),
@@ -132,13 +135,25 @@ _KIND_CUES: Final[dict[Lang, tuple[tuple[str, QuestionKind], ...]]] = {
         (r"\bapa(?:kah)?\b|\bmanakah\b", "thing"),
     ),
     "tr": (
+        # The noun after "hangi" with its case endings only: "hangi yıldız" (star), "hangi
+        # tarihçi" (historian), "hangi ilaç" (drug) ask for no time or place.
         (
-            r"\bne\s+zaman\w*|\bhangi\s+(?:yıl|tarih|yüzyıl|ay|gün|dönem)\w*|\bkaç\s+yılında\b",
+            rf"\bne\s+zaman\w*|\bhangi\s+(?:(?:yüzyıl|yıl|tarih|ay|gün){_CASE}\b|dönem\w*)"
+            r"|\bkaç\s+yılında\b",
             "time",
         ),
         (r"\bkim(?:dir|di|in|e|i|ler\w*|se)?\b", "person"),
-        (r"\bnere\w*|\bhangi\s+(?:şehir|ülke|il|bölge|kent|yer|kıta|eyalet)\w*", "place"),
-        (r"\bkaç\b|\bne\s+kadar\w*|\byüzde\s+kaç\b", "number"),
+        (
+            r"\bnere\w*|\bhangi\s+(?:(?:şehir|şehr|ülke|bölge|kent|kıta|eyalet)\w*"
+            rf"|(?:il|yer){_CASE}\b)",
+            "place",
+        ),
+        # "kaç" and its forms ("yüzde kaçı", "kaçtır"), not "kaçırdı" (missed).
+        (
+            r"(?:\byüzde\s+)?\bkaç(?:[ıi]n?[ıa]?|[ıi]nda|t[ıa]r?|[ıi]d[ıi]r|[ıi]yd[ıi])?\b"
+            r"|\bne\s+kadar\w*",
+            "number",
+        ),
         # "neye neden olur" asks what something causes, not why.
         (r"(?<!neye\s)\bneden\b|\bniçin\b|\bniye\b|\bne\s+sebep\w*", "reason"),
         (r"\bnasıl\b", "manner"),

@@ -194,3 +194,20 @@ def test_turkish_question_words_are_read_as_question_words_only(
     assert analysis.kind == kind
     assert kept in surfaces
     assert not surfaces & {"neye", "nedir", "hangi"}
+
+
+@pytest.mark.parametrize(
+    ("question", "kind"),
+    [
+        # Issue 22: a cue names the noun after "hangi" with its case endings only.
+        ("Luther hangi ilahiyi yazmıştır?", "thing"),  # "ilahi" (hymn) is no "il" (province)
+        ("Hangi yıldız en parlaktır?", "thing"),  # "yıldız" (star) is no "yıl" (year)
+        ("Hangi yıldaki kuraklıkta orman etkilenmiştir?", "time"),
+        ("Tesla hangi şehirde doğdu?", "place"),
+        # "kaç" and its forms ask for a number; "kaçırdı" (missed) does not.
+        ("Arazinin yüzde kaçı kullanılmaktadır?", "number"),
+        ("Ortalama aile büyüklüğü kaçtır?", "number"),
+    ],
+)
+def test_turkish_kind_cues_name_whole_words(question: str, kind: str) -> None:
+    assert analyze_question(question, "tr").kind == kind
