@@ -58,7 +58,8 @@ FUNCTION_WORDS: Final[dict[Lang, frozenset[str]]] = {
         yang dan di ke dari ini itu dengan untuk pada adalah dalam tidak akan atau juga oleh
         sebagai karena bahwa telah sudah tersebut ada bisa dapat para saat lebih secara antara
         kepada hingga sampai bagi seperti namun jika maka serta setelah sebelum tetapi apa siapa
-        kapan dimana mana bagaimana berapa mengapa kenapa apakah manakah yaitu ialah merupakan
+        kapan dimana mana bagaimana berapa keberapa keberapakah mengapa kenapa apakah manakah yaitu
+        ialah merupakan
         nya pun lah kah sebuah seorang suatu sang si tak belum masih harus ia mereka kami kita
         saya anda dia kamu beliau
         """

@@ -18,7 +18,8 @@ def _words(text: str) -> frozenset[str]:
 FRAME_WORDS: Final[dict[Lang, frozenset[str]]] = {
     "id": _words(
         """
-        apa apakah siapa siapakah kapan kapankah berapa berapakah mana manakah dimana dimanakah
+        apa apakah siapa siapakah kapan kapankah berapa berapakah keberapa keberapakah mana
+        manakah dimana dimanakah
         darimana darimanakah kemana bagaimana bagaimanakah mengapa kenapa bilamana seberapa
         maksud dimaksud dimaksudkan pengertian definisi arti makna disebut dinamakan sebutkan
         jelaskan tuliskan

@@ -128,7 +128,8 @@ _KIND_CUES: Final[dict[Lang, tuple[tuple[str, QuestionKind], ...]]] = {
         (r"\bsejak\s+kapan\b", "time"),
         (r"\bkapan(?:kah)?\b|\bbilamana\b", "time"),
         (r"\bsiapa(?:kah)?\b", "person"),
-        (r"\b(?:di|ke|dari)\s*mana(?:kah)?\b|\bletak(?:nya)?\b", "place"),
+        # "di mana", and "di daerah mana" (a place noun between).
+        (r"\b(?:di|ke|dari)\s*(?:\w+\s+)?mana(?:kah)?\b|\bletak(?:nya)?\b", "place"),
         (r"\bberapa(?:kah)?\b|\bseberapa\b", "number"),
         (r"\b(?:mengapa|kenapa)\b|\bapa\s+(?:sebab|alasan|penyebab)\w*", "reason"),
         (r"\bbagaimana(?:kah)?\b", "manner"),

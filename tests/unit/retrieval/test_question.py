@@ -211,3 +211,12 @@ def test_turkish_question_words_are_read_as_question_words_only(
 )
 def test_turkish_kind_cues_name_whole_words(question: str, kind: str) -> None:
     assert analyze_question(question, "tr").kind == kind
+
+
+def test_indonesian_ordinal_and_place_noun_questions_are_read() -> None:
+    # Issue 22: "keberapakah" (which-th) is an Indonesian question word, not a word asked — and
+    # with it "zaman" no longer makes the question Turkish; "di daerah mana" asks for a place.
+    ordinal = analyze_question("Abad keberapakah zaman feodal Jepang?")
+    assert (ordinal.lang, ordinal.kind) == ("id", "time")
+    assert "keberapakah" not in {t.surface for t in ordinal.focus}
+    assert analyze_question("Di daerah mana Islam pertama kali disebarkan?").kind == "place"
