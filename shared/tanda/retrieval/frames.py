@@ -29,7 +29,8 @@ FRAME_WORDS: Final[dict[Lang, frozenset[str]]] = {
         """
         ne neyi neye neyin neyle neyden neyde neden niçin niye nasıl nedir neydi nelerdir
         neresi neresidir nerede nereye nereden
-        nereli hangi hangisi hangileri kim kimdir kimdi kimin kime kimi kimler kaç kaçtır
+        nereli hangi hangisi hangileri kim kimdir kimdi kimin kime kimi kimler kimleri kaç
+        kaçtır
         zaman tanımı anlamı demek demektir denir
         """
     ),

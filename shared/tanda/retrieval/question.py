@@ -428,16 +428,19 @@ def _is_frame(word: str, lang: Lang) -> bool:
     return folded in FOLDED_FRAMES[lang] or folded in ALL_FRAMES
 
 
-def _asking_lang(text: str) -> Lang | None:
+def _asking_lang(text: str, *, anywhere: bool = False) -> Lang | None:
     """The language whose question word opens ``text`` (``Kapan novel We Need to Talk About
-    Kevin dirilis?`` is Indonesian, whatever its English title says); ``None`` when the first
-    word is no language's question word or several languages'."""
+    Kevin dirilis?`` is Indonesian, whatever its English title says) — or closes it, where a
+    Turkish question puts it (``Melfi Kontu kimdi?``), or, ``anywhere``, is its first word that
+    is one language's question word (``Gurular kimleri kontrol eder?``); ``None`` when there is
+    none."""
     words = _WORD.findall(cues(text))
-    if not words:
-        return None
-    first = fold(words[0].lower())
-    langs = [lang for lang in LANGS if first in FOLDED_FRAMES[lang]]
-    return langs[0] if len(langs) == 1 else None
+    for word in words if anywhere else words[:1] + words[-1:]:
+        folded = fold(word.lower())
+        langs = [lang for lang in LANGS if folded in FOLDED_FRAMES[lang]]
+        if len(langs) == 1:
+            return langs[0]
+    return None
 
 
 _FOLDED_ATTRIBUTES: Final = {
@@ -575,7 +578,11 @@ def analyze_question(text: str, lang: str | None = None) -> QuestionAnalysis:
     asked = text
     text = _mended(text)
     language: Lang = (
-        normalize_lang(lang) or _asking_lang(text) or guess_lang(text) or DEFAULT_TEXT_LANG
+        normalize_lang(lang)
+        or _asking_lang(text)
+        or guess_lang(text)
+        or _asking_lang(text, anywhere=True)
+        or DEFAULT_TEXT_LANG
     )
     kind, word = question_kind(text, language)
     definition = _definition(text, language)

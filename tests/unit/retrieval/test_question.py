@@ -220,3 +220,11 @@ def test_indonesian_ordinal_and_place_noun_questions_are_read() -> None:
     assert (ordinal.lang, ordinal.kind) == ("id", "time")
     assert "keberapakah" not in {t.surface for t in ordinal.focus}
     assert analyze_question("Di daerah mana Islam pertama kali disebarkan?").kind == "place"
+
+
+@pytest.mark.parametrize("question", ["Melfi Kontu kimdi?", "Gurular kimleri kontrol eder?"])
+def test_a_turkish_question_word_at_the_end_or_inside_tells_the_language(question: str) -> None:
+    # Issue 22: these had no Turkish function word, were guessed Indonesian (the default) and
+    # read for no person.
+    analysis = analyze_question(question)
+    assert (analysis.lang, analysis.kind) == ("tr", "person")
