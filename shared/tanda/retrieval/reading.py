@@ -879,23 +879,33 @@ def _names_held(focus: Sequence[FocusTerm], places: Sequence[_Keys]) -> set[int]
 
 
 def _said_by_end(
-    focus: Sequence[FocusTerm], anywhere: Container[int], texts: Sequence[str]
+    focus: Sequence[FocusTerm], places: Sequence[_Keys], texts: Sequence[str]
 ) -> frozenset[int]:
-    """The name groups of the question (two words or more) whose first words no passage read
-    holds anywhere, whose last words some passage holds, and which the passages say by those
+    """The name groups of the question (two words or more) whose last words some passage read
+    holds, whose first words no passage holds with them, and which the passages say by those
     last words alone and never as the end of another name — no other name word or particle
-    right before them: ``Vaidišová memulai …`` for ``Nicole Vaidišová``. A text may name a
-    person by the family name alone; ``Ahmad bin Abdul Hamid`` is not ``Muslim Abdul Hamid``,
-    nor ``Chris Sanders`` ``Muhammad Sanders``."""
+    right before them: ``Vaidišová memulai …`` for ``Nicole Vaidišová``, ``PlayStation 3
+    dirilis …`` for ``Sony PlayStation 3`` (another passage's ``Sony Music`` is another name).
+    A text may name a person or a product by its last words; ``Ahmad bin Abdul Hamid`` is not
+    ``Muslim Abdul Hamid``, nor ``Chris Sanders`` ``Muhammad Sanders``."""
     groups: dict[int, list[int]] = {}
     for n, term in enumerate(focus):
         if term.name and not term.number and not term.acronym and term.group is not None:
             groups.setdefault(term.group, []).append(n)
     found: set[int] = set()
     for group, members in groups.items():
-        end = _held_end(members, anywhere)
-        start = members[: len(members) - len(end)]
-        if not end or not start or any(n in anywhere for n in start):
+        held_in = [{n for n in members if _holds(focus[n], keys)} for keys in places]
+        # The longest end of the name some passage holds whole, its start being the rest.
+        end = next(
+            (
+                members[k:]
+                for k in range(1, len(members))
+                if any(set(members[k:]) <= held for held in held_in)
+            ),
+            [],
+        )
+        start = set(members[: len(members) - len(end)])
+        if not end or any(set(end) <= held and held & start for held in held_in):
             continue
         pattern = re.compile(
             r"(\S+)?\s*" + r"\s+".join(re.escape(focus[n].surface) for n in end) + r"(?!\w)",
@@ -1111,7 +1121,7 @@ def read_units(question: QuestionAnalysis, passages: Sequence[ReadPassage]) -> R
         k for t in focus if t.weight >= TERM_WEIGHT for k in (t.stem, fold(t.surface), t.surface)
     )
     place_opposites = _asked_opposites(undenied & weighty, lang)
-    qualifiers = _qualifiers(question)
+    qualifiers = _qualifiers(question) + _name_numbers(question)
     ordinals = _ordinals(question)
     asked_years = frozenset(t.surface for t in focus if t.number and _BARE_YEAR.match(t.surface))
     focus_stems = frozenset(t.stem for t in focus)
@@ -1120,7 +1130,7 @@ def read_units(question: QuestionAnalysis, passages: Sequence[ReadPassage]) -> R
     # A name no passage read holds anywhere is not what they speak of: "Kabupaten Mantan Barat"
     # is not "Kabupaten Pasaman Barat", however many of its words they share.
     anywhere = _names_held(focus, everywhere)
-    by_end = _said_by_end(focus, anywhere, [t for p in passages for t in (*p.identity, p.text)])
+    by_end = _said_by_end(focus, everywhere, [t for p in passages for t in (*p.identity, p.text)])
     unknown = _unknown_names(focus, anywhere, spelt, by_end)
     named = [n for n, t in enumerate(focus) if t.name and not t.number]
     readings: list[UnitReading] = []
@@ -1250,6 +1260,25 @@ _QUESTION_WORDS: Final = _words(
     "apa apakah siapa siapakah mana manakah dimana dimanakah kapan berapa berapakah bagaimana "
     "mengapa kenapa"
 )
+
+
+def _name_numbers(question: QuestionAnalysis) -> tuple[int, ...]:
+    """The numbers that end a name of the question (``PlayStation 2``, ``Apollo 11``): which
+    one is asked, said by the sentence that answers itself — its passage may name another
+    (``PlayStation 3 … kompatibel dengan PlayStation 2``)."""
+    focus = question.focus
+    return tuple(
+        n
+        for n in range(1, len(focus))
+        if focus[n].number
+        and focus[n - 1].name
+        and not focus[n - 1].number
+        and re.search(
+            rf"(?<!\w){re.escape(focus[n - 1].surface)}\s+{re.escape(focus[n].surface)}(?!\w)",
+            question.text,
+            re.IGNORECASE,
+        )
+    )
 
 
 def _qualifiers(question: QuestionAnalysis) -> tuple[int, ...]:

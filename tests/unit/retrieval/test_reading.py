@@ -1016,3 +1016,21 @@ def test_an_honorific_before_a_name_need_not_be_said() -> None:
     assert reading.answers and reading.best is not None and "1915" in reading.best.unit.text
     weights = {t.surface: t.weight for t in analyze_question("Siapa Raja Inggris?").focus}
     assert weights["raja"] == 1.0
+
+
+def test_a_product_named_by_its_last_words_is_the_one_asked_about() -> None:
+    # Issue 22: another passage's "Sony Music" had made "Sony" a name word the passages hold, so
+    # "PlayStation 3 dirilis …" lacked it and the release date was held back.
+    console = ReadPassage(
+        "P1",
+        "PlayStation 3 dirilis di Jepang pada tanggal 11 November 2006. Konsol ini dapat "
+        "memainkan permainan PlayStation 2.",
+        (),
+    )
+    album = ReadPassage("P2", "Album ini dirilis oleh Sony Music Entertainment Indonesia.", ())
+    reading = read("kapankah Sony PlayStation 3 dirilis?", console, album)
+    assert reading.answers and reading.best is not None
+    assert "11 November 2006" in reading.best.unit.text
+    # The number that ends the name is said by the sentence that answers itself: the passage
+    # naming "PlayStation 2" elsewhere does not make the PlayStation 3's date its answer.
+    assert not read("Pada tanggal berapa Sony PlayStation 2 dirilis?", console, album).answers
