@@ -427,6 +427,23 @@ def _deletes(word: str) -> set[str]:
 
 
 _RANGE_PARTS: Final = re.compile(r"(?<=\d)[-–—/](?=\d)")
+_PASSIVE: Final = ("il", "ul")
+"""The Turkish passive suffix after a consonant, folded (``yaz`` / ``yazıl``, ``kur`` /
+``kurul``, ``aç`` / ``açıl``). After a vowel it is ``n`` (``oyna`` / ``oynan``), which also ends
+roots of other words (``kaza`` accident, ``kazan`` win): not read."""
+
+
+@lru_cache(maxsize=4096)
+def _other_voice(stem: str) -> frozenset[str]:
+    """A Turkish verb stem (folded) in the other voice: ``yazıldı`` answers ``yazdı`` (wrote),
+    ``açtı`` answers ``açıldı``. Roots of two letters or more only."""
+    if len(stem) < 2 or stem[-1] in "aeiou":
+        return frozenset()
+    voices = {stem + suffix for suffix in _PASSIVE}
+    for suffix in _PASSIVE:
+        if stem.endswith(suffix) and len(stem) - len(suffix) >= 2:
+            voices.add(stem[: -len(suffix)])
+    return frozenset(voices)
 
 
 def _holds(term: FocusTerm, keys: _Keys) -> bool:
@@ -451,6 +468,8 @@ def _holds(term: FocusTerm, keys: _Keys) -> bool:
         # (``bırakılmıştır`` / ``bırakılan``): words sharing their first five letters meet.
         head = fold(term.surface)[:HEAD_LETTERS]
         if len(head) == HEAD_LETTERS and head in keys.heads:
+            return True
+        if not words.isdisjoint(_other_voice(term.stem)):
             return True
     stem = term.stem
     if len(stem) >= FUZZY_STEM_MIN - 1:

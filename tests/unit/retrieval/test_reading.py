@@ -1034,3 +1034,15 @@ def test_a_product_named_by_its_last_words_is_the_one_asked_about() -> None:
     # The number that ends the name is said by the sentence that answers itself: the passage
     # naming "PlayStation 2" elsewhere does not make the PlayStation 3's date its answer.
     assert not read("Pada tanggal berapa Sony PlayStation 2 dirilis?", console, album).answers
+
+
+def test_a_turkish_verb_in_the_other_voice_is_the_verb_asked() -> None:
+    # Issue 22: "açtı" (opened) asked, "açıldı" (was opened) written; the stems "aç" and "açıl"
+    # share too few letters for the other rules to meet.
+    passage = ReadPassage(
+        "P1",
+        "Tyne'de, Newcastle ve Gateshead arasında bir köprü inşa edildi ve 1981'de Kraliçe II. "
+        "Elizabeth tarafından açıldı.",
+        (),
+    )
+    assert read("Kraliçe II. Elizabeth 1981'de Newcastle'da ne açtı?", passage).answers
