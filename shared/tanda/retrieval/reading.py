@@ -347,6 +347,16 @@ class _Keys:
         return not self.words.isdisjoint(group) or not self.written.isdisjoint(group)
 
     @cached_property
+    def by_head(self) -> dict[str, list[str]]:
+        """The words by their first :data:`VERB_ROOT_MIN` letters, in Turkish only."""
+        out: dict[str, list[str]] = {}
+        if self.lang == "tr":
+            for w in self.surfaces:
+                if len(w) >= VERB_ROOT_MIN:
+                    out.setdefault(w[:VERB_ROOT_MIN], []).append(w)
+        return out
+
+    @cached_property
     def heads(self) -> frozenset[str]:
         """The first :data:`HEAD_LETTERS` letters of each longer word, in Turkish only."""
         if self.lang != "tr":
@@ -427,6 +437,37 @@ def _deletes(word: str) -> set[str]:
 
 
 _RANGE_PARTS: Final = re.compile(r"(?<=\d)[-–—/](?=\d)")
+VERB_ROOT_MIN: Final = 4
+_VERB_ENDINGS: Final = tuple(
+    sorted(
+        (
+            fold(e)
+            for e in _words(
+                """
+                mıştır miştir muştur müştür mışlardır mişlerdir mış miş muş müş dılar diler dular
+                düler tılar tiler tular tüler dı di du dü tı ti tu tü dır dir dur dür tır tir tur
+                tür ıyordu iyordu uyordu üyordu yordu ıyor iyor uyor üyor yor acak ecek mak mek
+                ması mesi maktadır mektedir yan yen an en ar er ır ir ur ür
+                """
+            )
+        ),
+        key=len,
+        reverse=True,
+    )
+)
+"""Turkish tense and mood endings, folded, longest first: the Snowball stemmer reads nouns, and
+leaves a verb's endings on (``oynamıştır`` → ``oynamış``)."""
+
+
+@lru_cache(maxsize=4096)
+def _verb_root(word: str) -> str:
+    """A Turkish word (folded) without its longest tense or mood ending, when what is left has
+    :data:`VERB_ROOT_MIN` letters or more (``oynamistir`` → ``oyna``, met by ``oynayan``,
+    ``oynadi``); else ``""`` (``girmistir``: ``gir`` is too short to tell a verb by)."""
+    ending = next((e for e in _VERB_ENDINGS if word.endswith(e)), "")
+    return word[: -len(ending)] if ending and len(word) - len(ending) >= VERB_ROOT_MIN else ""
+
+
 _PASSIVE: Final = ("il", "ul")
 """The Turkish passive suffix after a consonant, folded (``yaz`` / ``yazıl``, ``kur`` /
 ``kurul``, ``aç`` / ``açıl``). After a vowel it is ``n`` (``oyna`` / ``oynan``), which also ends
@@ -470,6 +511,9 @@ def _holds(term: FocusTerm, keys: _Keys) -> bool:
         if len(head) == HEAD_LETTERS and head in keys.heads:
             return True
         if not words.isdisjoint(_other_voice(term.stem)):
+            return True
+        root = _verb_root(fold(term.surface))
+        if root and any(w.startswith(root) for w in keys.by_head.get(root[:VERB_ROOT_MIN], ())):
             return True
     stem = term.stem
     if len(stem) >= FUZZY_STEM_MIN - 1:

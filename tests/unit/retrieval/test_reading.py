@@ -1046,3 +1046,17 @@ def test_a_turkish_verb_in_the_other_voice_is_the_verb_asked() -> None:
         (),
     )
     assert read("Kraliçe II. Elizabeth 1981'de Newcastle'da ne açtı?", passage).answers
+
+
+def test_a_turkish_verb_is_met_by_its_root_whatever_its_tense() -> None:
+    # Issue 22: the Snowball stemmer reads nouns and left "oynamıştır" (has played) as
+    # "oynamış"; "oynayan" (who plays) is the same verb.
+    passage = ReadPassage(
+        "P1",
+        "John Elway, Super Bowl XXXIII'te Broncos için oynayan oyun kurucudur.",
+        (),
+    )
+    assert read("John Elway Super Bowl XXXIII'te kimin için oynamıştır?", passage).answers
+    # A root too short to tell a verb by ("gir" of "girmiştir") is not read so.
+    entrance = ReadPassage("P1", "Girişimci Ali 1990'da şirketi kurdu.", ())
+    assert not read("Ali hangi yıl orduya girmiştir?", entrance).answers
