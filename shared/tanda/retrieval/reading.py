@@ -1131,6 +1131,16 @@ _ANAPHORS: Final[dict[Lang, frozenset[str]]] = {
 }
 
 
+def _says_predicate(
+    focus: Sequence[FocusTerm], content: Sequence[int], text: str, lang: Lang
+) -> bool:
+    """Whether ``text`` itself says a content word of the question — any, when it has none."""
+    if not content:
+        return True
+    keys = _keys(text, lang)
+    return any(_holds(focus[n], keys) for n in content)
+
+
 def _refers_back(text: str, lang: Lang) -> bool:
     words = _surfaces(text)
     return bool(words & _ANAPHORS[lang]) or (
@@ -1259,8 +1269,14 @@ def read_units(question: QuestionAnalysis, passages: Sequence[ReadPassage]) -> R
                 bool(opposites) and _says_opposite(opposites, _keys(unit.text, lang))
             ) or _polarity_differs(question, unit.text, focus_stems, denied)
             opposite = opposite or place_opposite
-            if placed >= PLACED_MIN and _refers_back(unit.text, lang):
-                # "Album ini dirilis …", "Ia lahir …": the passage names what the unit speaks of.
+            if (
+                placed >= PLACED_MIN
+                and _refers_back(unit.text, lang)
+                and _says_predicate(focus, content, unit.text, lang)
+            ):
+                # "Album ini dirilis …", "Ia lahir …": the passage names what the unit speaks of,
+                # the unit says what is asked of it ("He was born …" says nothing of who founded
+                # the company its passage names).
                 covered = max(covered, COVERED_MIN)
             lacking = sum(1 for n in content if n not in placed_at)
             # The retrieval's order is evidence too: a unit of the first passage is preferred; so

@@ -1060,3 +1060,18 @@ def test_a_turkish_verb_is_met_by_its_root_whatever_its_tense() -> None:
     # A root too short to tell a verb by ("gir" of "girmiştir") is not read so.
     entrance = ReadPassage("P1", "Girişimci Ali 1990'da şirketi kurdu.", ())
     assert not read("Ali hangi yıl orduya girmiştir?", entrance).answers
+
+
+def test_a_sentence_referring_back_must_say_what_is_asked_of_its_subject() -> None:
+    # Issue 22: "He was born …" refers back to the passage's subject, and its passage says every
+    # word of the question, but it says nothing of who founded the company.
+    passage = ReadPassage(
+        "P1",
+        "Nikola Tesla was a Serbian-American inventor. He was born on 10 July 1856 in Smiljan. "
+        "His company, Tesla Electric Light and Manufacturing, was founded in 1886.",
+        ("Document: Nikola Tesla",),
+    )
+    reading = read("Who founded Tesla Electric Light and Manufacturing?", passage)
+    assert not any("born" in r.unit.text for r in reading.ranked if r.answers)
+    # A sentence referring back that says the asked word still answers.
+    assert read("When was Tesla born?", passage).answers
