@@ -155,7 +155,9 @@ _COPULA: Final[dict[Lang, re.Pattern[str]]] = {
         re.I,
     ),
     "en": re.compile(
-        r"\b(?:(?:is|are|was|were)\s+(?:also\s+)?known\s+as|is|are|was|were|means|refers\s+to|"
+        # "X was enacted …" is a passive, not what X is.
+        r"\b(?:(?:is|are|was|were)\s+(?:also\s+)?known\s+as|(?:is|are|was|were)(?!\s+\w+ed\b)|"
+        r"means|refers\s+to|"
         r"defined\s+as|known\s+as|stands\s+for|in\s+the\s+sense\s+of)\b|:",
         re.I,
     ),

@@ -1075,3 +1075,16 @@ def test_a_sentence_referring_back_must_say_what_is_asked_of_its_subject() -> No
     assert not any("born" in r.unit.text for r in reading.ranked if r.answers)
     # A sentence referring back that says the asked word still answers.
     assert read("When was Tesla born?", passage).answers
+
+
+def test_an_english_passive_is_no_definition() -> None:
+    # Issue 22: "The Personal Data Protection Act was enacted …" had been read as saying what
+    # personal data is ("was" before the term's words).
+    passage = ReadPassage(
+        "P1",
+        "The Personal Data Protection Act was enacted in 2022. Personal data is any data about "
+        "an identified or identifiable natural person.",
+        ("Document: Personal Data Protection Act",),
+    )
+    reading = read("What is personal data?", passage)
+    assert [r.unit.text[:13] for r in reading.ranked if r.answers] == ["Personal data"]
