@@ -671,10 +671,17 @@ def _asked_measure(question: QuestionAnalysis) -> str | None:
     said = {fold(t.surface) for t in question.focus} | {
         fold(w) for w in (question.question_word or "").split()
     }
-    for measure, (words, _) in _MEASURES.items():
-        if said & words:
+    # "denda … paling tinggi" (the highest fine, "at most"): a degree, not a height.
+    words = [w for w, _ in _plain_words(question.text, question.lang)]
+    said -= {w for before, w in itertools.pairwise(words) if before in _DEGREE_BEFORE}
+    for measure, (measured, _) in _MEASURES.items():
+        if said & measured:
             return measure
     return None
+
+
+_DEGREE_BEFORE: Final = _words("paling lebih kurang en daha most more less least")
+"""Words that make the word after them a degree (``paling tinggi``, ``en uzun``)."""
 
 
 NEAR_NUMBER: Final = 2

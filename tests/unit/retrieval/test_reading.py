@@ -1088,3 +1088,16 @@ def test_an_english_passive_is_no_definition() -> None:
     )
     reading = read("What is personal data?", passage)
     assert [r.unit.text[:13] for r in reading.ranked if r.answers] == ["Personal data"]
+
+
+def test_a_measure_word_after_paling_is_a_degree_not_a_measure() -> None:
+    # Issue 22: "paling tinggi" (at most) had been read as asking a height, so the statute's
+    # highest administrative fine (a percentage) was held back on the demo corpus.
+    passage = ReadPassage(
+        "P1",
+        "Sanksi administratif berupa denda administratif sebagaimana dimaksud pada ayat (2) "
+        "huruf d paling tinggi 2 (dua) persen dari pendapatan tahunan.",
+        ("UU 27/2022",),
+    )
+    assert read("Berapa denda administratif paling tinggi?", passage).answers
+    assert not read("Berapa tinggi denda administratif?", passage).answers
