@@ -116,6 +116,14 @@ _CENTURY: Final = re.compile(
     r"\d{3,4}(?:-an|'?l[ae]r\w*|s)\b",
     re.IGNORECASE,
 )
+_DATE_OF_AN_ACT: Final = re.compile(
+    r"\b(?:pada|sejak)\s+tanggal\s+di\w+|\b(?:yayımı|yayımlandığı|kabulü)\s+tarihinde\b|"
+    r"\b(?:on|from)\s+the\s+(?:date|day)\s+(?:of\s+its\s+\w+|(?:on\s+which\s+)?it\s+is\s+\w+)",
+    re.IGNORECASE,
+)
+"""A date told by an act rather than a calendar — how a statute says when it comes into force
+(``mulai berlaku pada tanggal diundangkan``, ``yayımı tarihinde yürürlüğe girer``, ``on the date
+of its promulgation``)."""
 _MONTHS: Final = re.compile(
     r"\b(?:januari|februari|maret|april|mei|juni|juli|agustus|september|oktober|november|"
     r"desember|ocak|şubat|mart|nisan|mayıs|haziran|temmuz|ağustos|eylül|ekim|kasım|aralık|"
@@ -589,7 +597,12 @@ def holds_kind(question: QuestionAnalysis, text: str) -> bool:
     kind = question.kind
     asked = {fold(t.surface) for t in question.focus}
     if kind == "time":
-        if _YEAR.search(text) or _MONTHS.search(text) or _CENTURY.search(text):
+        if (
+            _YEAR.search(text)
+            or _MONTHS.search(text)
+            or _CENTURY.search(text)
+            or _DATE_OF_AN_ACT.search(text)
+        ):
             return True
         quantities = extract_quantities(text, question.lang)
         return any(q.kind in _TIME_KINDS for q in quantities)

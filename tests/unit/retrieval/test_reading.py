@@ -1101,3 +1101,14 @@ def test_a_measure_word_after_paling_is_a_degree_not_a_measure() -> None:
     )
     assert read("Berapa denda administratif paling tinggi?", passage).answers
     assert not read("Berapa tinggi denda administratif?", passage).answers
+
+
+def test_a_statute_says_when_it_comes_into_force_by_an_act_not_a_date() -> None:
+    # Issue 22: "mulai berlaku pada tanggal diundangkan" (in force on the day it is promulgated)
+    # is when a statute comes into force; it had been no time, so the question was held back.
+    passage = ReadPassage(
+        "P1", "(1) Undang-Undang ini mulai berlaku pada tanggal diundangkan.", ("UU 11/2008",)
+    )
+    assert read("Kapan Undang-Undang ini mulai berlaku?", passage).answers
+    law = ReadPassage("P1", "Bu Kanun yayımı tarihinde yürürlüğe girer.", ("Kanun 6698",))
+    assert read("Bu Kanun ne zaman yürürlüğe girer?", law).answers
