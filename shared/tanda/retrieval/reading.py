@@ -268,8 +268,16 @@ class Reading:
         """At most ``limit`` units that each answer, best first — those after the first only when
         they score at least :data:`CLOSE_TO_BEST` of its score for a table row (an answer, not a
         list of every row that mentions the question's words), :data:`SENTENCE_CLOSE_TO_BEST`
-        for a sentence."""
-        units = [r for r in self.ranked if r.answers][:limit]
+        for a sentence. A unit repeating one already taken from the same passage word for word
+        (a table whose row is written twice) is not taken again."""
+        seen: set[tuple[str, str]] = set()
+        units = []
+        for r in self.ranked:
+            said = (r.unit.key, " ".join(r.unit.text.split()))
+            if r.answers and said not in seen:
+                seen.add(said)
+                units.append(r)
+        units = units[:limit]
         if not units:
             return []
         return [
@@ -898,7 +906,10 @@ def _unknown_names(
 
 
 def _missing_names(
-    focus: Sequence[FocusTerm], placed: set[int], by_end: Container[int] = frozenset()
+    focus: Sequence[FocusTerm],
+    placed: set[int],
+    by_end: Container[int] = frozenset(),
+    otherwise: Container[int] = frozenset(),
 ) -> tuple[str, ...]:
     """The numbers the place does not hold (``placed``: indices into ``focus``), and the names of
     which it does not hold more than half the words (``Kepala Kepolisian RI`` is placed by
@@ -912,7 +923,7 @@ def _missing_names(
         members = [n for n in members if not _regnal(focus[n])] or members
         # A designator a text leaves out (``Ghana`` for ``Republik Ghana``, ``Damri`` for ``PT
         # Damri``) counts as said — even a name's only capitalised word.
-        placed = placed | {n for n in members if _designator(focus[n])}
+        placed = placed | {n for n in members if _designator(focus[n]) and n not in otherwise}
         found = sum(1 for n in members if n in placed)
         if focus[members[0]].group in by_end and _held_end(members, placed):
             continue  # said by its end alone (:func:`_said_by_end`), and its place says that end
@@ -921,7 +932,9 @@ def _missing_names(
     return tuple(missing)
 
 
-def _implied(focus: Sequence[FocusTerm], placed: set[int]) -> set[int]:
+def _implied(
+    focus: Sequence[FocusTerm], placed: set[int], otherwise: Container[int] = frozenset()
+) -> set[int]:
     """The regnal numbers and designators of the question's names (``Baudouin I``, ``Republik
     Ghana``) whose names the place says by their other words: a text speaking of the one person
     or state seldom repeats them, so they weigh as said."""
@@ -929,7 +942,7 @@ def _implied(focus: Sequence[FocusTerm], placed: set[int]) -> set[int]:
         n
         for n, term in enumerate(focus)
         if n not in placed
-        and (_regnal(term) or _designator(term))
+        and (_regnal(term) or (_designator(term) and n not in otherwise))
         and any(
             m in placed and other.group == term.group and other.name
             for m, other in enumerate(focus)
@@ -1029,7 +1042,33 @@ Multimedia Tbk``): a name is told by its other words."""
 
 
 def _designator(term: FocusTerm) -> bool:
-    return fold(term.surface) in _DESIGNATORS
+    return fold(term.surface) in _DESIGNATORS or fold(term.surface) in _PLACE_KINDS
+
+
+_PLACE_KINDS: Final = _words(
+    "kabupaten kota provinsi kecamatan kelurahan desa regency city province district county "
+    "village il ilçe ilce şehir sehir köy koy"
+)
+"""The kinds of an administrative area, which a text or a dataset often leaves out of a name
+(``APBD Malang`` for ``Kabupaten Malang``) — but ``Kota Malang`` is another area than
+``Kabupaten Malang`` (:func:`_kind_said_otherwise`)."""
+
+
+def _kind_said_otherwise(focus: Sequence[FocusTerm], text: str) -> frozenset[int]:
+    """The place-kind words of the question's names (``Kabupaten`` of ``Kabupaten Malang``) that
+    ``text`` replaces by another kind right before the name's next word (``Kota Malang``): there
+    the kind is not left out, it names another area."""
+    out: set[int] = set()
+    for n, term in enumerate(focus[:-1]):
+        following = focus[n + 1]
+        if fold(term.surface) not in _PLACE_KINDS or following.group != term.group:
+            continue
+        kinds = "|".join(re.escape(k) for k in _PLACE_KINDS if k != fold(term.surface))
+        if re.search(
+            rf"(?<!\w)(?:{kinds})[\s_]+{re.escape(following.surface)}(?!\w)", fold(text.lower())
+        ):
+            out.add(n)
+    return frozenset(out)
 
 
 def _regnal(term: FocusTerm) -> bool:
@@ -1239,6 +1278,7 @@ def read_units(question: QuestionAnalysis, passages: Sequence[ReadPassage]) -> R
         if units[0].header is not None:
             around = " ".join((*passage.identity, units[0].header))
         around_keys = _keys(around, lang)
+        otherwise = _kind_said_otherwise(focus, around)
         # What the passage's document is about: the share of the question's names its identity
         # (the document's title) says — the island's own article, not the province's naming it.
         titled = _keys(" ".join(passage.identity), lang) if named and passage.identity else None
@@ -1263,7 +1303,7 @@ def read_units(question: QuestionAnalysis, passages: Sequence[ReadPassage]) -> R
             covered = sum(focus[n].weight for n in held_at) / total if total else 0.0
             # A designator or regnal number left out of a name said (``Ghana`` for ``Republik
             # Ghana``, ``Baudouin`` for ``Baudouin I``) counts as said.
-            named_at = placed_at | _implied(focus, placed_at)
+            named_at = placed_at | _implied(focus, placed_at, otherwise)
             placed = sum(focus[n].weight for n in named_at) / total if total else 0.0
             kind = holds_kind(question, unit.text)
             if not kind and question.kind == "definition" and len(placed_at) == len(focus):
@@ -1276,7 +1316,7 @@ def read_units(question: QuestionAnalysis, passages: Sequence[ReadPassage]) -> R
             described = (
                 not kind and question.kind == "definition" and _describes(question, unit.text)
             )
-            missing = _missing_names(focus, placed_at, by_end) or unknown
+            missing = _missing_names(focus, placed_at, by_end, otherwise) or unknown
             if not missing:
                 missing = tuple(focus[n].surface for n in qualifiers if n not in held_at)
             if not missing:

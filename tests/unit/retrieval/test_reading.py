@@ -1112,3 +1112,27 @@ def test_a_statute_says_when_it_comes_into_force_by_an_act_not_a_date() -> None:
     assert read("Kapan Undang-Undang ini mulai berlaku?", passage).answers
     law = ReadPassage("P1", "Bu Kanun yayımı tarihinde yürürlüğe girer.", ("Kanun 6698",))
     assert read("Bu Kanun ne zaman yürürlüğe girer?", law).answers
+
+
+def _apbd(key: str, area: str, amount: str) -> ReadPassage:
+    return ReadPassage(
+        key,
+        "akun | anggaran | realisasi | persentase\n"
+        f"Belanja Pegawai | {amount} | 805,32 M | 92.19\n"
+        f"Belanja Pegawai | {amount} | 805,32 M | 92.19\n"
+        "Belanja Modal | 300,10 M | 250,00 M | 83.30",
+        (f"Dokumen: APBD {area} 2022", f"Dataset: APBD {area}", "Periode: 2022"),
+    )
+
+
+def test_an_area_named_without_its_kind_is_the_area_asked_about_but_not_another_kind() -> None:
+    # Issue 22: a regency's dataset is titled "APBD Malang", the city's "APBD Kota Malang";
+    # "Kabupaten Malang" had been missing from both, and the question held back.
+    city, regency = _apbd("P1", "Kota Malang", "873,56 M"), _apbd("P2", "Malang", "1.820,12 M")
+    asked = read("Berapa belanja pegawai Kabupaten Malang 2022?", city, regency)
+    assert asked.best is not None and asked.best.answers and asked.best.unit.key == "P2"
+    assert not any(r.answers for r in asked.ranked if r.unit.key == "P1")
+    city_asked = read("Berapa belanja pegawai Kota Malang 2022?", city, regency)
+    assert city_asked.best is not None and city_asked.best.unit.key == "P1"
+    # A row the table writes twice is offered once.
+    assert [r.unit.key for r in asked.answering(3)] == ["P2"]
