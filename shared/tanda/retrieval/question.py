@@ -355,10 +355,11 @@ def without_item_words(question: str) -> str:
 def question_kind(text: str, lang: Lang) -> tuple[QuestionKind, str | None]:
     """The kind of answer ``text`` asks for and the words that say so — never a question word
     that is part of a name (:func:`_in_name`: ``Doktor Kim``, Turkish for Doctor Who)."""
-    spans = [m.span() for n, m in enumerate(_WORD.finditer(cues(text))) if _in_name(text, n)]
+    cued = cues(text)  # the offsets below are of this text, which may be shorter ("I\u0307")
+    spans = [m.span() for n, m in enumerate(_WORD.finditer(cued)) if _in_name(text, n)]
     for start, end in reversed(spans):
-        text = text[:start] + "\u2026" * (end - start) + text[end:]
-    lowered = lowercase(cues(text), lang)
+        cued = cued[:start] + "\u2026" * (end - start) + cued[end:]
+    lowered = lowercase(cued, lang)
     for pattern, kind in _KIND_CUES[lang]:
         found = re.search(pattern, lowered)
         if found:

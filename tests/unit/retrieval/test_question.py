@@ -228,3 +228,10 @@ def test_a_turkish_question_word_at_the_end_or_inside_tells_the_language(questio
     # read for no person.
     analysis = analyze_question(question)
     assert (analysis.lang, analysis.kind) == ("tr", "person")
+
+
+def test_a_name_in_a_question_with_decomposed_dotted_capitals_is_still_no_question_word() -> None:
+    # "I\u0307" (I and a combining dot) reads as "i": one character fewer, so the name's place
+    # is found in the text as read, not as written.
+    question = "I\u0307I\u0307I\u0307 Doktor Kim ne sıklıkta seyahat eder?"
+    assert analyze_question(question, "tr").kind == "thing"
