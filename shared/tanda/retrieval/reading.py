@@ -1124,7 +1124,11 @@ def _says_opposite(pairs: tuple[tuple[frozenset[str], frozenset[str]], ...], hel
 
 
 NEGATION_REACH: Final = 3
-"""A negation bears on a focus word at most this many words after it (``tidak diketahui``)."""
+"""A question's negation bears on a focus word at most this many words after it (``yang tidak
+berdarah panas``)."""
+UNIT_NEGATION_REACH: Final = 1
+"""A sentence's negation bears on the content word right after it: ``tanpa hak menyebarkan
+berita bohong`` (without right, spreading false news) denies the right, not the spreading."""
 
 
 def _polarity_differs(
@@ -1139,7 +1143,10 @@ def _polarity_differs(
     negations = NEGATION_WORDS[question.lang]
     at = [n for n, (surface, _) in enumerate(words) if surface in negations]
     bears = {
-        stem for n in at for _, stem in _negated_span(words, n, question.lang) if stem in stems
+        stem
+        for n in at
+        for _, stem in _negated_span(words, n, question.lang, UNIT_NEGATION_REACH)
+        if stem in stems
     }
     if question.negated:
         held = {stem for _, stem in words}
@@ -1165,14 +1172,14 @@ def _denied(question: QuestionAnalysis) -> frozenset[str]:
 
 
 def _negated_span(
-    words: tuple[tuple[str, str], ...], at: int, lang: Lang
+    words: tuple[tuple[str, str], ...], at: int, lang: Lang, reach: int = NEGATION_REACH
 ) -> tuple[tuple[str, str], ...]:
     """The words a negation at ``at`` bears on: the :data:`NEGATION_REACH` after it (``tidak
     diketahui``, ``not known``), in Turkish the one before it (``resmi olmayan``, ``bilinen
     değil``)."""
     if lang == "tr":
         return words[max(0, at - 1) : at]
-    return words[at + 1 : at + 1 + NEGATION_REACH]
+    return words[at + 1 : at + 1 + reach]
 
 
 @lru_cache(maxsize=8192)

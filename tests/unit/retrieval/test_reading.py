@@ -1136,3 +1136,18 @@ def test_an_area_named_without_its_kind_is_the_area_asked_about_but_not_another_
     assert city_asked.best is not None and city_asked.best.unit.key == "P1"
     # A row the table writes twice is offered once.
     assert [r.unit.key for r in asked.answering(3)] == ["P2"]
+
+
+def test_a_sentences_negation_denies_the_word_right_after_it_only() -> None:
+    # Issue 22: "tanpa hak menyebarkan berita bohong" (without right, spreading false news) had
+    # been read as denying the spreading and the news, so the penalty article was held back.
+    passage = ReadPassage(
+        "P1",
+        "Setiap Orang yang dengan sengaja dan tanpa hak menyebarkan berita bohong dan menyesatkan "
+        "dipidana dengan pidana penjara paling lama 6 (enam) tahun.",
+        ("UU 19/2016",),
+    )
+    assert read("Apa sanksi bagi penyebar berita bohong?", passage).answers
+    # A sentence denying the asked word itself still says the opposite.
+    denied = ReadPassage("P1", "Ratzel tidak diketahui lahir di kota mana.", ())
+    assert not read("Di kota mana Ratzel diketahui lahir?", denied).answers
