@@ -26,6 +26,7 @@ Pure: no I/O. The cue lists are general language resources, like the function wo
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import Final, Literal
 
@@ -356,7 +357,9 @@ def question_kind(text: str, lang: Lang) -> tuple[QuestionKind, str | None]:
     """The kind of answer ``text`` asks for and the words that say so — never a question word
     that is part of a name (:func:`_in_name`: ``Doktor Kim``, Turkish for Doctor Who)."""
     cued = cues(text)  # the offsets below are of this text, which may be shorter ("I\u0307")
-    spans = [m.span() for n, m in enumerate(_WORD.finditer(cued)) if _in_name(text, n)]
+    matches = list(_WORD.finditer(cued))
+    words = [m.group() for m in matches]
+    spans = [m.span() for n, m in enumerate(matches) if _in_name(words, n)]
     for start, end in reversed(spans):
         cued = cued[:start] + "\u2026" * (end - start) + cued[end:]
     lowered = lowercase(cued, lang)
@@ -472,11 +475,10 @@ what the person is): a text may name the person without them."""
 _ROMAN: Final = re.compile(r"^[IVXLC]+$")
 
 
-def _in_name(text: str, position: int) -> bool:
-    """Whether the word at ``position`` (of :data:`_WORD`'s words) continues a name: written
+def _in_name(words: Sequence[str], position: int) -> bool:
+    """Whether the word at ``position`` of a question's ``words`` continues a name: written
     with a capital after a word written with one, not first (``Doktor Kim ne sıklıkta seyahat
     eder?`` — ``Kim`` is the Doctor's name there, not "who")."""
-    words = _WORD.findall(cues(text))
     return (
         0 < position < len(words)
         and words[position][:1].isupper()

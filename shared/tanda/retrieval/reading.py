@@ -692,9 +692,7 @@ def _asked_measure(question: QuestionAnalysis) -> str | None:
     said = {fold(t.surface) for t in question.focus} | {
         fold(w) for w in (question.question_word or "").split()
     }
-    # "denda … paling tinggi" (the highest fine, "at most"): a degree, not a height.
-    words = [w for w, _ in _plain_words(question.text, question.lang)]
-    said -= {w for before, w in itertools.pairwise(words) if before in _DEGREE_BEFORE}
+    said -= _degrees(question.text, question.lang)
     for measure, (measured, _) in _MEASURES.items():
         if said & measured:
             return measure
@@ -703,6 +701,15 @@ def _asked_measure(question: QuestionAnalysis) -> str | None:
 
 _DEGREE_BEFORE: Final = _words("paling lebih kurang en daha most more less least")
 """Words that make the word after them a degree (``paling tinggi``, ``en uzun``)."""
+
+
+@lru_cache(maxsize=1024)
+def _degrees(text: str, lang: Lang) -> frozenset[str]:
+    """The words of the question ``text`` said as a degree, not asked as a measure: ``denda …
+    paling tinggi`` (the highest fine, "at most") asks for no height. Once per question, not
+    per unit read."""
+    words = [w for w, _ in _plain_words(text, lang)]
+    return frozenset(w for before, w in itertools.pairwise(words) if before in _DEGREE_BEFORE)
 
 
 NEAR_NUMBER: Final = 2
