@@ -836,10 +836,18 @@ def _defines(question: QuestionAnalysis, text: str, *, loosely: bool = False) ->
             return False
     elif not all(_holds(t, own) for t in focus):
         return False
+
+    # The term is the definition's subject, said before its marker: a short term whole, a long
+    # one by half its words (a text paraphrases a long term); read loosely, by its last word.
+    def subject(piece: str) -> bool:
+        if loosely:
+            return _holds(focus[-1], _keys(piece, lang)) and half(piece)
+        return whole(piece) if len(focus) <= SHORT_TERM else half(piece)
+
     for plain in dict.fromkeys((text, _ASIDE.sub(" ", text))):
         for marker in _COPULA[lang].finditer(plain):
             before = " ".join(plain[: marker.start()].split()[-DEFINED_REACH:])
-            if not _NAMING.fullmatch(marker.group()) and half(before):
+            if not _NAMING.fullmatch(marker.group()) and subject(before):
                 return True
             after = plain[marker.end() :].split()
             if not loosely and after and len(after) <= len(focus) + 1 and whole(" ".join(after)):
@@ -850,6 +858,8 @@ def _defines(question: QuestionAnalysis, text: str, *, loosely: bool = False) ->
 _ASIDE: Final = re.compile(r"\([^()]*\)|\[[^\[\]]*\]")
 """A bracketed aside: a translation, an etymology, a reference mark."""
 DEFINED_REACH: Final = 12
+SHORT_TERM: Final = 2
+"""A defined term of this many words or fewer is its definition's subject whole."""
 
 
 def _acronym_runs(focus: Sequence[FocusTerm]) -> tuple[tuple[tuple[int, ...], str], ...]:
@@ -1161,6 +1171,20 @@ def _polarity_differs(
     return bool(bears)
 
 
+_NOUN_NEGATIONS: Final[dict[Lang, frozenset[str]]] = {
+    "id": _words("bukan non"),
+    "tr": frozenset(),  # "değil" denies in Turkish, but so does a verb's suffix
+    "en": _words("non"),
+}
+"""The words that deny a noun (``bukan pendiri``, ``non-kabupaten``)."""
+
+
+def _says_denial(text: str, lang: Lang) -> bool:
+    """Whether ``text`` says a negation word anywhere (``tidak``, ``non``-, ``not``)."""
+    negations = NEGATION_WORDS[lang]
+    return any(surface in negations for surface, _ in _content_words(text, lang))
+
+
 def _denied(question: QuestionAnalysis) -> frozenset[str]:
     """The focus stems a negated question denies: those in the :data:`NEGATION_REACH` words
     after its negation."""
@@ -1263,6 +1287,15 @@ def read_units(question: QuestionAnalysis, passages: Sequence[ReadPassage]) -> R
         k for t in focus if t.stem in denied for k in (t.stem, fold(t.surface), t.surface)
     }
     opposites = _asked_opposites(undenied, lang)
+    # A question asking what something is *not* ("yang bukan pendiri", "non-kabupaten") is
+    # answered by a unit that denies, or says the opposite of, what the question denies. A noun
+    # is denied only in so many words; an adjective or a verb is often denied by its antonym
+    # ("tidak teratur" — "ireguler"), which the reader cannot know, so only a noun's denial is
+    # required.
+    denial_asked = bool(denied) and bool(_surfaces(question.text) & _NOUN_NEGATIONS[lang])
+    denied_opposites = _asked_opposites(
+        frozenset(k for t in focus if t.stem in denied for k in (t.stem, fold(t.surface))), lang
+    )
     # Said by the passage rather than the sentence, only a word the question is about counts (not
     # an attribute word such as ``pertama``, which a passage may say of anything).
     weighty = frozenset(
@@ -1341,10 +1374,17 @@ def read_units(question: QuestionAnalysis, passages: Sequence[ReadPassage]) -> R
                 )
             # The opposite is read in the unit's own words: a document title saying "akhir"
             # does not make a sentence about the first film (``pertama``) one about the last.
+            unit_keys = _keys(unit.text, lang)
             opposite = (
-                bool(opposites) and _says_opposite(opposites, _keys(unit.text, lang))
+                bool(opposites) and _says_opposite(opposites, unit_keys)
             ) or _polarity_differs(question, unit.text, focus_stems, denied)
             opposite = opposite or place_opposite
+            if denial_asked and not (
+                _says_denial(unit.text, lang) or _says_opposite(denied_opposites, unit_keys)
+            ):
+                # "mata uang Singapura yang tidak resmi": a unit naming the currency, undenied,
+                # says what is so, not what is not.
+                opposite = True
             if (
                 placed >= PLACED_MIN
                 and _refers_back(unit.text, lang)

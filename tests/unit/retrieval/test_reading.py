@@ -1151,3 +1151,36 @@ def test_a_sentences_negation_denies_the_word_right_after_it_only() -> None:
     # A sentence denying the asked word itself still says the opposite.
     denied = ReadPassage("P1", "Ratzel tidak diketahui lahir di kota mana.", ())
     assert not read("Di kota mana Ratzel diketahui lahir?", denied).answers
+
+
+def test_a_short_defined_term_is_its_definitions_subject_whole() -> None:
+    # Issue 22: "Apa itu bahasa Barat?" had been answered by a river's definition, whose aside
+    # says "bahasa Ibrani" before its "adalah" and whose predicate says "Asia Barat Daya".
+    river = ReadPassage(
+        "P1",
+        "Sungai Yordan (bahasa Ibrani: nehar hayarden) adalah suatu sungai di Asia Barat Daya.",
+        (),
+    )
+    assert not read("Apa itu bahasa Barat?", river).answers
+    defined = ReadPassage("P1", "Bahasa Barat adalah bahasa yang dituturkan di pesisir barat.", ())
+    assert read("Apa itu bahasa Barat?", defined).answers
+
+
+def test_a_question_asking_what_something_is_not_needs_a_unit_that_denies_it() -> None:
+    # Issue 22: "Siapa yang bukan pendiri kerajaan Kahuripan?" had been answered by a sentence
+    # naming a founder, its passage naming Kahuripan.
+    passage = ReadPassage(
+        "P1",
+        "Kahuripan adalah kerajaan di Jawa Timur. Pada tahun 1293 sang pendiri kerajaan, "
+        "Raden Wijaya, datang ke sana.",
+        (),
+    )
+    assert read("Siapa pendiri kerajaan yang datang ke Kahuripan?", passage).answers
+    assert not read("Siapa yang bukan pendiri kerajaan Kahuripan?", passage).answers
+    denied = ReadPassage("P1", "Kerajaan Kahuripan tidak didirikan oleh Mpu Sindok.", ())
+    assert read("Siapa yang bukan pendiri Kerajaan Kahuripan?", denied).answers
+    # An adjective's denial may be said by its antonym: "tidak modern" — "tradisional".
+    silat = ReadPassage(
+        "P1", "Pencak silat adalah suatu seni bela diri tradisional dari Kepulauan Nusantara.", ()
+    )
+    assert read("Apa nama seni bela diri yang tidak modern dari Nusantara?", silat).answers
