@@ -48,7 +48,9 @@ EQUIVALENTS: Final[tuple[str, ...]] = (
     "released launched introduced dirilis diluncurkan dikeluarkan diterbitkan diperkenalkan "
     "yayınlandı tanıtıldı",
     "led memimpin dipimpin pimpinan yönetti",
-    "married menikah menikahi pernikahan evlendi",
+    # a wife or a husband is who one married (two groups: a wife is not a husband)
+    "married menikah menikahi pernikahan evlendi wife istri",
+    "married menikah menikahi pernikahan evlendi husband suami",
     "headquartered bermarkas markas berkantor",
     "located terletak berada bulunur yer",
     "capital ibukota başkent",
@@ -68,6 +70,9 @@ EQUIVALENTS: Final[tuple[str, ...]] = (
     "appeared muncul tampil",
     "cause caused penyebab disebabkan sebab neden",
     "involved terlibat berperan",
+    "logo emblem lambang logosu amblem",
+    "reproduce reproduction berkembangbiak bereproduksi reproduksi üreme",
+    "initiated coined menggagas penggagas mencetuskan pencetus",
 )
 
 

@@ -1179,10 +1179,19 @@ _NOUN_NEGATIONS: Final[dict[Lang, frozenset[str]]] = {
 """The words that deny a noun (``bukan pendiri``, ``non-kabupaten``)."""
 
 
-def _says_denial(text: str, lang: Lang) -> bool:
-    """Whether ``text`` says a negation word anywhere (``tidak``, ``non``-, ``not``)."""
+def _denies(text: str, lang: Lang, terms: Sequence[FocusTerm]) -> bool:
+    """Whether ``text`` denies one of ``terms``, or a word saying the same: a negation word
+    (``tidak``, ``bukan``, ``non``-) in the :data:`NEGATION_REACH` words before it — not ``tak
+    lama`` of "Siapa yang bukan istri Abimanyu?"."""
+    words = _content_words(text, lang)
     negations = NEGATION_WORDS[lang]
-    return any(surface in negations for surface, _ in _content_words(text, lang))
+    for n, (surface, _) in enumerate(words):
+        if surface in negations:
+            span = " ".join(w for w, _ in _negated_span(words, n, lang))
+            keys = _keys(span, lang)
+            if any(_holds(t, keys) for t in terms):
+                return True
+    return False
 
 
 def _denied(question: QuestionAnalysis) -> frozenset[str]:
@@ -1293,6 +1302,7 @@ def read_units(question: QuestionAnalysis, passages: Sequence[ReadPassage]) -> R
     # ("tidak teratur" — "ireguler"), which the reader cannot know, so only a noun's denial is
     # required.
     denial_asked = bool(denied) and bool(_surfaces(question.text) & _NOUN_NEGATIONS[lang])
+    denied_terms = [t for t in focus if t.stem in denied]
     denied_opposites = _asked_opposites(
         frozenset(k for t in focus if t.stem in denied for k in (t.stem, fold(t.surface))), lang
     )
@@ -1380,7 +1390,8 @@ def read_units(question: QuestionAnalysis, passages: Sequence[ReadPassage]) -> R
             ) or _polarity_differs(question, unit.text, focus_stems, denied)
             opposite = opposite or place_opposite
             if denial_asked and not (
-                _says_denial(unit.text, lang) or _says_opposite(denied_opposites, unit_keys)
+                _denies(unit.text, lang, denied_terms)
+                or _says_opposite(denied_opposites, unit_keys)
             ):
                 # "mata uang Singapura yang tidak resmi": a unit naming the currency, undenied,
                 # says what is so, not what is not.

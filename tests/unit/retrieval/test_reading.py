@@ -1184,3 +1184,28 @@ def test_a_question_asking_what_something_is_not_needs_a_unit_that_denies_it() -
         "P1", "Pencak silat adalah suatu seni bela diri tradisional dari Kepulauan Nusantara.", ()
     )
     assert read("Apa nama seni bela diri yang tidak modern dari Nusantara?", silat).answers
+
+
+def test_a_wife_is_who_one_married_a_logo_an_emblem_and_reproducing_breeding() -> None:
+    # Issue 22 (equivalents): the question's word and the text's say the same.
+    married = ReadPassage("P1", "Abimanyu menikah dengan Utari, putri Raja Wirata.", ())
+    assert read("Siapa nama istri Abimanyu?", married).answers
+    # A wife is not a husband: both are who one married, but neither is the other.
+    husband = ReadPassage("P1", "Suami Utari adalah Abimanyu, putra Arjuna.", ())
+    assert not read("Siapa istri Abimanyu?", husband).answers
+    logo = ReadPassage("P1", "Logo Paramount Pictures berupa gunung dengan lingkaran bintang.", ())
+    assert read("Apa lambang dari perusahaan Paramount Pictures?", logo).answers
+    breeding = ReadPassage("P1", "Porifera bereproduksi secara seksual atau aseksual.", ())
+    assert read("Bagaimana Porifera berkembangbiak?", breeding).answers
+
+
+def test_a_denial_answers_a_question_asking_what_is_not_only_where_it_bears_on_the_word() -> None:
+    # Issue 22: "yang lahir tak lama setelah itu" denies nothing of a son.
+    passage = ReadPassage(
+        "P1",
+        "Abimanyu gugur dalam perang Bharatayuddha. Putra yang lahir tak lama setelah itu "
+        "bernama Parikesit.",
+        (),
+    )
+    assert read("Siapa putra Abimanyu?", passage).answers
+    assert not read("Siapa yang bukan putra Abimanyu?", passage).answers
