@@ -143,11 +143,18 @@ _NUMBER_WORDS: Final[dict[Lang, frozenset[str]]] = {
 }
 _REASON: Final[dict[Lang, re.Pattern[str]]] = {
     "id": re.compile(
-        r"\b(?:karena|sebab|akibat|disebabkan|alasan|dikarenakan|agar|supaya)\b", re.I
+        r"\b(?:karena|sebab|akibat|disebabkan|alasan|dikarenakan|agar|supaya|lantaran)\b", re.I
     ),
-    "tr": re.compile(r"\b(?:çünkü|nedeniyle|dolayı|sebebiyle|yüzünden|için|amacıyla)\b", re.I),
+    # ... and what a reason is said before: "bu nedenle", "therefore"
+    "tr": re.compile(
+        r"\b(?:çünkü|nedeniyle|dolayı|dolayısıyla|sebebiyle|yüzünden|yüzden|nedenle|sayesinde|"
+        r"için|amacıyla)\b",
+        re.I,
+    ),
     "en": re.compile(
-        r"\b(?:because|due\s+to|since|as\s+a\s+result|caused|owing|so\s+that)\b", re.I
+        r"\b(?:because|due\s+to|since|as\s+a\s+result|caused|owing|so\s+that|therefore|"
+        r"thus|hence)\b",
+        re.I,
     ),
 }
 _COPULA: Final[dict[Lang, re.Pattern[str]]] = {
@@ -629,7 +636,9 @@ def holds_kind(question: QuestionAnalysis, text: str) -> bool:
         return bool(words & {fold(w) for w in _NUMBER_WORDS[question.lang]})
     if kind in ("person", "place"):
         named = _names(text, agents=kind == "person", asked=asked)
-        return any(fold(name.lower()) not in asked for name in named)
+        if any(fold(name.lower()) not in asked for name in named):
+            return True
+        return kind == "place" and _turkish_where(question, text)
     if kind == "definition":
         return _defines(question, text)
     if kind == "reason":
@@ -637,6 +646,35 @@ def holds_kind(question: QuestionAnalysis, text: str) -> bool:
     # manner, thing: something the question does not already say
     said = {t.stem for t in question.focus}
     return len(_terms(text, question.lang) - said) >= 2
+
+
+_TR_WHERE: Final[dict[str, re.Pattern[str]]] = {
+    # "nerede" (where) is answered in the locative, "nereden" (from where) in the ablative:
+    # "dağlık bölgelerde", "bir uydu platformundan" — a place need not be a name.
+    "nerede": re.compile(r"(?<!\w)\w{3,}?(?:n?[dt][ae])(?!\w)"),
+    "nereden": re.compile(r"(?<!\w)\w{3,}?(?:n?[dt][ae]n)(?!\w)"),
+}
+_TR_NOT_PLACES: Final = _words(
+    "yıl sıra zaman dönem süre tarih ay gün hafta saat sonra önce sırada ayrıca halde durum "
+    "biçim şekil oran ölçü"
+)
+"""What a Turkish locative says that is not where: a time, a manner, a measure."""
+
+
+def _turkish_where(question: QuestionAnalysis, text: str) -> bool:
+    """A Turkish place question answered by a word in the case it asks for that the question
+    does not say and that is not a time, a manner or a measure."""
+    if question.lang != "tr" or question.question_word not in _TR_WHERE:
+        return False
+    asked = {t.stem for t in question.focus}
+    found = [m.group() for m in _TR_WHERE[question.question_word].finditer(lowercase(text, "tr"))]
+    stems = stem(found, "tr")
+    return any(
+        s not in asked
+        and fold(s) not in asked
+        and not any(fold(s).startswith(fold(w)) for w in _TR_NOT_PLACES)
+        for s in stems
+    )
 
 
 _NUMBER_THEN: Final = r"\d(?:[\d.,]*\d)?\s?(?:-\s?)?"

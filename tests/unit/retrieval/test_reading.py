@@ -1209,3 +1209,33 @@ def test_a_denial_answers_a_question_asking_what_is_not_only_where_it_bears_on_t
     )
     assert read("Siapa putra Abimanyu?", passage).answers
     assert not read("Siapa yang bukan putra Abimanyu?", passage).answers
+
+
+def test_a_turkish_where_is_answered_in_the_case_it_asks_for_a_name_or_not() -> None:
+    # Issue 22: "nerede" (where) is answered in the locative, "nereden" (from where) in the
+    # ablative — "dağlık bölgelerde" is where, though no name says it.
+    mountains = ReadPassage(
+        "P1", "İki turistik demir yolu dağlık bölgelerde inşa edilmiş dar demir yollarıdır.", ()
+    )
+    assert read("Turistik demir yolları nerede inşa edilmiştir?", mountains).answers
+    satellite = ReadPassage(
+        "P1", "Bilim adamları ışınımın ölçümünü bir uydu platformundan yapmak ister.", ()
+    )
+    assert read("Bilim adamları ışınımı nereden ölçmek ister?", satellite).answers
+    # A time said in the locative is not where.
+    year = ReadPassage("P1", "Turistik demir yolları o yıllarda inşa edilmiştir.", ())
+    assert not read("Turistik demir yolları nerede inşa edilmiştir?", year).answers
+
+
+def test_a_reason_said_before_therefore_answers_why() -> None:
+    # Issue 22: "bu nedenle" (therefore) follows the reason it gives.
+    passage = ReadPassage(
+        "P1",
+        "İkinci ölçek en son dönemi kısaltır, bu nedenle ikinci zaman çizelgesi gereklidir.",
+        (),
+    )
+    assert read("İkinci zaman çizelgesi neden gereklidir?", passage).answers
+    english = ReadPassage(
+        "P1", "The second scale shortens the last era; thus a timeline is needed.", ()
+    )
+    assert read("Why is a second timeline needed?", english).answers
