@@ -1209,6 +1209,9 @@ def _polarity_differs(
     return bool(bears)
 
 
+_ORDER_WORDS: Final = frozenset(fold(w) for w in ("ilk", "son", "önce", "sonra"))
+"""Turkish words that say an order, not a property."""
+
 _NOUN_NEGATIONS: Final[dict[Lang, frozenset[str]]] = {
     "id": _words("bukan non"),
     "tr": frozenset(),  # "değil" denies in Turkish, but so does a verb's suffix
@@ -1349,7 +1352,14 @@ def read_units(question: QuestionAnalysis, passages: Sequence[ReadPassage]) -> R
     weighty = frozenset(
         k for t in focus if t.weight >= TERM_WEIGHT for k in (t.stem, fold(t.surface), t.surface)
     )
-    place_opposites = _asked_opposites(undenied & weighty, lang)
+    # ... but in Turkish not a word of order (first and last, before and after): a passage
+    # orders many things in words the reader matches only in part ("1961'in sonlarında",
+    # "sonraki" — not "son" of the question's "sonunda"); the unit's own words still count.
+    place_opposites = tuple(
+        (one, other)
+        for one, other in _asked_opposites(undenied & weighty, lang)
+        if lang != "tr" or not (one | other) & _ORDER_WORDS
+    )
     qualifiers = _qualifiers(question) + _name_numbers(question)
     ordinals = _ordinals(question)
     asked_years = frozenset(t.surface for t in focus if t.number and _BARE_YEAR.match(t.surface))

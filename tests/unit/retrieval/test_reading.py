@@ -1239,3 +1239,16 @@ def test_a_reason_said_before_therefore_answers_why() -> None:
         "P1", "The second scale shortens the last era; thus a timeline is needed.", ()
     )
     assert read("Why is a second timeline needed?", english).answers
+
+
+def test_a_turkish_passage_ordering_other_things_says_no_opposite() -> None:
+    # Issue 22: the passage's "ilk dakikalarında" (in the first minutes) had made every sentence
+    # of it the opposite of the question's "sonunda" (at the end).
+    passage = ReadPassage(
+        "P1",
+        "Dördüncü çeyreğin ilk dakikalarında iki takım da gol atamadı. Bir sonraki oyunda Miller "
+        "topu Newton'dan uzaklaştırdı.",
+        (),
+    )
+    question = "Dördüncü çeyreğin sonunda topu Newton'dan uzaklaştıran oyuncu kimdir?"
+    assert read(question, passage).answers
