@@ -499,6 +499,25 @@ _PASSIVE: Final = ("il", "ul")
 roots of other words (``kaza`` accident, ``kazan`` win): not read."""
 
 
+_TR_VOWELS: Final = "aeıioöuü"
+
+
+def _suffixed_short_word(word: str, keys: _Keys) -> bool:
+    """A Turkish word of :data:`VERB_ROOT_MIN` letters as the question writes it (``müze``,
+    ``batı``, ``yasa``) meets the text's word that is it with a suffix (``müzesi``, ``batıya``,
+    ``yasası``) — the stemmer cuts the short bare word and its suffixed forms at different
+    places. The suffix must begin as one does after such a word: after a vowel with a buffer
+    or case consonant (``yasak``, ``karar`` and ``ortaokul`` are other words), after a
+    consonant with a vowel or a case consonant."""
+    if len(word) != VERB_ROOT_MIN:
+        return False
+    after = "synldtm" if word[-1] in _TR_VOWELS else _TR_VOWELS + "ldtm"
+    return any(
+        w.startswith(word) and len(w) > len(word) and w[len(word)] in after
+        for w in keys.by_head.get(word, ())
+    )
+
+
 @lru_cache(maxsize=4096)
 def _other_voice(stem: str) -> frozenset[str]:
     """A Turkish verb stem (folded) in the other voice: ``yazıldı`` answers ``yazdı`` (wrote),
@@ -539,6 +558,8 @@ def _holds(term: FocusTerm, keys: _Keys) -> bool:
             return True
         root = _verb_root(fold(term.surface))
         if root and any(w.startswith(root) for w in keys.by_head.get(root[:VERB_ROOT_MIN], ())):
+            return True
+        if _suffixed_short_word(fold(term.surface), keys):
             return True
     stem = term.stem
     if len(stem) >= FUZZY_STEM_MIN - 1:

@@ -1252,3 +1252,18 @@ def test_a_turkish_passage_ordering_other_things_says_no_opposite() -> None:
     )
     question = "Dördüncü çeyreğin sonunda topu Newton'dan uzaklaştıran oyuncu kimdir?"
     assert read(question, passage).answers
+
+
+def test_a_short_turkish_word_meets_its_suffixed_form_but_not_a_longer_word() -> None:
+    # Issue 22: the stemmer cuts "müze" (museum) to "müz" and "müzesi" to "müze".
+    # (Another passage says "müze" as the question does, so it is not read as a near spelling.)
+    closed = ReadPassage("P1", "Müze pazartesi günleri kapalıdır.", ())
+    city = ReadPassage(
+        "P2", "Şehrin kütüphanesi 1921 yılında açıldı. Şehrin müzesi 1923 yılında açıldı.", ()
+    )
+    reading = read("Müze hangi yıl açıldı?", closed, city)
+    assert reading.best is not None and reading.best.answers
+    assert "1923" in reading.best.unit.text
+    # "yasağı" (its ban) is not a suffixed "yasa" (law).
+    ban = ReadPassage("P1", "Sokakta sigara yasağı 2009 yılında kabul edildi.", ())
+    assert not read("Yasa hangi yıl kabul edildi?", ban).answers
