@@ -655,6 +655,8 @@ def holds_kind(question: QuestionAnalysis, text: str) -> bool:
             return True
         words = {fold(w) for w in surface_terms(text)}
         return bool(words & {fold(w) for w in _NUMBER_WORDS[question.lang]})
+    if kind == "place" and question.lang == "id":
+        return _place_said(question, text)
     if kind in ("person", "place"):
         named = _names(text, agents=kind == "person", asked=asked)
         if any(fold(name.lower()) not in asked for name in named):
@@ -804,6 +806,59 @@ def answer_near_focus(question: QuestionAnalysis, text: str) -> bool:
             answer = bool(_BARE_YEAR.match(surface) or _MONTHS.fullmatch(surface))
         if answer and any(abs(n - m) <= near for m in at_focus):
             return True
+    return False
+
+
+_AT_PLACE: Final[dict[Lang, re.Pattern[str]]] = {
+    "id": re.compile(
+        r"(?<!\w)(?:di|ke|dari|antara|asal|dekat|sekitar|dalam|mendiami|menghuni)"
+        r"(?:\s+|\s*,\s*)(?=\S)"
+    ),
+}
+_NAMED_PLACE: Final[dict[Lang, re.Pattern[str]]] = {
+    "id": re.compile(
+        r"(?<![\w'’])([A-ZÀ-ÖØ-Þ][\w'’-]*)\s+(?:[\w-]+\s+){0,2}?"
+        r"(?:adalah|merupakan|menjadi|ialah)\s+(?:\w+\s+)?(?:tempat|lokasi)\b"
+    ),
+}
+"""A name said to be the place of something: ``Kastil Xavier menjadi tempat …``."""
+_PLACE_RUN: Final = re.compile(r"\s*(?:[\w'’.-]+|,)")
+PLACE_RUN_WORDS: Final = 8
+"""How far after a place preposition a place name is looked for: ``di borough kerajaan
+Kensington dan Chelsea, London, Inggris``."""
+
+
+_LANDFORMS: Final = _words("kepulauan pulau gunung sungai danau teluk selat")
+"""Kinds of a place named after them (``Kepulauan Tanimbar``), as :data:`_PLACE_KINDS`."""
+
+
+def _place_said(question: QuestionAnalysis, text: str) -> bool:
+    """Whether ``text`` says where: a name after a place preposition (``di``, ``dari``,
+    ``dalam bahasa …``) — common words, commas and names between them — that the question
+    does not say (``terletak di wilayah Bohemia, Eropa Tengah`` for "letak kerajaan
+    Bohemia")."""
+    asked = {fold(t.surface) for t in question.focus}
+    life = _LIFE_SPAN.search(_REFERENCE_MARK.sub("", text))
+    if life is not None and any(
+        fold(name.lower()) not in asked for name in _names(life.group(), asked=asked)
+    ):
+        return True  # "(c. 1096, Novara – 21 Juli 1160, Paris)": where born and where died
+    for named in _NAMED_PLACE[question.lang].finditer(text):
+        if fold(named.group(1).lower()) not in asked:
+            return True  # "Kastil Xavier menjadi tempat Fransiskus dilahirkan"
+    for at in _AT_PLACE[question.lang].finditer(text):
+        position = at.end()
+        for _ in range(PLACE_RUN_WORDS):
+            word = _PLACE_RUN.match(text, position)
+            if word is None:
+                break
+            position = word.end()
+            said = word.group().strip()
+            key = fold(said.lower().strip("."))
+            if said[:1].isupper() and key not in asked | _PLACE_KINDS | _LANDFORMS | _EVERYWHERE:
+                return True  # a name, not only its kind ("di Kabupaten Kepulauan Tanimbar")
+            if said.endswith(".") and len(said) != 2:
+                break  # a sentence's end (not an initial: "c. 1096", "H. Uso")
     return False
 
 

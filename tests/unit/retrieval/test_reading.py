@@ -1267,3 +1267,34 @@ def test_a_short_turkish_word_meets_its_suffixed_form_but_not_a_longer_word() ->
     # "yasağı" (its ban) is not a suffixed "yasa" (law).
     ban = ReadPassage("P1", "Sokakta sigara yasağı 2009 yılında kabul edildi.", ())
     assert not read("Yasa hangi yıl kabul edildi?", ban).answers
+
+
+def test_an_indonesian_place_is_said_after_a_place_preposition() -> None:
+    # Issue 22: any name the question does not say had counted as where — "Universitas Cape
+    # Town" beside "Gedung Parlemen" led over "Letaknya di kaki Gunung Meja".
+    passage = ReadPassage(
+        "P1",
+        "Di kota ini terdapat Gedung Parlemen dan Universitas Cape Town. "
+        "Letaknya di kaki Gunung Meja.",
+        (),
+    )
+    reading = read("Dimana letak Universitas Cape Town?", passage)
+    assert reading.best is not None and reading.best.answers
+    assert "Gunung Meja" in reading.best.unit.text
+    # A maker's name and a month say who and when, not where.
+    made = ReadPassage(
+        "P1", "Adobe Illustrator pertama kali dikembangkan oleh Adobe Inc pada Desember 1986.", ()
+    )
+    assert not read("Di mana Adobe Illustrator dirilis?", made).answers
+    # A place's kind alone is not the place: "di Kabupaten Kepulauan Tanimbar" names the asked one.
+    own = ReadPassage(
+        "P1",
+        "Kepulauan Tanimbar adalah satu-satunya kepulauan di Kabupaten Kepulauan Tanimbar.",
+        (),
+    )
+    assert not read("Dimanakah letak Kepulauan Tanimbar?", own).answers
+    # A life's span in brackets says where one was born and died.
+    life = ReadPassage(
+        "P1", "Petrus Lombardus (c. 1096, Novara – 21 Juli 1160, Paris) adalah seorang teolog.", ()
+    )
+    assert read("Dimana Petrus Lombardus meninggal?", life).answers
