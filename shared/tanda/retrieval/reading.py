@@ -502,6 +502,30 @@ roots of other words (``kaza`` accident, ``kazan`` win): not read."""
 _TR_VOWELS: Final = "aeıioöuü"
 
 
+def _dropped_vowel(term: FocusTerm, keys: _Keys) -> bool:
+    """A Turkish word whose last syllable's narrow vowel drops before a vowel suffix meets
+    its suffixed form: ``nehir`` / ``Nehri``, ``şehir`` / ``şehrin``, ``isim`` / ``ismi``."""
+    word = _plain_stem(term)
+    if len(word) < VERB_ROOT_MIN or word[-2] not in "iıuü" or word[-1] in _TR_VOWELS:
+        return False
+    if word[-3] in _TR_VOWELS:
+        return False
+    dropped = word[:-2] + word[-1]
+    return any(
+        w.startswith(dropped) and len(w) > len(dropped) and w[len(dropped)] in _TR_VOWELS
+        for w in keys.by_head.get(dropped[:VERB_ROOT_MIN], ())
+    )
+
+
+def _plain_stem(term: FocusTerm) -> str:
+    """The question's word as written, folded, its case ending off when the stemmer took one
+    (``nehirde`` → ``nehir``)."""
+    surface = fold(term.surface)
+    return (
+        term.stem if surface.startswith(term.stem) and len(term.stem) >= VERB_ROOT_MIN else surface
+    )
+
+
 def _suffixed_short_word(word: str, keys: _Keys) -> bool:
     """A Turkish word of :data:`VERB_ROOT_MIN` letters as the question writes it (``müze``,
     ``batı``, ``yasa``) meets the text's word that is it with a suffix (``müzesi``, ``batıya``,
@@ -559,7 +583,7 @@ def _holds(term: FocusTerm, keys: _Keys) -> bool:
         root = _verb_root(fold(term.surface))
         if root and any(w.startswith(root) for w in keys.by_head.get(root[:VERB_ROOT_MIN], ())):
             return True
-        if _suffixed_short_word(fold(term.surface), keys):
+        if _suffixed_short_word(fold(term.surface), keys) or _dropped_vowel(term, keys):
             return True
     stem = term.stem
     if len(stem) >= FUZZY_STEM_MIN - 1:

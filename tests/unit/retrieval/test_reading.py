@@ -1298,3 +1298,16 @@ def test_an_indonesian_place_is_said_after_a_place_preposition() -> None:
         "P1", "Petrus Lombardus (c. 1096, Novara – 21 Juli 1160, Paris) adalah seorang teolog.", ()
     )
     assert read("Dimana Petrus Lombardus meninggal?", life).answers
+
+
+def test_a_turkish_word_meets_its_form_with_the_last_vowel_dropped() -> None:
+    # Issue 22: "nehir" (river) is "Nehri" with a suffix; the stemmer keeps them apart.
+    # (Another passage says "nehir" as written, so it is not read as a near spelling.)
+    passage = ReadPassage(
+        "P1",
+        "Şehrin ortasında taştan bir yapı vardı. Tyne Nehri üzerinde taştan bir yapı vardı.",
+        (),
+    )
+    other = ReadPassage("P2", "Bölgedeki en uzun nehir budur.", ())
+    best = read("Eski yapı hangi nehirde bulunuyordu?", passage, other).best
+    assert best is not None and best.answers and "Tyne" in best.unit.text
