@@ -124,6 +124,19 @@ _DATE_OF_AN_ACT: Final = re.compile(
 """A date told by an act rather than a calendar — how a statute says when it comes into force
 (``mulai berlaku pada tanggal diundangkan``, ``yayımı tarihinde yürürlüğe girer``, ``on the date
 of its promulgation``)."""
+_TIME_OF_AN_EVENT: Final[dict[Lang, re.Pattern[str]]] = {
+    "id": re.compile(r"(?!)"),  # measured: "setelah …", "pada masa …" cost more than they gave
+    "tr": re.compile(
+        r"\w+['’]?\w*\s+(?:sonunda|başında|başlarında|sonlarında|sırasında|esnasında|"
+        r"öncesinde|sonrasında|ortasında|sonuna\s+kadar)(?!\w)|"
+        r"\w+['’]?[dt][ae]n\s+(?:önce|sonra)(?!\w)|"
+        r"\w+[dt][ıiuü]ğ[ıiuü]n[dt][ae](?!\w)",
+        re.IGNORECASE,
+    ),
+    "en": re.compile(r"(?!)"),
+}
+"""A time told by an event rather than a calendar, in Turkish: ``I. Dünya Savaşı’nın sonunda``
+(at the end of), ``Savaşı'ndan önce`` (before), ``aktif olduğunda`` (when it is)."""
 _MONTHS: Final = re.compile(
     r"\b(?:januari|februari|maret|april|mei|juni|juli|agustus|september|oktober|november|"
     r"desember|ocak|şubat|mart|nisan|mayıs|haziran|temmuz|ağustos|eylül|ekim|kasım|aralık|"
@@ -662,6 +675,7 @@ def holds_kind(question: QuestionAnalysis, text: str) -> bool:
             or _MONTHS.search(text)
             or _CENTURY.search(text)
             or _DATE_OF_AN_ACT.search(text)
+            or _TIME_OF_AN_EVENT[question.lang].search(text)
         ):
             return True
         quantities = extract_quantities(text, question.lang)

@@ -1311,3 +1311,18 @@ def test_a_turkish_word_meets_its_form_with_the_last_vowel_dropped() -> None:
     other = ReadPassage("P2", "Bölgedeki en uzun nehir budur.", ())
     best = read("Eski yapı hangi nehirde bulunuyordu?", passage, other).best
     assert best is not None and best.answers and "Tyne" in best.unit.text
+
+
+def test_a_turkish_when_is_answered_by_an_event_as_well_as_a_date() -> None:
+    # Issue 22: "I. Dünya Savaşı’nın sonunda" (at the end of the First World War) says when.
+    passage = ReadPassage(
+        "P1", "I. Dünya Savaşı’nın sonunda Renanya, Versay Barış Antlaşması’na tabi oldu.", ()
+    )
+    assert read("Renanya, Versay Barış Antlaşmasına ne zaman tabi oldu?", passage).answers
+    when = ReadPassage(
+        "P1", "Bağışıklık yetmezliği, bağışıklık sistemi daha az aktif olduğunda ortaya çıkar.", ()
+    )
+    assert read("Bağışıklık yetmezliği ne zaman ortaya çıkar?", when).answers
+    # A sentence saying no time at all still does not answer.
+    none = ReadPassage("P1", "Renanya, Versay Barış Antlaşması’na tabi bir bölgeydi.", ())
+    assert not read("Renanya, Versay Barış Antlaşmasına ne zaman tabi oldu?", none).answers
