@@ -125,15 +125,20 @@ _DATE_OF_AN_ACT: Final = re.compile(
 (``mulai berlaku pada tanggal diundangkan``, ``yayımı tarihinde yürürlüğe girer``, ``on the date
 of its promulgation``)."""
 _TIME_OF_AN_EVENT: Final[dict[Lang, re.Pattern[str]]] = {
-    "id": re.compile(r"(?!)"),  # measured: "setelah …", "pada masa …" cost more than they gave
+    # An era by its name and a span back from now are a time in Indonesian too ("pada masa
+    # Neolitikum", "10.000 tahun yang lalu"); an event ("setelah …") was measured and left out:
+    # it cost more than it gave.
+    "id": re.compile(
+        r"(?<!\w)(?:masa|zaman|era)\s+[A-Z]\w+|\d[\d.,]*\s+(?:tahun|abad)\s+(?:yang\s+)?lalu\b"
+    ),
     "tr": re.compile(
         r"\w+['’]?\w*\s+(?:sonunda|başında|başlarında|sonlarında|sırasında|esnasında|"
         r"öncesinde|sonrasında|ortasında|sonuna\s+kadar)(?!\w)|"
         r"\w+['’]?[dt][ae]n\s+(?:önce|sonra)(?!\w)|"
-        r"\w+[dt][ıiuü]ğ[ıiuü]n[dt][ae](?!\w)",
+        r"\w+[dt][ıiuü]ğ[ıiuü]n[dt][ae](?!\w)|\d[\d.,]*\s+yıl\s+önce(?!\w)",
         re.IGNORECASE,
     ),
-    "en": re.compile(r"(?!)"),
+    "en": re.compile(r"\b\d[\d.,]*\s+years?\s+ago\b", re.IGNORECASE),
 }
 """A time told by an event rather than a calendar, in Turkish: ``I. Dünya Savaşı’nın sonunda``
 (at the end of), ``Savaşı'ndan önce`` (before), ``aktif olduğunda`` (when it is)."""

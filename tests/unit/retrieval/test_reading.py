@@ -1326,3 +1326,23 @@ def test_a_turkish_when_is_answered_by_an_event_as_well_as_a_date() -> None:
     # A sentence saying no time at all still does not answer.
     none = ReadPassage("P1", "Renanya, Versay Barış Antlaşması’na tabi bir bölgeydi.", ())
     assert not read("Renanya, Versay Barış Antlaşmasına ne zaman tabi oldu?", none).answers
+
+
+def test_an_era_or_a_span_back_from_now_says_when() -> None:
+    # Issue 22: "pada masa Neolitikum, sekitar 10.000 tahun yang lalu" had not been read as a time.
+    boat = ReadPassage(
+        "P1",
+        "Penemuan radar pada abad ke-20 membuat pelayaran lebih aman. "
+        "Perahu pertama dikenal pada masa Neolitikum, sekitar 10.000 tahun yang lalu.",
+        (),
+    )
+    best = read("Kapan perahu pertama dibuat?", boat).best
+    assert best is not None and best.answers and "Neolitikum" in best.unit.text
+    assert read(
+        "When was the first boat made?",
+        ReadPassage("P1", "The first boat was made about 10,000 years ago.", ()),
+    ).answers
+    assert read(
+        "İlk tekne ne zaman yapıldı?",
+        ReadPassage("P1", "İlk tekne yaklaşık 10.000 yıl önce yapıldı.", ()),
+    ).answers
