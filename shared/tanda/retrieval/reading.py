@@ -704,6 +704,10 @@ def holds_kind(question: QuestionAnalysis, text: str) -> bool:
         named = _names(text, agents=kind == "person", asked=asked)
         if any(fold(name.lower()) not in asked for name in named):
             return True
+        if kind == "person" and not any(t.name for t in question.focus):
+            # "Siapakah orang tua?" asks who parents are, a kind of person: a definition
+            # answers ("Orang tua adalah ayah dan/atau ibu …").
+            return _defines(question, text)
         return kind == "place" and _turkish_where(question, text)
     if kind == "definition":
         return _defines(question, text)

@@ -1346,3 +1346,15 @@ def test_an_era_or_a_span_back_from_now_says_when() -> None:
         "İlk tekne ne zaman yapıldı?",
         ReadPassage("P1", "İlk tekne yaklaşık 10.000 yıl önce yapıldı.", ()),
     ).answers
+
+
+def test_who_a_kind_of_person_is_is_answered_by_its_definition() -> None:
+    # Issue 22: "siapakah orang tua?" names no one; a definition of parents answers it.
+    passage = ReadPassage(
+        "P1",
+        "Orang tua adalah ayah dan/atau ibu seorang anak. "
+        "Menurut Thamrin Nasution, orang tua bertanggung jawab dalam suatu keluarga.",
+        (),
+    )
+    best = read("siapakah orang tua?", passage).best
+    assert best is not None and best.answers and "ayah" in best.unit.text
