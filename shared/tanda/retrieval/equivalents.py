@@ -48,6 +48,7 @@ EQUIVALENTS: Final[tuple[str, ...]] = (
     "released launched introduced dirilis diluncurkan dikeluarkan diterbitkan diperkenalkan "
     "yayınlandı tanıtıldı",
     "led memimpin dipimpin pimpinan yönetti",
+    "invasion invaded invasi penyerbuan menyerbu menginvasi işgal",
     # a wife or a husband is who one married (two groups: a wife is not a husband)
     "married menikah menikahi pernikahan evlendi wife istri",
     "married menikah menikahi pernikahan evlendi husband suami",

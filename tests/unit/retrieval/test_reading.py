@@ -1358,3 +1358,11 @@ def test_who_a_kind_of_person_is_is_answered_by_its_definition() -> None:
     )
     best = read("siapakah orang tua?", passage).best
     assert best is not None and best.answers and "ayah" in best.unit.text
+
+
+def test_an_invasion_is_said_in_other_words() -> None:
+    # Issue 22 (equivalents): "Invasi Polandia" asked, "Penyerbuan Polandia" written.
+    passage = ReadPassage(
+        "P1", "Penyerbuan Polandia dimulai pada tanggal 1 September 1939.", ("Perang Dunia II",)
+    )
+    assert read("Kapan Invasi Polandia dimulai?", passage).answers
