@@ -1383,6 +1383,11 @@ def _negated_span(
     değil``)."""
     if lang == "tr":
         return words[max(0, at - 1) : at]
+    if reach == UNIT_NEGATION_REACH:
+        # A sentence's negation skips a modal or other function word to the word it denies:
+        # "tidak dapat dihuni" denies living there.
+        after = [w for w in words[at + 1 :] if not is_function_word(w[0], lang)]
+        return tuple(after[:reach])
     return words[at + 1 : at + 1 + reach]
 
 

@@ -1151,6 +1151,11 @@ def test_a_sentences_negation_denies_the_word_right_after_it_only() -> None:
     # A sentence denying the asked word itself still says the opposite.
     denied = ReadPassage("P1", "Ratzel tidak diketahui lahir di kota mana.", ())
     assert not read("Di kota mana Ratzel diketahui lahir?", denied).answers
+    # ... past a modal: "tidak dapat dihuni" denies living there.
+    mars = ReadPassage(
+        "P1", "Berdasarkan bukti dari satelit, Mars tidak dapat dihuni oleh manusia.", ()
+    )
+    assert not read("Berdasarkan bukti apa Mars dapat dihuni oleh manusia?", mars).answers
 
 
 def test_a_short_defined_term_is_its_definitions_subject_whole() -> None:
