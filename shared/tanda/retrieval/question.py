@@ -493,6 +493,7 @@ def _focus(text: str, lang: Lang, kind_words: str | None) -> tuple[FocusTerm, ..
     # surface, name, number, group, honorific
     kept: list[tuple[str, bool, bool, int | None, bool]] = []
     acronyms: set[str] = set()
+    decades: dict[str, frozenset[str]] = {}
     group = 0
     in_name = False
     for position, word in enumerate(words):
@@ -512,6 +513,7 @@ def _focus(text: str, lang: Lang, kind_words: str | None) -> tuple[FocusTerm, ..
             continue
         if lower[0].isdigit():
             kept.append((lower, False, True, None, False))
+            decades[lower] = _decade_years(word)
             continue
         honorific = capital and following and folded in _HONORIFICS
         kept.append((lower, name, False, group if name else None, honorific))
@@ -543,7 +545,9 @@ def _focus(text: str, lang: Lang, kind_words: str | None) -> tuple[FocusTerm, ..
         same = equivalents(lang)
         alternatives = (same.get(key, frozenset()) | same.get(fold(surface), frozenset())) - {key}
         if number:
-            alternatives |= _number_said_otherwise(surface, lang)
+            alternatives |= _number_said_otherwise(surface, lang) | decades.get(
+                surface, frozenset()
+            )
         terms[key] = FocusTerm(
             surface=surface,
             stem=key,
@@ -555,6 +559,24 @@ def _focus(text: str, lang: Lang, kind_words: str | None) -> tuple[FocusTerm, ..
             alternatives=tuple(sorted(alternatives)),
         )
     return tuple(terms.values())
+
+
+_DECADE: Final = re.compile(r"(\d{1,3}0)['’-]?(?:l[ae]r\w*|an|s)", re.IGNORECASE)
+
+
+def _decade_years(word: str) -> frozenset[str]:
+    """The years of a decade the question names (``80'lerde``, ``70lerde``, ``1980-an``,
+    ``1980s``) — a text says it by one of them (``1981'de``) or as the decade (``1980'lerin``).
+    A decade of two digits is of the last century from 30 (``80'ler``), of this one below."""
+    match = _DECADE.fullmatch(word)
+    if match is None:
+        return frozenset()
+    start = int(match.group(1))
+    if start < 100:
+        start += 1900 if start >= 30 else 2000
+    if not 1000 <= start <= 2090:
+        return frozenset()
+    return frozenset(str(year) for year in range(start, start + 10))
 
 
 def _number_said_otherwise(surface: str, lang: Lang) -> frozenset[str]:

@@ -1371,3 +1371,16 @@ def test_an_invasion_is_said_in_other_words() -> None:
         "P1", "Penyerbuan Polandia dimulai pada tanggal 1 September 1939.", ("Perang Dunia II",)
     )
     assert read("Kapan Invasi Polandia dimulai?", passage).answers
+
+
+def test_a_decade_is_held_by_a_year_within_it() -> None:
+    # Issue 22: "80'lerde" (in the 80s) had been a number no text says.
+    passage = ReadPassage(
+        "P1", "Spelling'in Hanedan dizisi ABC'de ilk kez 1981'de gösterime girdi.", ()
+    )
+    question = "Aaron Spelling'in hangi dizisi 80'lerde ABC'de ilk defa gösterime girmiştir?"
+    assert read(question, passage).answers
+    earlier = ReadPassage(
+        "P1", "Spelling'in Hanedan dizisi ABC'de ilk kez 1971'de gösterime girdi.", ()
+    )
+    assert not read(question, earlier).answers
