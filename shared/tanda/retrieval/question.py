@@ -504,7 +504,16 @@ def _focus(text: str, lang: Lang, kind_words: str | None) -> tuple[FocusTerm, ..
         capital = bare[:1].isupper()
         acronym = len(bare) >= 2 and bare.isupper() and not _ROMAN.match(bare)
         following = position + 1 < len(words) and words[position + 1][:1].isupper()
-        name = (acronym or (capital and (position > 0 or following))) and folded not in _TITLES
+        name = (
+            (acronym or (capital and (position > 0 or following)))
+            and folded not in _TITLES
+            and not (
+                lang == "tr"
+                and _FROM_PLACE.fullmatch(folded)
+                and not following
+                and not (position > 0 and words[position - 1][:1].isupper())
+            )
+        )
         if not (capital and (position > 0 or following)):
             in_name = False
         elif not in_name:
@@ -561,6 +570,10 @@ def _focus(text: str, lang: Lang, kind_words: str | None) -> tuple[FocusTerm, ..
     return tuple(terms.values())
 
 
+_FROM_PLACE: Final = re.compile(r"\w{3,}l[iu](?:n[iu]n)?")
+"""A Turkish word saying where someone is from (``Hintli``, ``Ankaralı``, ``Hintlinin``):
+capitalised, but — standing alone, not inside a name (``Osmanlı İmparatorluğu``, ``Gündüz
+Okulu``) — an attribute of the one asked about, not a name the answer must say."""
 _DECADE: Final = re.compile(r"(\d{1,3}0)['’-]?(?:l[ae]r\w*|an|s)", re.IGNORECASE)
 
 

@@ -1384,3 +1384,14 @@ def test_a_decade_is_held_by_a_year_within_it() -> None:
         "P1", "Spelling'in Hanedan dizisi ABC'de ilk kez 1971'de gösterime girdi.", ()
     )
     assert not read(question, earlier).answers
+
+
+def test_a_turkish_word_saying_where_someone_is_from_is_no_name_to_hold() -> None:
+    # Issue 22: "Hintli" (Indian) is capitalised, but the answer names the person, not India.
+    passage = ReadPassage(
+        "P1", "Mahatma Gandi sivil itaatsizliği bir direniş yolu olarak uyguladı.", ()
+    )
+    assert read("Hangi ünlü Hintli sivil itaatsizliği uygulamıştır?", passage).answers
+    # Inside a name it is the name's word: "Osmanlı İmparatorluğu" is still asked as a name.
+    other = ReadPassage("P1", "Veba Bizans İmparatorluğu'nda iki yüzyıl sürdü.", ())
+    assert not read("Veba Osmanlı İmparatorluğu'nda ne kadar sürmüştür?", other).answers
