@@ -129,7 +129,8 @@ _TIME_OF_AN_EVENT: Final[dict[Lang, re.Pattern[str]]] = {
     # Neolitikum", "10.000 tahun yang lalu"); an event ("setelah …") was measured and left out:
     # it cost more than it gave.
     "id": re.compile(
-        r"(?<!\w)(?:masa|zaman|era)\s+[A-Z]\w+|\d[\d.,]*\s+(?:tahun|abad)\s+(?:yang\s+)?lalu\b"
+        r"(?<!\w)(?:masa|zaman|era)\s+[A-Z]\w+|\d[\d.,]*\s+(?:tahun|abad)\s+(?:yang\s+)?lalu\b|"
+        r"(?<!\w)(?:pada|selama|semasa|sejak)\s+(?:masa\s+)?Perang\s+[A-Z]"
     ),
     "tr": re.compile(
         r"\w+['’]?\w*\s+(?:sonunda|başında|başlarında|sonlarında|sırasında|esnasında|"
@@ -138,7 +139,9 @@ _TIME_OF_AN_EVENT: Final[dict[Lang, re.Pattern[str]]] = {
         r"\w+[dt][ıiuü]ğ[ıiuü]n[dt][ae](?!\w)|\d[\d.,]*\s+yıl\s+önce(?!\w)",
         re.IGNORECASE,
     ),
-    "en": re.compile(r"\b\d[\d.,]*\s+years?\s+ago\b", re.IGNORECASE),
+    "en": re.compile(
+        r"\b\d[\d.,]*\s+years?\s+ago\b|\b(?:during|in|since)\s+(?:the\s+)?(?:[A-Z]\w+\s+)+War\b"
+    ),
 }
 """A time told by an event rather than a calendar, in Turkish: ``I. Dünya Savaşı’nın sonunda``
 (at the end of), ``Savaşı'ndan önce`` (before), ``aktif olduğunda`` (when it is)."""

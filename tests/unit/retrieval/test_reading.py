@@ -1395,3 +1395,17 @@ def test_a_turkish_word_saying_where_someone_is_from_is_no_name_to_hold() -> Non
     # Inside a name it is the name's word: "Osmanlı İmparatorluğu" is still asked as a name.
     other = ReadPassage("P1", "Veba Bizans İmparatorluğu'nda iki yüzyıl sürdü.", ())
     assert not read("Veba Osmanlı İmparatorluğu'nda ne kadar sürmüştür?", other).answers
+
+
+def test_a_war_says_when() -> None:
+    # Issue 22: "dibangun pada Perang Dunia II" (built during the Second World War) says when.
+    airport = ReadPassage(
+        "P1",
+        "Bandar udara ini melayani penerbangan sipil. Bandar udara ini dibangun pada Perang "
+        "Dunia II di atas lapangan pacuan kuda.",
+        (),
+    )
+    best = read("Kapan Bandar Udara Gibraltar dibangun?", airport).best
+    assert best is not None and best.answers and "Perang Dunia II" in best.unit.text
+    english = ReadPassage("P1", "The airport was built during the Second World War.", ())
+    assert read("When was the airport built?", english).answers
