@@ -406,10 +406,41 @@ misspelt (``berapkah``, ``sipakah``, ``dimankah``); a shorter one may be a word 
 (``adakah``, ``kapal``)."""
 
 
+_SHORTHAND: Final = {
+    "yg": "yang",
+    "dgn": "dengan",
+    "utk": "untuk",
+    "tdk": "tidak",
+    "dlm": "dalam",
+    "krn": "karena",
+    "thn": "tahun",
+    "brp": "berapa",
+    "kpn": "kapan",
+    "dmn": "dimana",
+    "bgmn": "bagaimana",
+    "sbg": "sebagai",
+    "tsb": "tersebut",
+    "pd": "pada",
+    "org": "orang",
+}
+"""Indonesian shorthand as people type a question (``Apa yg dimaksud dgn …``)."""
+_SHORT_WORD: Final = re.compile(
+    r"(?<![\w'’])(" + "|".join(_SHORTHAND) + r")(?![\w'’])", re.IGNORECASE
+)
+_JOINED_FRAME: Final = re.compile(r"(?<!\w)(yang)(dimaksud|disebut)(?!\w)", re.IGNORECASE)
+
+
 def _mended(text: str) -> str:
-    """``text`` with its first word read as the question word it misspells, when it is one
-    letter (:func:`tanda.retrieval.edits.one_edit`) from exactly one question word of
-    :data:`MENDED_MIN_LETTERS` letters or more in the languages tanda reads; else as it is."""
+    """``text`` with Indonesian shorthand written out (``yg`` → ``yang``), a framing phrase
+    typed as one word split (``yangdimaksud``), and its first word read as the question word it
+    misspells, when it is one letter (:func:`tanda.retrieval.edits.one_edit`) from exactly one
+    question word of :data:`MENDED_MIN_LETTERS` letters or more in the languages tanda reads."""
+    text = _SHORT_WORD.sub(
+        # written in capitals it is an acronym (``PD II``), not shorthand
+        lambda m: m.group(1) if m.group(1).isupper() else _SHORTHAND[m.group(1).lower()],
+        text,
+    )
+    text = _JOINED_FRAME.sub(r"\1 \2", text)
     found = _FIRST_WORD.match(text)
     if found is None:
         return text

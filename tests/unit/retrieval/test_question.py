@@ -235,3 +235,19 @@ def test_a_name_in_a_question_with_decomposed_dotted_capitals_is_still_no_questi
     # is found in the text as read, not as written.
     question = "I\u0307I\u0307I\u0307 Doktor Kim ne sıklıkta seyahat eder?"
     assert analyze_question(question, "tr").kind == "thing"
+
+
+def test_indonesian_shorthand_and_a_joined_frame_are_read_as_written_out() -> None:
+    # Issue 22: "Apa yg dimaksud dgn feodal?" and "apakah yangdimaksud dengan Decepticons?" had
+    # not been read as definition questions; "yg" and "yangdimaksud" were asked as words.
+    for text, term in (
+        ("Apa yg dimaksud dgn feodal?", "feodal"),
+        ("apakah yangdimaksud dengan Decepticons?", "Decepticons"),
+    ):
+        question = analyze_question(text)
+        assert question.kind == "definition" and question.defined_term == term
+        assert question.text == text  # the question itself is kept as asked
+    counted = analyze_question("Brp jumlah penduduk Kota Malang thn 2020?")
+    assert counted.kind == "number" and "thn" not in [t.surface for t in counted.focus]
+    # Written in capitals it is an acronym, not shorthand.
+    assert "pd" in [t.surface for t in analyze_question("Kapan PD II berakhir?").focus]
