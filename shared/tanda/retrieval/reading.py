@@ -143,8 +143,9 @@ _TIME_OF_AN_EVENT: Final[dict[Lang, re.Pattern[str]]] = {
         r"\b\d[\d.,]*\s+years?\s+ago\b|\b(?:during|in|since)\s+(?:the\s+)?(?:[A-Z]\w+\s+)+War\b"
     ),
 }
-"""A time told by an event rather than a calendar, in Turkish: ``I. Dünya Savaşı’nın sonunda``
-(at the end of), ``Savaşı'ndan önce`` (before), ``aktif olduğunda`` (when it is)."""
+"""A time told otherwise than by a calendar: an era, a span back from now, a war, and in Turkish
+an event (``I. Dünya Savaşı’nın sonunda``, at the end of; ``Savaşı'ndan önce``, before;
+``aktif olduğunda``, when it is)."""
 _MONTHS: Final = re.compile(
     r"\b(?:januari|februari|maret|april|mei|juni|juli|agustus|september|oktober|november|"
     r"desember|ocak|şubat|mart|nisan|mayıs|haziran|temmuz|ağustos|eylül|ekim|kasım|aralık|"
@@ -727,9 +728,12 @@ _TR_WHERE: Final[dict[str, re.Pattern[str]]] = {
     "nerede": re.compile(r"(?<!\w)\w{3,}?(?:n?[dt][ae])(?!\w)"),
     "nereden": re.compile(r"(?<!\w)\w{3,}?(?:n?[dt][ae]n)(?!\w)"),
 }
-_TR_NOT_PLACES: Final = _words(
-    "yıl sıra zaman dönem süre tarih ay gün hafta saat sonra önce sırada ayrıca halde durum "
-    "biçim şekil oran ölçü"
+_TR_NOT_PLACES: Final = tuple(
+    fold(w)
+    for w in _words(
+        "yıl sıra zaman dönem süre tarih ay gün hafta saat sonra önce sırada ayrıca halde durum "
+        "biçim şekil oran ölçü"
+    )
 )
 """What a Turkish locative says that is not where: a time, a manner, a measure."""
 
@@ -741,12 +745,9 @@ def _turkish_where(question: QuestionAnalysis, text: str) -> bool:
         return False
     asked = {t.stem for t in question.focus}
     found = [m.group() for m in _TR_WHERE[question.question_word].finditer(lowercase(text, "tr"))]
-    stems = stem(found, "tr")
+    folded = [(s, fold(s)) for s in stem(found, "tr")]
     return any(
-        s not in asked
-        and fold(s) not in asked
-        and not any(fold(s).startswith(fold(w)) for w in _TR_NOT_PLACES)
-        for s in stems
+        s not in asked and f not in asked and not f.startswith(_TR_NOT_PLACES) for s, f in folded
     )
 
 
@@ -888,6 +889,7 @@ def _place_said(question: QuestionAnalysis, text: str) -> bool:
     does not say (``terletak di wilayah Bohemia, Eropa Tengah`` for "letak kerajaan
     Bohemia")."""
     asked = {fold(t.surface) for t in question.focus}
+    no_place = asked | _PLACE_KINDS | _LANDFORMS | _EVERYWHERE
     life = _LIFE_SPAN.search(_REFERENCE_MARK.sub("", text))
     if life is not None and any(
         fold(name.lower()) not in asked for name in _names(life.group(), asked=asked)
@@ -905,7 +907,7 @@ def _place_said(question: QuestionAnalysis, text: str) -> bool:
             position = word.end()
             said = word.group().strip()
             key = fold(said.lower().strip("."))
-            if said[:1].isupper() and key not in asked | _PLACE_KINDS | _LANDFORMS | _EVERYWHERE:
+            if said[:1].isupper() and key not in no_place:
                 return True  # a name, not only its kind ("di Kabupaten Kepulauan Tanimbar")
             if said.endswith(".") and len(said) != 2:
                 break  # a sentence's end (not an initial: "c. 1096", "H. Uso")
@@ -1326,7 +1328,7 @@ def _polarity_differs(
     bears = {
         stem
         for n in at
-        for _, stem in _negated_span(words, n, question.lang, UNIT_NEGATION_REACH)
+        for _, stem in _negated_span(words, n, question.lang, sentence=True)
         if stem in stems
     }
     if question.negated:
@@ -1379,19 +1381,18 @@ def _denied(question: QuestionAnalysis) -> frozenset[str]:
 
 
 def _negated_span(
-    words: tuple[tuple[str, str], ...], at: int, lang: Lang, reach: int = NEGATION_REACH
+    words: tuple[tuple[str, str], ...], at: int, lang: Lang, *, sentence: bool = False
 ) -> tuple[tuple[str, str], ...]:
     """The words a negation at ``at`` bears on: the :data:`NEGATION_REACH` after it (``tidak
-    diketahui``, ``not known``), in Turkish the one before it (``resmi olmayan``, ``bilinen
-    değil``)."""
+    diketahui``, ``not known``) — in a ``sentence`` the :data:`UNIT_NEGATION_REACH` after it
+    past any modal or other function word (``tidak dapat dihuni`` denies living there) —, in
+    Turkish the one before it (``resmi olmayan``, ``bilinen değil``)."""
     if lang == "tr":
         return words[max(0, at - 1) : at]
-    if reach == UNIT_NEGATION_REACH:
-        # A sentence's negation skips a modal or other function word to the word it denies:
-        # "tidak dapat dihuni" denies living there.
+    if sentence:
         after = [w for w in words[at + 1 :] if not is_function_word(w[0], lang)]
-        return tuple(after[:reach])
-    return words[at + 1 : at + 1 + reach]
+        return tuple(after[:UNIT_NEGATION_REACH])
+    return words[at + 1 : at + 1 + NEGATION_REACH]
 
 
 @lru_cache(maxsize=8192)
@@ -1464,9 +1465,10 @@ def read_units(question: QuestionAnalysis, passages: Sequence[ReadPassage]) -> R
     # "tradisional").
     # A word is asked as written too: an opposite may be keyed so (``öldü``, which folds to
     # ``oldu``).
-    undenied = (asked_keys | {t.surface for t in focus}) - {
+    denied_keys = frozenset(
         k for t in focus if t.stem in denied for k in (t.stem, fold(t.surface), t.surface)
-    }
+    )
+    undenied = (asked_keys | {t.surface for t in focus}) - denied_keys
     opposites = _asked_opposites(undenied, lang)
     # A question asking what something is *not* ("yang bukan pendiri", "non-kabupaten") is
     # answered by a unit that denies, or says the opposite of, what the question denies. A noun
@@ -1475,9 +1477,7 @@ def read_units(question: QuestionAnalysis, passages: Sequence[ReadPassage]) -> R
     # required.
     denial_asked = bool(denied) and bool(_surfaces(question.text) & _NOUN_NEGATIONS[lang])
     denied_terms = [t for t in focus if t.stem in denied]
-    denied_opposites = _asked_opposites(
-        frozenset(k for t in focus if t.stem in denied for k in (t.stem, fold(t.surface))), lang
-    )
+    denied_opposites = _asked_opposites(denied_keys, lang)
     # Said by the passage rather than the sentence, only a word the question is about counts (not
     # an attribute word such as ``pertama``, which a passage may say of anything).
     weighty = frozenset(
