@@ -5,7 +5,8 @@ writes ``VAT``; ``wafat`` of a text that writes ``meninggal``).
 General vocabulary of the documents tanda reads — government and business documents, statutes,
 budgets, invoices — and the commonest life and time verbs; nothing of any one partner's documents.
 A group is matched on folded surfaces and on stems, as :mod:`tanda.retrieval.analysis` analyses
-them, so inflected forms of a listed word meet too; every entry is one word.
+them, so inflected forms of a listed word meet too; every entry is one word, but for
+:data:`COMPOUNDS`, two words said by one.
 """
 
 from __future__ import annotations
@@ -75,6 +76,33 @@ EQUIVALENTS: Final[tuple[str, ...]] = (
     "reproduce reproduction berkembangbiak bereproduksi reproduksi üreme",
     "initiated coined menggagas penggagas mencetuskan pencetus",
 )
+
+
+COMPOUNDS: Final[tuple[tuple[str, str], ...]] = (
+    # parents are a father and a mother: a text names them one by one
+    ("orang tua", "ayah ibu bapak ayahanda ibunda ayahnya ibunya"),
+    ("anne baba", "ebeveyn"),
+)
+"""Two words that together say what one word of another group says (``orang tua`` — parents —
+said by ``ayah``, ``ibu``): the other way round, the one word does not say the two (a father is
+not both parents)."""
+
+
+@cache
+def compounds(lang: Lang) -> dict[tuple[str, str], frozenset[str]]:
+    """Each listed compound's two folded words → the matching keys (folded surface and stem in
+    ``lang``) of the words that say it."""
+    out: dict[tuple[str, str], frozenset[str]] = {}
+    for compound, group in COMPOUNDS:
+        first, second = (fold(lowercase(w, lang)) for w in compound.split())
+        words = [lowercase(w, lang) for w in group.split()]
+        out[first, second] = frozenset(
+            k
+            for w, s in zip(words, stem(words, lang), strict=True)
+            for k in (fold(w), fold(s))
+            if len(k) > 2
+        )
+    return out
 
 
 @cache

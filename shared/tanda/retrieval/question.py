@@ -25,6 +25,7 @@ Pure: no I/O. The cue lists are general language resources, like the function wo
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Sequence
 from functools import lru_cache
@@ -44,7 +45,7 @@ from tanda.lang import (
 from tanda.numbers.lexicon import CARDINAL_WORDS, roman_numeral
 from tanda.retrieval.analysis import lowercase, query_terms, stem
 from tanda.retrieval.edits import one_edit
-from tanda.retrieval.equivalents import equivalents
+from tanda.retrieval.equivalents import compounds, equivalents
 from tanda.retrieval.frames import ALL_FRAMES, FOLDED_FRAMES
 from tanda.retrieval.pages import requested_pages
 
@@ -562,6 +563,22 @@ def _focus(text: str, lang: Lang, kind_words: str | None) -> tuple[FocusTerm, ..
     if not kept:
         return ()
     stems = stem([surface for surface, *_ in kept], lang)
+    # Two words side by side that together say what one word says (``orang tua`` — ``ayah``) —
+    # unless a word after them makes them another thing (``orang tua tiri``, a step-parent).
+    said_together: dict[str, set[str]] = {}
+    lowered = [fold(lowercase(w, lang)) for w in words]
+    for (first, second), keys in compounds(lang).items():
+        for at, (one, other) in enumerate(itertools.pairwise(lowered)):
+            after = words[at + 2] if at + 2 < len(words) else ""
+            if (
+                after[:1].islower()
+                and not is_function_word(lowercase(after, lang), lang)
+                and fold(after) not in cue_words
+            ):
+                continue
+            if one == first and other == second:
+                said_together.setdefault(first, set()).update(keys)
+                said_together.setdefault(second, set()).update(keys)
     terms: dict[str, FocusTerm] = {}
     for (surface, name, number, in_group, honorific), stemmed in zip(kept, stems, strict=True):
         key = surface if number else fold(stemmed)
@@ -583,7 +600,11 @@ def _focus(text: str, lang: Lang, kind_words: str | None) -> tuple[FocusTerm, ..
         else:
             weight = TERM_WEIGHT
         same = equivalents(lang)
-        alternatives = (same.get(key, frozenset()) | same.get(fold(surface), frozenset())) - {key}
+        alternatives = (
+            same.get(key, frozenset())
+            | same.get(fold(surface), frozenset())
+            | said_together.get(fold(surface), set())
+        ) - {key}
         if number:
             alternatives |= _number_said_otherwise(surface, lang) | decades.get(
                 surface, frozenset()

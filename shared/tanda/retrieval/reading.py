@@ -1088,6 +1088,23 @@ def _unknown_names(
     return tuple(unknown)
 
 
+_DOUBLED: Final = re.compile(r"(?<!\w)([A-ZÀ-ÖØ-ÞÇĞİÖŞÜ][\w'’-]+)\s+\1(?!\w)")
+"""A name's word written twice in a row (``Duran Duran``)."""
+
+
+def _doubled_unsaid(question: str, texts: Sequence[str]) -> tuple[str, ...]:
+    """A name the question writes with a word twice in a row (``Duran Duran``) that no text read
+    writes so: the question keeps each word once, so the reader would take ``Harry Harry`` for
+    the ``Harry`` of ``Harry Potter``."""
+    unsaid: list[str] = []
+    for match in _DOUBLED.finditer(question):
+        word = re.escape(match.group(1))
+        twice = re.compile(rf"(?<!\w){word}\s+{word}(?!\w)", re.IGNORECASE)
+        if not any(twice.search(t) for t in texts):
+            unsaid.append(match.group(0))
+    return tuple(unsaid)
+
+
 def _missing_names(
     focus: Sequence[FocusTerm],
     placed: set[int],
@@ -1501,7 +1518,9 @@ def read_units(question: QuestionAnalysis, passages: Sequence[ReadPassage]) -> R
     # is not "Kabupaten Pasaman Barat", however many of its words they share.
     anywhere = _names_held(focus, everywhere)
     by_end = _said_by_end(focus, everywhere, [t for p in passages for t in (*p.identity, p.text)])
-    unknown = _unknown_names(focus, anywhere, spelt, by_end)
+    unknown = _unknown_names(focus, anywhere, spelt, by_end) + _doubled_unsaid(
+        question.text, [t for p in passages for t in (*p.identity, p.text)]
+    )
     named = [n for n, t in enumerate(focus) if t.name and not t.number]
     readings: list[UnitReading] = []
     for rank, passage in enumerate(passages):

@@ -1409,3 +1409,30 @@ def test_a_war_says_when() -> None:
     assert best is not None and best.answers and "Perang Dunia II" in best.unit.text
     english = ReadPassage("P1", "The airport was built during the Second World War.", ())
     assert read("When was the airport built?", english).answers
+
+
+def test_parents_are_said_by_a_father_or_a_mother() -> None:
+    # Issue 22: "orang tua" (parents) had been two words no sentence naming a father holds.
+    passage = ReadPassage(
+        "P1",
+        "Harry Potter adalah tokoh utama seri novel karya J. K. Rowling. James Potter adalah "
+        "ayah dari Harry Potter dan suami dari Lily Evans.",
+        (),
+    )
+    best = read("siapakah orang tua Harry Potter?", passage).best
+    assert best is not None and best.answers and "James Potter" in best.unit.text
+    # A word after the two makes them another thing: a step-parent is no father.
+    assert not read("Siapakah orang tua tiri Harry Potter?", passage).answers
+    # The other way round, one parent is not both: "ayah" is not said by "orang tua".
+    parents = ReadPassage("P1", "Orang tua Budi tinggal di Bandung.", ())
+    assert not read("Siapa ayah Budi?", parents).answers
+
+
+def test_a_name_written_with_a_word_twice_is_not_a_name_said_once() -> None:
+    # Issue 22: "Harry Harry" was read as the "Harry" of "Harry Potter".
+    passage = ReadPassage(
+        "P1", "James Potter adalah ayah dari Harry Potter dan suami dari Lily Evans.", ()
+    )
+    assert not read("Siapa ayah Harry Harry?", passage).answers
+    band = ReadPassage("P1", "Duran Duran dibentuk di Birmingham pada tahun 1978.", ())
+    assert read("Kapan Duran Duran dibentuk?", band).answers
