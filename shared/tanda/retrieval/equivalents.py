@@ -75,6 +75,7 @@ EQUIVALENTS: Final[tuple[str, ...]] = (
     "logo emblem lambang logosu amblem",
     "reproduce reproduction berkembangbiak bereproduksi reproduksi üreme",
     "initiated coined menggagas penggagas mencetuskan pencetus",
+    "changed renamed berubah mengubah diubah berganti mengganti diganti değişti değiştirdi",
 )
 
 

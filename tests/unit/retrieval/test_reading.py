@@ -1436,3 +1436,13 @@ def test_a_name_written_with_a_word_twice_is_not_a_name_said_once() -> None:
     assert not read("Siapa ayah Harry Harry?", passage).answers
     band = ReadPassage("P1", "Duran Duran dibentuk di Birmingham pada tahun 1978.", ())
     assert read("Kapan Duran Duran dibentuk?", band).answers
+
+
+def test_a_change_is_said_by_any_verb_of_changing() -> None:
+    # Issue 22: "berubah menjadi First Media" had not met "mengganti namanya menjadi First Media".
+    passage = ReadPassage(
+        "P1",
+        "Pada 16 Juni 2007, Broadband Multimedia mengganti namanya menjadi First Media.",
+        (),
+    )
+    assert read("Kapan PT Broadband Multimedia Tbk berubah menjadi First Media?", passage).answers
