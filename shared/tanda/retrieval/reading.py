@@ -1462,7 +1462,10 @@ def read_units(question: QuestionAnalysis, passages: Sequence[ReadPassage]) -> R
     focus = question.focus
     total = question.focus_weight
     asked_keys = frozenset({t.stem for t in focus} | {fold(t.surface) for t in focus})
-    pairs = frozenset(zip((t.stem for t in focus), (t.stem for t in focus[1:]), strict=False))
+    # Keyed as :func:`_phrases` reads a text: a name's key is its word, but the text's words are
+    # stemmed alike (``Perjanjian`` — ``janji``).
+    said_as = [(_content_sequence(t.surface, lang) or (t.stem,))[0] for t in focus]
+    pairs = frozenset(itertools.pairwise(said_as))
     content = [n for n, t in enumerate(focus) if _is_content(t)]
     if question.kind == "definition":
         # The classifier before a defined term (``kitab``) need not be said: the term is.

@@ -1446,3 +1446,16 @@ def test_a_change_is_said_by_any_verb_of_changing() -> None:
         (),
     )
     assert read("Kapan PT Broadband Multimedia Tbk berubah menjadi First Media?", passage).answers
+
+
+def test_a_name_said_as_the_question_says_it_ranks_higher() -> None:
+    # Issue 22: the phrase bonus had keyed a name by its word ("perjanjian") and the text by its
+    # stem ("janji"), so "kitab Perjanjian Lama" side by side counted for nothing.
+    passage = ReadPassage(
+        "P1",
+        "Alkitab memuat 27 kitab yang lama disalin sebelum perjanjian itu ditulis. "
+        "Alkitab Kristen memuat 39 kitab Perjanjian Lama.",
+        (),
+    )
+    best = read("Berapa jumlah kitab Perjanjian Lama?", passage).best
+    assert best is not None and best.answers and "39" in best.unit.text
