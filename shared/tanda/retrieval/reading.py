@@ -1617,7 +1617,7 @@ def read_units(question: QuestionAnalysis, passages: Sequence[ReadPassage]) -> R
                 + CONTENT_BONUS * _share(content, held_at)
                 + (DEFINIENDUM_BONUS if kind and _opens_with_term(question, unit.text) else 0.0)
                 + (NEAR_BONUS if kind and answer_near_focus(question, unit.text) else 0.0)
-                - EQUIVALENT_COST * sum(1 for n in held_at if not _exact(focus[n], keys))
+                - _equivalent_cost([focus[n] for n in held_at if not _exact(focus[n], keys)], total)
                 - (OTHER_YEAR_COST if _other_year(asked_years, unit.text) else 0.0)
                 + ORDINAL_BONUS
                 * _share(ordinals, held_at | _spelt(ordinals, focus, lang, unit.text))
@@ -1860,6 +1860,15 @@ def _other_year(asked: frozenset[str], text: str) -> bool:
 
 _YEAR_IN_TEXT: Final = re.compile(rf"(?<![\d.,]){_YEAR_DIGITS}(?![\d.,]\d)")
 """A year as :data:`_BARE_YEAR` reads one, standing in a text."""
+
+
+def _equivalent_cost(loose: Sequence[FocusTerm], total: float) -> float:
+    """What the focus words a unit holds only through an equivalent or a near form cost its
+    score: :data:`EQUIVALENT_COST` each, but never more than they add to what it holds — a word
+    held loosely is still more than a word not held at all."""
+    if not loose or not total:
+        return 0.0
+    return min(EQUIVALENT_COST * len(loose), 0.3 * sum(t.weight for t in loose) / total)
 
 
 def _is_content(term: FocusTerm) -> bool:

@@ -1459,3 +1459,16 @@ def test_a_name_said_as_the_question_says_it_ranks_higher() -> None:
     )
     best = read("Berapa jumlah kitab Perjanjian Lama?", passage).best
     assert best is not None and best.answers and "39" in best.unit.text
+
+
+def test_a_word_held_through_an_equivalent_is_not_worse_than_a_word_not_held() -> None:
+    # Issue 22: each word met only through an equivalent cost 0.05, more than a light word adds
+    # to what a unit holds, so a sentence saying "nilai" for the asked "jumlah" fell behind one
+    # saying nothing of it.
+    passage = ReadPassage(
+        "P1",
+        "Nilai pajak hotel Kota Malang adalah 10 persen. Pajak hotel Kota Malang adalah 12 persen.",
+        (),
+    )
+    reading = read("Berapa jumlah pajak hotel Kota Malang?", passage)
+    assert reading.best is not None and reading.best.unit.text.startswith("Nilai")
