@@ -444,12 +444,25 @@ class _Keys:
 @lru_cache(maxsize=8192)
 def _keys(text: str, lang: Lang) -> _Keys:
     capitals = frozenset(fold(w.lower()) for w in _CAPITALS.findall(text))
-    stems = _terms(text, lang)
+    stems = _terms(text, lang) | _apostrophe_words(text, lang)
     if _LIFE_SPAN.search(_REFERENCE_MARK.sub("", text)):
         # "Petrus Lombardus (1100 – 21 Juli 1160)": a person's years in brackets say when they
         # were born and when they died, without the words.
         stems |= _life_keys(lang)
     return _Keys(stems, _surfaces(text), lang, capitals, text)
+
+
+_APOSTROPHE_WORD: Final = re.compile(r"[^\W\d_]+['’][^\W\d_]+(?:['’][^\W\d_]+)*")
+
+
+def _apostrophe_words(text: str, lang: Lang) -> frozenset[str]:
+    """The words of ``text`` written with an apostrophe inside, whole, with either apostrophe
+    (``ma'ruf``, ``ma’ruf``): the tokenizer splits them (a Turkish suffix falls away), but a
+    question names ``Ma'ruf Amin``, ``O'Neal``, ``Bahá'í`` as written."""
+    if "'" not in text and "’" not in text:
+        return frozenset()
+    words = {fold(lowercase(w, lang)) for w in _APOSTROPHE_WORD.findall(text)}
+    return frozenset(form for w in words for form in (w, w.replace("’", "'"), w.replace("'", "’")))
 
 
 _LIFE_SPAN: Final = re.compile(

@@ -1472,3 +1472,15 @@ def test_a_word_held_through_an_equivalent_is_not_worse_than_a_word_not_held() -
     )
     reading = read("Berapa jumlah pajak hotel Kota Malang?", passage)
     assert reading.best is not None and reading.best.unit.text.startswith("Nilai")
+
+
+def test_a_name_written_with_an_apostrophe_is_held_as_written() -> None:
+    # Issue 22: the question keeps "Ma'ruf" whole, the text's words were split at the
+    # apostrophe ("ma", "ruf"), so the name was missing from the very sentence saying it.
+    passage = ReadPassage("P1", "Ma'ruf Amin lahir pada 11 Maret 1943 di Tangerang.", ())
+    assert read("Kapan Ma'ruf Amin lahir?", passage).answers
+    curly = ReadPassage("P1", "Shaquille O’Neal was born on March 6, 1972.", ())
+    assert read("When was Shaquille O'Neal born?", curly).answers
+    # Another name with an apostrophe is still another name.
+    other = ReadPassage("P1", "Ma'mun Amin lahir pada 11 Maret 1943 di Tangerang.", ())
+    assert not read("Kapan Ma'ruf Amin lahir?", other).answers
