@@ -15,7 +15,7 @@ from functools import cache
 from typing import Final
 
 from tanda.lang import Lang, fold
-from tanda.retrieval.analysis import lowercase, reads_as_function_word, stem
+from tanda.retrieval.analysis import lowercase, reads_as_function_word, stem, surface_terms
 
 EQUIVALENTS: Final[tuple[str, ...]] = (
     # taxes and invoices
@@ -87,6 +87,101 @@ COMPOUNDS: Final[tuple[tuple[str, str], ...]] = (
 """Two words that together say what one word of another group says (``orang tua`` — parents —
 said by ``ayah``, ``ibu``): the other way round, the one word does not say the two (a father is
 not both parents)."""
+
+
+ABBREVIATIONS: Final[dict[Lang, tuple[str, ...]]] = {
+    # Indonesian laws, regulations and the bodies that make and spend budgets
+    "id": (
+        "uu = undang-undang",
+        "perpu = peraturan pemerintah pengganti undang-undang",
+        "perppu = peraturan pemerintah pengganti undang-undang",
+        "pp = peraturan pemerintah",
+        "perpres = peraturan presiden",
+        "keppres = keputusan presiden",
+        "permen = peraturan menteri",
+        "kepmen = keputusan menteri",
+        "perda = peraturan daerah",
+        "perkada = peraturan kepala daerah",
+        "pergub = peraturan gubernur",
+        "perbup = peraturan bupati",
+        "pemda = pemerintah daerah",
+        "pemprov = pemerintah provinsi",
+        "pemkot = pemerintah kota",
+        "pemkab = pemerintah kabupaten",
+        "pemilu = pemilihan umum",
+        "pilkada = pemilihan kepala daerah",
+        "apbn = anggaran pendapatan dan belanja negara",
+        "apbd = anggaran pendapatan dan belanja daerah",
+        "pad = pendapatan asli daerah",
+        "dau = dana alokasi umum",
+        "dak = dana alokasi khusus",
+        "silpa = sisa lebih pembiayaan anggaran",
+        "dpr = dewan perwakilan rakyat",
+        "dprd = dewan perwakilan rakyat daerah",
+        "dpd = dewan perwakilan daerah",
+        "mpr = majelis permusyawaratan rakyat",
+        "ma = mahkamah agung",
+        "mk = mahkamah konstitusi",
+        "bpk = badan pemeriksa keuangan",
+        "bps = badan pusat statistik",
+        "kpk = komisi pemberantasan korupsi",
+        "kpu = komisi pemilihan umum",
+        "ojk = otoritas jasa keuangan",
+        "bumn = badan usaha milik negara",
+        "bumd = badan usaha milik daerah",
+        "tni = tentara nasional indonesia",
+        "polri = kepolisian negara republik indonesia",
+        "pns = pegawai negeri sipil",
+        "asn = aparatur sipil negara",
+        "opd = organisasi perangkat daerah",
+        "npwp = nomor pokok wajib pajak",
+        "nik = nomor induk kependudukan",
+        "ktp = kartu tanda penduduk",
+        "ppn = pajak pertambahan nilai",
+        "pph = pajak penghasilan",
+        "pdp = pelindungan data pribadi",
+        "pdp = perlindungan data pribadi",
+        "puskesmas = pusat kesehatan masyarakat",
+        "rsud = rumah sakit umum daerah",
+        "parpol = partai politik",
+        "ormas = organisasi kemasyarakatan",
+        "kades = kepala desa",
+        "sekda = sekretaris daerah",
+    ),
+    "tr": (
+        "tbmm = türkiye büyük millet meclisi",
+        "tc = türkiye cumhuriyeti",
+        "kdv = katma değer vergisi",
+        "kvkk = kişisel verilerin korunması kanunu",
+        "sgk = sosyal güvenlik kurumu",
+        "tüik = türkiye istatistik kurumu",
+        "ab = avrupa birliği",
+    ),
+    "en": (
+        "vat = value added tax",
+        "gdp = gross domestic product",
+        "eu = european union",
+        "un = united nations",
+        "ceo = chief executive officer",
+    ),
+}
+"""Short forms written for a name of several words, both kept in the documents tanda reads:
+``Perda`` for ``Peraturan Daerah``, ``UU`` for ``Undang-Undang``, ``TBMM`` for ``Türkiye Büyük
+Millet Meclisi``. A question saying one is answered by a text saying the other."""
+
+
+@cache
+def abbreviations(lang: Lang) -> tuple[tuple[str, str, frozenset[str]], ...]:
+    """Each listed short form of ``lang``, folded; its long form as folded words joined by one
+    space (as :func:`~tanda.retrieval.analysis.surface_terms` reads a text); the long form's
+    matching keys (folded words and stems)."""
+    out: list[tuple[str, str, frozenset[str]]] = []
+    for entry in ABBREVIATIONS.get(lang, ()):
+        short, long = (part.strip() for part in entry.split("="))
+        words = list(surface_terms(long, lang))
+        keys = frozenset(words) | frozenset(fold(s) for s in stem(words, lang))
+        out.append((fold(lowercase(short, lang)), " ".join(words), keys))
+    return tuple(out)
 
 
 @cache

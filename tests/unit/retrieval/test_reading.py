@@ -1484,3 +1484,23 @@ def test_a_name_written_with_an_apostrophe_is_held_as_written() -> None:
     # Another name with an apostrophe is still another name.
     other = ReadPassage("P1", "Ma'mun Amin lahir pada 11 Maret 1943 di Tangerang.", ())
     assert not read("Kapan Ma'ruf Amin lahir?", other).answers
+
+
+def test_a_short_form_meets_its_long_form_both_ways() -> None:
+    # Issue 22: a government text writes "Peraturan Daerah" where the question asks "Perda"
+    # (and "UU" where it asks "Undang-Undang"); the name had been missing either way.
+    fine = ReadPassage(
+        "P1",
+        "Setiap pelanggaran Peraturan Daerah Ketertiban Umum dikenakan denda paling banyak "
+        "Rp 5.000.000.",
+        (),
+    )
+    assert read("Berapa denda pelanggaran Perda Ketertiban Umum?", fine).answers
+    election = ReadPassage("P1", "Pemilihan umum 2024 dilaksanakan pada 14 Februari 2024.", ())
+    assert read("Kapan Pemilu 2024 dilaksanakan?", election).answers
+    law = ReadPassage("P1", "UU Perlindungan Data Pribadi disahkan pada 17 Oktober 2022.", ())
+    assert read("Kapan Undang-Undang Perlindungan Data Pribadi disahkan?", law).answers
+    # A short form of three letters or fewer counts only in capitals: the "ma" of "Ma'ruf" is
+    # no Mahkamah Agung.
+    person = ReadPassage("P1", "Ma'ruf dilantik pada 20 Oktober 2019.", ())
+    assert not read("Kapan Mahkamah Agung dilantik?", person).answers
