@@ -171,34 +171,42 @@ Millet Meclisi``. A question saying one is answered by a text saying the other."
 
 
 @cache
-def abbreviations(lang: Lang) -> tuple[tuple[str, str, frozenset[str]], ...]:
-    """Each listed short form of ``lang``, folded; its long form as folded words joined by one
-    space (as :func:`~tanda.retrieval.analysis.surface_terms` reads a text); the long form's
-    matching keys (folded words and stems)."""
-    out: list[tuple[str, str, frozenset[str]]] = []
+def abbreviations(lang: Lang) -> tuple[tuple[str, str], ...]:
+    """Each listed short form of ``lang``, folded, with its long form as folded words joined by
+    one space (as :func:`~tanda.retrieval.analysis.surface_terms` reads a text)."""
+    out: list[tuple[str, str]] = []
     for entry in ABBREVIATIONS.get(lang, ()):
         short, long = (part.strip() for part in entry.split("="))
-        words = list(surface_terms(long, lang))
-        keys = frozenset(words) | frozenset(fold(s) for s in stem(words, lang))
-        out.append((fold(lowercase(short, lang)), " ".join(words), keys))
+        out.append((fold(lowercase(short, lang)), " ".join(surface_terms(long, lang))))
     return tuple(out)
 
 
 @cache
-def compounds(lang: Lang) -> dict[tuple[str, str], frozenset[str]]:
-    """Each listed compound's two folded words → the matching keys (folded surface and stem in
-    ``lang``) of the words that say it."""
-    out: dict[tuple[str, str], frozenset[str]] = {}
+def compounds(lang: Lang) -> tuple[tuple[tuple[str, ...], frozenset[str]], ...]:
+    """Words that together say what one word says, each as its folded words in order → the
+    matching keys (folded surface and stem in ``lang``) of the words that say them: the listed
+    :data:`COMPOUNDS` (``orang tua`` — ``ayah``), and each long form of
+    :data:`ABBREVIATIONS` → its short form (``peraturan daerah`` — ``perda``)."""
+    out: list[tuple[tuple[str, ...], frozenset[str]]] = []
     for compound, group in COMPOUNDS:
-        first, second = (fold(lowercase(w, lang)) for w in compound.split())
         words = [lowercase(w, lang) for w in group.split()]
-        out[first, second] = frozenset(
+        keys = frozenset(
             k
             for w, s in zip(words, stem(words, lang), strict=True)
             for k in (fold(w), fold(s))
             if len(k) > 2
         )
-    return out
+        out.append((tuple(fold(lowercase(w, lang)) for w in compound.split()), keys))
+    for short, long in abbreviations(lang):
+        # A short form of three letters or fewer is met only written in capitals (``UU``, not
+        # the ``ma`` of ``Ma'ruf``): keyed in capitals, as the reader keys a text's capitals.
+        key = short.upper() if len(short) <= SHORT_IN_CAPITALS else short
+        out.append((tuple(long.split()), frozenset({key})))
+    return tuple(out)
+
+
+SHORT_IN_CAPITALS: Final = 3
+"""A short form this long or shorter counts only written in capitals."""
 
 
 @cache

@@ -25,7 +25,6 @@ Pure: no I/O. The cue lists are general language resources, like the function wo
 
 from __future__ import annotations
 
-import itertools
 import re
 from collections.abc import Sequence
 from functools import lru_cache
@@ -563,22 +562,25 @@ def _focus(text: str, lang: Lang, kind_words: str | None) -> tuple[FocusTerm, ..
     if not kept:
         return ()
     stems = stem([surface for surface, *_ in kept], lang)
-    # Two words side by side that together say what one word says (``orang tua`` — ``ayah``) —
-    # unless a word after them makes them another thing (``orang tua tiri``, a step-parent).
+    # Words side by side that together say what one word says (``orang tua`` — ``ayah``;
+    # ``Peraturan Daerah`` — ``Perda``) — unless a word after them makes them another thing
+    # (``orang tua tiri``, a step-parent).
     said_together: dict[str, set[str]] = {}
     lowered = [fold(lowercase(w, lang)) for w in words]
-    for (first, second), keys in compounds(lang).items():
-        for at, (one, other) in enumerate(itertools.pairwise(lowered)):
-            after = words[at + 2] if at + 2 < len(words) else ""
+    for together, keys in compounds(lang):
+        size = len(together)
+        for at in range(len(lowered) - size + 1):
+            if tuple(lowered[at : at + size]) != together:
+                continue
+            after = words[at + size] if at + size < len(words) else ""
             if (
                 after[:1].islower()
                 and not is_function_word(lowercase(after, lang), lang)
                 and fold(after) not in cue_words
             ):
                 continue
-            if one == first and other == second:
-                said_together.setdefault(first, set()).update(keys)
-                said_together.setdefault(second, set()).update(keys)
+            for word in together:
+                said_together.setdefault(word, set()).update(keys)
     terms: dict[str, FocusTerm] = {}
     for (surface, name, number, in_group, honorific), stemmed in zip(kept, stems, strict=True):
         key = surface if number else fold(stemmed)

@@ -47,7 +47,7 @@ from tanda.lang import Lang, fold, is_function_word
 from tanda.numbers import QuantityKind, extract_quantities
 from tanda.numbers.lexicon import CARDINAL_WORDS
 from tanda.retrieval.analysis import index_terms, lowercase, stem, surface_terms, tokenize
-from tanda.retrieval.equivalents import abbreviations
+from tanda.retrieval.equivalents import SHORT_IN_CAPITALS, abbreviations
 from tanda.retrieval.opposites import opposite_pairs
 from tanda.retrieval.question import NEGATION_WORDS, TERM_WEIGHT, FocusTerm, QuestionAnalysis
 from tanda.retrieval.sentences import whole_sentence_spans, without_enumerator
@@ -446,7 +446,9 @@ class _Keys:
 def _keys(text: str, lang: Lang) -> _Keys:
     capitals = frozenset(fold(w.lower()) for w in _CAPITALS.findall(text))
     stems = _terms(text, lang) | _apostrophe_words(text, lang)
-    stems |= _abbreviated(text, lang, capitals)
+    stems |= _abbreviated(text, lang)
+    # A short form written in capitals, keyed so (``UU``): a question's long form meets it so.
+    stems |= {w.upper() for w in capitals if len(w) <= SHORT_IN_CAPITALS}
     if _LIFE_SPAN.search(_REFERENCE_MARK.sub("", text)):
         # "Petrus Lombardus (1100 – 21 Juli 1160)": a person's years in brackets say when they
         # were born and when they died, without the words.
@@ -467,24 +469,16 @@ def _apostrophe_words(text: str, lang: Lang) -> frozenset[str]:
     return frozenset(form for w in words for form in (w, w.replace("’", "'"), w.replace("'", "’")))
 
 
-def _abbreviated(text: str, lang: Lang, capitals: frozenset[str]) -> frozenset[str]:
-    """The keys a text holds through :data:`~tanda.retrieval.equivalents.ABBREVIATIONS`: the
-    short form of a long one it writes out (``Peraturan Daerah`` holds ``perda``), and the long
-    form's words of a short one it writes — one of three letters or fewer only in capitals
-    (``UU``, not the ``ma`` of ``Ma'ruf``)."""
+def _abbreviated(text: str, lang: Lang) -> frozenset[str]:
+    """The short forms (:data:`~tanda.retrieval.equivalents.ABBREVIATIONS`) of the long forms
+    ``text`` writes out: ``Peraturan Daerah`` holds ``perda``, as a question may write it (a
+    question writing the long form meets a text writing the short one through its words'
+    alternatives, :func:`~tanda.retrieval.equivalents.compounds`)."""
     listed = abbreviations(lang)
     if not listed:
         return frozenset()
-    words = list(surface_terms(text, lang))
-    said = set(words)
-    joined = f" {' '.join(words)} "
-    out: set[str] = set()
-    for short, long, keys in listed:
-        if f" {long} " in joined:
-            out.add(short)
-        if short in (capitals if len(short) <= 3 else said):
-            out |= keys
-    return frozenset(out)
+    joined = f" {' '.join(surface_terms(text, lang))} "
+    return frozenset(short for short, long in listed if f" {long} " in joined)
 
 
 _LIFE_SPAN: Final = re.compile(

@@ -1504,3 +1504,27 @@ def test_a_short_form_meets_its_long_form_both_ways() -> None:
     # no Mahkamah Agung.
     person = ReadPassage("P1", "Ma'ruf dilantik pada 20 Oktober 2019.", ())
     assert not read("Kapan Mahkamah Agung dilantik?", person).answers
+
+
+def test_a_short_form_in_a_title_says_no_word_of_its_long_form_to_every_row() -> None:
+    # Issue 22: "APBD" in a budget table's title is "Anggaran Pendapatan dan Belanja Daerah";
+    # read as those words it made every row say "belanja", and a financing row led the
+    # question on spending. Only a question writing the long form meets the short one.
+    financing = ReadPassage(
+        "P1",
+        "akun | anggaran | realisasi\n"
+        "Pembiayaan Daerah | 97,51 M | 0,00 M\n"
+        "Sisa Lebih Perhitungan Anggaran Tahun Sebelumnya | 157,51 M | 157,51 M",
+        ("APBD Surabaya 2023",),
+    )
+    spending = ReadPassage(
+        "P2",
+        "akun | anggaran | realisasi\nBelanja Daerah | 10.821,33 M | 5.545,98 M",
+        ("APBD Surabaya 2023",),
+    )
+    question = "Berapa realisasi belanja daerah Surabaya tahun 2023?"
+    best = read(question, financing, spending).best
+    assert best is not None and best.unit.text.startswith("Belanja Daerah")
+    spelt_out = ReadPassage("P1", "APBD Surabaya 2023 disahkan pada 30 November 2022.", ("Berita",))
+    question = "Kapan Anggaran Pendapatan dan Belanja Daerah Surabaya 2023 disahkan?"
+    assert read(question, spelt_out).answers
