@@ -33,9 +33,15 @@ from tanda.lang import FUNCTION_WORDS, Lang, fold, is_function_word
 _SNOWBALL: Final[dict[Lang, str]] = {"id": "indonesian", "tr": "turkish", "en": "english"}
 
 # A number with inner separators is one token; a word is letters/marks (and digits glued to them,
-# like `5G`); an apostrophe suffix is captured so Turkish can drop it.
+# like `5G`); an apostrophe suffix is captured so Turkish can drop it. A currency written before
+# an amount without a space (`Rp5.000.000,00`, as Indonesian statutes write it; `USD1,250.00`) is
+# a word of its own, not the amount's first letters: the amount stays a number.
+CURRENCY_BEFORE_AMOUNT: Final = r"(?:rp|idr|usd|eur|gbp|jpy|sgd|myr|aud|cny|chf|tl)(?=\d)"
+"""A currency code written right before an amount (lower-case; match it ignoring case on text
+that is not lowered)."""
 _TOKEN = re.compile(
-    r"(?P<num>\d+(?:[.,/:\-]\d+)*)(?![^\W_])"
+    rf"(?P<currency>{CURRENCY_BEFORE_AMOUNT})"
+    r"|(?P<num>\d+(?:[.,/:\-]\d+)*)(?![^\W_])"
     r"|(?P<word>[^\W_]+)(?P<suffix>['’][^\W\d_]+)?",
 )
 _DIGIT_GROUP = re.compile(r"\d+")
@@ -53,6 +59,10 @@ def tokenize(text: str, lang: Lang | None = None) -> list[str]:
     lowered = lowercase(unicodedata.normalize("NFC", text), lang)
     tokens: list[str] = []
     for match in _TOKEN.finditer(lowered):
+        currency = match.group("currency")
+        if currency is not None:
+            tokens.append(currency)
+            continue
         number = match.group("num")
         if number is not None:
             tokens.append(number)
@@ -131,7 +141,10 @@ def _piece(piece: str, lang: Lang) -> str:
         return found
     words = _term_cache.setdefault(lang, {})
     terms: list[str] = []
-    for number, word, suffix in _TOKEN.findall(piece):
+    for currency, number, word, suffix in _TOKEN.findall(piece):
+        if currency:
+            terms.append(_term(currency, lang, words))
+            continue
         if number:
             terms.append(number if number.isascii() else fold(number))
             if not number.isdigit():  # separators inside: its digit groups too

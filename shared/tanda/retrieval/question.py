@@ -42,7 +42,7 @@ from tanda.lang import (
     normalize_lang,
 )
 from tanda.numbers.lexicon import CARDINAL_WORDS, roman_numeral
-from tanda.retrieval.analysis import lowercase, query_terms, stem
+from tanda.retrieval.analysis import CURRENCY_BEFORE_AMOUNT, lowercase, query_terms, stem
 from tanda.retrieval.edits import one_edit
 from tanda.retrieval.equivalents import compounds, equivalents
 from tanda.retrieval.frames import ALL_FRAMES, FOLDED_FRAMES
@@ -311,9 +311,11 @@ _LISTING: Final = re.compile(
 )
 
 _WORD: Final = re.compile(
-    r"\d+(?:[.,/:\-]\d+)*(?:['’][^\W\d_]+)?(?![^\W_])|[^\W_]+(?:['’][^\W\d_]+)?"
+    rf"(?i:{CURRENCY_BEFORE_AMOUNT})"
+    r"|\d+(?:[.,/:\-]\d+)*(?:['’][^\W\d_]+)?(?![^\W_])|[^\W_]+(?:['’][^\W\d_]+)?"
 )
-"""A word, its apostrophe suffix with it (``Türkiye'nin``, ``1981'de``: one word, not two)."""
+"""A word, its apostrophe suffix with it (``Türkiye'nin``, ``1981'de``: one word, not two); a
+currency before an amount is a word of its own (``Rp5.000.000``), as the index reads it."""
 _QUOTES: Final = "\"'“”‘’«»"
 _CLOSING: Final = "?!.。？！ \t\n"
 
@@ -651,7 +653,7 @@ def _number_said_otherwise(surface: str, lang: Lang) -> frozenset[str]:
     word of the question's language (``4`` — ``dört``, ``empat``) or in Roman numerals (``Phase
     2`` — ``Phase II``; from 2: ``I`` is as often a pronoun or a letter)."""
     if not surface.isdigit():
-        return frozenset()
+        return _decimal_zeros(surface)
     value = int(surface)
     said = set()
     word = CARDINAL_WORDS[lang].get(value)
@@ -660,6 +662,23 @@ def _number_said_otherwise(surface: str, lang: Lang) -> frozenset[str]:
     if 1 < value < 40:
         said.add(roman_numeral(value))
     return frozenset(said)
+
+
+_GROUPED: Final = re.compile(r"\d{1,3}(?:([.,])\d{3})+")
+_ZERO_CENTS: Final = re.compile(r"(\d{1,3}(?:([.,])\d{3})*)([.,])0{1,2}")
+
+
+def _decimal_zeros(surface: str) -> frozenset[str]:
+    """An amount written with thousands separators, with and without zero cents: ``5.000.000``
+    — ``5.000.000,00`` (statutes write the cents), ``1,250.00`` — ``1,250``."""
+    grouped = _GROUPED.fullmatch(surface)
+    if grouped is not None:
+        cents = "," if grouped.group(1) == "." else "."
+        return frozenset({f"{surface}{cents}00"})
+    zero = _ZERO_CENTS.fullmatch(surface)
+    if zero is not None and zero.group(2) != zero.group(3):
+        return frozenset({zero.group(1)})
+    return frozenset()
 
 
 @lru_cache(maxsize=256)

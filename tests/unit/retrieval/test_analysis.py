@@ -43,6 +43,16 @@ def test_numbers_stay_whole_and_also_yield_their_digit_groups() -> None:
     assert tokenize("UU 27/2022") == ["uu", "27/2022", "27", "2022"]
 
 
+def test_a_currency_written_before_an_amount_is_a_word_of_its_own() -> None:
+    # Issue 22: statutes write "Rp5.000.000,00"; the amount had been lost into a word "rp5"
+    assert tokenize("denda Rp5.000.000,00.") == [
+        "denda", "rp", "5.000.000,00", "5", "000", "000", "00"
+    ]  # fmt: skip
+    assert tokenize("USD1,250.00") == ["usd", "1,250.00", "1", "250", "00"]
+    # digits glued to any other word stay in it
+    assert tokenize("5G dan G20") == ["5g", "dan", "g20"]
+
+
 def test_a_trailing_full_stop_is_not_part_of_a_number() -> None:
     assert tokenize("Tahun 2022.") == ["tahun", "2022"]
 
@@ -107,6 +117,7 @@ def test_the_cached_index_terms_are_the_pipelines_terms() -> None:
         "Türkiye'nin 5G ağı İSTANBUL'da IŞIK HIZI ile çalışır; Kişisel Verilerin Korunması.",
         "Anggaran pendidikan Rp 10.723,82 miliar (UU 27/2022, Pasal 3 ayat (1)) 5G 2x ١٢/٣",
         "Don't stop: the company's 2023 revenue was $1,234.5m — déjà vu, naïve façade.",
+        "Denda paling banyak Rp5.000.000,00 (lima juta rupiah); biaya USD1,250.00 (xrp5).",
     ]
     for lang in ("id", "tr", "en"):
         for text in texts * 2:  # the second pass reads the cache
@@ -123,6 +134,7 @@ def test_the_indexed_stream_is_the_pipelines_terms_whatever_the_spacing() -> Non
         "Anggaran pendidikan Rp 10.723,82 miliar (UU 27/2022, Pasal 3 ayat (1)) 5G 2x ١٢/٣",
         "Don't stop: the company's 2023 revenue was $1,234.5m — déjà vu, naïve façade.",
         "a—b|c  —  | \t tab\u00a0nbsp\u2028line\u3000wide 12²  x_y 1.2.3-4/5:6 ’s 'quoted' --",
+        "Denda paling banyak Rp5.000.000,00 (lima juta rupiah); biaya USD1,250.00 (xrp5).",
         "",
         "   ",
         "— | ...",

@@ -1528,3 +1528,23 @@ def test_a_short_form_in_a_title_says_no_word_of_its_long_form_to_every_row() ->
     spelt_out = ReadPassage("P1", "APBD Surabaya 2023 disahkan pada 30 November 2022.", ("Berita",))
     question = "Kapan Anggaran Pendapatan dan Belanja Daerah Surabaya 2023 disahkan?"
     assert read(question, spelt_out).answers
+
+
+def test_an_amount_is_held_however_its_currency_and_cents_are_written() -> None:
+    # Issue 22: "Rp5.000.000,00" (as statutes write it) had been read as a word "rp5" and
+    # "000.000,00"; a question asking "Rp 5.000.000" held no amount of the text.
+    passage = ReadPassage(
+        "P1",
+        "Pasal 5 mengatur bahwa setiap pelanggaran dikenakan denda paling banyak Rp5.000.000,00.",
+        (),
+    )
+    for question in (
+        "Pasal berapa yang mengatur denda Rp 5.000.000?",
+        "Pasal berapa yang mengatur denda Rp5.000.000?",
+        "Pasal berapa yang mengatur denda Rp5.000.000,00?",
+    ):
+        assert read(question, passage).answers, question
+    other = ReadPassage(
+        "P1", "Pasal 6 mengatur denda paling banyak Rp50.000.000,00 bagi badan usaha.", ()
+    )
+    assert not read("Pasal berapa yang mengatur denda Rp 5.000.000?", other).answers
