@@ -1543,6 +1543,12 @@ def read_units(question: QuestionAnalysis, passages: Sequence[ReadPassage]) -> R
     qualifiers = _qualifiers(question) + _name_numbers(question)
     ordinals = _ordinals(question)
     asked_years = frozenset(t.surface for t in focus if t.number and _BARE_YEAR.match(t.surface))
+    asked_amounts = frozenset(
+        k
+        for t in focus
+        if t.number and _AMOUNT.fullmatch(t.surface)
+        for k in (t.surface, *t.alternatives)
+    )
     focus_stems = frozenset(t.stem for t in focus)
     acronyms = _acronym_runs(focus)
     spelt = {n for keys in everywhere for n in _spelt_as_acronym(acronyms, keys)}
@@ -1606,6 +1612,10 @@ def read_units(question: QuestionAnalysis, passages: Sequence[ReadPassage]) -> R
             missing = _missing_names(focus, placed_at, by_end, otherwise) or unknown
             if not missing:
                 missing = tuple(focus[n].surface for n in qualifiers if n not in held_at)
+            if not missing and _other_amount(asked_amounts, unit.text):
+                # "denda paling banyak Rp4.000.000.000,00": a sentence stating another amount
+                # speaks of another fine, whatever its passage says elsewhere.
+                missing = tuple(sorted(asked_amounts & {t.surface for t in focus}))
             if not missing:
                 missing = tuple(
                     focus[n].surface
@@ -1885,6 +1895,21 @@ def _other_year(asked: frozenset[str], text: str) -> bool:
         return False
     years = set(_YEAR_IN_TEXT.findall(text))
     return bool(years) and years.isdisjoint(asked)
+
+
+def _other_amount(asked: frozenset[str], text: str) -> bool:
+    """``text`` states an amount (digits in groups of three), none of the ``asked`` ones
+    (there are some)."""
+    if not asked:
+        return False
+    amounts = {match.group(0) for match in _AMOUNT.finditer(text)}
+    return bool(amounts) and amounts.isdisjoint(asked)
+
+
+_AMOUNT: Final = re.compile(
+    r"(?<![\d.,])\d{1,3}(?:([.,])\d{3})(?:\1\d{3})*(?:[.,]\d{1,2})?(?![\d])"
+)
+"""An amount written with thousands separators (``5.000.000``, ``1,250.00``, ``4.000.000,00``)."""
 
 
 _YEAR_IN_TEXT: Final = re.compile(rf"(?<![\d.,]){_YEAR_DIGITS}(?![\d.,]\d)")

@@ -1548,3 +1548,18 @@ def test_an_amount_is_held_however_its_currency_and_cents_are_written() -> None:
         "P1", "Pasal 6 mengatur denda paling banyak Rp50.000.000,00 bagi badan usaha.", ()
     )
     assert not read("Pasal berapa yang mengatur denda Rp 5.000.000?", other).answers
+
+
+def test_a_sentence_stating_another_amount_does_not_answer() -> None:
+    # Issue 22: a passage of fines said "Rp4.000.000.000,00" once; every sentence of it answered
+    # "which act is fined Rp4.000.000.000,00", those stating Rp5.000.000.000,00 too.
+    passage = ReadPassage(
+        "P1",
+        "Setiap Orang yang memperoleh Data Pribadi yang bukan miliknya dipidana dengan pidana "
+        "denda paling banyak Rp5.000.000.000,00. Setiap Orang yang mengungkapkan Data Pribadi "
+        "yang bukan miliknya dipidana dengan pidana denda paling banyak Rp4.000.000.000,00.",
+        (),
+    )
+    reading = read("Perbuatan apa yang dipidana denda paling banyak Rp4.000.000.000,00?", passage)
+    answering = [r.unit.text for r in reading.answering(3)]
+    assert len(answering) == 1 and "mengungkapkan" in answering[0]
