@@ -35,6 +35,7 @@ EQUIVALENTS: Final[tuple[str, ...]] = (
     "revenue income pendapatan gelir",
     "expenditure spending belanja pengeluaran gider harcama",
     "realisation realization realisasi gerçekleşme",
+    "percent percentage persen persentase prosentase yüzde",
     "financing pembiayaan finansman",
     # statutes
     "article pasal madde",

@@ -1563,3 +1563,23 @@ def test_a_sentence_stating_another_amount_does_not_answer() -> None:
     reading = read("Perbuatan apa yang dipidana denda paling banyak Rp4.000.000.000,00?", passage)
     answering = [r.unit.text for r in reading.answering(3)]
     assert len(answering) == 1 and "mengungkapkan" in answering[0]
+
+
+def test_a_percent_is_said_by_a_percentage_column() -> None:
+    # Issue 22: Snowball cuts "persentase" to "sentase", so "Berapa persen …" met no column of a
+    # budget table and the asked row was held back.
+    table = ReadPassage(
+        "P1",
+        "akun | anggaran | realisasi | persentase\n"
+        "Pendapatan Daerah | 3.439,39 M | 3.366,65 M | 97.89\n"
+        "Belanja Daerah | 3.602,10 M | 3.210,44 M | 89.13",
+        ("APBD Gresik 2022",),
+    )
+    # ranked second, as on the demo corpus: a unit of a lower passage answers only in every
+    # content word of the question
+    other = ReadPassage(
+        "P0", "akun | anggaran | realisasi\nPembiayaan Daerah | 243,36 M | 246,43 M", ("APBD",)
+    )
+    question = "Berapa persen realisasi pendapatan daerah Gresik tahun 2022?"
+    best = read(question, other, table).best
+    assert best is not None and best.answers and best.unit.text.startswith("Pendapatan Daerah")
