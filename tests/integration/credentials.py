@@ -14,6 +14,7 @@ from cryptography.hazmat.primitives.asymmetric import ed25519
 
 from tanda.auth.api_keys import hash_api_key
 from tanda.auth.tokens import public_jwk
+from tanda.service.metering import THROTTLE_WINDOW_S
 from tanda.settings import DEFAULT_JWT_ADMIN_SCOPE, DEFAULT_JWT_PARTNER_SCOPE, Settings
 
 API_KEY = "tk_integration-shared-key"
@@ -59,3 +60,12 @@ def assert_error(response: httpx.Response, status: int, code: str) -> None:
     assert set(body) == {"error"}
     assert body["error"]["code"] == code
     assert "Traceback" not in response.text
+
+
+def wait_for_a_fresh_window(margin_s: float = 5.0) -> None:
+    """Sleep into the next /v1 throttle window (ASK-13: fixed one-minute windows) when this one
+    ends within ``margin_s``: a test counting requests against the limit must not see the count
+    reset by a window boundary falling between its requests."""
+    left = THROTTLE_WINDOW_S - time.time() % THROTTLE_WINDOW_S
+    if left < margin_s:
+        time.sleep(left + 0.05)

@@ -5,7 +5,6 @@ server (ASK-01 … ASK-13)."""
 from __future__ import annotations
 
 import math
-import time
 from concurrent.futures import ThreadPoolExecutor
 from decimal import Decimal
 from pathlib import Path
@@ -27,7 +26,7 @@ from tests.corpus import add_qanun
 from tests.openai_fake import LEAKY_SECRET, running_fake
 
 from .conftest import ServeApp
-from .credentials import V1_KEY, assert_error, settings_for
+from .credentials import V1_KEY, assert_error, settings_for, wait_for_a_fresh_window
 
 pytestmark = pytest.mark.integration
 
@@ -593,13 +592,6 @@ def test_search_with_too_little_credit_is_402(base_url: str, runtime: Runtime) -
         headers={"Authorization": f"Bearer {LIVE_KEY}"},
     )
     assert_error(response, 402, "insufficient_credit")
-
-
-def wait_for_a_fresh_window(margin_s: float = 3.0) -> None:
-    """Sleep into the next throttle window when this one ends within ``margin_s``."""
-    left = THROTTLE_WINDOW_S - time.time() % THROTTLE_WINDOW_S
-    if left < margin_s:
-        time.sleep(left + 0.05)
 
 
 def test_ask_and_search_share_one_throttle_per_tenant_across_instances(

@@ -22,7 +22,7 @@ from tests.corpus import add_qanun
 from tests.cross_check import CONTRADICTION, ingest_statutes
 
 from .conftest import ServeApp
-from .credentials import V1_KEY, assert_error, settings_for
+from .credentials import V1_KEY, assert_error, settings_for, wait_for_a_fresh_window
 
 pytestmark = pytest.mark.integration
 
@@ -254,6 +254,7 @@ def test_ask_search_and_cross_check_share_one_throttle_and_get_is_not_counted(
     documents = ingest_statutes(runtime.search_index, tmp_path / "statutes", "acme")
     base_url = serve_app(create_app(runtime))
     headers = {"Authorization": f"Bearer {LIVE_KEY}"}
+    wait_for_a_fresh_window()
 
     accepted = post(base_url, {"document_ids": documents})
     assert accepted.status_code == 202
