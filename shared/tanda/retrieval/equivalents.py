@@ -172,13 +172,14 @@ Millet Meclisi``. A question saying one is answered by a text saying the other."
 
 
 @cache
-def abbreviations(lang: Lang) -> tuple[tuple[str, str], ...]:
+def abbreviations(lang: Lang) -> tuple[tuple[str, str, frozenset[str]], ...]:
     """Each listed short form of ``lang``, folded, with its long form as folded words joined by
-    one space (as :func:`~tanda.retrieval.analysis.surface_terms` reads a text)."""
-    out: list[tuple[str, str]] = []
+    one space (as :func:`~tanda.retrieval.analysis.surface_terms` reads a text) and as a set."""
+    out: list[tuple[str, str, frozenset[str]]] = []
     for entry in ABBREVIATIONS.get(lang, ()):
         short, long = (part.strip() for part in entry.split("="))
-        out.append((fold(lowercase(short, lang)), " ".join(surface_terms(long, lang))))
+        words = list(surface_terms(long, lang))
+        out.append((fold(lowercase(short, lang)), " ".join(words), frozenset(words)))
     return tuple(out)
 
 
@@ -190,15 +191,9 @@ def compounds(lang: Lang) -> tuple[tuple[tuple[str, ...], frozenset[str]], ...]:
     :data:`ABBREVIATIONS` → its short form (``peraturan daerah`` — ``perda``)."""
     out: list[tuple[tuple[str, ...], frozenset[str]]] = []
     for compound, group in COMPOUNDS:
-        words = [lowercase(w, lang) for w in group.split()]
-        keys = frozenset(
-            k
-            for w, s in zip(words, stem(words, lang), strict=True)
-            for k in (fold(w), fold(s))
-            if len(k) > 2
-        )
-        out.append((tuple(fold(lowercase(w, lang)) for w in compound.split()), keys))
-    for short, long in abbreviations(lang):
+        words = tuple(fold(lowercase(w, lang)) for w in compound.split())
+        out.append((words, _group_keys(group, lang)))
+    for short, long, _ in abbreviations(lang):
         # A short form of three letters or fewer is met only written in capitals (``UU``, not
         # the ``ma`` of ``Ma'ruf``): keyed in capitals, as the reader keys a text's capitals.
         key = short.upper() if len(short) <= SHORT_IN_CAPITALS else short
@@ -216,10 +211,16 @@ def equivalents(lang: Lang) -> dict[str, frozenset[str]]:
     whole group."""
     out: dict[str, set[str]] = {}
     for group in EQUIVALENTS:
-        words = [lowercase(w, lang) for w in group.split()]
-        pairs = [(fold(w), w) for w in words]
-        pairs += [(fold(s), w) for w, s in zip(words, stem(words, lang), strict=True)]
-        keys = {k for k, w in pairs if len(k) > 2 and not reads_as_function_word(k, w, lang)}
+        keys = _group_keys(group, lang)
         for key in keys:
             out.setdefault(key, set()).update(keys)
     return {key: frozenset(group) for key, group in out.items()}
+
+
+def _group_keys(group: str, lang: Lang) -> frozenset[str]:
+    """The matching keys of a group's words: each folded and its folded stem in ``lang``, but
+    none that a function word reads as (``öldü`` is keyed as written, not as ``oldu``)."""
+    words = [lowercase(w, lang) for w in group.split()]
+    pairs = [(fold(w), w) for w in words]
+    pairs += [(fold(s), w) for w, s in zip(words, stem(words, lang), strict=True)]
+    return frozenset(k for k, w in pairs if len(k) > 2 and not reads_as_function_word(k, w, lang))

@@ -474,11 +474,14 @@ def _abbreviated(text: str, lang: Lang) -> frozenset[str]:
     ``text`` writes out: ``Peraturan Daerah`` holds ``perda``, as a question may write it (a
     question writing the long form meets a text writing the short one through its words'
     alternatives, :func:`~tanda.retrieval.equivalents.compounds`)."""
-    listed = abbreviations(lang)
-    if not listed:
+    said = _surfaces(text)
+    # Only a long form whose every word the text says can be written out in it: the text is
+    # tokenized again, in order, only then (most texts write none).
+    candidates = [(short, long) for short, long, words in abbreviations(lang) if words <= said]
+    if not candidates:
         return frozenset()
     joined = f" {' '.join(surface_terms(text, lang))} "
-    return frozenset(short for short, long in listed if f" {long} " in joined)
+    return frozenset(short for short, long in candidates if f" {long} " in joined)
 
 
 _LIFE_SPAN: Final = re.compile(
@@ -1555,10 +1558,9 @@ def read_units(question: QuestionAnalysis, passages: Sequence[ReadPassage]) -> R
     # A name no passage read holds anywhere is not what they speak of: "Kabupaten Mantan Barat"
     # is not "Kabupaten Pasaman Barat", however many of its words they share.
     anywhere = _names_held(focus, everywhere)
-    by_end = _said_by_end(focus, everywhere, [t for p in passages for t in (*p.identity, p.text)])
-    unknown = _unknown_names(focus, anywhere, spelt, by_end) + _doubled_unsaid(
-        question.text, [t for p in passages for t in (*p.identity, p.text)]
-    )
+    texts = [t for p in passages for t in (*p.identity, p.text)]
+    by_end = _said_by_end(focus, everywhere, texts)
+    unknown = _unknown_names(focus, anywhere, spelt, by_end) + _doubled_unsaid(question.text, texts)
     named = [n for n, t in enumerate(focus) if t.name and not t.number]
     readings: list[UnitReading] = []
     for rank, passage in enumerate(passages):
