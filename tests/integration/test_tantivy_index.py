@@ -512,3 +512,115 @@ def test_a_file_restored_without_its_tantivy_folder_is_indexed_again(tmp_path: P
         assert before[0] and before[1]
     finally:
         again.close()
+
+
+# -- a chunk's identity in a field of its own (issue 22) ------------------------------------
+
+STATUTE = "Undang-Undang Nomor 27 Tahun 2022 tentang Pelindungan Data Pribadi"
+
+
+def _statute(index: SqliteSearchIndex) -> None:
+    """A statute as the demo corpus holds one: its Penjelasan a run of articles that only say
+    "Cukup jelas." (self-explanatory), its closing the sentence saying who enacted it — and
+    other laws beside it that name it in their text."""
+    texts = ["Cukup jelas."] * 12 + [
+        "Setiap Orang berhak atas pelindungan diri pribadi, keluarga, kehormatan, martabat, dan "
+        "harta benda yang di bawah kekuasaannya.",
+        "Disahkan di Jakarta pada tanggal 17 Oktober 2022 PRESIDEN REPUBLIK INDONESIA, ttd "
+        "JOKO WIDODO",
+    ]
+    document = Document(
+        document_id="uu27",
+        tenant_id="t1",
+        title=STATUTE,
+        source="uu27.pdf",
+        content_hash="uu27:v1",
+        lang="id",
+    )
+    index.upsert_document(
+        document,
+        [
+            Chunk(
+                chunk_id=f"uu27#{i}",
+                document_id="uu27",
+                tenant_id="t1",
+                ordinal=i,
+                title=STATUTE,
+                section="Penutup" if i == len(texts) - 1 else f"Penjelasan > Pasal {i + 1}",
+                text=text,
+            )
+            for i, text in enumerate(texts)
+        ],
+    )
+    for n in range(3):
+        other, chunks = _document("t1", f"uu{n}", [f"Peraturan lain {n} tentang pajak daerah"] * 3)
+        index.upsert_document(other, chunks)
+
+
+def test_a_chunk_saying_nothing_but_its_title_does_not_outrank_the_one_that_answers(
+    tmp_path: Path,
+) -> None:
+    # Given a statute whose title every chunk carries, a dozen of them saying only "Cukup jelas."
+    index = SqliteSearchIndex(tmp_path / "index.sqlite")
+    try:
+        _statute(index)
+        # When a partner asks who enacted the law, naming it by its number
+        hits = _hits(index, "Siapa yang mengesahkan Undang-Undang Nomor 27 Tahun 2022?", "t1")
+        # Then the closing sentence that says it comes first: the title's words count once for
+        # the document (its own field), not as though each near-empty chunk said them itself
+        assert hits[0][0] == "uu27#13"
+        # and the title still finds the law's chunks (a question naming only the title)
+        assert {c for c, _ in _hits(index, "Undang-Undang Nomor 27 Tahun 2022", "t1")} <= {
+            f"uu27#{i}" for i in range(14)
+        }
+    finally:
+        index.close()
+
+
+def test_an_index_of_the_layout_before_the_identity_field_is_built_again_when_opened(
+    tmp_path: Path,
+) -> None:
+    import tantivy
+
+    path = tmp_path / "index.sqlite"
+    index = SqliteSearchIndex(path)
+    _statute(index)
+    index.close()
+    # Given a file as the layout before left it: marked `tantivy`, each tenant's index without
+    # the `ident` field (a chunk's title and section were words of its text)
+    conn = apsw.Connection(str(path))
+    conn.execute("UPDATE settings SET value = 'tantivy' WHERE name = 'lexical_engine'")
+    conn.close()
+    folder = tmp_path / "index.sqlite.tantivy"
+    shutil.rmtree(folder)
+    (folder / "t1").mkdir(parents=True)
+    builder = tantivy.SchemaBuilder()
+    builder.add_text_field("terms", stored=False, tokenizer_name="raw", index_option="freq")
+    builder.add_integer_field("rid", stored=False, indexed=True, fast=True)
+    old = tantivy.Index(builder.build(), path=str(folder / "t1"))
+    writer = old.writer(heap_size=15_000_000, num_threads=1)
+    writer.add_document(tantivy.Document(rid=1, terms="sah"))
+    writer.commit()
+    writer.wait_merging_threads()
+    del writer, old
+    # When it is opened, then every tenant is indexed again in the new layout: the same hits
+    # as a file written by this code
+    again = SqliteSearchIndex(path)
+    try:
+        assert (
+            _hits(again, "Siapa yang mengesahkan Undang-Undang Nomor 27 Tahun 2022?", "t1")[0][0]
+            == "uu27#13"
+        )
+        assert {c for c, _ in _hits(again, "pajak daerah", "t1")} == {
+            f"uu{n}#{i}" for n in range(3) for i in range(3)
+        }
+    finally:
+        again.close()
+    conn = apsw.Connection(str(path))
+    try:
+        (engine,) = conn.execute(
+            "SELECT value FROM settings WHERE name = 'lexical_engine'"
+        ).fetchone()
+        assert engine == "tantivy/identity"
+    finally:
+        conn.close()

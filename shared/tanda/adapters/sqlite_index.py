@@ -96,6 +96,10 @@ _STATS_CACHE_TENANTS: Final = 256
 
 LexicalEngine = Literal["tantivy", "sqlite"]
 LEXICAL_ENGINES: Final[tuple[LexicalEngine, ...]] = ("tantivy", "sqlite")
+_TANTIVY_LAYOUT: Final = "tantivy/identity"
+"""The ``lexical_engine`` setting of a file on tantivy whose indexes hold a chunk's identity in
+a field of its own (issue 22); a file marked ``tantivy`` (the layout before) is indexed again
+when opened."""
 """Which engine holds the lexical arm (``TANDA_LEXICAL_ENGINE``): tantivy (one index per tenant
 beside the file, issue 28) or FTS5 (one table per tenant inside it)."""
 
@@ -457,9 +461,9 @@ class SqliteSearchIndex(PooledConnections[apsw.Connection]):
             conn.execute("UPDATE chunks SET stale = 1 WHERE tenant_id = ? AND document_id = ?", key)
             stale = "SELECT id FROM chunks WHERE tenant_id = ? AND document_id = ? AND stale = 1"
             document_lang = _document_lang(document, chunks)
-            terms = [_analyzed(chunk, document, document_lang) for chunk in chunks]
+            analyzed = [_analyzed(chunk, document, document_lang) for chunk in chunks]
             if self._tantivy is None:
-                self._insert_chunks(conn, chunks, terms, fts)
+                self._insert_chunks(conn, chunks, [_joined(a) for a in analyzed], fts)
                 conn.execute(f"DELETE FROM {fts} WHERE rowid IN ({stale})", key)  # noqa: S608
             else:
                 # The old rows leave tantivy and the new ones enter it at the next flush; their
@@ -470,7 +474,7 @@ class SqliteSearchIndex(PooledConnections[apsw.Connection]):
                     f"SELECT tenant_id, id, ? FROM chunks WHERE id IN ({stale})",
                     (nonce, *key),
                 )
-                rowids = self._insert_chunks(conn, chunks, terms, None)
+                rowids = self._insert_chunks(conn, chunks, (), None)
                 if rowids:
                     # The new rowids are consecutive (this transaction's): one journal row for
                     # the run of them, not one per chunk (issue 28).
@@ -482,8 +486,8 @@ class SqliteSearchIndex(PooledConnections[apsw.Connection]):
                     # Kept by (first rowid, nonce): were this transaction to roll back, no later
                     # journal row (another nonce) could pick these terms up.
                     self._pending_runs[(rowids[0], nonce)] = [
-                        _entry(rowid, chunk, t)
-                        for rowid, chunk, t in zip(rowids, chunks, terms, strict=True)
+                        _entry(rowid, chunk, a)
+                        for rowid, chunk, a in zip(rowids, chunks, analyzed, strict=True)
                     ]
                     self._pending_count += len(rowids)
                 pending = len(rowids)
@@ -825,10 +829,12 @@ class SqliteSearchIndex(PooledConnections[apsw.Connection]):
         journal as it was: the next open finishes the work."""
         assert self._tantivy is not None
         with self._transaction() as conn:
-            if _engine(conn) == "tantivy":
+            if _engine(conn) == _TANTIVY_LAYOUT:
                 self._rebuild_missing(conn, self._tantivy)
                 return
-            self._tantivy.drop_all()  # a folder left by an earlier tantivy spell is out of date
+            # A folder left by an earlier tantivy spell is out of date, and so is one of the
+            # layout before the identity field (issue 22): both are built again.
+            self._tantivy.drop_all()
             conn.execute("DELETE FROM lexical_pending")
             conn.execute("DELETE FROM lexical_runs")
             for (tenant,) in conn.execute("SELECT DISTINCT tenant_id FROM chunks").fetchall():
@@ -844,7 +850,7 @@ class SqliteSearchIndex(PooledConnections[apsw.Connection]):
             ).fetchall():
                 conn.execute(f'DROP TABLE "{name}"')
             conn.execute("DELETE FROM settings WHERE name = 'generation'")
-            _set_engine(conn, "tantivy")
+            _set_engine(conn, _TANTIVY_LAYOUT)
 
     def _rebuild_missing(self, conn: apsw.Connection, lexicon: TantivyLexicon) -> None:
         """A tenant whose tantivy index is gone (the file copied or restored without the folder
@@ -867,7 +873,7 @@ class SqliteSearchIndex(PooledConnections[apsw.Connection]):
         from its live chunks (analyzed as an upsert does), the journal cleared and the tantivy
         folder removed — in one transaction for the file."""
         with self._transaction() as conn:
-            if _engine(conn) != "tantivy":
+            if _engine(conn) not in ("tantivy", _TANTIVY_LAYOUT):
                 if _engine(conn) is None:
                     _set_engine(conn, "sqlite")
                 return
@@ -902,7 +908,10 @@ class SqliteSearchIndex(PooledConnections[apsw.Connection]):
             document_lang = _document_lang(document, [chunk for _, chunk in members])
             conn.executemany(
                 f"INSERT INTO {tables[tenant]} (rowid, terms) VALUES (?, ?)",  # noqa: S608
-                [(rowid, _analyzed(chunk, document, document_lang)) for rowid, chunk in members],
+                [
+                    (rowid, _joined(_analyzed(chunk, document, document_lang)))
+                    for rowid, chunk in members
+                ],
             )
 
     def _vector_dimensions(self, conn: apsw.Connection) -> int | None:
@@ -1528,12 +1537,23 @@ def _document_lang(document: Document, chunks: Sequence[Chunk]) -> Callable[[], 
     return document_lang
 
 
-def _analyzed(chunk: Chunk, document: Document, document_lang: Callable[[], Lang]) -> str:
-    """The token stream FTS5 indexes for ``chunk``: title, section and text, analyzed for the
-    chunk's language (else the document's, else the guessed one)."""
+def _analyzed(
+    chunk: Chunk, document: Document, document_lang: Callable[[], Lang]
+) -> tuple[str, str]:
+    """The token streams of ``chunk``, analyzed for its language (else the document's, else the
+    guessed one): its identity (title and section) and its text. tantivy holds them in two
+    fields, each weighed by BM25 against its own lengths (issue 22): a chunk whose text says
+    next to nothing ("Cukup jelas.", "-") no longer outranks one that says what is asked only
+    because its document's title is all it holds. FTS5 indexes them as one stream
+    (:func:`_joined`)."""
     lang = normalize_lang(chunk.lang) or normalize_lang(document.lang) or document_lang()
-    text = " \n".join(filter(None, (chunk.title, chunk.section, chunk.text)))
-    return analysis.index_text(text, lang)
+    text = " \n".join(filter(None, (chunk.section, chunk.text)))
+    return analysis.index_text(chunk.title, lang), analysis.index_text(text, lang)
+
+
+def _joined(analyzed: tuple[str, str]) -> str:
+    """The one stream FTS5 indexes: the identity's terms, then the text's."""
+    return " ".join(filter(None, analyzed))
 
 
 def _standin_document(chunk: Chunk) -> Document:
@@ -1548,8 +1568,11 @@ def _standin_document(chunk: Chunk) -> Document:
     )
 
 
-def _entry(rowid: int, chunk: Chunk, terms: str) -> LexicalEntry:
-    return _lexical_entry()(rowid, terms, chunk.document_id, chunk.batch_id, chunk.selections)
+def _entry(rowid: int, chunk: Chunk, analyzed: tuple[str, str]) -> LexicalEntry:
+    identity, terms = analyzed
+    return _lexical_entry()(
+        rowid, terms, identity, chunk.document_id, chunk.batch_id, chunk.selections
+    )
 
 
 @functools.cache
