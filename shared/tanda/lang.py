@@ -134,9 +134,14 @@ def is_function_word(word: str, lang: Lang) -> bool:
     return False
 
 
-def guess_lang(text: str, *, min_hits: int = 1) -> Lang | None:
+def guess_lang(text: str, *, min_hits: int = 1, min_distinct: int = 1) -> Lang | None:
     """The language of ``text`` by the rule of this module; ``None`` on a tie or under
-    ``min_hits`` (a document's language, which is stored, asks for more than a query's)."""
+    ``min_hits`` (a document's language, which is stored, asks for more than a query's).
+
+    ``min_distinct``: as many *distinct* function words of the winner at least, unless letters
+    only Turkish writes speak for it — a text in a language tanda does not read says a few short
+    words of ours over and over (Dutch ``de``, the, and ``en``, and, are Turkish ``de`` and
+    ``en``), not several of them."""
     sample = unicodedata.normalize("NFC", text[:GUESS_SAMPLE_CHARS])
     # `str.lower` alone gives "i̇" (i + combining dot) for "İ".
     # Counted per distinct word, folded once each (a document's sample of thousands of words
@@ -158,4 +163,20 @@ def guess_lang(text: str, *, min_hits: int = 1) -> Lang | None:
     if best < max(1, min_hits):
         return None
     winners = [lang for lang in LANGS if scores[lang] == best]
-    return winners[0] if len(winners) == 1 else None
+    if len(winners) != 1:
+        return None
+    winner = winners[0]
+    said = len(_FOLDED_FUNCTION_WORDS[winner].intersection(words))
+    turkish_letters = winner == "tr" and not sample.isascii() and _has_turkish(sample)
+    if said < min_distinct and not turkish_letters:
+        return None
+    return winner
+
+
+_TURKISH_ONLY: Final = frozenset("ğışĞİŞ")
+"""Letters no other language written near ours uses (``ö``, ``ü``, ``ç`` are German's, French's
+too)."""
+
+
+def _has_turkish(sample: str) -> bool:
+    return any(letter in sample for letter in _TURKISH_ONLY)

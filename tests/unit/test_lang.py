@@ -77,6 +77,19 @@ def test_a_document_language_needs_three_hits_a_query_one() -> None:
     assert guess_lang("Daftar nama di Surabaya") == "id"
 
 
+def test_a_document_language_needs_three_distinct_function_words() -> None:  # issue 22
+    # Given text in a language tanda does not read, saying two short Turkish words three times
+    dutch = "Betaal het bedrag voor de vervaldatum en vermeld uw naam en factuurnummer."
+    # Then it is no evidence of Turkish for a document (a query's one hit still is)
+    assert guess_lang(dutch, min_hits=3) == "tr"  # occurrences alone
+    assert guess_lang(dutch, min_hits=3, min_distinct=3) is None
+    assert document_lang(dutch) is None
+    # while a text in one of ours says several of its words, or letters only Turkish writes
+    assert document_lang("Pembayaran yang dilakukan di bank dan dari rekening") == "id"
+    assert document_lang("Bu fatura ödendi ve kapandı, teşekkürler; bu da ödendi") == "tr"
+    assert document_lang("Ödeme yapıldı de de de") == "tr"  # ı: Turkish, one word or three
+
+
 def test_the_function_words_are_the_query_stopwords() -> None:
     # The one word list: every Indonesian function word is dropped from a query that has others.
     assert query_terms("anggaran " + " ".join(sorted(FUNCTION_WORDS["id"])), "id") == ["anggar"]

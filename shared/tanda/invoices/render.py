@@ -162,7 +162,9 @@ class Rendering:
     title: str
     parts: tuple[TextPart | TablePart, ...]
     lang: str | None
-    """``tr`` for a UBL-TR e-Fatura (its labels are Turkish); else unknown (the notes decide)."""
+    """``tr`` for a UBL-TR e-Fatura (its labels are Turkish); else unknown: the notes and line
+    names decide when they say one of tanda's languages, else English, the labels'
+    (:func:`tanda.retrieval.ingest.readers.read_xml`)."""
 
 
 def labels_for(invoice: Invoice) -> dict[str, str]:

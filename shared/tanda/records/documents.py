@@ -67,7 +67,7 @@ class Document(_Model):
     )
     structure_version: str | None = Field(
         default=None,
-        description="What built its structure records (`extraction/5`); `None`: none were built "
+        description="What built its structure records (`extraction/6`); `None`: none were built "
         "(ingested without the layers, or before them). A re-ingest of the same content rebuilds "
         "them when this differs from the current version (ASK-14).",
     )

@@ -54,7 +54,7 @@ Evaluation = Literal["IHLAL", "sağlandı", "DEĞERLENDİRİLEMEDİ", "UYARI"]
 does not hold — DUE-DATE of an invoice. Its facts are in ``violations``; it is never reported as a
 violation."""
 
-STRUCTURE_VERSION: Final = "extraction/5"
+STRUCTURE_VERSION: Final = "extraction/6"
 """What ``Document.structure_version`` says when the records of a document were built by this
 version of ``tanda.extraction``; a re-ingest rebuilds a document built by another (or by none),
 its chunks with its records. ``extraction/2`` (issue 22): definition records; no heading in a
@@ -64,7 +64,10 @@ passage's text, claims and rule quotes start after their list or ayat number. ``
 :mod:`tanda.retrieval.sentences` ends a sentence (not after ``No.`` or an initial; after a stop
 with reference marks), so chunks built before are rebuilt with their records. ``extraction/5``
 (issue 22): a currency written before an amount without a space (``Rp5.000.000,00``) is a word
-of its own in the index, the amount a number; chunks indexed as ``rp5`` are re-analysed."""
+of its own in the index, the amount a number; chunks indexed as ``rp5`` are re-analysed.
+``extraction/6`` (issue 22): a document's language needs three distinct function words, and an
+invoice whose notes say none of tanda's languages is English (its labels' language): Dutch and
+German invoices had been stemmed as Turkish."""
 
 
 class _Model(BaseModel):

@@ -113,7 +113,7 @@ CII_MINIMAL = """<?xml version="1.0" encoding="UTF-8"?>
  xmlns:ram="urn:un:unece:uncefact:data:standard:ReusableAggregateBusinessInformationEntity:100"
  xmlns:udt="urn:un:unece:uncefact:data:standard:UnqualifiedDataType:100">
   <rsm:ExchangedDocumentContext><ram:GuidelineSpecifiedDocumentContextParameter><ram:ID>urn:cen.eu:en16931:2017</ram:ID></ram:GuidelineSpecifiedDocumentContextParameter></rsm:ExchangedDocumentContext>
-  <rsm:ExchangedDocument><ram:ID>CII-1</ram:ID><ram:TypeCode>{type_code}</ram:TypeCode>
+  <rsm:ExchangedDocument><ram:ID>CII-1</ram:ID><ram:TypeCode>{type_code}</ram:TypeCode>{note}
     <ram:IssueDateTime><udt:DateTimeString format="102">20240110</udt:DateTimeString></ram:IssueDateTime></rsm:ExchangedDocument>
   <rsm:SupplyChainTradeTransaction>
     <ram:IncludedSupplyChainTradeLineItem>
@@ -147,6 +147,9 @@ CII_MINIMAL = """<?xml version="1.0" encoding="UTF-8"?>
 """
 
 
-def cii(*, type_code: str = "380") -> bytes:
-    """One line of 8 × 12.50 = 100.00 EUR, VAT 19 % = 19.00, 119.00 due."""
-    return CII_MINIMAL.format(type_code=type_code).encode("utf-8")
+def cii(*, type_code: str = "380", note: str | None = None) -> bytes:
+    """One line of 8 × 12.50 = 100.00 EUR, VAT 19 % = 19.00, 119.00 due; ``note`` its free text."""
+    included = (
+        f"<ram:IncludedNote><ram:Content>{note}</ram:Content></ram:IncludedNote>" if note else ""
+    )
+    return CII_MINIMAL.format(type_code=type_code, note=included).encode("utf-8")

@@ -229,6 +229,35 @@ def test_given_a_cii_credit_note_type_when_read_then_it_is_a_credit_note() -> No
     assert parsed.title is not None and parsed.title.startswith("Credit note CII-1")
 
 
+DUTCH_NOTE = (
+    "Vriendelijk verzoeken wij u ervoor te zorgen dat het bedrag voor de vervaldatum op onze "
+    "rekening staat onder vermelding van het factuurnummer. Gelieve bij navraag en "
+    "correspondentie uw firma naam en factuurnummer vermelden."
+)
+
+
+@pytest.mark.parametrize(
+    ("note", "lang"),
+    [
+        # Dutch says Turkish `de` and `en` three times: it had been stemmed as Turkish, and
+        # "Who is the seller on invoice …?" met none of its English labels (`seller` is `sel`)
+        (DUTCH_NOTE, "en"),
+        (None, "en"),
+        (
+            "Pembayaran dilakukan paling lambat pada tanggal jatuh tempo ke rekening yang "
+            "tercantum.",
+            "id",
+        ),
+    ],
+)
+def test_given_an_invoice_its_language_is_its_notes_when_they_say_ours_else_its_labels_english(
+    note: str | None, lang: str
+) -> None:  # issue 22
+    parsed = read_xml(cii(note=note))
+    assert isinstance(parsed, ParsedDocument)
+    assert parsed.lang == lang
+
+
 def _text(parsed: ParsedDocument) -> str:
     from tanda.retrieval.ingest.chunking import chunk_blocks
 

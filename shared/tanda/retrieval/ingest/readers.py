@@ -489,7 +489,9 @@ def read_xml(data: bytes) -> ParsedDocument | Skipped:
         title=rendering.title,
         blocks=tuple(blocks),
         identity=invoice_identity(invoice),
-        lang=rendering.lang or document_lang(notes),
+        # tanda writes a non-Turkish invoice's labels in English (`Seller:`, `Amount due:`):
+        # its notes and line names say another of tanda's languages, or it is English.
+        lang=rendering.lang or document_lang(notes) or "en",
         metadata=_invoice_metadata(invoice),
         invoice=invoice,
     )
@@ -577,6 +579,7 @@ def read_jsonl_records(data: bytes) -> Iterator[JsonlRecord | tuple[int, Skipped
 
 
 def document_lang(text: str) -> str | None:
-    """A document's language, which is stored: three function words at least, else ``None``
-    (the index then guesses per chunk)."""
-    return guess_lang(text, min_hits=DOCUMENT_LANG_MIN_HITS)
+    """A document's language, which is stored: three function words at least, three distinct
+    ones (a Dutch invoice's notes say Turkish ``de`` and ``en`` often), else ``None`` (the index
+    then guesses per chunk)."""
+    return guess_lang(text, min_hits=DOCUMENT_LANG_MIN_HITS, min_distinct=DOCUMENT_LANG_MIN_HITS)
