@@ -529,3 +529,12 @@ def test_rescope_document_acts_only_on_the_indexed_version(index: SqliteSearchIn
     again = index.rescope_document(moved)
     assert again is not None and again.status == "unchanged"
     assert search(index, "anggaran", batch_id="b2", tenant_id="t1") == ["a:v1:0"]
+
+
+def test_a_long_form_asked_finds_the_short_form_a_table_writes(index: SqliteSearchIndex) -> None:
+    # issue 22: a budget table writes `PAD` for `Pendapatan Asli Daerah`; the question spells
+    # it out (both engines search the other form too: tanda.retrieval.equivalents.search_text)
+    index.upsert_document(
+        *doc("apbd", ["PAD | 1.035,84 M | 927,36 M", "Belanja Daerah | 4.962,91 M | 4.597,53 M"])
+    )
+    assert search(index, "Berapa pendapatan asli daerah?", tenant_id="t1")[0] == "apbd:v1:0"

@@ -76,6 +76,7 @@ from tanda.records.documents import (
 from tanda.records.structure import STRUCTURE_RECORD, RecordQuery, StructureRecord
 from tanda.retrieval import analysis
 from tanda.retrieval.analysis import query_terms
+from tanda.retrieval.equivalents import search_text
 from tanda.retrieval.fusion import FusionConfig, reciprocal_rank_fusion
 from tanda.retrieval.spelling import corrected
 
@@ -946,7 +947,7 @@ class SqliteSearchIndex(PooledConnections[apsw.Connection]):
         pool = self.candidate_pool if vector_on else query.top_k
         # One arm: its hits are the answer, so the lexical arm reads their rows as it checks them.
         read: dict[int, Sequence[Any]] | None = None if vector_on else {}
-        terms = query_terms(query.text, lang)
+        terms = query_terms(search_text(query.text, lang), lang)
         if terms:
             rankings["lexical"] = self._lexical(conn, terms, query.scope, pool, ids, read)
         if vector_on and query.vector is not None:

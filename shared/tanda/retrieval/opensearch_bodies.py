@@ -48,6 +48,7 @@ from tanda.records.structure import (
     StructureRecord,
 )
 from tanda.retrieval.analysis import tokenize
+from tanda.retrieval.equivalents import search_text
 from tanda.retrieval.spelling import correctable
 
 Body = dict[str, Any]
@@ -305,9 +306,12 @@ def _text_match(text: str, lang: str | None) -> Body:
 
 
 def lexical_query(query: SearchQuery) -> Body:
+    lang = normalize_lang(query.lang) or guess_lang(query.text) or DEFAULT_TEXT_LANG
     return {
         "bool": {
-            "must": [_text_match(query.text, query.lang)],
+            # the text as the embedded index searches it: with the other form of each short or
+            # long form it writes (issue 22)
+            "must": [_text_match(search_text(query.text, lang), query.lang)],
             "filter": filter_clauses(query.scope),
         }
     }

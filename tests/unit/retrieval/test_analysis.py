@@ -4,7 +4,7 @@ import threading
 
 import pytest
 
-from tanda.lang import fold
+from tanda.lang import Lang, fold
 from tanda.retrieval import analysis
 from tanda.retrieval.analysis import (
     index_terms,
@@ -16,7 +16,7 @@ from tanda.retrieval.analysis import (
     term_key,
     tokenize,
 )
-from tanda.retrieval.equivalents import equivalents
+from tanda.retrieval.equivalents import equivalents, search_text
 from tanda.retrieval.opposites import opposite_pairs
 
 
@@ -178,3 +178,34 @@ def test_a_listed_word_folding_to_a_function_word_keys_no_group() -> None:
     assert born_against and all({"ol", "oldu"}.isdisjoint(keys) for keys in born_against)
     assert {"olum", "öldü"} <= born_against[0]  # "ölüm" (death) still is, and "öldü" as written
     assert "ada" not in equivalents("id")["terletak"]
+
+
+@pytest.mark.parametrize(
+    ("text", "lang", "searched"),
+    [
+        # a long form spelt out searches its short form, in capitals when it is that short
+        ("Berapa pendapatan asli daerah Kota Malang?", "id", "PAD"),
+        ("Apa isi Peraturan Daerah Ketertiban Umum?", "id", "perda"),
+        ("What is the value added tax due?", "en", "VAT"),
+        # a short form searches its long form
+        ("Siapa yang mengesahkan UU 27 Tahun 2022?", "id", "undang undang"),
+        ("Berapa realisasi APBD Surabaya?", "id", "anggaran pendapatan dan belanja daerah"),
+        ("AB üyesi kimdir?", "tr", "avrupa birligi"),
+    ],
+)
+def test_a_search_text_adds_the_other_form_of_each_short_or_long_form(
+    text: str, lang: Lang, searched: str
+) -> None:  # issue 22
+    assert search_text(text, lang) == f"{text} {searched}"
+
+
+@pytest.mark.parametrize(
+    ("text", "lang"),
+    [
+        ("Kapan Ma'ruf Amin lahir?", "id"),  # `ma` is no Mahkamah Agung unless written `MA`
+        ("The un of it all", "en"),  # a short form of three letters counts only in capitals
+        ("Berapa pendapatan daerah Surabaya?", "id"),  # no listed form
+    ],
+)
+def test_a_search_text_without_a_listed_form_is_the_text(text: str, lang: Lang) -> None:
+    assert search_text(text, lang) == text

@@ -596,3 +596,15 @@ def test_committed_infra_bodies_are_what_the_builders_produce(name: str) -> None
 
 def test_no_stray_files_under_infra_opensearch() -> None:
     assert {p.name for p in INFRA.glob("*.json")} == set(bodies.committed_bodies())
+
+
+def test_the_lexical_query_searches_the_other_form_of_a_short_or_long_form() -> None:
+    # issue 22: a budget table writes `PAD`, a partner asks for `pendapatan asli daerah`; the
+    # embedded index searches the same text (tanda.retrieval.equivalents.search_text)
+    query = SearchQuery(
+        text="Berapa pendapatan asli daerah Kota Malang?",
+        scope=SearchScope(tenant_id="t1"),
+        lang="id",
+    )
+    (match,) = bodies.lexical_query(query)["bool"]["must"]
+    assert match["multi_match"]["query"] == "Berapa pendapatan asli daerah Kota Malang? PAD"
