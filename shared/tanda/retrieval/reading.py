@@ -751,7 +751,16 @@ def holds_kind(question: QuestionAnalysis, text: str) -> bool:
         return _REASON[question.lang].search(text) is not None
     # manner, thing: something the question does not already say
     said = {t.stem for t in question.focus}
-    return len(_terms(text, question.lang) - said) >= 2
+    if len(_terms(text, question.lang) - said) >= 2:
+        return True
+    # A labelled value ("Payment account: NL13RABO0377815500"): the label says what is asked,
+    # the value after it, one word or more, is the answer.
+    labelled = _LABELLED.match(text)
+    return labelled is not None and bool(_terms(labelled.group(1), question.lang) - said)
+
+
+_LABELLED: Final = re.compile(r"[^\W\d_][^:\n]{0,60}:\s+(\S.*)", re.DOTALL)
+"""A line ``Label: value`` (a label of letters first, short; a value after it)."""
 
 
 _TR_WHERE: Final[dict[str, re.Pattern[str]]] = {

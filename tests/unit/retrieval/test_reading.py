@@ -1583,3 +1583,20 @@ def test_a_percent_is_said_by_a_percentage_column() -> None:
     question = "Berapa persen realisasi pendapatan daerah Gresik tahun 2022?"
     best = read(question, other, table).best
     assert best is not None and best.answers and best.unit.text.startswith("Pendapatan Daerah")
+
+
+def test_a_labelled_value_answers_what_its_label_asks() -> None:
+    # Issue 22: "What is the payment account of invoice 20150483?" — the line saying it holds one
+    # word the question does not (the account), and a "thing" asked had to be answered by two:
+    # the line below it, the payment reference, came first.
+    passage = ReadPassage(
+        "P1",
+        "Payment account: NL13RABO0377815500\nPayment reference: 2015 0483 0000 0000",
+        ("Invoice 20150483", "Invoice 20150483 > Payment"),
+    )
+    best = read("What is the payment account of invoice 20150483?", passage).best
+    assert best is not None and best.answers
+    assert best.unit.text == "Payment account: NL13RABO0377815500"
+    # a label with nothing after it, or only what the question says, is no answer
+    bare = ReadPassage("P1", "Payment account:\nPayment account: invoice", ("Invoice 20150483",))
+    assert not read("What is the payment account of invoice 20150483?", bare).answers
