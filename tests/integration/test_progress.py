@@ -166,6 +166,40 @@ def test_two_publishers_of_one_request_never_share_a_number(publishers: Publishe
         assert [c for c in calls if c.startswith(tool)] == [f"{tool}{n}" for n in range(5)]
 
 
+class RacedWrites:
+    """A client whose next ``lose`` writes of one publisher each find their number just taken:
+    another publisher's frame is written first, as in a burst of tool calls beside it."""
+
+    def __init__(self, client: Any, other: DynamoProgress, lose: int) -> None:
+        self._client = client
+        self._other = other
+        self.lose = lose
+
+    def __getattr__(self, name: str) -> Any:
+        attribute = getattr(self._client, name)
+        if name != "put_item":
+            return attribute
+
+        def raced(*args: Any, **kwargs: Any) -> Any:
+            if self.lose:
+                self.lose -= 1
+                self._other.publish("req", ToolStartedFrame(call_id="b", tool="search"))
+            return attribute(*args, **kwargs)
+
+        return raced
+
+
+def test_a_publisher_that_loses_a_burst_of_races_still_publishes(dynamo_client: Any) -> None:
+    # Given another publisher of the request that writes a frame before each of this one's first
+    # six writes (a clean-clone CI run on a loaded machine lost five in a row and raised)
+    other = DynamoProgress(dynamo_client, table=TABLE)
+    other.publish("req", frames_of("search", 1)[0])
+    mine = DynamoProgress(RacedWrites(dynamo_client, other, lose=6), table=TABLE)
+    # When it publishes, then its frame is kept under the next free number
+    assert mine.publish("req", ToolStartedFrame(call_id="a", tool="search")) == 8
+    assert [e.seq for e in other.read("req")] == list(range(1, 9))
+
+
 # --- the DynamoDB items -----------------------------------------------------------------------
 
 

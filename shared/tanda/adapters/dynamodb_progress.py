@@ -24,6 +24,7 @@ Imports nothing heavy: the agent step pays for boto3 only when it publishes.
 from __future__ import annotations
 
 import math
+import random
 import threading
 import time
 from collections.abc import Callable
@@ -43,7 +44,13 @@ PK_PREFIX = "PROG#"
 SEQ_DIGITS = 10
 PROGRESS_TTL_S = 900
 """Events outlive the longest answer (a streamed REST integration ends at 300 s) and no more."""
-MAX_ATTEMPTS = 5
+MAX_ATTEMPTS = 12
+"""Each conditional failure is another publisher's frame written: a publisher can lose as many
+races in a row as the others publish frames meanwhile (five, in a burst of tool calls), so the
+budget is more than a burst and each retry waits a jittered moment (``CONFLICT_PAUSE_S``) for
+the other's burst to pass. A clean-clone CI run on a loaded machine lost five in a row."""
+CONFLICT_PAUSE_S = 0.005
+"""The most the ``n``-th retry waits is ``n`` times this, jittered (full jitter)."""
 _KNOWN_REQUESTS = 1024
 
 
@@ -85,7 +92,9 @@ class DynamoProgress:
         encoded = encode_frame(frame)
         with self._lock:
             seq = self._next.get(request_id, 1)
-            for _ in range(MAX_ATTEMPTS):
+            for attempt in range(MAX_ATTEMPTS):
+                if attempt:
+                    time.sleep(random.uniform(0, CONFLICT_PAUSE_S * attempt))  # noqa: S311
                 try:
                     self.client.put_item(
                         TableName=self.table,
