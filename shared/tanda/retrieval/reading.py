@@ -1571,11 +1571,15 @@ def read_units(question: QuestionAnalysis, passages: Sequence[ReadPassage]) -> R
     by_end = _said_by_end(focus, everywhere, texts)
     unknown = _unknown_names(focus, anywhere, spelt, by_end) + _doubled_unsaid(question.text, texts)
     named = [n for n, t in enumerate(focus) if t.name and not t.number]
+    articles = _articles(question.text)
     readings: list[UnitReading] = []
     for rank, passage in enumerate(passages):
         units = passage_units(passage, rank)
         if not units:
             continue
+        # A passage that is the article the question names ("Pasal 67 ayat (1)") is the place
+        # asked, wherever retrieval ranked it: read as leniently as its first passage.
+        first = rank == 0 or (bool(articles) and _is_article(passage.identity, articles))
         # A sentence is read in its passage (which names what "ia", "album ini" speak of); a table
         # row under its header and the passage's identity only — another row is another fact.
         around = " ".join((*passage.identity, passage.text))
@@ -1685,13 +1689,35 @@ def read_units(question: QuestionAnalysis, passages: Sequence[ReadPassage]) -> R
                     # Retrieval's order is evidence: a unit of a passage it ranked below the first
                     # answers only in every content word of the question (Turkish aside, whose
                     # word forms the reader matches more loosely).
-                    allowed if rank == 0 or lang == "tr" else 0,
+                    allowed if first or lang == "tr" else 0,
                     score,
                 )
             )
     # A unit that answers comes before any that does not, however high the latter scores.
     readings.sort(key=lambda r: (not r.answers, -r.score, r.unit.passage, r.unit.position))
     return Reading(readings)
+
+
+_ARTICLE: Final = re.compile(r"(?<!\w)(?:pasal|madde|article)\s+(\d+[a-z]?)(?!\w)", re.I)
+"""An article of a statute named by its number (``Pasal 67``, ``Madde 5``, ``Article 12``)."""
+
+
+def _articles(text: str) -> frozenset[str]:
+    """The article numbers a text names, lower-cased (``67``, ``45a``)."""
+    return frozenset(m.group(1).lower() for m in _ARTICLE.finditer(text))
+
+
+def _is_article(identity: Sequence[str], articles: frozenset[str]) -> bool:
+    """Whether a passage's section path (an identity line ``Label: BAB XIV > Pasal 67 > …``)
+    has a component that is one of ``articles`` — the passage is that article, not one citing
+    it in its text."""
+    for line in identity:
+        path = line.split(": ", 1)[-1]
+        for part in path.split(" > "):
+            named = _ARTICLE.fullmatch(part.strip())
+            if named is not None and named.group(1).lower() in articles:
+                return True
+    return False
 
 
 _QUALIFIER_BEFORE: Final[dict[Lang, frozenset[str]]] = {

@@ -1600,3 +1600,34 @@ def test_a_labelled_value_answers_what_its_label_asks() -> None:
     # a label with nothing after it, or only what the question says, is no answer
     bare = ReadPassage("P1", "Payment account:\nPayment account: invoice", ("Invoice 20150483",))
     assert not read("What is the payment account of invoice 20150483?", bare).answers
+
+
+def test_the_article_a_question_names_is_read_as_the_place_asked_wherever_it_ranks() -> None:
+    # Issue 22: "… pelanggaran Pasal 67 ayat (1)?" — the article's sentence says every word but
+    # "pelanggaran"; ranked second (another law's penalty first), it had to say all of them, and
+    # the answer was held back.
+    other = ReadPassage(
+        "P0",
+        "Setiap Orang yang melakukan pelanggaran sebagaimana dimaksud dalam Pasal 27 dipidana "
+        "dengan pidana penjara paling lama 6 (enam) tahun.",
+        ("Dokumen: UU ITE", "Bagian: BAB XI > Pasal 45"),
+    )
+    article = ReadPassage(
+        "P1",
+        "(1) Setiap Orang yang dengan sengaja memperoleh Data Pribadi yang bukan miliknya "
+        "dipidana dengan pidana penjara paling lama 5 (lima) tahun.",
+        ("Dokumen: UU 27/2022", "Bagian: BAB XIV > Pasal 67"),
+    )
+    question = "Berapa lama pidana penjara paling lama untuk pelanggaran Pasal 67 ayat (1)?"
+    best = read(question, other, article).best
+    assert best is not None and best.answers and "memperoleh Data Pribadi" in best.unit.text
+    # a passage citing the article in its text is not it
+    citing = ReadPassage(
+        "P1",
+        "Setiap Orang yang memenuhi unsur sebagaimana dimaksud dalam Pasal 67 ayat (1) "
+        "dipidana dengan pidana penjara paling lama 5 (lima) tahun.",
+        ("Dokumen: UU 27/2022", "Bagian: BAB XIV > Pasal 70"),
+    )
+    assert not read(
+        "Berapa lama pidana penjara untuk pencurian data Pasal 67?", other, citing
+    ).answers
