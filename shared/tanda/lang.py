@@ -59,7 +59,7 @@ FUNCTION_WORDS: Final[dict[Lang, frozenset[str]]] = {
         sebagai karena bahwa telah sudah tersebut ada bisa dapat para saat lebih secara antara
         kepada hingga sampai bagi seperti namun jika maka serta setelah sebelum tetapi apa siapa
         kapan dimana mana bagaimana berapa keberapa keberapakah mengapa kenapa apakah manakah yaitu
-        ialah merupakan
+        ialah merupakan menurut
         nya pun lah kah sebuah seorang suatu sang si tak belum masih harus ia mereka kami kita
         saya anda dia kamu beliau
         """

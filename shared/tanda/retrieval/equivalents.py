@@ -94,6 +94,7 @@ not both parents)."""
 ABBREVIATIONS: Final[dict[Lang, tuple[str, ...]]] = {
     # Indonesian laws, regulations and the bodies that make and spend budgets
     "id": (
+        "uud = undang-undang dasar",
         "uu = undang-undang",
         "perpu = peraturan pemerintah pengganti undang-undang",
         "perppu = peraturan pemerintah pengganti undang-undang",

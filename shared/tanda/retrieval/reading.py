@@ -1553,6 +1553,7 @@ def read_units(question: QuestionAnalysis, passages: Sequence[ReadPassage]) -> R
         if lang != "tr" or not (one | other) & _ORDER_WORDS
     )
     qualifiers = _qualifiers(question) + _name_numbers(question)
+    sources = _sources(question)
     ordinals = _ordinals(question)
     asked_years = frozenset(t.surface for t in focus if t.number and _BARE_YEAR.match(t.surface))
     asked_amounts = frozenset(
@@ -1637,6 +1638,10 @@ def read_units(question: QuestionAnalysis, passages: Sequence[ReadPassage]) -> R
                     for n in ordinals
                     if n not in placed_at and n not in spelt_ordinals
                 )
+            if not missing:
+                # "menurut UUD 1945", "according to the experts": the source the question names
+                # is said by the place that answers (its passage, its document's title).
+                missing = tuple(focus[n].surface for n in sources if n not in placed_at)
             # The opposite is read in the unit's own words: a document title saying "akhir"
             # does not make a sentence about the first film (``pertama``) one about the last.
             unit_keys = _keys(unit.text, lang)
@@ -1806,6 +1811,32 @@ def _qualifiers(question: QuestionAnalysis) -> tuple[int, ...]:
                 picked.add(n)
             break
     return tuple(sorted(picked))
+
+
+_SOURCE_AFTER: Final[dict[Lang, re.Pattern[str]]] = {
+    "id": re.compile(r"(?<!\w)menurut\s+(.+)$", re.I | re.S),
+    "en": re.compile(r"(?<!\w)according\s+to\s+(.+)$", re.I | re.S),
+}
+"""What names the source a question asks after: "according to the experts" asks what the
+experts say. Not Turkish ``göre``, which says "by" as often ("niteliklere göre sınıflandırılır",
+classified by their attributes; measured: two XQuAD answers lost)."""
+
+
+def _sources(question: QuestionAnalysis) -> tuple[int, ...]:
+    """The focus words of the source the question names (:data:`_SOURCE_AFTER`): a passage
+    that does not name it does not answer. The linking word is a function word, said by no
+    text (``menurut UUD 1945`` is answered by the constitution's own article)."""
+    after = _SOURCE_AFTER.get(question.lang)
+    said = after.search(question.text) if after is not None else None
+    if said is None:
+        return ()
+    lang = question.lang
+    words = {fold(w) for w, _ in _plain_words(said.group(1), lang)} | {
+        s for _, s in _plain_words(said.group(1), lang)
+    }
+    return tuple(
+        n for n, t in enumerate(question.focus) if t.stem in words or fold(t.surface) in words
+    )
 
 
 _SUPERLATIVE: Final[dict[Lang, frozenset[str]]] = {

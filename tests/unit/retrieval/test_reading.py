@@ -1631,3 +1631,23 @@ def test_the_article_a_question_names_is_read_as_the_place_asked_wherever_it_ran
     assert not read(
         "Berapa lama pidana penjara untuk pencurian data Pasal 67?", other, citing
     ).answers
+
+
+def test_the_source_a_question_names_is_said_by_the_place_that_answers() -> None:
+    # Issue 22: "menurut" (according to) is a function word; the source after it is not — the
+    # constitution's own article answers "… menurut UUD 1945" (its title says the long form),
+    # a passage that names no expert does not answer "… menurut ahli".
+    other = ReadPassage("P0", "Masa jabatan kepala desa adalah enam tahun.", ("Dokumen: UU Desa",))
+    article = ReadPassage(
+        "P1",
+        "Presiden dan Wakil Presiden memegang jabatan selama lima tahun, dan sesudahnya dapat "
+        "dipilih kembali dalam jabatan yang sama, hanya untuk satu kali masa jabatan.",
+        ("Dokumen: Undang-Undang Dasar Negara Republik Indonesia Tahun 1945", "Bagian: Pasal 7"),
+    )
+    best = read("Berapa lama masa jabatan Presiden menurut UUD 1945?", other, article).best
+    assert best is not None and best.answers and best.unit.text.startswith("Presiden")
+    species = ReadPassage(
+        "P0", "Spesies adalah satuan dasar klasifikasi biologi.", ("Dokumen: Spesies",)
+    )
+    assert read("Apa yang dimaksud dengan spesies?", species).answers
+    assert not read("Apakah yang dimaksud dengan spesies menurut ahli?", species).answers
