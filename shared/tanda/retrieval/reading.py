@@ -756,7 +756,23 @@ def holds_kind(question: QuestionAnalysis, text: str) -> bool:
     # A labelled value ("Payment account: NL13RABO0377815500"): the label says what is asked,
     # the value after it, one word or more, is the answer.
     labelled = _LABELLED.match(text)
-    return labelled is not None and bool(_terms(labelled.group(1), question.lang) - said)
+    if labelled is not None and _terms(labelled.group(1), question.lang) - said:
+        return True
+    # "Bahasa Negara ialah Bahasa Indonesia": what it is may be said in the question's own words,
+    # one of them said after the copula and not before it.
+    copula = _IS.get(question.lang)
+    parts = copula.split(text, maxsplit=1) if copula is not None else []
+    if len(parts) == 2:
+        subject, predicate = (_terms(part, question.lang) & said for part in parts)
+        return bool(subject) and bool(predicate - subject)
+    return False
+
+
+_IS: Final[dict[Lang, re.Pattern[str]]] = {
+    "id": re.compile(r"\s(?:ialah|adalah|merupakan)\s", re.I),
+    "en": re.compile(r"\s(?:is|are|was|were)\s", re.I),
+}
+"""The word that says what a subject is (Turkish says it with a suffix: not read)."""
 
 
 _LABELLED: Final = re.compile(r"[^\W\d_][^:\n]{0,60}:\s+(\S.*)", re.DOTALL)

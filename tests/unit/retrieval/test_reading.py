@@ -1651,3 +1651,14 @@ def test_the_source_a_question_names_is_said_by_the_place_that_answers() -> None
     )
     assert read("Apa yang dimaksud dengan spesies?", species).answers
     assert not read("Apakah yang dimaksud dengan spesies menurut ahli?", species).answers
+
+
+def test_what_a_subject_is_may_be_said_in_the_questions_own_words() -> None:
+    # Issue 22: "Apa bahasa negara Indonesia?" — "Bahasa Negara ialah Bahasa Indonesia." says
+    # nothing the question does not, yet says it; a "what" question wanted two new words.
+    article = ReadPassage("P1", "Bahasa Negara ialah Bahasa Indonesia.", ("Bagian: Pasal 36",))
+    best = read("Apa bahasa negara Indonesia?", article).best
+    assert best is not None and best.answers
+    # the question's words on one side of the copula only say nothing new
+    echo = ReadPassage("P1", "Bahasa negara Indonesia adalah bahasa.", ("Bagian: Pasal 36",))
+    assert not read("Apa bahasa negara Indonesia?", echo).answers
