@@ -67,7 +67,8 @@ with reference marks), so chunks built before are rebuilt with their records. ``
 of its own in the index, the amount a number; chunks indexed as ``rp5`` are re-analysed.
 ``extraction/6`` (issue 22): a document's language needs three distinct function words, and an
 invoice whose notes say none of tanda's languages is English (its labels' language): Dutch and
-German invoices had been stemmed as Turkish."""
+German invoices had been stemmed as Turkish; a statute's inserted article ``Pasal 28I`` is no
+longer read as 281 (UUD 1945's later amended articles were no headings)."""
 
 
 class _Model(BaseModel):

@@ -155,6 +155,40 @@ def test_given_a_pdf_like_statute_when_a_later_pasal_opens_the_text_then_it_is_n
     assert [b.section for b in blocks] == [None, "Pasal 1"]
 
 
+def test_given_an_inserted_article_lettered_i_when_parsed_then_the_articles_after_it_are_too() -> (
+    None
+):  # issue 22
+    # Given the UUD 1945 amendments' articles as pypdf reads them: the OCR fix reads "28I" as
+    # 281, and every later article (28J, 30, 36A) went back from it and was glued to a sentence
+    pages = [
+        [
+            "Pasal II",
+            "Beberapa pasal diubah sebagai berikut.",
+            "Pasal 28H",
+            "Setiap orang berhak hidup sejahtera.",
+            "Pasal 28I",
+            "Hak untuk hidup tidak dapat dikurangi.",
+            "Pasal 28J",
+            "Setiap orang wajib menghormati hak asasi manusia orang lain.",
+            "BAB XV",
+            "BENDERA, BAHASA, DAN LAMBANG NEGARA",
+            "Pasal 36A",
+            "Lambang Negara ialah Garuda Pancasila dengan semboyan Bhinneka Tunggal Ika.",
+        ]
+    ]
+
+    blocks = parse_statute_pages(pages).blocks
+
+    assert [b.section.rsplit(" > ", 1)[-1] for b in blocks if b.section] == [
+        "Pasal II",
+        "Pasal 28H",
+        "Pasal 28I",
+        "Pasal 28J",
+        "Pasal 36A",
+    ]
+    assert blocks[-1].paragraphs[0].text.startswith("Lambang Negara ialah")
+
+
 _UU = (
     "UNDANG-UNDANG REPUBLIK INDONESIA\nNOMOR 9 TAHUN 2021\nTENTANG\nCONTOH KETENTUAN\n"
     "DENGAN RAHMAT TUHAN YANG MAHA ESA\nPRESIDEN REPUBLIK INDONESIA,\n"
