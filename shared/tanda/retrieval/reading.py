@@ -740,6 +740,8 @@ def holds_kind(question: QuestionAnalysis, text: str) -> bool:
         named = _names(text, agents=kind == "person", asked=asked)
         if any(fold(name.lower()) not in asked for name in named):
             return True
+        if kind == "person" and _subject_of(question, text):
+            return True
         if kind == "person" and not any(t.name for t in question.focus):
             # "Siapakah orang tua?" asks who parents are, a kind of person: a definition
             # answers ("Orang tua adalah ayah dan/atau ibu …").
@@ -1010,6 +1012,38 @@ def _names(text: str, *, agents: bool = True, asked: Container[str] = frozenset(
             continue  # "… air tawarnya di Bumi": where everything is, no answer to where
         names.append(word)
     return names
+
+
+_WHO_DOES: Final[dict[Lang, re.Pattern[str]]] = {
+    "id": re.compile(r"^\s*siapa(?:kah)?\s+yang\s+(\S+)", re.I),
+    "en": re.compile(r"^\s*who\s+(?!is\b|are\b|was\b|were\b)(\S+)", re.I),
+}
+""""Siapa yang wajib …", "Who enacted …": the question's predicate, its first word captured
+(not "Who is …", which asks for a name)."""
+
+
+def _subject_of(question: QuestionAnalysis, text: str) -> bool:
+    """Whether ``text`` says the question's predicate ("Siapa yang *wajib menghormati* …") after
+    a subject of words the question does not say — a statute's "Setiap orang wajib menghormati
+    …", "Pemerintah berperan …": who, though it is no name."""
+    asked = _WHO_DOES.get(question.lang)
+    said = asked.match(question.text) if asked is not None else None
+    if said is None:
+        return False
+    lang = question.lang
+    verb = _plain_words(said.group(1), lang)
+    if not verb:
+        return False
+    words = _plain_words(text, lang)
+    keys = {k for pair in verb for k in pair}
+    at = next((i for i, pair in enumerate(words) if keys & set(pair)), None)
+    if not at:
+        return False  # the predicate not said, or said first: no subject before it
+    question_keys = {k for pair in _plain_words(question.text, lang) for k in pair}
+    return any(
+        w not in question_keys and s not in question_keys and not is_function_word(w, lang)
+        for w, s in words[:at]
+    )
 
 
 _EVERYWHERE: Final = _words("bumi dunia jagat earth world universe dunya evren")

@@ -1662,3 +1662,21 @@ def test_what_a_subject_is_may_be_said_in_the_questions_own_words() -> None:
     # the question's words on one side of the copula only say nothing new
     echo = ReadPassage("P1", "Bahasa negara Indonesia adalah bahasa.", ("Bagian: Pasal 36",))
     assert not read("Apa bahasa negara Indonesia?", echo).answers
+
+
+def test_who_does_what_a_statute_obliges_is_its_subject_though_no_name() -> None:
+    # Issue 22: "Siapa yang wajib menghormati hak asasi manusia orang lain?" — UUD 1945 Pasal
+    # 28J's "Setiap orang wajib menghormati …" names no one, and a "who" question wanted a name.
+    article = ReadPassage(
+        "P1",
+        "Setiap orang wajib menghormati hak asasi manusia orang lain dalam tertib kehidupan "
+        "bermasyarakat, berbangsa dan bernegara.",
+        ("Bagian: BAB XA > Pasal 28J",),
+    )
+    best = read("Siapa yang wajib menghormati hak asasi manusia orang lain?", article).best
+    assert best is not None and best.answers
+    # the predicate said first, with no subject before it, says nobody
+    bare = ReadPassage(
+        "P1", "Wajib menghormati hak asasi manusia orang lain.", ("Bagian: Pasal 28J",)
+    )
+    assert not read("Siapa yang wajib menghormati hak asasi manusia orang lain?", bare).answers
