@@ -22,7 +22,7 @@ FRAME_WORDS: Final[dict[Lang, frozenset[str]]] = {
         manakah dimana dimanakah
         darimana darimanakah kemana bagaimana bagaimanakah mengapa kenapa bilamana seberapa
         maksud dimaksud dimaksudkan pengertian definisi arti makna disebut dinamakan sebutkan
-        jelaskan tuliskan
+        jelaskan tuliskan kepanjangan singkatan
         """
     ),
     "tr": _words(

@@ -189,6 +189,10 @@ _DEFINITION: Final[dict[Lang, tuple[re.Pattern[str], ...]]] = {
             r"^(?:apa|apakah)\s+(?:itu|arti|pengertian|definisi|maksud|makna)\s+"
             r"(?:(?:dari|kata|istilah)\s+)*(?P<x>.+)$",
             r"^(?:apa|apakah)\s+(?:yang\s+)?(?:disebut|dinamakan)\s+(?:dengan\s+)?(?P<x>.+)$",
+            # a short form's long form: "Apa kepanjangan SPBE?", "SPBE singkatan dari apa?"
+            r"^(?:apa|apakah)\s+(?:kepanjangan|singkatan)\s+(?:(?:dari|kata|istilah)\s+)*"
+            r"(?P<x>.+)$",
+            r"^(?P<x>.+?)\s+(?:adalah\s+)?(?:kepanjangan|singkatan)\s+(?:dari\s+)?(?:apa|apakah)$",
             r"^(?:apa|apakah)\s+(?P<x>.+?)\s+itu$",
             r"^(?:pengertian|definisi|arti|makna|maksud)\s+(?:(?:dari|kata|istilah)\s+)*(?P<x>.+)$",
             r"^(?P<x>.+?)\s+(?:adalah|ialah)\s*(?:apa|apakah)?$",

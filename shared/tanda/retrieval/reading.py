@@ -1951,9 +1951,36 @@ def _opens_with_term(question: QuestionAnalysis, text: str) -> bool:
     focus = _term_focus(question)
     if question.kind != "definition" or not focus:
         return False
-    opening = " ".join(without_enumerator(text).split()[: len(focus) + 1])
-    keys = _keys(opening, question.lang)
+    words = without_enumerator(text).split()
+    if not words:
+        return False
+    lang = question.lang
+    named = _NAMED_AS.get(lang)
+    alias = named.search(text) if named is not None else None
+    if alias is not None and all(_holds(t, _keys(alias.group(1), lang)) for t in focus):
+        # "Sistem Pemerintahan Berbasis Elektronik yang selanjutnya disingkat SPBE adalah …":
+        # the term the question asks for is the one this definition introduces.
+        return True
+    # A term of one word is the unit's first word: "Layanan SPBE adalah …" defines a service of
+    # SPBE, not SPBE. (A longer one may follow a context: "Dalam fisika nuklir, fusi nuklir …".)
+    if len(focus) == 1 and not _holds(focus[0], _keys(words[0], lang)):
+        return False
+    keys = _keys(" ".join(words[: len(focus) + 1]), lang)
     return any(_holds(t, keys) for t in focus[-1:]) or all(_holds(t, keys) for t in focus)
+
+
+_NAMED_AS: Final[dict[Lang, re.Pattern[str]]] = {
+    "id": re.compile(
+        r"\b(?:yang\s+)?selanjutnya\s+(?:disebut|disingkat|dinamakan)(?:\s+dengan)?\s+"
+        r"(.{1,80}?)\s+(?:adalah|ialah|merupakan)\b",
+        re.I,
+    ),
+    "en": re.compile(
+        r"\((?:hereinafter\s+)?(?:referred\s+to\s+as\s+)?[\"“]?([^()\"”]{1,60})[\"”]?\)"
+    ),
+}
+"""A definition that introduces the short name it goes by: ``X yang selanjutnya disingkat Y
+adalah …``, ``X (hereinafter "Y") means …`` — Y captured."""
 
 
 def _term_focus(question: QuestionAnalysis) -> tuple[FocusTerm, ...]:

@@ -251,3 +251,13 @@ def test_indonesian_shorthand_and_a_joined_frame_are_read_as_written_out() -> No
     assert counted.kind == "number" and "thn" not in [t.surface for t in counted.focus]
     # Written in capitals it is an acronym, not shorthand.
     assert "pd" in [t.surface for t in analyze_question("Kapan PD II berakhir?").focus]
+
+
+@pytest.mark.parametrize(
+    "question", ["Apa kepanjangan SPBE?", "SPBE singkatan dari apa?", "Apakah singkatan dari SPBE?"]
+)
+def test_asking_what_a_short_form_stands_for_is_a_definition_of_it(question: str) -> None:
+    # issue 22: the long form of a short form is what its definition introduces
+    analysis = analyze_question(question)
+    assert (analysis.kind, analysis.defined_term) == ("definition", "SPBE")
+    assert [t.surface for t in analysis.focus] == ["spbe"]

@@ -1680,3 +1680,20 @@ def test_who_does_what_a_statute_obliges_is_its_subject_though_no_name() -> None
         "P1", "Wajib menghormati hak asasi manusia orang lain.", ("Bagian: Pasal 28J",)
     )
     assert not read("Siapa yang wajib menghormati hak asasi manusia orang lain?", bare).answers
+
+
+def test_the_definition_introducing_a_short_form_leads_not_one_of_a_thing_of_it() -> None:
+    # Issue 22: "Apa kepanjangan SPBE?" — Perpres 82/2023 Pasal 1 defines "Layanan SPBE",
+    # "Pengguna SPBE" … after "Sistem Pemerintahan Berbasis Elektronik yang selanjutnya
+    # disingkat SPBE adalah …"; the first of those led, opening with the term as closely.
+    passage = ReadPassage(
+        "P1",
+        "Sistem Pemerintahan Berbasis Elektronik yang selanjutnya disingkat SPBE adalah "
+        "penyelenggaraan pemerintahan yang memanfaatkan teknologi informasi. Layanan SPBE "
+        "adalah keluaran yang dihasilkan oleh fungsi aplikasi SPBE.",
+        ("Bagian: BAB I > Pasal 1",),
+    )
+    for question in ("Apa kepanjangan SPBE?", "Apa itu SPBE?"):
+        best = read(question, passage).best
+        assert best is not None and best.answers
+        assert best.unit.text.startswith("Sistem Pemerintahan Berbasis Elektronik"), question
