@@ -30,6 +30,7 @@ EQUIVALENTS: Final[tuple[str, ...]] = (
     "total jumlah toplam",
     "item line barang kalem satır",
     "price harga fiyat",
+    "rate tarif oran",
     "payment pembayaran ödeme",
     # budgets
     "budget anggaran bütçe",
@@ -85,6 +86,8 @@ COMPOUNDS: Final[tuple[tuple[str, str], ...]] = (
     # parents are a father and a mother: a text names them one by one
     ("orang tua", "ayah ibu bapak ayahanda ibunda ayahnya ibunya"),
     ("anne baba", "ebeveyn"),
+    # an invoice's due date, as Indonesian says it
+    ("jatuh tempo", "due vade"),
 )
 """Two words that together say what one word of another group says (``orang tua`` — parents —
 said by ``ayah``, ``ibu``): the other way round, the one word does not say the two (a father is

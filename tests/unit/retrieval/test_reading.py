@@ -1697,3 +1697,20 @@ def test_the_definition_introducing_a_short_form_leads_not_one_of_a_thing_of_it(
         best = read(question, passage).best
         assert best is not None and best.answers
         assert best.unit.text.startswith("Sistem Pemerintahan Berbasis Elektronik"), question
+
+
+def test_an_invoice_asked_in_indonesian_is_read_in_its_english_labels() -> None:
+    # Issue 22: "jatuh tempo" (two words) is an invoice's "Due date"; "tarif" its tax "Rate"
+    header = ReadPassage(
+        "P1",
+        "Type: 380 · Issue date: 2015-01-09 · Due date: 2015-01-09 · Currency: EUR",
+        ("Dokumen: Invoice 12115118", "Bagian: Invoice 12115118"),
+    )
+    assert read("Kapan faktur 12115118 jatuh tempo?", header).answers
+    taxes = ReadPassage(
+        "P1",
+        "Category | Rate | Taxable amount (EUR) | Tax amount (EUR)\nVAT S | 21% | 147 | 30.87",
+        ("Dokumen: Invoice 20150483", "Bagian: Invoice 20150483 > VAT breakdown"),
+    )
+    best = read("Berapa tarif PPN pada faktur 20150483?", taxes).best
+    assert best is not None and best.answers and "21%" in best.unit.text
