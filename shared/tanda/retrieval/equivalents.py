@@ -99,6 +99,11 @@ ABBREVIATIONS: Final[dict[Lang, tuple[str, ...]]] = {
     "id": (
         "uud = undang-undang dasar",
         "uu = undang-undang",
+        "ite = informasi dan transaksi elektronik",
+        "pdp = pelindungan data pribadi",
+        "kuhp = kitab undang-undang hukum pidana",
+        "kuhap = kitab undang-undang hukum acara pidana",
+        "hkpd = hubungan keuangan antara pemerintah pusat dan pemerintahan daerah",
         "perpu = peraturan pemerintah pengganti undang-undang",
         "perppu = peraturan pemerintah pengganti undang-undang",
         "pp = peraturan pemerintah",

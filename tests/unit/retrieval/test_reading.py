@@ -1714,3 +1714,23 @@ def test_an_invoice_asked_in_indonesian_is_read_in_its_english_labels() -> None:
     )
     best = read("Berapa tarif PPN pada faktur 20150483?", taxes).best
     assert best is not None and best.answers and "21%" in best.unit.text
+
+
+def test_a_law_named_by_its_short_form_is_the_law_its_title_spells_out() -> None:
+    # Issue 22: "… menurut UU ITE?" — the title says "Informasi dan Transaksi Elektronik"
+    article = ReadPassage(
+        "P1",
+        "Setiap Orang yang dengan sengaja dan tanpa hak menyebarkan berita bohong dan "
+        "menyesatkan dipidana dengan pidana penjara paling lama 6 (enam) tahun.",
+        (
+            "Dokumen: Undang-Undang Nomor 19 Tahun 2016 tentang Perubahan atas Undang-Undang "
+            "Nomor 11 Tahun 2008 tentang Informasi dan Transaksi Elektronik",
+            "Bagian: Pasal 45A",
+        ),
+    )
+    question = "Berapa pidana penjara bagi penyebar berita bohong menurut UU ITE?"
+    best = read(question, article).best
+    assert best is not None and best.answers
+    assert not read(
+        "Berapa pidana penjara bagi penyebar berita bohong menurut KUHP?", article
+    ).answers
