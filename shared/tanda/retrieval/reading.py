@@ -1201,6 +1201,7 @@ def _missing_names(
     placed: set[int],
     by_end: Container[int] = frozenset(),
     otherwise: Container[int] = frozenset(),
+    known: Container[int] = frozenset(),
 ) -> tuple[str, ...]:
     """The numbers the place does not hold (``placed``: indices into ``focus``), and the names of
     which it does not hold more than half the words (``Kepala Kepolisian RI`` is placed by
@@ -1212,6 +1213,15 @@ def _missing_names(
             groups.setdefault(term.group, []).append(n)
     for members in groups.values():
         members = [n for n in members if not _regnal(focus[n])] or members
+        lead = focus[members[0]]
+        if len(members) > 1 and lead.acronym and not _designator(lead) and members[0] in known:
+            # "TKDD Kabupaten Malang": an acronym opening the run of capitals, which the
+            # passages read write, is a name of its own (the budget line asked for), not a word
+            # of the place's name after it. (One no passage writes is said in other words:
+            # Turkish passages spell out "UMC" in Turkish.)
+            if members[0] not in placed:
+                missing.append(lead.surface)
+            members = members[1:]
         # A designator a text leaves out (``Ghana`` for ``Republik Ghana``, ``Damri`` for ``PT
         # Damri``) counts as said — even a name's only capitalised word.
         placed = placed | {n for n in members if _designator(focus[n]) and n not in otherwise}
@@ -1675,7 +1685,7 @@ def read_units(question: QuestionAnalysis, passages: Sequence[ReadPassage]) -> R
             described = (
                 not kind and question.kind == "definition" and _describes(question, unit.text)
             )
-            missing = _missing_names(focus, placed_at, by_end, otherwise) or unknown
+            missing = _missing_names(focus, placed_at, by_end, otherwise, anywhere) or unknown
             if not missing:
                 missing = tuple(focus[n].surface for n in qualifiers if n not in held_at)
             if not missing and _other_amount(asked_amounts, unit.text):

@@ -1734,3 +1734,18 @@ def test_a_law_named_by_its_short_form_is_the_law_its_title_spells_out() -> None
     assert not read(
         "Berapa pidana penjara bagi penyebar berita bohong menurut KUHP?", article
     ).answers
+
+
+def test_an_acronym_opening_a_run_of_capitals_is_a_name_of_its_own() -> None:
+    # Issue 22: "TKDD Kabupaten Malang" — the budget line asked for, then the place: a row of the
+    # place's table naming another line held two of the group's three words and answered.
+    other_year = ReadPassage(
+        "P0", "akun | anggaran\nTKDD | 3.318,79 M", ("Dokumen: APBD Kabupaten Malang 2023",)
+    )
+    asked_year = ReadPassage(
+        "P1",
+        "akun | anggaran\nSisa Lebih Perhitungan Anggaran Tahun Sebelumnya | 275,45 M",
+        ("Dokumen: APBD Kabupaten Malang 2024",),
+    )
+    reading = read("Berapa anggaran TKDD Kabupaten Malang tahun 2024?", other_year, asked_year)
+    assert not reading.answers
