@@ -138,7 +138,11 @@ def corpus_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         source / "apbd_jatim" / "2023",
     )
     shutil.copy(shared_data("corpus", "apbd_jatim", "UPSTREAM_README.md"), source / "apbd_jatim")
-    home = tmp_path_factory.mktemp("home")
+    yield from _ingested(source, tmp_path_factory.mktemp("home"))
+
+
+def _ingested(source: Path, home: Path) -> Iterator[Path]:
+    """``home`` with ``source`` ingested into tenant ``demo`` (``tanda ingest``), for a module."""
     with pytest.MonkeyPatch.context() as patch:
         use_home(patch, home)
         assert main(["ingest", str(source), "--tenant", "demo", "--no-progress"]) == 0
@@ -146,11 +150,16 @@ def corpus_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     load_settings.cache_clear()
 
 
+def _in(home: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """The CLI pointed at ``home`` for one test."""
+    use_home(monkeypatch, home)
+    yield home
+    load_settings.cache_clear()
+
+
 @pytest.fixture
 def in_corpus(corpus_home: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    use_home(monkeypatch, corpus_home)
-    yield corpus_home
-    load_settings.cache_clear()
+    yield from _in(corpus_home, monkeypatch)
 
 
 def test_the_readmes_definition_question_first_quotes_pasal_1_angka_1(
@@ -272,20 +281,12 @@ def test_the_closing_of_a_law_asked_by_its_number_comes_first(
 @pytest.fixture(scope="module")
 def demo_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """The whole demo corpus (statutes, budget tables, invoices), as `make demo` ingests it."""
-    home = tmp_path_factory.mktemp("demo")
-    with pytest.MonkeyPatch.context() as patch:
-        use_home(patch, home)
-        corpus = str(shared_data("corpus"))
-        assert main(["ingest", corpus, "--tenant", "demo", "--no-progress"]) == 0
-        yield home
-    load_settings.cache_clear()
+    yield from _ingested(shared_data("corpus"), tmp_path_factory.mktemp("demo"))
 
 
 @pytest.fixture
 def in_demo(demo_home: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    use_home(monkeypatch, demo_home)
-    yield demo_home
-    load_settings.cache_clear()
+    yield from _in(demo_home, monkeypatch)
 
 
 def test_the_seller_of_a_dutch_invoice_is_its_seller_line(
