@@ -168,7 +168,7 @@ def guess_lang(text: str, *, min_hits: int = 1, min_distinct: int = 1) -> Lang |
     winner = winners[0]
     said = len(_FOLDED_FUNCTION_WORDS[winner].intersection(words))
     turkish_letters = winner == "tr" and not sample.isascii() and _has_turkish(sample)
-    if said < min_distinct and not turkish_letters:
+    if min_distinct > 1 and said < min_distinct and not turkish_letters:
         return None
     return winner
 

@@ -88,6 +88,8 @@ def test_a_document_language_needs_three_distinct_function_words() -> None:  # i
     assert document_lang("Pembayaran yang dilakukan di bank dan dari rekening") == "id"
     assert document_lang("Bu fatura ödendi ve kapandı, teşekkürler; bu da ödendi") == "tr"
     assert document_lang("Ödeme yapıldı de de de") == "tr"  # ı: Turkish, one word or three
+    # a query's guess is as before: Turkish letters alone (ö, ü) still say Turkish
+    assert guess_lang("Müzenin bölümü") == "tr"
 
 
 def test_the_function_words_are_the_query_stopwords() -> None:

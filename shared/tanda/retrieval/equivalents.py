@@ -11,7 +11,6 @@ them, so inflected forms of a listed word meet too; every entry is one word, but
 
 from __future__ import annotations
 
-import re
 from functools import cache
 from typing import Final
 
@@ -194,29 +193,22 @@ def abbreviations(lang: Lang) -> tuple[tuple[str, str, frozenset[str]], ...]:
 
 
 def search_text(text: str, lang: Lang) -> str:
-    """``text`` followed by the other form of each listed short form it writes or long form it
-    spells out (:data:`ABBREVIATIONS`), for the lexical search (issue 22): `… pendapatan asli
-    daerah Kota Malang …` searches `PAD` too, which the budget table writes, and `UU 27 Tahun
-    2022` searches `undang-undang`. A short form of :data:`SHORT_IN_CAPITALS` letters or fewer
-    counts only written in capitals (``UU``, not the ``un`` of a Turkish word). Both engines
-    search this text (the embedded index analyses it, OpenSearch is sent it), so they meet the
-    same words; the text itself is returned when it writes none."""
+    """``text`` followed by the short form of each listed long form it spells out
+    (:data:`ABBREVIATIONS`), for the lexical search (issue 22): `… pendapatan asli daerah Kota
+    Malang …` searches `PAD` too, which the budget tables write. Not the other way: a short
+    form is ambiguous where its long form is not — `Energiprojekt AB` is a Swedish company, not
+    the Avrupa Birliği, and searching the long form of every `AB` cost XQuAD answers' passages.
+    Both engines search this text (the embedded index analyses it, OpenSearch is sent it), so
+    they meet the same words; the text itself is returned when it spells none out."""
     words = list(surface_terms(text, lang))
     if not words:
         return text
     spelt = f" {' '.join(words)} "
-    capitals = {fold(w.lower()) for w in _LETTERS.findall(text) if w.isupper()}
-    said = set(words)
     extra: list[str] = []
     for short, long, _ in abbreviations(lang):
         if f" {long} " in spelt:
             extra.append(short.upper() if len(short) <= SHORT_IN_CAPITALS else short)
-        elif short in (capitals if len(short) <= SHORT_IN_CAPITALS else said):
-            extra.append(long)
     return f"{text} {' '.join(extra)}" if extra else text
-
-
-_LETTERS: Final = re.compile(r"[^\W\d_]+")
 
 
 @cache
