@@ -166,9 +166,12 @@ def guess_lang(text: str, *, min_hits: int = 1, min_distinct: int = 1) -> Lang |
     if len(winners) != 1:
         return None
     winner = winners[0]
-    said = len(_FOLDED_FUNCTION_WORDS[winner].intersection(words))
-    turkish_letters = winner == "tr" and not sample.isascii() and _has_turkish(sample)
-    if min_distinct > 1 and said < min_distinct and not turkish_letters:
+    # (a query's guess, min_distinct 1, never counts them: every search guesses one)
+    if (
+        min_distinct > 1
+        and not (winner == "tr" and not _TURKISH_ONLY.isdisjoint(sample))
+        and len(_FOLDED_FUNCTION_WORDS[winner].intersection(words)) < min_distinct
+    ):
         return None
     return winner
 
@@ -176,7 +179,3 @@ def guess_lang(text: str, *, min_hits: int = 1, min_distinct: int = 1) -> Lang |
 _TURKISH_ONLY: Final = frozenset("ğışĞİŞ")
 """Letters no other language written near ours uses (``ö``, ``ü``, ``ç`` are German's, French's
 too)."""
-
-
-def _has_turkish(sample: str) -> bool:
-    return any(letter in sample for letter in _TURKISH_ONLY)

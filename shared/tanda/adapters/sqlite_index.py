@@ -97,12 +97,12 @@ _STATS_CACHE_TENANTS: Final = 256
 
 LexicalEngine = Literal["tantivy", "sqlite"]
 LEXICAL_ENGINES: Final[tuple[LexicalEngine, ...]] = ("tantivy", "sqlite")
-_TANTIVY_LAYOUT: Final = "tantivy/identity"
-"""The ``lexical_engine`` setting of a file on tantivy whose indexes hold a chunk's identity in
-a field of its own (issue 22); a file marked ``tantivy`` (the layout before) is indexed again
-when opened."""
 """Which engine holds the lexical arm (``TANDA_LEXICAL_ENGINE``): tantivy (one index per tenant
 beside the file, issue 28) or FTS5 (one table per tenant inside it)."""
+_TANTIVY_LAYOUT: Final = "tantivy/identity"
+"""The ``lexical_engine`` setting of a file on tantivy whose indexes hold a chunk's title in a
+field of its own (issue 22); a file marked ``tantivy`` (the layout before) is indexed again
+when opened."""
 
 FLUSH_CHUNKS: Final = 20_000
 FLUSH_SECONDS: Final = 1.0
@@ -1542,8 +1542,8 @@ def _analyzed(
     chunk: Chunk, document: Document, document_lang: Callable[[], Lang]
 ) -> tuple[str, str]:
     """The token streams of ``chunk``, analyzed for its language (else the document's, else the
-    guessed one): its identity (title and section) and its text. tantivy holds them in two
-    fields, each weighed by BM25 against its own lengths (issue 22): a chunk whose text says
+    guessed one): its document's title, and its section path with its text. tantivy holds them
+    in two fields, each weighed by BM25 against its own lengths (issue 22): a chunk whose text says
     next to nothing ("Cukup jelas.", "-") no longer outranks one that says what is asked only
     because its document's title is all it holds. FTS5 indexes them as one stream
     (:func:`_joined`)."""
@@ -1553,7 +1553,7 @@ def _analyzed(
 
 
 def _joined(analyzed: tuple[str, str]) -> str:
-    """The one stream FTS5 indexes: the identity's terms, then the text's."""
+    """The one stream FTS5 indexes: the title's terms, then the section's and the text's."""
     return " ".join(filter(None, analyzed))
 
 

@@ -8,8 +8,8 @@ query is the disjunction of its analyzed terms as term queries — no query pars
 analysis. So the terms that meet are exactly the ones FTS5 met.
 
 What it holds per chunk: ``rid`` (the ``chunks.id`` rowid in the SQLite file: indexed, and a fast
-field the hits are read back by), ``terms`` (the text's, frequencies, no positions), ``ident``
-(the title's and section's, likewise), and the scope fields
+field the hits are read back by), ``terms`` (the section path's and text's, frequencies, no
+positions), ``ident`` (the document title's, likewise), and the scope fields
 ``doc`` (document id), ``batch`` and ``sel`` (each selection) as raw terms, so a narrowed scope
 is a filter inside the query, never a filter after the top k. The SQLite file stays the source
 of truth: :class:`tanda.adapters.sqlite_index.SqliteSearchIndex` decides what goes in and when
@@ -41,7 +41,7 @@ _TOKENIZER: Final = "tanda_terms"
 """The analyzed stream is split on whitespace only: a term is exactly what tanda's analysis
 emitted (``10.723,82``, ``27/2022``, ``isik``)."""
 _TEXT_FIELDS: Final = ("terms", "ident")
-"""A chunk's text and its identity (title and section), each scored by BM25 with its own
+"""A chunk's section and text, and its document's title, each scored by BM25 with its own
 field's lengths and the scores summed, as BM25F does (issue 22): the title every chunk of a
 document repeats is not weighed as though the chunk's own words said it — in one stream, a
 chunk saying nearly nothing ("Cukup jelas.") was all title and ranked above the sentence that
@@ -66,7 +66,7 @@ class LexicalEntry(NamedTuple):
     rowid: int
     terms: str
     identity: str
-    """The analyzed terms of the chunk's title and section (``ident``)."""
+    """The analyzed terms of the chunk's document title (``ident``)."""
     document_id: str
     batch_id: str | None
     selections: tuple[str, ...]

@@ -309,8 +309,8 @@ def lexical_query(query: SearchQuery) -> Body:
     lang = normalize_lang(query.lang) or guess_lang(query.text) or DEFAULT_TEXT_LANG
     return {
         "bool": {
-            # the text as the embedded index searches it: with the other form of each short or
-            # long form it writes (issue 22)
+            # the text as the embedded index searches it: with the short form of each long form
+            # it spells out (issue 22)
             "must": [_text_match(search_text(query.text, lang), query.lang)],
             "filter": filter_clauses(query.scope),
         }

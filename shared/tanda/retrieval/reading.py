@@ -1026,24 +1026,32 @@ def _subject_of(question: QuestionAnalysis, text: str) -> bool:
     """Whether ``text`` says the question's predicate ("Siapa yang *wajib menghormati* …") after
     a subject of words the question does not say — a statute's "Setiap orang wajib menghormati
     …", "Pemerintah berperan …": who, though it is no name."""
-    asked = _WHO_DOES.get(question.lang)
-    said = asked.match(question.text) if asked is not None else None
-    if said is None:
+    asked = _who_does(question.text, question.lang)
+    if asked is None:
         return False
+    verb, question_keys = asked
     lang = question.lang
-    verb = _plain_words(said.group(1), lang)
-    if not verb:
-        return False
     words = _plain_words(text, lang)
-    keys = {k for pair in verb for k in pair}
-    at = next((i for i, pair in enumerate(words) if keys & set(pair)), None)
+    at = next((i for i, pair in enumerate(words) if not verb.isdisjoint(pair)), None)
     if not at:
         return False  # the predicate not said, or said first: no subject before it
-    question_keys = {k for pair in _plain_words(question.text, lang) for k in pair}
     return any(
         w not in question_keys and s not in question_keys and not is_function_word(w, lang)
         for w, s in words[:at]
     )
+
+
+@lru_cache(maxsize=256)
+def _who_does(question: str, lang: Lang) -> tuple[frozenset[str], frozenset[str]] | None:
+    """The keys of a "who does" question's predicate word and of all its words (read once per
+    question, not once per unit); ``None`` for any other question."""
+    asked = _WHO_DOES.get(lang)
+    said = asked.match(question) if asked is not None else None
+    verb = _plain_words(said.group(1), lang) if said is not None else ()
+    if not verb:
+        return None
+    keys = frozenset(k for pair in _plain_words(question, lang) for k in pair)
+    return frozenset(k for pair in verb for k in pair), keys
 
 
 _EVERYWHERE: Final = _words("bumi dunia jagat earth world universe dunya evren")
@@ -1890,10 +1898,7 @@ def _sources(question: QuestionAnalysis) -> tuple[int, ...]:
     said = after.search(question.text) if after is not None else None
     if said is None:
         return ()
-    lang = question.lang
-    words = {fold(w) for w, _ in _plain_words(said.group(1), lang)} | {
-        s for _, s in _plain_words(said.group(1), lang)
-    }
+    words = {k for pair in _plain_words(said.group(1), question.lang) for k in pair}
     return tuple(
         n for n, t in enumerate(question.focus) if t.stem in words or fold(t.surface) in words
     )
