@@ -9,7 +9,14 @@ Asked for the definition of a term (``definition_of``, issue 22), the chunks hol
 documents' own definitions of it (definition records, looked up by
 :func:`tanda.retrieval.analysis.term_key` inside the query's scope) lead the hits: "what is X" is
 answered where the document says what X is, even when a search ranks other passages naming X
-higher."""
+higher.
+
+Asked about an article of a statute the question names (``articles``: ``Pasal 33``, ``Madde 5``),
+the chunks of that article lead: an article's text rarely repeats its own number, while the
+amendment lists and the "Mengingat" clauses citing it do — a search for the number finds those.
+The article is looked up by its section path in the documents the search ranked first (at most
+:data:`ARTICLE_DOCUMENTS`; a question naming its statute ranks that statute first), in the first
+of them that has it."""
 
 from __future__ import annotations
 
@@ -19,9 +26,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from tanda.ports import Embedder, Reranker, SearchIndex
-from tanda.records.documents import SearchHit, SearchQuery
+from tanda.records.documents import Chunk, SearchHit, SearchQuery
 from tanda.records.structure import DefinitionRecord, RecordQuery
 from tanda.retrieval.analysis import term_key
+from tanda.retrieval.question import in_article
 from tanda.retrieval.rerank import rerank_floor
 from tanda.retrieval.spelling import near_term_keys
 
@@ -39,6 +47,14 @@ class Retrieved:
     definition_chunks: tuple[str, ...] = ()
     """With ``definition_of``: the chunks among ``hits`` that hold a definition of the term (they
     come first, in this order)."""
+    article_chunks: tuple[str, ...] = ()
+    """With ``articles``: the chunks among ``hits`` that are the article named (they lead)."""
+
+
+ARTICLE_DOCUMENTS = 2
+"""How many of the search's first documents an article named is looked up in."""
+ARTICLE_CHUNKS = 4
+"""At most this many chunks of one article lead (its body first, in document order)."""
 
 
 def retrieve(
@@ -49,11 +65,14 @@ def retrieve(
     reranker: Reranker | None = None,
     min_score: float = 0.0,
     definition_of: str | None = None,
+    articles: Sequence[str] = (),
 ) -> Retrieved:
     """The hits for ``query``; with ``definition_of`` (a term as the question writes it), the
     chunks defining that term come first — then the search's own hits, without repeats, cut to
     ``top_k`` — and the reranker floor is applied to the whole list as always (a definition chunk
-    holds the term, so it passes a floor the question's words set)."""
+    holds the term, so it passes a floor the question's words set). With ``articles`` (the article
+    numbers a question names), that article's chunks come before everything: the question names
+    the place it asks about; the floor never drops them."""
     mode = "lexical"
     if embedder is not None and query.vector is None:
         try:
@@ -69,22 +88,39 @@ def retrieve(
     defining: tuple[str, ...] = ()
     if definition_of is not None:
         hits, defining = _definitions_first(index, query, definition_of, hits)
+    named: tuple[str, ...] = ()
+    if articles:
+        hits, named = _articles_first(index, query, articles, hits)
     if reranker is None:
-        return Retrieved(hits, mode, definition_chunks=defining)
+        return Retrieved(hits, mode, definition_chunks=defining, article_chunks=named)
     # ASK-06: candidates under the floor never reach synthesis. A reranker outage raises: the
     # floor fails closed (unlike the embedder, whose outage only loses the vector arm's recall).
-    kept = rerank_floor(reranker, query.text, hits, min_score=min_score)
+    if named:
+        # The article the question names is what it asks about, whatever its score: scored
+        # with the rest, kept, and leading.
+        scored = rerank_floor(reranker, query.text, hits, min_score=0.0)
+        kept = [
+            hit
+            for hit in scored
+            if hit.chunk.chunk_id in named or (hit.rerank_score or 0.0) >= min_score
+        ]
+    else:
+        kept = rerank_floor(reranker, query.text, hits, min_score=min_score)
     if defining:  # a reordering reranker does not move a definition from the lead
         lead = {chunk_id: position for position, chunk_id in enumerate(defining)}
         kept.sort(key=lambda hit: lead.get(hit.chunk.chunk_id, len(lead)))
         kept_ids = {hit.chunk.chunk_id for hit in kept}
         defining = tuple(chunk_id for chunk_id in defining if chunk_id in kept_ids)
+    if named:  # nor an article named, in its document order, from before everything
+        order = {chunk_id: position for position, chunk_id in enumerate(named)}
+        kept.sort(key=lambda hit: order.get(hit.chunk.chunk_id, len(order)))
     return Retrieved(
         kept,
         mode,
         reranked=True,
         below_floor=len(hits) - len(kept),
         definition_chunks=defining,
+        article_chunks=named,
     )
 
 
@@ -138,3 +174,35 @@ def _definitions_first(
     defining = tuple(hit.chunk.chunk_id for hit in leading)
     rest = [hit for hit in hits if hit.chunk.chunk_id not in best]
     return [*leading, *rest][: query.top_k], defining
+
+
+def _articles_first(
+    index: SearchIndex, query: SearchQuery, articles: Sequence[str], hits: Sequence[SearchHit]
+) -> tuple[list[SearchHit], tuple[str, ...]]:
+    """``hits`` with the chunks of the named article in front (its first
+    :data:`ARTICLE_CHUNKS`, in document order), and those chunks' ids: looked up by section path
+    in the search's first :data:`ARTICLE_DOCUMENTS` documents, the first having it. A chunk the
+    search did not find joins with the list's best score (the order says it leads)."""
+    documents = list(dict.fromkeys(hit.chunk.document_id for hit in hits))[:ARTICLE_DOCUMENTS]
+    chosen: list[Chunk] = []
+    for document_id in documents:
+        chosen = [
+            chunk
+            for chunk in index.document_chunks(query.scope, document_id)
+            if in_article(chunk.section, articles)
+        ][:ARTICLE_CHUNKS]
+        if chosen:
+            break
+    if not chosen:
+        return list(hits), ()
+    found = {hit.chunk.chunk_id: hit for hit in hits}
+    top = max((hit.score for hit in hits), default=0.0)
+    leading = [
+        found[chunk.chunk_id].model_copy(update={"score": max(found[chunk.chunk_id].score, top)})
+        if chunk.chunk_id in found
+        else SearchHit(chunk=chunk, score=top)
+        for chunk in chosen
+    ]
+    named = tuple(chunk.chunk_id for chunk in chosen)
+    rest = [hit for hit in hits if hit.chunk.chunk_id not in set(named)]
+    return [*leading, *rest][: query.top_k], named

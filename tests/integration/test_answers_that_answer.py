@@ -297,3 +297,25 @@ def test_the_seller_of_a_dutch_invoice_is_its_seller_line(
     # invoices' seller lines came first and the answer was held back
     body = ask_json(capsys, "Who is the seller on invoice 20150483?")
     assert supported(body)[0].startswith("Seller: Bluem BV")
+
+
+def test_the_part_of_an_article_asked_by_its_number_is_the_answer(
+    in_demo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:  # issue 22
+    # The article's text never says "Pasal 33"; the amendment lists and "Mengingat" clauses
+    # citing it do: the search returned those, and the answer was the list entry "Bab XIV,
+    # Pasal 33 ayat (4) dan ayat (5);"
+    question = "Apa bunyi Pasal 33 ayat (3) UUD 1945?"
+    capsys.readouterr()
+    assert main(["search", question, "--tenant", "demo", "--json"]) == 0
+    first = json.loads(capsys.readouterr().out)["results"][0]
+    assert first["section"] == "BAB XIV > Pasal 33"
+    body = ask_json(capsys, question)
+    assert supported(body) == [
+        "Bumi dan air dan kekayaan alam yang terkandung di dalamnya dikuasai oleh negara dan "
+        "dipergunakan untuk sebesar-besar kemakmuran rakyat."
+    ]
+    # An article asked whole ("isi", its content) is answered from its text, not held back.
+    whole = ask_json(capsys, "Apa isi Pasal 28I UUD 1945?")
+    assert supported(whole)[0].startswith("Hak untuk hidup, hak untuk tidak disiksa")
+    assert whole["citations"][0]["section"].endswith("BAB XA > Pasal 28I")

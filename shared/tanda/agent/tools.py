@@ -350,6 +350,7 @@ class AgentTools:
         asked = self.question if self.question and self.question.text == text else None
         lang = asked.lang if asked is not None else None
         defined = asked.defined_term if asked is not None else None
+        articles = asked.articles if asked is not None else ()
         query = SearchQuery(text=text, scope=self.scope, top_k=self.top_k, lang=lang)
         chunks: list[Chunk] = []
         if self.preferred_documents and self.scope.batch_id is None:
@@ -359,9 +360,9 @@ class AgentTools:
             if allowed:
                 narrowed = self.scope.model_copy(update={"document_ids": tuple(allowed)})
                 preferred = query.model_copy(update={"scope": narrowed})
-                chunks = [h.chunk for h in self._retrieve(preferred, defined)]
+                chunks = [h.chunk for h in self._retrieve(preferred, defined, articles)]
         seen = {c.chunk_id for c in chunks}
-        rest = [h.chunk for h in self._retrieve(query, defined)]
+        rest = [h.chunk for h in self._retrieve(query, defined, articles)]
         chunks += [c for c in rest if c.chunk_id not in seen]
         return chunks[: self.top_k]
 
@@ -378,7 +379,9 @@ class AgentTools:
             self._newest = newest_documents(wanted, found)
         return self._newest
 
-    def _retrieve(self, query: SearchQuery, definition_of: str | None) -> list[SearchHit]:
+    def _retrieve(
+        self, query: SearchQuery, definition_of: str | None, articles: Sequence[str]
+    ) -> list[SearchHit]:
         return retrieve(
             self.index,
             query,
@@ -386,6 +389,7 @@ class AgentTools:
             reranker=self.reranker,
             min_score=self.rerank_min_score,
             definition_of=definition_of,
+            articles=articles,
         ).hits
 
     def _list_sources(self, documents: Sequence[Document]) -> ToolOutcome:

@@ -16,6 +16,8 @@ What it reads, in Indonesian, Turkish and English:
   question (*dimaksud*, *pengertian*, *nedir*, *mean*) are not focus;
 - **negation** — *tidak*, *bukan*, *değil*, *not* …: a question asking what is *not* so;
 - **the defined term** of a definition question (``data pribadi``);
+- **the articles it names** (``Pasal 33``, ``Madde 5``, ``Article 12``): a statute's article is
+  found by its section path, not by the words of its text (:func:`article_numbers`);
 - **page references** (ASK-09, :func:`tanda.retrieval.pages.requested_pages`) and the question's
   **shape**: asks for items or amounts, for a table, for a list (ASK-08, ASK-10).
 
@@ -94,6 +96,12 @@ class QuestionAnalysis(BaseModel):
     """What retrieval searches for: :func:`~tanda.retrieval.analysis.query_terms`."""
     negated: bool = False
     defined_term: str | None = None
+    articles: tuple[str, ...] = ()
+    """The article numbers the question names, lower-cased (``33``, ``28i``)."""
+    article_parts: tuple[str, ...] = ()
+    """The parts of a named article the question asks for, lower-cased: ``3`` of ``Pasal 33
+    ayat (3)``, ``1`` of ``angka 1``, ``a`` of ``huruf a`` or ``Section 3(a)`` — a statute
+    writes the part as ``(3)``, ``1.``, ``a.`` before its text."""
     pages: tuple[int, ...] | None = None
     asks_items: bool = False
     asks_table: bool = False
@@ -523,8 +531,11 @@ def _in_name(words: Sequence[str], position: int) -> bool:
     )
 
 
-def _focus(text: str, lang: Lang, kind_words: str | None) -> tuple[FocusTerm, ...]:
-    """The question's content words, in order, each once."""
+def _focus(
+    text: str, lang: Lang, kind_words: str | None, frames: frozenset[str] = frozenset()
+) -> tuple[FocusTerm, ...]:
+    """The question's content words, in order, each once; ``frames`` are more words that frame
+    this question (lower-cased)."""
     words = [m.group(0) for m in _WORD.finditer(cues(text))]
     cue_words = {fold(w) for w in (kind_words or "").split()}
     # surface, name, number, group, honorific
@@ -555,7 +566,12 @@ def _focus(text: str, lang: Lang, kind_words: str | None) -> tuple[FocusTerm, ..
             in_name = False
         elif not in_name:
             group, in_name = group + 1, True
-        if folded in cue_words or _is_frame(lower, lang) or is_function_word(lower, lang):
+        if (
+            folded in cue_words
+            or lower in frames
+            or _is_frame(lower, lang)
+            or is_function_word(lower, lang)
+        ):
             continue
         if lower[0].isdigit():
             kept.append((lower, False, True, None, False))
@@ -685,6 +701,70 @@ def _decimal_zeros(surface: str) -> frozenset[str]:
     return frozenset()
 
 
+_ARTICLE: Final = re.compile(
+    r"(?<!\w)(?:pasal|madde|article|section)\s+(\d+[a-z]?)(?!\w)", re.IGNORECASE
+)
+"""An article of a statute named by its number (``Pasal 67``, ``Pasal 28I``, ``MADDE 5``,
+``Article 12``, ``Section 3``)."""
+_PART: Final = re.compile(
+    r"(?<!\w)(?:pasal|madde|article|section)\s+\d+[a-z]?(?:"
+    r"(?P<bracket>\s*\((?P<b>\d{1,3}|[a-z])\))"
+    r"|(?P<named>\s+(?:ayat|angka|huruf|paragraph|subsection|fıkra|bent)\s*"
+    r"\(?(?P<n>\d{1,3}|[a-z])\)?(?!\w)))+",
+    re.IGNORECASE,
+)
+"""An article with the parts named after it (``Pasal 33 ayat (3)``, ``Pasal 1 angka 1``,
+``Section 3(a)``)."""
+_PART_NAMED: Final = re.compile(
+    r"\s*\((\d{1,3}|[a-z])\)|\s+(?:ayat|angka|huruf|paragraph|subsection|fıkra|bent)\s*"
+    r"\(?(\d{1,3}|[a-z])\)?(?!\w)",
+    re.IGNORECASE,
+)
+ARTICLE_FRAMES: Final[dict[Lang, frozenset[str]]] = {
+    "id": _words("bunyi berbunyi isi isinya mengatur diatur ketentuan"),
+    "tr": _words("hüküm hükmü hükümleri içerik içeriği diyor der söyler düzenler"),
+    "en": _words("say says said state states provide provides content contents text wording"),
+}
+"""Words asking what a named article says (``Apa bunyi Pasal 33``, ``What does Article 5
+say``): with an article named, they frame the question — the answer is the article's text."""
+
+
+def article_numbers(text: str) -> tuple[str, ...]:
+    """The article numbers ``text`` names, lower-cased, once each in order (``67``, ``28i``)."""
+    return tuple(dict.fromkeys(m.group(1).lower() for m in _ARTICLE.finditer(text)))
+
+
+def article_parts(text: str) -> tuple[tuple[str, ...], str]:
+    """The parts of named articles ``text`` asks for (``3`` of ``Pasal 33 ayat (3)``), once each
+    in order, and ``text`` with each part reference cut after its article (``Pasal 33``): the
+    part is where the answer is, not a word it says."""
+    parts: list[str] = []
+
+    def cut(match: re.Match[str]) -> str:
+        whole = match.group(0)
+        head = _ARTICLE.match(whole)
+        assert head is not None  # _PART begins with an article
+        for part in _PART_NAMED.finditer(whole, head.end()):
+            parts.append((part.group(1) or part.group(2)).lower())
+        return whole[: head.end()]
+
+    cut_text = _PART.sub(cut, text)
+    return tuple(dict.fromkeys(parts)), cut_text
+
+
+def in_article(section: str | None, articles: Sequence[str]) -> bool:
+    """Whether a section path (``BAB XIV > Pasal 33 > ayat (2)``) has a component that is one
+    of ``articles`` — the text is that article, not one citing it (``Penjelasan > Pasal 33``, the
+    article's explanation, is the article too)."""
+    if not section or not articles:
+        return False
+    for part in section.split(" > "):
+        named = _ARTICLE.fullmatch(part.strip())
+        if named is not None and named.group(1).lower() in articles:
+            return True
+    return False
+
+
 @lru_cache(maxsize=256)
 def analyze_question(text: str, lang: str | None = None) -> QuestionAnalysis:
     """Read ``text`` once. ``lang`` is the question's language when the caller knows it (a
@@ -704,7 +784,14 @@ def analyze_question(text: str, lang: str | None = None) -> QuestionAnalysis:
     defined = definition[0] if definition is not None else None
     if definition is not None:
         kind = "definition"
-    focus = _focus(definition[1] if definition is not None else text, language, word)
+    articles = article_numbers(text)
+    parts, unparted = article_parts(text) if articles else ((), text)
+    focus = _focus(
+        definition[1] if definition is not None else unparted,
+        language,
+        word,
+        ARTICLE_FRAMES[language] if articles else frozenset(),
+    )
     words = {fold(lowercase(w, language)) for w in _WORD.findall(cues(text))}
     return QuestionAnalysis(
         text=asked,
@@ -715,6 +802,8 @@ def analyze_question(text: str, lang: str | None = None) -> QuestionAnalysis:
         terms=tuple(query_terms(text, language)),
         negated=bool(words & NEGATION_WORDS[language]),
         defined_term=defined,
+        articles=articles,
+        article_parts=parts,
         pages=requested_pages(text),
         asks_items=asks_for_items(text),
         asks_table=asks_for_a_table(text),

@@ -39,7 +39,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Container, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache, cached_property, lru_cache
 from typing import Final
 
@@ -49,7 +49,13 @@ from tanda.numbers.lexicon import CARDINAL_WORDS
 from tanda.retrieval.analysis import index_terms, lowercase, stem, surface_terms, tokenize
 from tanda.retrieval.equivalents import SHORT_IN_CAPITALS, abbreviations
 from tanda.retrieval.opposites import opposite_pairs
-from tanda.retrieval.question import NEGATION_WORDS, TERM_WEIGHT, FocusTerm, QuestionAnalysis
+from tanda.retrieval.question import (
+    NEGATION_WORDS,
+    TERM_WEIGHT,
+    FocusTerm,
+    QuestionAnalysis,
+    in_article,
+)
 from tanda.retrieval.sentences import whole_sentence_spans, without_enumerator
 from tanda.retrieval.spelling import correctable, corrections
 
@@ -230,6 +236,9 @@ class Unit:
     """The rank of its passage among those read (0 = first)."""
     position: int = 0
     """Its place in its passage."""
+    part: str | None = None
+    """The number or letter a statute wrote before it (``3`` of ``(3) Bumi …``, ``a`` of ``a.
+    berdampak …``), lower-cased: the part of an article it is."""
 
 
 @dataclass(frozen=True)
@@ -248,6 +257,9 @@ class UnitReading:
     """How many of them may be missing: fewer than half (a question is often written in other
     words than the text), none when the question has only one (it is what it asks about)."""
     score: float = 0.0
+    elsewhere: bool = False
+    """The question names an article, a passage that is the article answers, and this unit's
+    passage is not it (an amendment list, a clause citing the article)."""
 
     @property
     def relevance(self) -> float:
@@ -267,6 +279,7 @@ class UnitReading:
             and self.placed >= PLACED_MIN
             and self.covered >= COVERED_MIN
             and self.kind
+            and not self.elsewhere
         )
 
 
@@ -344,8 +357,14 @@ def _passage_units(key: str, passage: str, rank: int) -> tuple[Unit, ...]:
     for start, end in whole_sentence_spans(passage, max_chars=MAX_UNIT_CHARS):
         text = " ".join(passage[start:end].split())
         if len(text) >= MIN_UNIT_CHARS and any(ch.isalpha() for ch in text):
-            units.append(Unit(key, text, None, rank, len(units)))
+            marker = _PART_BEFORE.search(passage, max(0, start - 8), start)
+            part = marker.group(1).lower() if marker is not None else None
+            units.append(Unit(key, text, None, rank, len(units), part))
     return tuple(units)
+
+
+_PART_BEFORE: Final = re.compile(r"(?:^|(?<=\s))\(?(\d{1,3}|[a-z])[.)]\s*$", re.IGNORECASE)
+"""An article's part number or letter right before a sentence (``(3) ``, ``1. ``, ``a. ``)."""
 
 
 # -- matching -------------------------------------------------------------------------------------
@@ -1640,7 +1659,9 @@ def read_units(question: QuestionAnalysis, passages: Sequence[ReadPassage]) -> R
     by_end = _said_by_end(focus, everywhere, texts)
     unknown = _unknown_names(focus, anywhere, spelt, by_end) + _doubled_unsaid(question.text, texts)
     named = [n for n, t in enumerate(focus) if t.name and not t.number]
-    articles = _articles(question.text)
+    articles = question.articles
+    asked_parts = _asked_parts(question, passages)
+    in_article_read: set[str] = set()
     readings: list[UnitReading] = []
     for rank, passage in enumerate(passages):
         units = passage_units(passage, rank)
@@ -1648,7 +1669,10 @@ def read_units(question: QuestionAnalysis, passages: Sequence[ReadPassage]) -> R
             continue
         # A passage that is the article the question names ("Pasal 67 ayat (1)") is the place
         # asked, wherever retrieval ranked it: read as leniently as its first passage.
-        first = rank == 0 or (bool(articles) and _is_article(passage.identity, articles))
+        is_article = bool(articles) and _is_article(passage.identity, articles)
+        first = rank == 0 or is_article
+        if is_article:
+            in_article_read.add(passage.key)
         # A sentence is read in its passage (which names what "ia", "album ini" speak of); a table
         # row under its header and the passage's identity only — another row is another fact.
         around = " ".join((*passage.identity, passage.text))
@@ -1667,7 +1691,12 @@ def read_units(question: QuestionAnalysis, passages: Sequence[ReadPassage]) -> R
         place_opposite = _says_opposite(place_opposites, around_keys)
         in_place |= _spelt_as_acronym(acronyms, around_keys)
         spelt_ordinals = _spelt(ordinals, focus, lang, around)
-        for unit in units:
+        read = units
+        if is_article and asked_parts:
+            # The part of the article asked (``ayat (3)``, ``angka 1``) is the place: another
+            # part of the article is not what is asked.
+            read = [u for u in units if u.part in asked_parts]
+        for unit in read:
             # A unit is read with what is part of every place in its passage (V2-07): the
             # passage's identity and, for a row, its header.
             own = "\n".join((*passage.identity, *filter(None, (unit.header,)), unit.text))
@@ -1766,31 +1795,38 @@ def read_units(question: QuestionAnalysis, passages: Sequence[ReadPassage]) -> R
                     score,
                 )
             )
+    if in_article_read and any(r.answers and r.unit.key in in_article_read for r in readings):
+        # The article named answers: what other passages say of it is not the answer.
+        readings = [
+            r if r.unit.key in in_article_read else replace(r, elsewhere=True) for r in readings
+        ]
     # A unit that answers comes before any that does not, however high the latter scores.
     readings.sort(key=lambda r: (not r.answers, -r.score, r.unit.passage, r.unit.position))
     return Reading(readings)
 
 
-_ARTICLE: Final = re.compile(r"(?<!\w)(?:pasal|madde|article)\s+(\d+[a-z]?)(?!\w)", re.I)
-"""An article of a statute named by its number (``Pasal 67``, ``Madde 5``, ``Article 12``)."""
+def _asked_parts(question: QuestionAnalysis, passages: Sequence[ReadPassage]) -> tuple[str, ...]:
+    """The parts of the named article the question asks for that the article's passages hold
+    (the deepest part named first: ``huruf b`` of ``ayat (1) huruf b``), or none — the parts as
+    written are not found (a part's number lost in a scan) and the whole article is read."""
+    if not question.articles or not question.article_parts:
+        return ()
+    held = {
+        unit.part
+        for rank, passage in enumerate(passages)
+        if _is_article(passage.identity, question.articles)
+        for unit in passage_units(passage, rank)
+    }
+    for part in reversed(question.article_parts):
+        if part in held:
+            return (part,)
+    return ()
 
 
-def _articles(text: str) -> frozenset[str]:
-    """The article numbers a text names, lower-cased (``67``, ``45a``)."""
-    return frozenset(m.group(1).lower() for m in _ARTICLE.finditer(text))
-
-
-def _is_article(identity: Sequence[str], articles: frozenset[str]) -> bool:
+def _is_article(identity: Sequence[str], articles: Sequence[str]) -> bool:
     """Whether a passage's section path (an identity line ``Label: BAB XIV > Pasal 67 > …``)
-    has a component that is one of ``articles`` — the passage is that article, not one citing
-    it in its text."""
-    for line in identity:
-        path = line.split(": ", 1)[-1]
-        for part in path.split(" > "):
-            named = _ARTICLE.fullmatch(part.strip())
-            if named is not None and named.group(1).lower() in articles:
-                return True
-    return False
+    names one of ``articles`` — the passage is that article, not one citing it in its text."""
+    return any(in_article(line.split(": ", 1)[-1], articles) for line in identity)
 
 
 _QUALIFIER_BEFORE: Final[dict[Lang, frozenset[str]]] = {

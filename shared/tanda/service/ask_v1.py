@@ -171,6 +171,7 @@ def retrieve_for_ask(
         reranker=runtime.reranker,
         min_score=runtime.settings.rerank_min_score,
         definition_of=question.defined_term,  # a definition question: the definition first
+        articles=question.articles,  # an article named: that article first
     )
     return [hit.chunk for hit in retrieved.hits]
 

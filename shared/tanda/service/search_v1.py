@@ -53,6 +53,7 @@ def search_v1(
         reranker=reranker,
         min_score=min_score,
         definition_of=question.defined_term,
+        articles=question.articles,
     )
     results = [
         SearchResult(

@@ -261,3 +261,35 @@ def test_asking_what_a_short_form_stands_for_is_a_definition_of_it(question: str
     analysis = analyze_question(question)
     assert (analysis.kind, analysis.defined_term) == ("definition", "SPBE")
     assert [t.surface for t in analysis.focus] == ["spbe"]
+
+
+@pytest.mark.parametrize(
+    ("question", "articles", "parts", "focus"),
+    [
+        ("Apa bunyi Pasal 33 ayat (3) UUD 1945?", ("33",), ("3",), ["pasal", "33", "uud", "1945"]),
+        ("Apa isi Pasal 1 angka 1 UU 27 Tahun 2022?", ("1",), ("1",), None),
+        ("Apa isi Pasal 28I UUD 1945?", ("28i",), (), ["pasal", "28i", "uud", "1945"]),
+        ("Pasal 5 ayat (1) huruf b mengatur apa?", ("5",), ("1", "b"), ["pasal", "5"]),
+        ("What does Section 3(a) say?", ("3",), ("a",), ["section", "3"]),
+        ("Madde 5 ne diyor?", ("5",), (), ["madde", "5"]),
+    ],
+)
+def test_an_article_named_is_a_place_and_what_it_says_frames_the_question(
+    question: str, articles: tuple[str, ...], parts: tuple[str, ...], focus: list[str] | None
+) -> None:
+    # Issue 22: "Apa bunyi Pasal 33 ayat (3) UUD 1945?" asked the text for "bunyi", "ayat" and
+    # "3" — words an article's text never says of itself — and was held back or answered from
+    # an amendment list citing the article.
+    analysis = analyze_question(question)
+    assert (analysis.articles, analysis.article_parts) == (articles, parts)
+    if focus is not None:
+        assert [t.surface for t in analysis.focus] == focus
+
+
+def test_what_an_article_says_is_asked_as_words_when_no_article_is_named() -> None:
+    analysis = analyze_question("Apa isi perjanjian kerja sama itu?")
+    assert analysis.articles == () and "isi" in [t.surface for t in analysis.focus]
+    # An article's number cited inside a longer question is an article all the same.
+    cited = analyze_question("Berapa denda dalam Pasal 67 ayat (2) UU Pelindungan Data Pribadi?")
+    assert (cited.articles, cited.article_parts, cited.kind) == (("67",), ("2",), "number")
+    assert "denda" in [t.surface for t in cited.focus]

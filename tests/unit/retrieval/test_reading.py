@@ -1749,3 +1749,34 @@ def test_an_acronym_opening_a_run_of_capitals_is_a_name_of_its_own() -> None:
     )
     reading = read("Berapa anggaran TKDD Kabupaten Malang tahun 2024?", other_year, asked_year)
     assert not reading.answers
+
+
+def test_the_part_of_an_article_asked_is_the_answer_not_a_clause_citing_it() -> None:
+    # Issue 22: "Apa bunyi Pasal 33 ayat (3) UUD 1945?" — answered with an amendment list's
+    # "Bab XIV, Pasal 33 ayat (4) dan ayat (5);" or held back
+    article = ReadPassage(
+        "P1",
+        "(1) Perekonomian disusun sebagai usaha bersama berdasar atas asas kekeluargaan.\n"
+        "(2) Cabang-cabang produksi yang penting bagi negara dikuasai oleh negara.\n"
+        "(3) Bumi dan air dan kekayaan alam yang terkandung di dalamnya dikuasai oleh negara.",
+        (
+            "Dokumen: Undang-Undang Dasar Negara Republik Indonesia Tahun 1945",
+            "Bagian: BAB XIV > Pasal 33",
+        ),
+    )
+    amendment = ReadPassage(
+        "P0",
+        "Majelis mengubah Pasal 33 ayat (3), Pasal 33 ayat (4) dan ayat (5) Undang-Undang Dasar "
+        "Negara Republik Indonesia Tahun 1945.",
+        (
+            "Dokumen: Undang-Undang Dasar Negara Republik Indonesia Tahun 1945",
+            "Bagian: PERUBAHAN KE IV",
+        ),
+    )
+    reading = read("Apa bunyi Pasal 33 ayat (3) UUD 1945?", amendment, article)
+    answers = reading.answering(3)
+    assert [u.unit.text[:14] for u in answers] == ["Bumi dan air d"]
+    # The whole article, asked without a part, in its order.
+    whole = read("Apa isi Pasal 33 UUD 1945?", amendment, article).answering(3)
+    assert [u.unit.key for u in whole] == ["P1"] * 3
+    assert whole[0].unit.text.startswith("Perekonomian disusun")

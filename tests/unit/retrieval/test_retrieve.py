@@ -289,3 +289,96 @@ def test_a_term_mistyped_by_one_letter_finds_its_definition() -> None:
         assert mistyped.definition_chunks == exact.definition_chunks != ()
     # Another form of a word is another term, not a typo: nothing is defined as it.
     assert retrieve(index, query, definition_of="retribusi daerahi").definition_chunks == ()  # type: ignore[arg-type]
+
+
+# --- the article a question names first (issue 22) ---------------------------------------------
+
+CONSTITUTION = "\n".join(
+    [
+        "BAB I",
+        "PEREKONOMIAN NASIONAL",
+        "Pasal 1",
+        "Fakir miskin dan anak-anak yang terlantar dipelihara oleh negara.",
+        "Pasal 2",
+        "(1) Perekonomian disusun sebagai usaha bersama berdasar atas asas kekeluargaan.",
+        "(2) Cabang-cabang produksi yang penting bagi negara dikuasai oleh negara.",
+        "(3) Bumi dan air dikuasai oleh negara untuk sebesar-besar kemakmuran rakyat.",
+        "BAB II",
+        "PERUBAHAN",
+        "Pasal 3",
+        "Majelis mengubah Pasal 2 ayat (3), Pasal 2 ayat (4) dan Pasal 2 ayat (5).",
+        "Pasal 2 ayat (3) dan Pasal 1 menjadi bagian dari konstitusi.",
+    ]
+)
+
+
+def _constitution(index: InMemorySearchIndex, tenant: str = "t1") -> None:
+    document, chunks = build_document(
+        parse_plain_text(CONSTITUTION, fallback_title="konstitusi"),
+        tenant=tenant,
+        document_id="konstitusi",
+        source="konstitusi.txt",
+        digest="hash-konstitusi",
+        batch=None,
+        selections=(),
+        metadata={},
+        chunking=ChunkingConfig(target_chars=100),
+    )
+    document = document.model_copy(update={"structure_version": STRUCTURE_VERSION})
+    index.upsert_document(document, chunks, build_structure(document, chunks).records)
+
+
+ARTICLE_QUESTION = "Apa bunyi Pasal 2 ayat (3)?"
+
+
+def test_the_article_a_question_names_leads_though_its_text_never_says_its_number() -> None:
+    # Given an article whose text never repeats "Pasal 2" and an amendment clause citing it
+    # three times: the search alone ranks the clause first
+    index = InMemorySearchIndex()
+    _constitution(index)
+    query = SearchQuery(text=ARTICLE_QUESTION, scope=SearchScope(tenant_id="t1"), top_k=3)
+    plain = retrieve(index, query)  # type: ignore[arg-type]
+    assert plain.hits[0].chunk.section == "BAB II > Pasal 3"
+    # When the question's article is looked up
+    result = retrieve(index, query, articles=("2",))  # type: ignore[arg-type]
+    # Then the article's chunks lead, in document order, then the search's hits once each
+    lead = result.hits[: len(result.article_chunks)]
+    assert result.article_chunks and [h.chunk.chunk_id for h in lead] == list(result.article_chunks)
+    assert all((h.chunk.section or "").startswith("BAB I > Pasal 2") for h in lead)
+    assert "Bumi dan air" in " ".join(h.chunk.text for h in lead)
+    ids = [h.chunk.chunk_id for h in result.hits]
+    assert len(ids) == len(set(ids)) <= 3
+
+
+def test_the_floor_never_drops_the_article_named_and_a_reranker_does_not_move_it() -> None:
+    index = InMemorySearchIndex()
+    _constitution(index)
+    query = SearchQuery(text=ARTICLE_QUESTION, scope=SearchScope(tenant_id="t1"), top_k=3)
+    for reranker, floor in ((LexicalReranker(), 0.99), (LengthReranker(), 0.0)):
+        result = retrieve(
+            index,  # type: ignore[arg-type]
+            query,
+            reranker=reranker,
+            min_score=floor,
+            articles=("2",),
+        )
+        lead = [h.chunk.chunk_id for h in result.hits[: len(result.article_chunks)]]
+        assert lead == list(result.article_chunks) and lead
+        assert all(h.rerank_score is not None for h in result.hits)
+
+
+def test_an_article_no_searched_document_has_leaves_the_search_as_it_was() -> None:
+    index = InMemorySearchIndex()
+    _constitution(index)
+    _constitution(index, tenant="t2")
+    query = SearchQuery(text=ARTICLE_QUESTION, scope=SearchScope(tenant_id="t1"), top_k=3)
+    plain = retrieve(index, query)  # type: ignore[arg-type]
+    absent = retrieve(index, query, articles=("99",))  # type: ignore[arg-type]
+    assert absent.hits == plain.hits and absent.article_chunks == ()
+    # Another tenant's article never comes.
+    other = retrieve(
+        index,  # type: ignore[arg-type]
+        query.model_copy(update={"scope": SearchScope(tenant_id="t2")}),
+        articles=("2",),
+    )
+    assert {h.chunk.tenant_id for h in other.hits} == {"t2"} and other.article_chunks
