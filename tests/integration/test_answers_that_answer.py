@@ -276,6 +276,8 @@ def test_the_closing_of_a_law_asked_by_its_number_comes_first(
     first = json.loads(capsys.readouterr().out)["results"][0]
     assert first["section"] == "Penutup"
     assert "Disahkan di Jakarta" in first["text"]
+    # and answers it: "mengesahkan" and "Disahkan" meet by their root (Snowball: esah / sahkan)
+    assert supported(ask_json(capsys, question))[0].startswith("Disahkan di Jakarta")
 
 
 @pytest.fixture(scope="module")

@@ -56,6 +56,7 @@ from tanda.retrieval.question import (
     QuestionAnalysis,
     in_article,
 )
+from tanda.retrieval.roots import id_roots
 from tanda.retrieval.sentences import whole_sentence_spans, without_enumerator
 from tanda.retrieval.spelling import correctable, corrections
 
@@ -414,6 +415,14 @@ class _Keys:
         return not self.words.isdisjoint(group) or not self.written.isdisjoint(group)
 
     @cached_property
+    def roots(self) -> frozenset[str]:
+        """The roots each word may have (:func:`tanda.retrieval.roots.id_roots`), in Indonesian
+        only."""
+        if self.lang != "id":
+            return frozenset()
+        return frozenset(r for w in self.surfaces for r in id_roots(w))
+
+    @cached_property
     def by_head(self) -> dict[str, list[str]]:
         """The words by their first :data:`VERB_ROOT_MIN` letters, in Turkish only."""
         out: dict[str, list[str]] = {}
@@ -658,6 +667,10 @@ def _holds(term: FocusTerm, keys: _Keys) -> bool:
             return True
         if _suffixed_short_word(fold(term.surface), keys) or _dropped_vowel(term, keys):
             return True
+    if keys.lang == "id" and not term.name and not keys.roots.isdisjoint(id_roots(term.surface)):
+        # Snowball cuts the affixes of one root differently (``mengesahkan`` → ``esah``,
+        # ``disahkan`` → ``sahkan``): words meet by the roots their affixes leave.
+        return True
     stem = term.stem
     if len(stem) >= FUZZY_STEM_MIN - 1:
         # A name varies only in its ending (``Jepang`` / ``Jepangnya``): its end is no other name

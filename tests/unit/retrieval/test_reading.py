@@ -1780,3 +1780,25 @@ def test_the_part_of_an_article_asked_is_the_answer_not_a_clause_citing_it() -> 
     whole = read("Apa isi Pasal 33 UUD 1945?", amendment, article).answering(3)
     assert [u.unit.key for u in whole] == ["P1"] * 3
     assert whole[0].unit.text.startswith("Perekonomian disusun")
+
+
+def test_who_enacted_a_law_is_met_by_its_closing_whatever_affixes_the_verb_takes() -> None:
+    # Issue 22: Snowball cuts "mengesahkan" to "esah" and "Disahkan" to "sahkan"; the question
+    # missed its one content word in the law's own closing and was held back.
+    closing = ReadPassage(
+        "P1",
+        "Disahkan di Jakarta pada tanggal 2 Januari 2024 PRESIDEN REPUBLIK INDONESIA, JOKO WIDODO",
+        (
+            "Dokumen: Undang-Undang Nomor 1 Tahun 2024 tentang Perubahan Kedua atas Undang-Undang "
+            "Nomor 11 Tahun 2008 tentang Informasi dan Transaksi Elektronik",
+            "Bagian: Penutup",
+        ),
+    )
+    for question in (
+        "Siapa yang mengesahkan UU Nomor 1 Tahun 2024?",
+        "Kapan pengesahan Undang-Undang Nomor 1 Tahun 2024?",
+    ):
+        best = read(question, closing).best
+        assert best is not None and best.answers, question
+    # Another verb is still another verb.
+    assert not read("Siapa yang membatalkan UU Nomor 1 Tahun 2024?", closing).answers
