@@ -1143,6 +1143,10 @@ def _defines(question: QuestionAnalysis, text: str, *, loosely: bool = False) ->
 
     for plain in dict.fromkeys((text, _ASIDE.sub(" ", text))):
         for marker in _COPULA[lang].finditer(plain):
+            if marker.group().strip() == ":" and not _WORD_CHAR.search(plain, marker.end()):
+                # A colon closing the unit introduces what follows it, not a definition here
+                # ("… menyelenggarakan fungsi:", a list's lead-in).
+                continue
             before = " ".join(plain[: marker.start()].split()[-DEFINED_REACH:])
             if not _NAMING.fullmatch(marker.group()) and subject(before):
                 return True
@@ -1152,6 +1156,7 @@ def _defines(question: QuestionAnalysis, text: str, *, loosely: bool = False) ->
     return False
 
 
+_WORD_CHAR: Final = re.compile(r"\w")
 _ASIDE: Final = re.compile(r"\([^()]*\)|\[[^\[\]]*\]")
 """A bracketed aside: a translation, an etymology, a reference mark."""
 DEFINED_REACH: Final = 12

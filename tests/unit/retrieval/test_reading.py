@@ -1802,3 +1802,26 @@ def test_who_enacted_a_law_is_met_by_its_closing_whatever_affixes_the_verb_takes
         assert best is not None and best.answers, question
     # Another verb is still another verb.
     assert not read("Siapa yang membatalkan UU Nomor 1 Tahun 2024?", closing).answers
+
+
+def test_a_lead_in_ending_in_a_colon_defines_nothing() -> None:
+    # Issue 22: "Apa yang dimaksud dengan Transformasi Digital?" (defined nowhere) was answered
+    # with a list's lead-in, its closing colon read as the definition's marker
+    lead_in = ReadPassage(
+        "P1",
+        "Dalam melaksanakan tugas sebagaimana dimaksud dalam Pasal 2, Komite Digital Pemerintah "
+        "menyelenggarakan fungsi:",
+        (
+            "Dokumen: Peraturan Presiden Nomor 83 Tahun 2025 tentang Komite Percepatan "
+            "Transformasi Digital Pemerintah",
+            "Bagian: BAB I > Pasal 3",
+        ),
+    )
+    assert not read("Apa yang dimaksud dengan Transformasi Digital?", lead_in).answers
+    # A colon with the definition after it still defines.
+    defined = ReadPassage(
+        "P1",
+        "Transformasi Digital: perubahan layanan pemerintah dengan teknologi digital.",
+        ("Dokumen: Peraturan Presiden Nomor 83 Tahun 2025", "Bagian: BAB I > Pasal 1"),
+    )
+    assert read("Apa yang dimaksud dengan Transformasi Digital?", defined).answers
