@@ -49,6 +49,7 @@ from tanda.lang import LANGS, is_function_word
 from tanda.records.documents import Chunk
 from tanda.records.structure import DefinitionRecord
 from tanda.retrieval.analysis import term_key
+from tanda.retrieval.drafting import ALIAS_ID
 
 MAX_TERM_WORDS: Final = 12
 MAX_COLON_TERM_WORDS: Final = 8
@@ -80,11 +81,7 @@ _ITEM_START: Final = re.compile(r"(?m)^(?:[ \t]*['‘’.,][ \t]+)?[ \t]*|(?<=[;
 
 _VERB_ID: Final = re.compile(r"[ \t]+(?:adalah|ialah)[ \t]+")
 _VERB_EN: Final = re.compile(r"[ \t]+(?:means|shall[ \t]+mean)\b(?![ \t]+of\b)[ \t]*")
-_ALIAS: Final = re.compile(
-    r",?\s+yang\s+selanjutnya\s+(?:dalam\s+(?:[\w/-]+\s+){1,3}?ini\s+)?"
-    r"(?:disebut|disingkat|dinamakan|dinamai)(?:\s+(?:dengan|juga))?\s+",
-    re.IGNORECASE,
-)
+_ALIAS: Final = re.compile(rf",?\s+{ALIAS_ID}", re.IGNORECASE)
 _ALIAS_SPLIT: Final = re.compile(r"\s+(?:atau|dan)\s+(?:disebut|disingkat)\s+|\s+atau\s+")
 _ABBREVIATION: Final = re.compile(r"\s*\((?P<abbr>[A-Z][\w.&/-]{0,15})\)$")
 

@@ -47,6 +47,7 @@ from tanda.lang import Lang, fold, is_function_word
 from tanda.numbers import QuantityKind, extract_quantities
 from tanda.numbers.lexicon import CARDINAL_WORDS
 from tanda.retrieval.analysis import index_terms, lowercase, stem, surface_terms, tokenize
+from tanda.retrieval.drafting import ALIAS_ID
 from tanda.retrieval.equivalents import SHORT_IN_CAPITALS, abbreviations
 from tanda.retrieval.opposites import opposite_pairs
 from tanda.retrieval.question import (
@@ -2039,11 +2040,7 @@ def _opens_with_term(question: QuestionAnalysis, text: str) -> bool:
 
 
 _NAMED_AS: Final[dict[Lang, re.Pattern[str]]] = {
-    "id": re.compile(
-        r"\b(?:yang\s+)?selanjutnya\s+(?:disebut|disingkat|dinamakan)(?:\s+dengan)?\s+"
-        r"(.{1,80}?)\s+(?:adalah|ialah|merupakan)\b",
-        re.I,
-    ),
+    "id": re.compile(rf"\b{ALIAS_ID}(.{{1,80}}?)\s+(?:adalah|ialah|merupakan)\b", re.I),
     "en": re.compile(
         r"\((?:hereinafter\s+)?(?:referred\s+to\s+as\s+)?[\"“]?([^()\"”]{1,60})[\"”]?\)"
     ),

@@ -1825,3 +1825,18 @@ def test_a_lead_in_ending_in_a_colon_defines_nothing() -> None:
         ("Dokumen: Peraturan Presiden Nomor 83 Tahun 2025", "Bagian: BAB I > Pasal 1"),
     )
     assert read("Apa yang dimaksud dengan Transformasi Digital?", defined).answers
+
+
+def test_the_reader_reads_an_alias_as_ingest_records_it() -> None:
+    # One pattern (tanda.retrieval.drafting.ALIAS_ID) for the definition records and the reader:
+    # "yang selanjutnya dalam Peraturan Presiden ini disebut SPBE" names SPBE for both.
+    passage = ReadPassage(
+        "P1",
+        "Layanan SPBE adalah keluaran yang dihasilkan oleh fungsi aplikasi SPBE. Sistem "
+        "Pemerintahan Berbasis Elektronik yang selanjutnya dalam Peraturan Presiden ini disebut "
+        "SPBE adalah penyelenggaraan pemerintahan yang memanfaatkan teknologi informasi.",
+        ("Bagian: BAB I > Pasal 1",),
+    )
+    best = read("Apa kepanjangan SPBE?", passage).best
+    assert best is not None and best.answers
+    assert best.unit.text.startswith("Sistem Pemerintahan Berbasis Elektronik")
