@@ -755,11 +755,12 @@ def article_parts(text: str) -> tuple[tuple[str, ...], str]:
 def in_article(section: str | None, articles: Sequence[str]) -> bool:
     """Whether a section path (``BAB XIV > Pasal 33 > ayat (2)``) has a component that is one
     of ``articles`` — the text is that article, not one citing it (``Penjelasan > Pasal 33``, the
-    article's explanation, is the article too)."""
+    article's explanation, is the article too). A component may go on with the article's title
+    (a Markdown heading ``Section 3 — Payment terms``, ``MADDE 5 – Tanımlar``)."""
     if not section or not articles:
         return False
     for part in section.split(" > "):
-        named = _ARTICLE.fullmatch(part.strip())
+        named = _ARTICLE.match(part.strip())
         if named is not None and named.group(1).lower() in articles:
             return True
     return False

@@ -382,3 +382,34 @@ def test_an_article_no_searched_document_has_leaves_the_search_as_it_was() -> No
         articles=("2",),
     )
     assert {h.chunk.tenant_id for h in other.hits} == {"t2"} and other.article_chunks
+
+
+def test_an_article_headed_with_its_title_in_markdown_is_found_by_its_number() -> None:
+    # A contract in Markdown: "## Section 3 — Payment terms" is the section path; the clause
+    # citing "Section 3" twice is what the search alone ranks first.
+    from tanda.retrieval.ingest.readers import read_markdown
+
+    text = (
+        "# Supply Agreement\n\n## Section 1 — Scope\n\nThe seller supplies the goods listed in "
+        "the annex.\n\n## Section 3 — Payment terms\n\nThe buyer pays each invoice within thirty "
+        "days.\n\n## Section 9 — Remedies\n\nA breach of Section 3 or of Section 3 as amended "
+        "entitles the seller to interest.\n"
+    )
+    parsed = read_markdown(text.encode(), name="agreement.md")
+    assert not isinstance(parsed, type(None))
+    document, chunks = build_document(
+        parsed,  # type: ignore[arg-type]
+        tenant="t1",
+        document_id="agreement",
+        source="agreement.md",
+        digest="hash-agreement",
+        batch=None,
+        selections=(),
+        metadata={},
+    )
+    index = InMemorySearchIndex()
+    index.upsert_document(document, chunks, build_structure(document, chunks).records)
+    query = SearchQuery(text="What does Section 3 say?", scope=SearchScope(tenant_id="t1"), top_k=2)
+    result = retrieve(index, query, articles=("3",))  # type: ignore[arg-type]
+    assert result.hits[0].chunk.section == "Supply Agreement > Section 3 — Payment terms"
+    assert result.article_chunks == (result.hits[0].chunk.chunk_id,)
