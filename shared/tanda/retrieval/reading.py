@@ -119,6 +119,18 @@ _YEAR: Final = re.compile(
 )
 _YEAR_DIGITS: Final = r"(?:1[5-9]|20)\d{2}"
 _BARE_YEAR: Final = re.compile(rf"^{_YEAR_DIGITS}$")
+_REFERENCE_WORDS: Final = (
+    r"(?<!\w)(?:pasal|ayat|angka|huruf|madde(?:si|nin)?|fıkra(?:sı|sının)?|bent(?:i|inin)?|"
+    r"article|section|paragraph|subsection)"
+)
+_REFERENCE: Final = re.compile(
+    _REFERENCE_WORDS + r"\s*\(?\d+[a-z]?\)?(?:\s*(?:,|dan|and|ve|atau|or)?\s*\(\d+[a-z]?\))*",
+    re.IGNORECASE,
+)
+"""The number of an article or of its part (``Pasal 65 ayat (1)``, ``ayat (4) dan (5)``,
+``Madde 5``, ``Section 3``): where a statute says something, not a quantity it states — unless
+the question names such a part (``Pasal berapa …?`` asks for one)."""
+_REFERENCE_WORD: Final = re.compile(_REFERENCE_WORDS + r"(?!\w)", re.IGNORECASE)
 _CENTURY: Final = re.compile(
     r"\b(?:abad|milenium|yüzyıl\w*|binyıl\w*|century|centuries|millennium|dekade|dasawarsa|"
     r"decade|periode|era|dönem\w*|çağ\w*|period|reign)\b|\b(?:tahun|yılı\w*|year)\s+\d+|"
@@ -761,8 +773,11 @@ def holds_kind(question: QuestionAnalysis, text: str) -> bool:
         if measure is not None:
             # "How large": an area, not any number of the sentence; "how high": a length.
             return _MEASURES[measure][1].search(text) is not None
-        # A quantity the question does not state; a year is a time, not how many or how much.
-        numbers = {n for n in re.findall(r"\d+(?:[.,]\d+)*", text) if not _BARE_YEAR.match(n)}
+        # A quantity the question does not state; a year is a time, not how many or how much,
+        # and the number of an article or its part ("sebagaimana dimaksud pada ayat (1)") is a
+        # place in a statute.
+        counted = text if _REFERENCE_WORD.search(question.text) else _REFERENCE.sub(" ", text)
+        numbers = {n for n in re.findall(r"\d+(?:[.,]\d+)*", counted) if not _BARE_YEAR.match(n)}
         if numbers - set(question.numbers):
             return True
         words = {fold(w) for w in surface_terms(text)}

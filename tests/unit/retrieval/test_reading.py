@@ -1840,3 +1840,24 @@ def test_the_reader_reads_an_alias_as_ingest_records_it() -> None:
     best = read("Apa kepanjangan SPBE?", passage).best
     assert best is not None and best.answers
     assert best.unit.text.startswith("Sistem Pemerintahan Berbasis Elektronik")
+
+
+def test_the_number_of_an_article_or_its_part_is_no_quantity() -> None:
+    # Issue 22: "Berapa lama masa transisi UU Pelindungan Data Pribadi?" was answered, verified,
+    # with "… sebagaimana dimaksud pada ayat (1) diatur dengan Peraturan Pemerintah": its "(1)"
+    # read as the number asked for.
+    identity = ("Dokumen: Undang-Undang Nomor 27 Tahun 2022 tentang Pelindungan Data Pribadi",)
+    reference = ReadPassage(
+        "P1",
+        "Ketentuan lebih lanjut mengenai masa transisi sebagaimana dimaksud pada ayat (1) dan "
+        "Pasal 74 diatur dengan Peraturan Pemerintah.",
+        (*identity, "Bagian: BAB XV > Pasal 75"),
+    )
+    question = "Berapa lama masa transisi UU Pelindungan Data Pribadi?"
+    assert not read(question, reference).answers
+    stated = ReadPassage(
+        "P1",
+        "Masa transisi berlangsung paling lama 2 (dua) tahun sejak Undang-Undang ini diundangkan.",
+        (*identity, "Bagian: BAB XV > Pasal 74"),
+    )
+    assert read(question, stated).answers
