@@ -214,7 +214,7 @@ class CkanPortal:
             if ctype not in types:
                 raise SourceRefused(f"content type {ctype or 'none'!r} is not data")
             declared = response.headers.get("content-length")
-            if declared is not None and declared.isdigit() and int(declared) > cap:
+            if declared is not None and declared.isdecimal() and int(declared) > cap:
                 raise SourceRefused("the response is larger than the portal's cap")
             body = bytearray()
             for chunk in response.iter_bytes():

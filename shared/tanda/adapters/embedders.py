@@ -55,7 +55,7 @@ def build_embedder(spec: str) -> Embedder | None:
         )
     if kind == "bedrock" and rest:
         model_id, _, dimensions = rest.partition("#")
-        if dimensions and not dimensions.isdigit():
+        if dimensions and not dimensions.isdecimal():
             raise ValueError("TANDA_EMBEDDER: bedrock:MODEL_ID[#DIMENSIONS], DIMENSIONS a number")
         return BedrockEmbedder(model_id, dimensions=int(dimensions) if dimensions else 1024)
     raise ValueError(

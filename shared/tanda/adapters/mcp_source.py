@@ -61,7 +61,7 @@ class CappedTransport(httpx2.AsyncBaseTransport):
     async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
         response = await self._inner.handle_async_request(request)
         declared = response.headers.get("content-length")
-        if declared is not None and declared.isdigit() and int(declared) > self._cap:
+        if declared is not None and declared.isdecimal() and int(declared) > self._cap:
             await response.aclose()
             raise SourceRefused("the MCP server's response is larger than its cap")
         return httpx2.Response(

@@ -14,7 +14,7 @@ def invoice_identity(invoice: Invoice) -> LegalIdentity:
     return LegalIdentity(
         document_type=document_type(invoice),
         number=invoice.number,
-        year=int(year) if year.isdigit() else None,
+        year=int(year) if year.isdecimal() else None,
         issue_date=invoice.issue_date,
         seller=invoice.seller.display(),
         buyer=invoice.buyer.display(),

@@ -452,7 +452,7 @@ def _kind(
         unit is None
         and scale is None
         and not closed
-        and raw.isdigit()
+        and raw.isdecimal()
         and len(raw) == 4
         and 1900 <= int(raw) <= 2100
         and lx.LEFT_COUNT.search(text, lo, start) is None

@@ -672,7 +672,7 @@ def _number_said_otherwise(surface: str, lang: Lang) -> frozenset[str]:
     """How a text may say a whole number the question writes in digits, as matching keys: in a
     word of the question's language (``4`` — ``dört``, ``empat``) or in Roman numerals (``Phase
     2`` — ``Phase II``; from 2: ``I`` is as often a pronoun or a letter)."""
-    if not surface.isdigit():
+    if not surface.isdecimal():  # "¹" is a digit int() does not read
         return _decimal_zeros(surface)
     value = int(surface)
     said = set()

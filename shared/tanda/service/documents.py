@@ -107,7 +107,7 @@ def document_view(
     return V1Document(
         **_summary(document).model_dump(),
         sha256=document.content_hash,
-        size_bytes=int(size) if size is not None and size.isdigit() else None,
+        size_bytes=int(size) if size is not None and size.isdecimal() else None,
         chunks=len(index.document_chunks(scope, document_id)),
         records=dict(sorted(kinds.items())),
     )

@@ -182,7 +182,7 @@ def _is_column_year(text: str, table: Sequence[Sequence[str]]) -> bool:
     whatever scale the annotation gives it."""
     stripped = text.strip()
     return (
-        stripped.isdigit()
+        stripped.isdecimal()
         and 1900 <= int(stripped) <= 2100
         and any(str(cell).strip() == stripped for cell in (table[0] if table else ()))
     )

@@ -155,9 +155,9 @@ def _pasal_candidates(token: str) -> list[tuple[int, str]]:
     digits = re.match(r"\d+", base)
     if digits:
         out.append((int(digits.group()), base))
-    if len(base) > 1 and base.endswith("8") and base[:-1].isdigit():
+    if len(base) > 1 and base.endswith("8") and base[:-1].isdecimal():
         out.append((int(base[:-1]), base[:-1] + "B"))  # "168" is often a misread "16B"
-    if len(token) > 2 and token.endswith("I") and token[:-1].isdigit():
+    if len(token) > 2 and token.endswith("I") and token[:-1].isdecimal():
         # An inserted article lettered I (UUD 1945's Pasal 28I), which the OCR fix reads as
         # 281: after it every later article (28J, 30, 36A …) went back and was no heading.
         out.append((int(token[:-1]), token))
