@@ -13,7 +13,8 @@ from tanda.extraction import build_structure
 from tanda.records.documents import Chunk, SearchHit, SearchQuery, SearchScope
 from tanda.records.structure import STRUCTURE_VERSION, RecordQuery
 from tanda.retrieval.ingest.chunking import ChunkingConfig
-from tanda.retrieval.ingest.readers import parse_plain_text
+from tanda.retrieval.ingest.parsed import Skipped
+from tanda.retrieval.ingest.readers import parse_plain_text, read_markdown
 from tanda.retrieval.rerank import LexicalReranker
 from tanda.search import retrieve
 from tanda.service.ingest import build_document
@@ -130,12 +131,32 @@ PERDA = "\n".join(
 
 
 def _perda(index: InMemorySearchIndex, tenant: str, document_id: str, place: str) -> None:
+    _ingest(index, tenant, document_id, PERDA.format(place=place), f"hash-{document_id}-{place}")
+
+
+def _ingest(
+    index: InMemorySearchIndex,
+    tenant: str,
+    document_id: str,
+    text: str,
+    digest: str,
+    *,
+    markdown: bool = False,
+) -> None:
+    """``text`` read as a plain-text (or Markdown) file, chunked small, indexed with its
+    structure records."""
+    parsed = (
+        read_markdown(text.encode(), name=f"{document_id}.md")
+        if markdown
+        else parse_plain_text(text, fallback_title=document_id)
+    )
+    assert not isinstance(parsed, Skipped)
     document, chunks = build_document(
-        parse_plain_text(PERDA.format(place=place), fallback_title="perda"),
+        parsed,
         tenant=tenant,
         document_id=document_id,
         source=f"{document_id}.txt",
-        digest=f"hash-{document_id}-{place}",
+        digest=digest,
         batch=None,
         selections=(),
         metadata={},
@@ -313,19 +334,7 @@ CONSTITUTION = "\n".join(
 
 
 def _constitution(index: InMemorySearchIndex, tenant: str = "t1") -> None:
-    document, chunks = build_document(
-        parse_plain_text(CONSTITUTION, fallback_title="konstitusi"),
-        tenant=tenant,
-        document_id="konstitusi",
-        source="konstitusi.txt",
-        digest="hash-konstitusi",
-        batch=None,
-        selections=(),
-        metadata={},
-        chunking=ChunkingConfig(target_chars=100),
-    )
-    document = document.model_copy(update={"structure_version": STRUCTURE_VERSION})
-    index.upsert_document(document, chunks, build_structure(document, chunks).records)
+    _ingest(index, tenant, "konstitusi", CONSTITUTION, "hash-konstitusi")
 
 
 ARTICLE_QUESTION = "Apa bunyi Pasal 2 ayat (3)?"
@@ -387,28 +396,14 @@ def test_an_article_no_searched_document_has_leaves_the_search_as_it_was() -> No
 def test_an_article_headed_with_its_title_in_markdown_is_found_by_its_number() -> None:
     # A contract in Markdown: "## Section 3 — Payment terms" is the section path; the clause
     # citing "Section 3" twice is what the search alone ranks first.
-    from tanda.retrieval.ingest.readers import read_markdown
-
     text = (
         "# Supply Agreement\n\n## Section 1 — Scope\n\nThe seller supplies the goods listed in "
         "the annex.\n\n## Section 3 — Payment terms\n\nThe buyer pays each invoice within thirty "
         "days.\n\n## Section 9 — Remedies\n\nA breach of Section 3 or of Section 3 as amended "
         "entitles the seller to interest.\n"
     )
-    parsed = read_markdown(text.encode(), name="agreement.md")
-    assert not isinstance(parsed, type(None))
-    document, chunks = build_document(
-        parsed,  # type: ignore[arg-type]
-        tenant="t1",
-        document_id="agreement",
-        source="agreement.md",
-        digest="hash-agreement",
-        batch=None,
-        selections=(),
-        metadata={},
-    )
     index = InMemorySearchIndex()
-    index.upsert_document(document, chunks, build_structure(document, chunks).records)
+    _ingest(index, "t1", "agreement", text, "hash-agreement", markdown=True)
     query = SearchQuery(text="What does Section 3 say?", scope=SearchScope(tenant_id="t1"), top_k=2)
     result = retrieve(index, query, articles=("3",))  # type: ignore[arg-type]
     assert result.hits[0].chunk.section == "Supply Agreement > Section 3 — Payment terms"
