@@ -321,3 +321,12 @@ def test_the_part_of_an_article_asked_by_its_number_is_the_answer(
     whole = ask_json(capsys, "Apa isi Pasal 28I UUD 1945?")
     assert supported(whole)[0].startswith("Hak untuk hidup, hak untuk tidak disiksa")
     assert whole["citations"][0]["section"].endswith("BAB XA > Pasal 28I")
+    # The breach of an article is its penalty clause citing it: "melanggar" was a word no
+    # statute says there, and the clauses citing its other ayat were answers too.
+    penalty = supported(
+        ask_json(
+            capsys,
+            "Berapa pidana bagi yang melanggar Pasal 65 ayat (1) UU Pelindungan Data Pribadi?",
+        )
+    )
+    assert len(penalty) == 1 and "Pasal 65 ayat (1) dipidana" in penalty[0]

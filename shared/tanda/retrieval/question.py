@@ -707,14 +707,14 @@ _ARTICLE: Final = re.compile(
 """An article of a statute named by its number (``Pasal 67``, ``Pasal 28I``, ``MADDE 5``,
 ``Article 12``, ``Section 3``)."""
 _PART: Final = re.compile(
-    r"(?<!\w)(?:pasal|madde|article|section)\s+\d+[a-z]?(?:"
+    r"(?<!\w)(?:pasal|madde|article|section)\s+\d+[a-z]?(?:(?:\s*,|\s+(?:dan|atau|and|or|ve))?(?:"
     r"(?P<bracket>\s*\((?P<b>\d{1,3}|[a-z])\))"
     r"|(?P<named>\s+(?:ayat|angka|huruf|paragraph|subsection|fıkra|bent)\s*"
-    r"\(?(?P<n>\d{1,3}|[a-z])\)?(?!\w)))+",
+    r"\(?(?P<n>\d{1,3}|[a-z])\)?(?!\w))))+",
     re.IGNORECASE,
 )
 """An article with the parts named after it (``Pasal 33 ayat (3)``, ``Pasal 1 angka 1``,
-``Section 3(a)``)."""
+``Section 3(a)``, ``Pasal 65 ayat (1) dan ayat (2)``)."""
 _PART_NAMED: Final = re.compile(
     r"\s*\((\d{1,3}|[a-z])\)|\s+(?:ayat|angka|huruf|paragraph|subsection|fıkra|bent)\s*"
     r"\(?(\d{1,3}|[a-z])\)?(?!\w)",
@@ -727,6 +727,18 @@ ARTICLE_FRAMES: Final[dict[Lang, frozenset[str]]] = {
 }
 """Words asking what a named article says (``Apa bunyi Pasal 33``, ``What does Article 5
 say``): with an article named, they frame the question — the answer is the article's text."""
+BREACH_WORDS: Final[dict[Lang, frozenset[str]]] = {
+    "id": _words("melanggar pelanggaran dilanggar melanggarnya"),
+    "tr": _words("ihlal ihlali ihlalinde ihlaline aykırı aykırılık aykırılığı"),
+    "en": _words(
+        "violate violates violating violated violation violations breach breaches breaching "
+        "contravene contravenes contravening contravention"
+    ),
+}
+"""Words naming the breach of a named article (``pidana bagi yang melanggar Pasal 65``): a
+statute says it by citing the article in its penalty clause (``… sebagaimana dimaksud dalam
+Pasal 65 ayat (1) dipidana …``), never in the word — with an article named, they frame the
+question."""
 
 
 def article_numbers(text: str) -> tuple[str, ...]:
@@ -750,6 +762,22 @@ def article_parts(text: str) -> tuple[tuple[str, ...], str]:
 
     cut_text = _PART.sub(cut, text)
     return tuple(dict.fromkeys(parts)), cut_text
+
+
+def cited_parts(text: str, articles: Sequence[str]) -> frozenset[str]:
+    """The parts ``text`` cites of ``articles`` (``2`` of ``sebagaimana dimaksud dalam Pasal 65
+    ayat (2)``), lower-cased; empty when it cites none of them by a part."""
+    found: set[str] = set()
+    for match in _PART.finditer(text):
+        whole = match.group(0)
+        head = _ARTICLE.match(whole)
+        if head is None or head.group(1).lower() not in articles:
+            continue
+        found.update(
+            (part.group(1) or part.group(2)).lower()
+            for part in _PART_NAMED.finditer(whole, head.end())
+        )
+    return frozenset(found)
 
 
 def in_article(section: str | None, articles: Sequence[str]) -> bool:
@@ -791,7 +819,7 @@ def analyze_question(text: str, lang: str | None = None) -> QuestionAnalysis:
         definition[1] if definition is not None else unparted,
         language,
         word,
-        ARTICLE_FRAMES[language] if articles else frozenset(),
+        ARTICLE_FRAMES[language] | BREACH_WORDS[language] if articles else frozenset(),
     )
     words = {fold(lowercase(w, language)) for w in _WORD.findall(cues(text))}
     return QuestionAnalysis(

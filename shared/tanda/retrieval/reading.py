@@ -55,6 +55,7 @@ from tanda.retrieval.question import (
     TERM_WEIGHT,
     FocusTerm,
     QuestionAnalysis,
+    cited_parts,
     in_article,
 )
 from tanda.retrieval.roots import id_roots
@@ -1759,6 +1760,10 @@ def read_units(question: QuestionAnalysis, passages: Sequence[ReadPassage]) -> R
             missing = _missing_names(focus, placed_at, by_end, otherwise, anywhere) or unknown
             if not missing:
                 missing = tuple(focus[n].surface for n in qualifiers if n not in held_at)
+            if not missing and not is_article and _cites_another_part(question, unit.text):
+                # "… sebagaimana dimaksud dalam Pasal 65 ayat (2) dipidana …" speaks of ayat
+                # (2), not of the ayat (1) asked.
+                missing = question.article_parts[-1:]
             if not missing and _other_amount(asked_amounts, unit.text):
                 # "denda paling banyak Rp4.000.000.000,00": a sentence stating another amount
                 # speaks of another fine, whatever its passage says elsewhere.
@@ -1839,22 +1844,28 @@ def read_units(question: QuestionAnalysis, passages: Sequence[ReadPassage]) -> R
     return Reading(readings)
 
 
-def _asked_parts(question: QuestionAnalysis, passages: Sequence[ReadPassage]) -> tuple[str, ...]:
-    """The parts of the named article the question asks for that the article's passages hold
-    (the deepest part named first: ``huruf b`` of ``ayat (1) huruf b``), or none — the parts as
+def _cites_another_part(question: QuestionAnalysis, text: str) -> bool:
+    """``text`` cites the article the question names by its parts (``Pasal 65 ayat (2)``), and
+    none of them is the part asked (``ayat (1)``)."""
+    if not question.article_parts:
+        return False
+    cited = cited_parts(text, question.articles)
+    return bool(cited) and cited.isdisjoint(question.article_parts)
+
+
+def _asked_parts(question: QuestionAnalysis, passages: Sequence[ReadPassage]) -> frozenset[str]:
+    """The parts of the named article the question asks for (``ayat (3)``; ``ayat (1) huruf b``:
+    the ayat's lead-in and the item) that the article's passages hold, or none — the parts as
     written are not found (a part's number lost in a scan) and the whole article is read."""
     if not question.articles or not question.article_parts:
-        return ()
+        return frozenset()
     held = {
         unit.part
         for rank, passage in enumerate(passages)
         if _is_article(passage.identity, question.articles)
         for unit in passage_units(passage, rank)
     }
-    for part in reversed(question.article_parts):
-        if part in held:
-            return (part,)
-    return ()
+    return frozenset(question.article_parts) & held
 
 
 def _is_article(identity: Sequence[str], articles: Sequence[str]) -> bool:

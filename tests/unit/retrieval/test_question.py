@@ -293,3 +293,17 @@ def test_what_an_article_says_is_asked_as_words_when_no_article_is_named() -> No
     cited = analyze_question("Berapa denda dalam Pasal 67 ayat (2) UU Pelindungan Data Pribadi?")
     assert (cited.articles, cited.article_parts, cited.kind) == (("67",), ("2",), "number")
     assert "denda" in [t.surface for t in cited.focus]
+
+
+def test_the_breach_of_a_named_article_is_said_by_citing_it_and_parts_may_be_listed() -> None:
+    # Issue 22: "melanggar" was a content word; a penalty clause says it by citing the article
+    # ("… sebagaimana dimaksud dalam Pasal 65 ayat (1) dipidana …"), never in the word.
+    breach = analyze_question("Berapa pidana bagi yang melanggar Pasal 65 ayat (1) UU ITE?")
+    assert "melanggar" not in [t.surface for t in breach.focus]
+    assert (breach.articles, breach.article_parts) == (("65",), ("1",))
+    # Without an article named it is a word asked like any other.
+    plain = analyze_question("Berapa pidana bagi yang melanggar hak cipta?")
+    assert "melanggar" in [t.surface for t in plain.focus]
+    listed = analyze_question("Apa bunyi Pasal 33 ayat (3) dan ayat (4) UUD 1945?")
+    assert listed.article_parts == ("3", "4")
+    assert [t.surface for t in listed.focus] == ["pasal", "33", "uud", "1945"]

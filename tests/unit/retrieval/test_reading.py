@@ -1861,3 +1861,26 @@ def test_the_number_of_an_article_or_its_part_is_no_quantity() -> None:
         (*identity, "Bagian: BAB XV > Pasal 74"),
     )
     assert read(question, stated).answers
+
+
+def test_a_penalty_for_another_part_of_the_article_named_is_not_the_answer() -> None:
+    # Issue 22: "Berapa pidana bagi yang melanggar Pasal 65 ayat (1) …?" — the penalty clause
+    # citing "Pasal 65 ayat (1)" answers; the ones citing its ayat (2) and (3) do not.
+    identity = (
+        "Dokumen: Undang-Undang Nomor 27 Tahun 2022 tentang Pelindungan Data Pribadi",
+        "Bagian: BAB XIV > Pasal 67",
+    )
+    penalties = ReadPassage(
+        "P1",
+        "(1) Setiap Orang yang memperoleh Data Pribadi yang bukan miliknya sebagaimana dimaksud "
+        "dalam Pasal 65 ayat (1) dipidana dengan pidana penjara paling lama 5 (lima) tahun.\n"
+        "(2) Setiap Orang yang mengungkapkan Data Pribadi yang bukan miliknya sebagaimana "
+        "dimaksud dalam Pasal 65 ayat (2) dipidana dengan pidana penjara paling lama 4 (empat) "
+        "tahun.",
+        identity,
+    )
+    question = "Berapa pidana bagi yang melanggar Pasal 65 ayat (1) UU Pelindungan Data Pribadi?"
+    answers = read(question, penalties).answering(3)
+    assert [a.unit.part for a in answers] == ["1"]
+    other = read(question.replace("(1)", "(2)"), penalties).answering(3)
+    assert [a.unit.part for a in other] == ["2"]
