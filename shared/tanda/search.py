@@ -29,7 +29,7 @@ from tanda.ports import Embedder, Reranker, SearchIndex
 from tanda.records.documents import Chunk, SearchHit, SearchQuery
 from tanda.records.structure import DefinitionRecord, RecordQuery
 from tanda.retrieval.analysis import term_key
-from tanda.retrieval.question import in_article
+from tanda.retrieval.question import in_article, inline_articles
 from tanda.retrieval.rerank import rerank_floor
 from tanda.retrieval.spelling import near_term_keys
 
@@ -181,7 +181,9 @@ def _articles_first(
 ) -> tuple[list[SearchHit], tuple[str, ...]]:
     """``hits`` with the chunks of the named article in front (its first
     :data:`ARTICLE_CHUNKS`, in document order), and those chunks' ids: looked up by section path
-    in the search's first :data:`ARTICLE_DOCUMENTS` documents, the first having it. A chunk the
+    — or by a line of the text opening with the article's heading (``Madde 2 – …``, a statute
+    whose articles are no sections) — in the search's first :data:`ARTICLE_DOCUMENTS`
+    documents, the first having it. A chunk the
     search did not find joins with the list's best score (the order says it leads)."""
     documents = list(dict.fromkeys(hit.chunk.document_id for hit in hits))[:ARTICLE_DOCUMENTS]
     chosen: list[Chunk] = []
@@ -190,6 +192,7 @@ def _articles_first(
             chunk
             for chunk in index.document_chunks(query.scope, document_id)
             if in_article(chunk.section, articles)
+            or any(number in articles for _, number in inline_articles(chunk.text))
         ][:ARTICLE_CHUNKS]
         if chosen:
             break

@@ -330,3 +330,32 @@ def test_the_part_of_an_article_asked_by_its_number_is_the_answer(
         )
     )
     assert len(penalty) == 1 and "Pasal 65 ayat (1) dipidana" in penalty[0]
+
+
+def test_a_turkish_law_s_article_asked_ordinal_first_is_answered_from_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:  # issue 22
+    # A Turkish law as text: its "Madde 2 – …" opens a paragraph (no section of its own), and a
+    # Turkish question names it "2. maddesi"; another article cites "2 nci madde" three times.
+    source = tmp_path / "kanun"
+    source.mkdir()
+    (source / "tebligat-kanunu.txt").write_text(
+        "TEBLİGAT KANUNU\nKanun Numarası : 7201\nKabul Tarihi : 11/2/1959\n\n"
+        "Madde 1 – Kaza mercilerinin tebliğe müteallik işleri bu kanun hükümlerine göre "
+        "yapılır.\n\nMadde 2 – Tebliğ, posta vasıtasiyle yapılır. Ancak, tebliğin memur "
+        "vasıtasiyle yapılması da caizdir.\n\nMadde 3 – Kanuni ikametgah adresine tebliğ "
+        "yapılır. Bu madde, 2 nci madde ile 2 nci maddenin ikinci cümlesi saklı kalmak üzere "
+        "uygulanır; 2 nci madde hükmü esastır.\n"
+    )
+    with pytest.MonkeyPatch.context() as patch:
+        use_home(patch, tmp_path / "home")
+        assert main(["ingest", str(source), "--tenant", "demo", "--no-progress"]) == 0
+    load_settings.cache_clear()
+    for _ in _in(tmp_path / "home", monkeypatch):
+        claims = supported(ask_json(capsys, "Tebligat Kanununun 2. maddesi ne diyor?"))
+        # The whole article, its second sentence too (it does not repeat "Madde 2"), and
+        # nothing of the article citing it
+        assert claims == [
+            "Madde 2 – Tebliğ, posta vasıtasiyle yapılır.",
+            "Ancak, tebliğin memur vasıtasiyle yapılması da caizdir.",
+        ]

@@ -722,7 +722,9 @@ _PART_NAMED: Final = re.compile(
 )
 ARTICLE_FRAMES: Final[dict[Lang, frozenset[str]]] = {
     "id": _words("bunyi berbunyi isi isinya mengatur diatur ketentuan"),
-    "tr": _words("hüküm hükmü hükümleri içerik içeriği diyor der söyler düzenler"),
+    "tr": _words(
+        "hüküm hükmü hükümleri içerik içeriği diyor der söyler düzenler yazıyor yazar yazılı"
+    ),
     "en": _words("say says said state states provide provides content contents text wording"),
 }
 """Words asking what a named article says (``Apa bunyi Pasal 33``, ``What does Article 5
@@ -741,15 +743,39 @@ Pasal 65 ayat (1) dipidana …``), never in the word — with an article named, 
 question."""
 
 
+_MADDE_AFTER: Final = re.compile(
+    r"(?<![\w.])(\d+)\s*(?:\.|['’]?\s*(?:nci|ncı|ncu|ncü|inci|ıncı|uncu|üncü))\s+"
+    r"madde(?:si|sinde|sine|sini|sinin|nin|de|ye)?(?!\w)",
+    re.IGNORECASE,
+)
+"""A Turkish article named by its ordinal first (``5. maddesi``, ``12 nci madde``)."""
+_INLINE_ARTICLE: Final = re.compile(
+    r"(?m)^[ \t]*(?:pasal|madde|article|section)\s+(\d+[a-z]?)[ \t]*(?:[-–—.:]|$)",
+    re.IGNORECASE,
+)
+"""An article's heading opening a line of its text (``Madde 2 – Tebliğ …``, ``MADDE 5-``,
+``Article 3.``, ``Pasal 7`` alone): a statute whose articles are no sections of their own."""
+
+
 def article_numbers(text: str) -> tuple[str, ...]:
-    """The article numbers ``text`` names, lower-cased, once each in order (``67``, ``28i``)."""
-    return tuple(dict.fromkeys(m.group(1).lower() for m in _ARTICLE.finditer(text)))
+    """The article numbers ``text`` names, lower-cased, once each in order (``67``, ``28i``;
+    Turkish also ``5. maddesi``)."""
+    found = [(m.start(), m.group(1).lower()) for m in _ARTICLE.finditer(text)]
+    found += [(m.start(), m.group(1)) for m in _MADDE_AFTER.finditer(text)]
+    return tuple(dict.fromkeys(number for _, number in sorted(found)))
+
+
+def inline_articles(text: str) -> list[tuple[int, str]]:
+    """Where each article heading opens a line of ``text`` (:data:`_INLINE_ARTICLE`), with its
+    number lower-cased, in order."""
+    return [(m.start(), m.group(1).lower()) for m in _INLINE_ARTICLE.finditer(text)]
 
 
 def article_parts(text: str) -> tuple[tuple[str, ...], str]:
     """The parts of named articles ``text`` asks for (``3`` of ``Pasal 33 ayat (3)``), once each
     in order, and ``text`` with each part reference cut after its article (``Pasal 33``): the
-    part is where the answer is, not a word it says."""
+    part is where the answer is, not a word it says. A Turkish article named ordinal first
+    (``2. maddesi``) is written ``madde 2``, as its heading writes it."""
     parts: list[str] = []
 
     def cut(match: re.Match[str]) -> str:
@@ -760,7 +786,7 @@ def article_parts(text: str) -> tuple[tuple[str, ...], str]:
             parts.append((part.group(1) or part.group(2)).lower())
         return whole[: head.end()]
 
-    cut_text = _PART.sub(cut, text)
+    cut_text = _PART.sub(cut, _MADDE_AFTER.sub(lambda m: f"madde {m.group(1)}", text))
     return tuple(dict.fromkeys(parts)), cut_text
 
 

@@ -57,6 +57,7 @@ from tanda.retrieval.question import (
     QuestionAnalysis,
     cited_parts,
     in_article,
+    inline_articles,
 )
 from tanda.retrieval.roots import id_roots
 from tanda.retrieval.sentences import whole_sentence_spans, without_enumerator
@@ -254,6 +255,9 @@ class Unit:
     part: str | None = None
     """The number or letter a statute wrote before it (``3`` of ``(3) Bumi …``, ``a`` of ``a.
     berdampak …``), lower-cased: the part of an article it is."""
+    article: str | None = None
+    """The article whose heading opens a line of the passage before it (``2`` under ``Madde 2 –
+    Tebliğ …``), lower-cased: a statute whose articles are no sections of their own."""
 
 
 @dataclass(frozen=True)
@@ -369,12 +373,15 @@ def _passage_units(key: str, passage: str, rank: int) -> tuple[Unit, ...]:
                 Unit(key, " ".join(row.split()), header, rank, n) for n, row in enumerate(rows)
             )
     units: list[Unit] = []
+    headings = inline_articles(passage)
     for start, end in whole_sentence_spans(passage, max_chars=MAX_UNIT_CHARS):
         text = " ".join(passage[start:end].split())
         if len(text) >= MIN_UNIT_CHARS and any(ch.isalpha() for ch in text):
             marker = _PART_BEFORE.search(passage, max(0, start - 8), start)
             part = marker.group(1).lower() if marker is not None else None
-            units.append(Unit(key, text, None, rank, len(units), part))
+            under = [number for at, number in headings if at <= start]
+            article = under[-1] if under else None
+            units.append(Unit(key, text, None, rank, len(units), part, article))
     return tuple(units)
 
 
@@ -1704,7 +1711,8 @@ def read_units(question: QuestionAnalysis, passages: Sequence[ReadPassage]) -> R
             continue
         # A passage that is the article the question names ("Pasal 67 ayat (1)") is the place
         # asked, wherever retrieval ranked it: read as leniently as its first passage.
-        is_article = bool(articles) and _is_article(passage.identity, articles)
+        of_article = _article_units(passage, units, articles)
+        is_article = of_article is not None
         first = rank == 0 or is_article
         if is_article:
             in_article_read.add(passage.key)
@@ -1726,11 +1734,11 @@ def read_units(question: QuestionAnalysis, passages: Sequence[ReadPassage]) -> R
         place_opposite = _says_opposite(place_opposites, around_keys)
         in_place |= _spelt_as_acronym(acronyms, around_keys)
         spelt_ordinals = _spelt(ordinals, focus, lang, around)
-        read = units
-        if is_article and asked_parts:
+        read = units if of_article is None else of_article
+        if of_article is not None and asked_parts:
             # The part of the article asked (``ayat (3)``, ``angka 1``) is the place: another
             # part of the article is not what is asked.
-            read = [u for u in units if u.part in asked_parts]
+            read = [u for u in of_article if u.part in asked_parts]
         for unit in read:
             # A unit is read with what is part of every place in its passage (V2-07): the
             # passage's identity and, for a row, its header.
@@ -1862,16 +1870,24 @@ def _asked_parts(question: QuestionAnalysis, passages: Sequence[ReadPassage]) ->
     held = {
         unit.part
         for rank, passage in enumerate(passages)
-        if _is_article(passage.identity, question.articles)
-        for unit in passage_units(passage, rank)
+        for unit in _article_units(passage, passage_units(passage, rank), question.articles) or ()
     }
     return frozenset(question.article_parts) & held
 
 
-def _is_article(identity: Sequence[str], articles: Sequence[str]) -> bool:
-    """Whether a passage's section path (an identity line ``Label: BAB XIV > Pasal 67 > …``)
-    names one of ``articles`` — the passage is that article, not one citing it in its text."""
-    return any(in_article(line.split(": ", 1)[-1], articles) for line in identity)
+def _article_units(
+    passage: ReadPassage, units: Sequence[Unit], articles: Sequence[str]
+) -> Sequence[Unit] | None:
+    """The units of ``passage`` that are one of ``articles``, or ``None`` when it holds none: all
+    of them when its section path names the article (an identity line ``Label: BAB XIV > Pasal
+    67 > …``), those under the article's heading when a line of its text opens with it (``Madde
+    2 – …``) — the article itself, not a passage citing it in its text."""
+    if not articles:
+        return None
+    if any(in_article(line.split(": ", 1)[-1], articles) for line in passage.identity):
+        return units
+    inline = [unit for unit in units if unit.article in articles]
+    return inline or None
 
 
 _QUALIFIER_BEFORE: Final[dict[Lang, frozenset[str]]] = {

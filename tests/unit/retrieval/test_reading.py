@@ -1884,3 +1884,20 @@ def test_a_penalty_for_another_part_of_the_article_named_is_not_the_answer() -> 
     assert [a.unit.part for a in answers] == ["1"]
     other = read(question.replace("(1)", "(2)"), penalties).answering(3)
     assert [a.unit.part for a in other] == ["2"]
+
+
+def test_an_article_whose_heading_opens_a_line_is_read_under_its_heading_only() -> None:
+    # Issue 22: a Turkish law's "Madde 2 – …" is no section of its own; "2. maddesi" is how a
+    # Turkish question names it. Its sentences answer, the other articles' do not.
+    law = ReadPassage(
+        "P1",
+        "Madde 1 – Kaza mercilerinin tebliğe müteallik işleri bu kanun hükümlerine göre yapılır.\n"
+        "Madde 2 – Tebliğ, posta vasıtasiyle yapılır. Ancak, tebliğin memur vasıtasiyle "
+        "yapılması da caizdir.\nMadde 3 – Kanuni ikametgah adresine tebliğ yapılır.",
+        ("Belge: Tebligat Kanunu",),
+    )
+    answers = read("Tebligat Kanununun 2. maddesi ne diyor?", law).answering(3)
+    assert [a.unit.article for a in answers] == ["2", "2"]
+    assert answers[0].unit.text.startswith("Madde 2 – Tebliğ")
+    third = read("Tebligat Kanunu Madde 3 ne diyor?", law).answering(3)
+    assert [a.unit.text[:9] for a in third] == ["Madde 3 –"]

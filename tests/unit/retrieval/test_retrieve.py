@@ -408,3 +408,27 @@ def test_an_article_headed_with_its_title_in_markdown_is_found_by_its_number() -
     result = retrieve(index, query, articles=("3",))  # type: ignore[arg-type]
     assert result.hits[0].chunk.section == "Supply Agreement > Section 3 — Payment terms"
     assert result.article_chunks == (result.hits[0].chunk.chunk_id,)
+
+
+KANUN = "\n\n".join(
+    [
+        "TEBLİGAT KANUNU\nKanun Numarası : 7201\nKabul Tarihi : 11/2/1959",
+        "Madde 1 – Kaza mercilerinin tebliğe müteallik işleri bu kanun hükümlerine göre yapılır.",
+        "Madde 2 – Tebliğ, posta vasıtasiyle yapılır. Ancak, tebliğin memur vasıtasiyle "
+        "yapılması da caizdir.",
+        "Madde 3 – Kanuni ikametgah adresine tebliğ yapılır. Bu madde, 2 nci madde ile 2 nci "
+        "maddenin ikinci cümlesi saklı kalmak üzere uygulanır; 2 nci madde hükmü esastır.",
+    ]
+)
+
+
+def test_an_article_whose_heading_opens_a_line_of_its_text_is_found_by_its_number() -> None:
+    # A Turkish law as plain text: "Madde 2 – …" opens a paragraph, no section of its own.
+    index = InMemorySearchIndex()
+    _ingest(index, "t1", "tebligat", KANUN, "hash-tebligat")
+    query = SearchQuery(
+        text="Tebligat Kanununun 2. maddesi ne diyor?", scope=SearchScope(tenant_id="t1"), top_k=3
+    )
+    result = retrieve(index, query, articles=("2",))  # type: ignore[arg-type]
+    assert result.article_chunks
+    assert "Madde 2 – Tebliğ" in result.hits[0].chunk.text
