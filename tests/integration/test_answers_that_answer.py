@@ -359,3 +359,15 @@ def test_a_turkish_law_s_article_asked_ordinal_first_is_answered_from_it(
             "Madde 2 – Tebliğ, posta vasıtasiyle yapılır.",
             "Ancak, tebliğin memur vasıtasiyle yapılması da caizdir.",
         ]
+
+
+def test_a_budget_line_of_a_year_is_found_though_another_row_says_tahun(
+    in_demo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:  # issue 22
+    # "tahun 2024": every budget table's short last chunk has the row "Sisa Lebih Perhitungan
+    # Anggaran Tahun Sebelumnya", and the word pulled it before the long first chunk holding the
+    # asked line — held back, nearest passage that row. The year is the evidence, not the word.
+    body = ask_json(capsys, "Berapa anggaran pendapatan Kabupaten Gresik tahun 2024?")
+    assert supported(body)[0].startswith("Pendapatan Daerah | 3.915,51 M")
+    body = ask_json(capsys, "Berapa total belanja daerah Kota Surabaya tahun 2022?")
+    assert supported(body)[0].startswith("Belanja Daerah | 10.395,19 M")

@@ -11,6 +11,7 @@ them, so inflected forms of a listed word meet too; every entry is one word, but
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from typing import Final
 
@@ -200,6 +201,7 @@ def search_text(text: str, lang: Lang) -> str:
     the Avrupa Birliği, and searching the long form of every `AB` cost XQuAD answers' passages.
     Both engines search this text (the embedded index analyses it, OpenSearch is sent it), so
     they meet the same words; the text itself is returned when it spells none out."""
+    text = _YEAR_WORD.sub(" ", text)
     words = list(surface_terms(text, lang))
     if not words:
         return text
@@ -209,6 +211,17 @@ def search_text(text: str, lang: Lang) -> str:
         if f" {long} " in spelt:
             extra.append(short.upper() if len(short) <= SHORT_IN_CAPITALS else short)
     return f"{text} {' '.join(extra)}" if extra else text
+
+
+_YEAR_WORD: Final = re.compile(
+    r"(?<!\w)(?:tahun|year)\s+(?=(?:1[5-9]|20)\d\d(?!\d))"
+    r"|(?<=(?<!\d)(?:1[5-9]|20)\d\d)(?:['’]?\s*|\s+)(?:yılı(?:nda|ndaki|nın|na)?|yıl)(?!\w)",
+    re.IGNORECASE,
+)
+"""The word that says a year is a year (``tahun 2024``, ``year 2019``, ``2015 yılında``): the
+year is the evidence in a text, the word is not — a budget table's row ``Sisa Lebih Perhitungan
+Anggaran Tahun Sebelumnya`` said it for every question naming a year, and its short chunk came
+before the long one holding the row asked."""
 
 
 @cache

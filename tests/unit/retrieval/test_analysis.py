@@ -197,11 +197,33 @@ def test_a_search_text_adds_the_short_form_of_each_long_form(
 
 
 @pytest.mark.parametrize(
+    ("text", "lang", "searched"),
+    [
+        ("Berapa anggaran pendapatan Kabupaten Gresik tahun 2024?", "id", "Gresik  2024"),
+        ("What was the budget in the year 2019?", "en", "the  2019"),
+        ("2015 yılında kim kazandı?", "tr", "2015  kim"),
+        ("2016 yılı bütçesi nedir?", "tr", "2016  bütçesi"),
+    ],
+)
+def test_a_search_text_leaves_out_the_word_saying_a_year_is_one(
+    text: str, lang: Lang, searched: str
+) -> None:  # issue 22: the year is the evidence, "tahun" is not
+    searched_text = search_text(text, lang)
+    assert searched in searched_text
+    assert not any(w in searched_text.lower() for w in ("tahun", "year ", "yıl"))
+
+
+@pytest.mark.parametrize("text", ["Tahun berapa Indonesia merdeka?", "Berapa tahun masa jabatan?"])
+def test_a_word_saying_year_without_a_year_is_searched(text: str) -> None:
+    assert search_text(text, "id") == text
+
+
+@pytest.mark.parametrize(
     ("text", "lang"),
     [
         # a short form is not searched as its long form: "Energiprojekt AB" is a company
         ("Energiprojekt AB motorunun verimi yüzde kaçtır?", "tr"),
-        ("Siapa yang mengesahkan UU 27 Tahun 2022?", "id"),
+        ("Siapa yang mengesahkan UU Nomor 27?", "id"),  # "UU" is not spelt out
         ("Berapa pendapatan daerah Surabaya?", "id"),  # no listed form
     ],
 )

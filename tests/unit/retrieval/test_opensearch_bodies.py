@@ -608,3 +608,9 @@ def test_the_lexical_query_searches_the_other_form_of_a_short_or_long_form() -> 
     )
     (match,) = bodies.lexical_query(query)["bool"]["must"]
     assert match["multi_match"]["query"] == "Berapa pendapatan asli daerah Kota Malang? PAD"
+    # and the word saying a year is one is left out, as the embedded index leaves it out
+    dated = query.model_copy(
+        update={"text": "Berapa pendapatan asli daerah Kota Malang tahun 2024?"}
+    )
+    (match,) = bodies.lexical_query(dated)["bool"]["must"]
+    assert match["multi_match"]["query"] == "Berapa pendapatan asli daerah Kota Malang  2024? PAD"
