@@ -13,14 +13,23 @@ Beside them: retrieval nDCG@10 on both dev sets (``tanda eval retrieval`` of eac
 each asked five times in-process after one ingest, in three rounds that alternate before and after
 (the order flipped each round); the ratio is the median of the rounds' p50 ratios.
 
+And budget lines (issue 22): questions generated from the demo corpus's budget tables — ``Berapa
+anggaran <line> <Kabupaten/Kota X> tahun <Y>?`` for a fixed set of lines, a seeded sample of
+:data:`BUDGET_LINE_QUESTIONS` — asked of the demo corpus through both checkouts; *right* when the
+first supported claim holds the table's value, *held back* when the answer says the documents do
+not answer, *wrong* otherwise (an error is counted apart). Surabaya and Batu are left out: their
+2021–2023 files, and so their titles, do not say whether they are a city.
+
     python bench/answers.py [--data ../shared/data] [--baseline REV] [--limit N]
 """
 
 from __future__ import annotations
 
 import argparse
+import csv
 import json
 import os
+import random
 import subprocess
 import sys
 import tempfile
@@ -30,6 +39,7 @@ from typing import Any
 
 from tanda.contract.query import QueryV2Response
 from tanda.contract.v1_ask import V1AskResponse
+from tanda.not_found import says_not_found
 from tanda.service.answers_eval import (
     ROUTES,
     AnswerRecord,
@@ -72,6 +82,19 @@ DEMO_QUESTIONS = (
     "Siapa yang berwenang mengawasi pelindungan data pribadi?",
     "Berapa belanja pegawai Kota Malang tahun 2022?",
 )
+BUDGET_LINES = (
+    "Pendapatan Daerah",
+    "PAD",
+    "Pajak Daerah",
+    "Retribusi Daerah",
+    "Belanja Daerah",
+    "Belanja Pegawai",
+    "Belanja Modal",
+    "Belanja Barang dan Jasa",
+    "Belanja Hibah",
+    "Pembiayaan Daerah",
+)
+BUDGET_LINE_QUESTIONS = 80
 LATENCY_REPEAT = 5
 LATENCY_ROUNDS = 3  # before/after alternated, the order flipped each round
 
@@ -232,6 +255,52 @@ def ask_latency(data: Path, trees: dict[str, Path], tmp: Path) -> dict[str, Any]
     return out
 
 
+def budget_line_questions(data: Path, limit: int = BUDGET_LINE_QUESTIONS) -> list[tuple[str, str]]:
+    """(question, the table's ``anggaran`` value) for a seeded sample of the demo tables' lines."""
+    out: list[tuple[str, str]] = []
+    for path in sorted((data / "corpus" / "apbd_jatim").glob("*/*.csv")):
+        name = path.stem.replace("_", " ")
+        if name in ("Surabaya", "Batu"):
+            continue
+        place = name if name.startswith("Kota ") else f"Kabupaten {name}"
+        with path.open(encoding="utf-8") as table:
+            rows = {row["akun"].strip(): row for row in csv.DictReader(table)}
+        for line in BUDGET_LINES:
+            if line in rows:
+                question = f"Berapa anggaran {line} {place} tahun {path.parent.name}?"
+                out.append((question, rows[line]["anggaran"]))
+    random.Random(7).shuffle(out)
+    return out[:limit]
+
+
+def budget_lines(data: Path, trees: dict[str, Path], tmp: Path) -> dict[str, Any]:
+    """Right / held back / wrong first answers to the generated budget-line questions."""
+    asked = budget_line_questions(data)
+    questions = tmp / "budget_lines.jsonl"
+    questions.write_text(
+        "".join(json.dumps({"id": str(n), "text": q}) + "\n" for n, (q, _) in enumerate(asked)),
+        encoding="utf-8",
+    )
+    out: dict[str, Any] = {"questions": len(asked)}
+    for side, tree in trees.items():
+        result = tmp / f"budget-lines-{side}.jsonl"
+        drive(tree, [str(data / "corpus"), str(questions), str(result), "--docs-are-paths"])
+        rows = [json.loads(line) for line in result.read_text(encoding="utf-8").splitlines()[1:]]
+        counts = {"right": 0, "held_back": 0, "wrong": 0, "errors": 0}
+        for row, (_, value) in zip(rows, asked, strict=True):
+            response = (
+                QueryV2Response.model_validate(row["response"]) if "response" in row else None
+            )
+            if response is None or says_not_found(response.answer):
+                counts["held_back"] += 1
+                continue
+            verified = [c.text for c in response.claims if c.verdict == "supported"]
+            counts["right" if verified and value in verified[0] else "wrong"] += 1
+        out[side] = counts
+    print(f"budget lines: {out}")
+    return out
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
@@ -251,6 +320,7 @@ def main() -> int:
                 "answers": answers(args.data, trees, tmp, args.limit),
                 "retrieval_ndcg@10": retrieval(args.data, trees),
                 "tanda_ask_demo_corpus": ask_latency(args.data, trees, tmp),
+                "budget_lines": budget_lines(args.data, trees, tmp),
             }
         finally:
             subprocess.run(

@@ -52,6 +52,7 @@ def _root_like(root: str) -> bool:
     )
 
 
+@lru_cache(maxsize=65536)
 def id_roots(word: str) -> frozenset[str]:
     """The roots an Indonesian word may have, folded, the word itself included: its affixes
     taken off as the language puts them on (``mengesahkan``, ``disahkan``, ``pengesahan`` —
