@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from tanda.ports import Embedder, Reranker, SearchIndex
@@ -95,17 +95,8 @@ def retrieve(
         return Retrieved(hits, mode, definition_chunks=defining, article_chunks=named)
     # ASK-06: candidates under the floor never reach synthesis. A reranker outage raises: the
     # floor fails closed (unlike the embedder, whose outage only loses the vector arm's recall).
-    if named:
-        # The article the question names is what it asks about, whatever its score: scored
-        # with the rest, kept, and leading.
-        scored = rerank_floor(reranker, query.text, hits, min_score=0.0)
-        kept = [
-            hit
-            for hit in scored
-            if hit.chunk.chunk_id in named or (hit.rerank_score or 0.0) >= min_score
-        ]
-    else:
-        kept = rerank_floor(reranker, query.text, hits, min_score=min_score)
+    # The article the question names is what it asks about, whatever its score.
+    kept = rerank_floor(reranker, query.text, hits, min_score=min_score, keep=frozenset(named))
     if defining:  # a reordering reranker does not move a definition from the lead
         lead = {chunk_id: position for position, chunk_id in enumerate(defining)}
         kept.sort(key=lambda hit: lead.get(hit.chunk.chunk_id, len(lead)))
@@ -160,20 +151,13 @@ def _definitions_first(
         place = (record.term_key != key, searched.get(record.chunk_id, len(hits)), order)
         best[record.chunk_id] = min(place, best.get(record.chunk_id, place))
     chosen = sorted(best, key=best.__getitem__)[: query.top_k]
-    found = {hit.chunk.chunk_id: hit for hit in hits}
-    missing = [chunk_id for chunk_id in chosen if chunk_id not in found]
-    read = {c.chunk_id: c for c in index.chunks(query.scope, missing)} if missing else {}
-    top = max((hit.score for hit in hits), default=0.0)
-    leading: list[SearchHit] = []
-    for chunk_id in chosen:
-        if chunk_id in found:
-            hit = found[chunk_id]
-            leading.append(hit.model_copy(update={"score": max(hit.score, top)}))
-        elif chunk_id in read:
-            leading.append(SearchHit(chunk=read[chunk_id], score=top))
-    defining = tuple(hit.chunk.chunk_id for hit in leading)
-    rest = [hit for hit in hits if hit.chunk.chunk_id not in best]
-    return [*leading, *rest][: query.top_k], defining
+    known = {hit.chunk.chunk_id: hit.chunk for hit in hits}
+    missing = [chunk_id for chunk_id in chosen if chunk_id not in known]
+    if missing:  # a definition the search did not find is read in (scope-filtered)
+        known.update((c.chunk_id, c) for c in index.chunks(query.scope, missing))
+    leading = [known[chunk_id] for chunk_id in chosen if chunk_id in known]
+    defining = tuple(chunk.chunk_id for chunk in leading)
+    return _led_by(hits, leading, query.top_k, past=best), defining
 
 
 def _articles_first(
@@ -183,8 +167,7 @@ def _articles_first(
     :data:`ARTICLE_CHUNKS`, in document order), and those chunks' ids: looked up by section path
     — or by a line of the text opening with the article's heading (``Madde 2 – …``, a statute
     whose articles are no sections) — in the search's first :data:`ARTICLE_DOCUMENTS`
-    documents, the first having it. A chunk the
-    search did not find joins with the list's best score (the order says it leads)."""
+    documents, the first having it (:func:`_led_by`)."""
     documents = list(dict.fromkeys(hit.chunk.document_id for hit in hits))[:ARTICLE_DOCUMENTS]
     chosen: list[Chunk] = []
     for document_id in documents:
@@ -198,14 +181,24 @@ def _articles_first(
             break
     if not chosen:
         return list(hits), ()
+    return _led_by(hits, chosen, query.top_k), tuple(chunk.chunk_id for chunk in chosen)
+
+
+def _led_by(
+    hits: Sequence[SearchHit], chunks: Sequence[Chunk], top_k: int, *, past: Iterable[str] = ()
+) -> list[SearchHit]:
+    """``hits`` with ``chunks`` in front, in their order — a chunk the search found keeps its
+    hit, at no lower score than the list's best; one it did not joins with that score (the order
+    says it leads) — then the search's other hits, once each and none of ``past``, ``top_k`` in
+    all."""
     found = {hit.chunk.chunk_id: hit for hit in hits}
     top = max((hit.score for hit in hits), default=0.0)
     leading = [
         found[chunk.chunk_id].model_copy(update={"score": max(found[chunk.chunk_id].score, top)})
         if chunk.chunk_id in found
         else SearchHit(chunk=chunk, score=top)
-        for chunk in chosen
+        for chunk in chunks
     ]
-    named = tuple(chunk.chunk_id for chunk in chosen)
-    rest = [hit for hit in hits if hit.chunk.chunk_id not in set(named)]
-    return [*leading, *rest][: query.top_k], named
+    ahead = {chunk.chunk_id for chunk in chunks}.union(past)
+    rest = [hit for hit in hits if hit.chunk.chunk_id not in ahead]
+    return [*leading, *rest][:top_k]

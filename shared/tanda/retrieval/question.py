@@ -701,22 +701,24 @@ def _decimal_zeros(surface: str) -> frozenset[str]:
     return frozenset()
 
 
-_ARTICLE: Final = re.compile(
-    r"(?<!\w)(?:pasal|madde|article|section)\s+(\d+[a-z]?)(?!\w)", re.IGNORECASE
-)
+_ARTICLE_WORD: Final = r"(?:pasal|madde|article|section)"
+"""What statutes call an article, in the languages tanda reads."""
+_PART_WORD: Final = r"(?:ayat|angka|huruf|paragraph|subsection|fıkra|bent)"
+"""What they call a part of one (a paragraph, an item, a letter)."""
+_ARTICLE: Final = re.compile(rf"(?<!\w){_ARTICLE_WORD}\s+(\d+[a-z]?)(?!\w)", re.IGNORECASE)
 """An article of a statute named by its number (``Pasal 67``, ``Pasal 28I``, ``MADDE 5``,
 ``Article 12``, ``Section 3``)."""
 _PART: Final = re.compile(
-    r"(?<!\w)(?:pasal|madde|article|section)\s+\d+[a-z]?(?:(?:\s*,|\s+(?:dan|atau|and|or|ve))?(?:"
+    rf"(?<!\w){_ARTICLE_WORD}\s+\d+[a-z]?(?:(?:\s*,|\s+(?:dan|atau|and|or|ve))?(?:"
     r"(?P<bracket>\s*\((?P<b>\d{1,3}|[a-z])\))"
-    r"|(?P<named>\s+(?:ayat|angka|huruf|paragraph|subsection|fıkra|bent)\s*"
+    rf"|(?P<named>\s+{_PART_WORD}\s*"
     r"\(?(?P<n>\d{1,3}|[a-z])\)?(?!\w))))+",
     re.IGNORECASE,
 )
 """An article with the parts named after it (``Pasal 33 ayat (3)``, ``Pasal 1 angka 1``,
 ``Section 3(a)``, ``Pasal 65 ayat (1) dan ayat (2)``)."""
 _PART_NAMED: Final = re.compile(
-    r"\s*\((\d{1,3}|[a-z])\)|\s+(?:ayat|angka|huruf|paragraph|subsection|fıkra|bent)\s*"
+    rf"\s*\((\d{{1,3}}|[a-z])\)|\s+{_PART_WORD}\s*"
     r"\(?(\d{1,3}|[a-z])\)?(?!\w)",
     re.IGNORECASE,
 )
@@ -750,7 +752,7 @@ _MADDE_AFTER: Final = re.compile(
 )
 """A Turkish article named by its ordinal first (``5. maddesi``, ``12 nci madde``)."""
 _INLINE_ARTICLE: Final = re.compile(
-    r"(?m)^[ \t]*(?:pasal|madde|article|section)\s+(\d+[a-z]?)[ \t]*(?:[-–—.:]|$)",
+    rf"(?m)^[ \t]*{_ARTICLE_WORD}\s+(\d+[a-z]?)[ \t]*(?:[-–—.:]|$)",
     re.IGNORECASE,
 )
 """An article's heading opening a line of its text (``Madde 2 – Tebliğ …``, ``MADDE 5-``,

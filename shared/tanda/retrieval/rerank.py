@@ -12,7 +12,7 @@ network. Its score, 0–1, is how well a passage answers the query as the offlin
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Container, Sequence
 
 from tanda.ports import Reranker
 from tanda.records.documents import Chunk, SearchHit
@@ -32,10 +32,12 @@ def rerank_floor(
     hits: Sequence[SearchHit],
     *,
     min_score: float,
+    keep: Container[str] = frozenset(),
 ) -> list[SearchHit]:
     """The ``hits`` that ``reranker`` scores at or above ``min_score`` for ``query``, each with
     its ``rerank_score``: best rerank score first when the reranker ``reorders`` (ties keep the
-    retrieval order), else in the retrieval order. ``min_score`` 0 keeps every hit.
+    retrieval order), else in the retrieval order. ``min_score`` 0 keeps every hit; so does a
+    chunk id in ``keep``, whatever its score (the article a question names, issue 22).
 
     ASK-06: a hit under the floor never reaches synthesis, the agent or a ``/v1/search`` caller.
     A reranker that fails raises (its adapter's ``UpstreamFailed``): the floor fails closed
@@ -52,7 +54,7 @@ def rerank_floor(
     return [
         hits[i].model_copy(update={"rerank_score": scores[i]})
         for i in order
-        if scores[i] >= min_score
+        if scores[i] >= min_score or hits[i].chunk.chunk_id in keep
     ]
 
 

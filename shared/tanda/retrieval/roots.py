@@ -58,11 +58,7 @@ def id_roots(word: str) -> frozenset[str]:
     taken off as the language puts them on (``mengesahkan``, ``disahkan``, ``pengesahan`` —
     ``sah``); a nasal prefix may stand for the root's first letter (``mengenal`` — ``kenal``,
     ``menulis`` — ``tulis``)."""
-    return _roots(fold(word.lower()))
-
-
-@lru_cache(maxsize=65536)
-def _roots(word: str) -> frozenset[str]:
+    word = fold(word.lower())
     bodies = [word]
     for endings in _ID_ENDINGS:
         for body in list(bodies):
