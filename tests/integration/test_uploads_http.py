@@ -266,6 +266,14 @@ def test_what_uploads_do_not_take_is_refused_before_anything_is_kept(
     assert_error(no_file, 422, "validation_error")
     big = {"file": ("besar.txt", b"a" * (MULTIPART_MAX_BYTES + 1), "text/plain")}
     assert call(base, "POST", "/v1/documents", files=big).status_code == 413
+    # A file whose bytes are not the SHA-256 sent beside them: the documented 400 (a schema
+    # cannot say one field is the other's hash; the fuzzer found it undocumented).
+    lying = {"sha256": hashlib.sha256(b"other bytes").hexdigest()}
+    note = {"file": ("catatan.md", b"# Catatan\n", "text/markdown")}
+    mismatched = call(base, "POST", "/v1/documents", files=note, data=lying)
+    assert_error(mismatched, 400, "sha256_mismatch")
+    documented = httpx.get(f"{base}/openapi.json").json()["paths"]["/v1/documents"]["post"]
+    assert "`sha256_mismatch`" in documented["responses"]["400"]["description"]
     assert_error(
         call(base, "POST", "/v1/documents", OTHER.replace("uploads", "x"), json={}),
         403,

@@ -85,6 +85,10 @@ UPLOAD_RESPONSES: dict[int | str, dict[str, Any]] = {
         "description": "The tenant holds these bytes already: `duplicate_of` names that "
         "document; nothing new was made.",
     },
+    400: _error(
+        "`sha256_mismatch` (multipart): the file part's bytes are not the `sha256` sent beside "
+        "them. Nothing was kept."
+    ),
     413: _error(
         "`upload_too_large`: over `TANDA_MAX_UPLOAD_BYTES` (or, multipart, over "
         f"{MULTIPART_MAX_BYTES} bytes); `payload_too_large`: the request body is too large."
