@@ -371,3 +371,19 @@ def test_a_budget_line_of_a_year_is_found_though_another_row_says_tahun(
     assert supported(body)[0].startswith("Pendapatan Daerah | 3.915,51 M")
     body = ask_json(capsys, "Berapa total belanja daerah Kota Surabaya tahun 2022?")
     assert supported(body)[0].startswith("Belanja Daerah | 10.395,19 M")
+
+
+def test_a_list_question_is_answered_by_the_list_its_lead_in_opens(
+    in_corpus: Path, capsys: pytest.CaptureFixture[str]
+) -> None:  # issue 22
+    # "Apa saja …": the first claim was "Data Pribadi yang bersifat spesifik; dan", an item of
+    # Pasal 4 ayat (1)'s list repeating the question; the list that answers (ayat (2)) was not
+    # quoted at all.
+    claims = supported(ask_json(capsys, "Apa saja Data Pribadi yang bersifat spesifik?"))
+    assert claims[0].endswith("sebagaimana dimaksud pada ayat (l) huruf a meliputi:")
+    assert claims[1:4] == [
+        "a. data dan informasi kesehatan;",
+        "b. data biometrik;",
+        "c. data genetika;",
+    ]
+    assert "g. data lainnya sesuai dengan ketentuan peraturan perundang-undangan." in claims

@@ -115,6 +115,8 @@ def _unit_segments(readings: list[UnitReading]) -> list[dict[str, Any]]:
         unit = reading.unit
         if unit.header is None:
             segments.append(_segment(unit.text, "fact", [unit.key], "list_item"))
+            # A list's lead-in is followed by its items, each a statement of its own.
+            segments += [_segment(item, "fact", [unit.key], "list_item") for item in unit.items]
             continue
         table = (unit.key, unit.header)
         if table in shown_tables:
@@ -276,7 +278,9 @@ class OfflineModel:
             answering += read([s for s in sources if s.get("kind") not in (None, "rule")])
         if not answering:
             return ASK_NOT_FOUND[language]
-        lines = [f"- {r.unit.text} [S{r.unit.key}]" for r in answering]
+        lines = [
+            f"- {text} [S{r.unit.key}]" for r in answering for text in (r.unit.text, *r.unit.items)
+        ]
         return "\n".join([LEAD_IN[language], *lines])
 
     # --- judge and re-check ----------------------------------------------------------------------

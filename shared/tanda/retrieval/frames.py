@@ -21,7 +21,7 @@ FRAME_WORDS: Final[dict[Lang, frozenset[str]]] = {
         apa apakah siapa siapakah kapan kapankah berapa berapakah keberapa keberapakah mana
         manakah dimana dimanakah
         darimana darimanakah kemana bagaimana bagaimanakah mengapa kenapa bilamana seberapa
-        maksud dimaksud dimaksudkan pengertian definisi arti makna disebut dinamakan sebutkan
+        saja maksud dimaksud dimaksudkan pengertian definisi arti makna disebut dinamakan sebutkan
         jelaskan tuliskan kepanjangan singkatan
         """
     ),

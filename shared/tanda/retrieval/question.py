@@ -106,6 +106,9 @@ class QuestionAnalysis(BaseModel):
     asks_items: bool = False
     asks_table: bool = False
     asks_list: bool = False
+    asks_several: bool = False
+    """Its question word asks for several (``apa saja``, ``siapa saja``: what all, who all): what
+    answers lists them."""
 
     @property
     def focus_weight(self) -> float:
@@ -308,6 +311,9 @@ _TABLE_SHAPED: Final = re.compile(
     r")(?!\w)",
     re.IGNORECASE,
 )
+_SEVERAL: Final = r"(?:apa|siapa|mana|berapa)(?:kah)?\s+saja"
+"""Indonesian question words asking for several: ``apa saja`` (what all), ``siapa saja``."""
+_ASKS_SEVERAL: Final = re.compile(rf"(?<!\w){_SEVERAL}(?!\w)", re.IGNORECASE)
 _LISTING: Final = re.compile(
     r"(?<!\w)(?:"
     # Turkish stems: all, every, list, sort, breakdown, line item, detailed, one by one
@@ -865,6 +871,7 @@ def analyze_question(text: str, lang: str | None = None) -> QuestionAnalysis:
         asks_items=asks_for_items(text),
         asks_table=asks_for_a_table(text),
         asks_list=asks_for_a_list(text),
+        asks_several=_ASKS_SEVERAL.search(text) is not None,
     )
 
 

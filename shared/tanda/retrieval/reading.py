@@ -258,6 +258,10 @@ class Unit:
     article: str | None = None
     """The article whose heading opens a line of the passage before it (``2`` under ``Madde 2 –
     Tebliğ …``), lower-cased: a statute whose articles are no sections of their own."""
+    items: tuple[str, ...] = ()
+    """A list's lead-in (``… meliputi:``): the item lines its passage writes right after it
+    (``a. data dan informasi kesehatan;``, ``b. data biometrik;`` …), each whitespace joined —
+    what an answer quotes after it: the lead-in names what the list is of, the items answer."""
 
 
 @dataclass(frozen=True)
@@ -381,8 +385,36 @@ def _passage_units(key: str, passage: str, rank: int) -> tuple[Unit, ...]:
             part = marker.group(1).lower() if marker is not None else None
             under = [number for at, number in headings if at <= start]
             article = under[-1] if under else None
-            units.append(Unit(key, text, None, rank, len(units), part, article))
+            items = _list_items(passage, end) if text.endswith(":") else ()
+            units.append(Unit(key, text, None, rank, len(units), part, article, items))
     return tuple(units)
+
+
+_ITEM_LINE: Final = re.compile(r"[.\s]*(?:[a-z]|\d{1,3})[.)]\s+\S|[-•–]\s+\S", re.IGNORECASE)
+"""A line a list item opens: ``a. …``, ``1. …``, ``b) …``, ``- …`` (an article's ``(3)`` opens
+its next part, not an item)."""
+MAX_ITEMS_CHARS: Final = 600
+"""A lead-in quotes its items up to this many characters, whole items only."""
+
+
+def _list_items(passage: str, end: int) -> tuple[str, ...]:
+    """The item lines right after a lead-in ending at ``end``: whole lines each opened by an
+    item's letter, number or bullet, up to the first line that is not one (the next part of an
+    article, a sentence) or :data:`MAX_ITEMS_CHARS`."""
+    rest = passage[end:]
+    if rest[:1] not in ("\n", "\r") and not rest.lstrip(" \t").startswith(("\n", "\r")):
+        return ()  # the list is written on the lead-in's line: its own sentences
+    items: list[str] = []
+    size = 0
+    for line in rest.splitlines():
+        line = " ".join(line.split())
+        if not line:
+            continue
+        if not _ITEM_LINE.match(line) or size + len(line) > MAX_ITEMS_CHARS:
+            break
+        items.append(line.lstrip(". "))  # an OCR'd dot before the letter is no part of it
+        size += len(line) + 1
+    return tuple(items)
 
 
 _PART_BEFORE: Final = re.compile(r"(?:^|(?<=\s))\(?(\d{1,3}|[a-z])[.)]\s*$", re.IGNORECASE)
@@ -1637,6 +1669,7 @@ def read_units(question: QuestionAnalysis, passages: Sequence[ReadPassage]) -> R
     said_as = [(_content_sequence(t.surface, lang) or (t.stem,))[0] for t in focus]
     pairs = frozenset(itertools.pairwise(said_as))
     content = [n for n, t in enumerate(focus) if _is_content(t)]
+    asked_words = _asked_words(question)
     if question.kind == "definition":
         # The classifier before a defined term (``kitab``) need not be said: the term is.
         term = _term_focus(question)
@@ -1754,8 +1787,24 @@ def read_units(question: QuestionAnalysis, passages: Sequence[ReadPassage]) -> R
             # Ghana``, ``Baudouin`` for ``Baudouin I``) counts as said.
             named_at = placed_at | _implied(focus, placed_at, otherwise)
             placed = sum(focus[n].weight for n in named_at) / total if total else 0.0
-            kind = holds_kind(question, unit.text)
-            if not kind and question.kind == "definition" and len(placed_at) == len(focus):
+            echo = _echoes(asked_words, unit.text, lang)
+            if question.asks_several:
+                # "Apa saja …" is answered by a list of what it names, said before the list
+                # ("Data Pribadi yang bersifat spesifik … meliputi:"): its items are the answer.
+                listed = _listed(unit)
+                kind = listed is not None and all(
+                    _holds(focus[n], _keys(listed, lang))
+                    for n in content
+                    if not _LISTS_AS.fullmatch(focus[n].surface)
+                )
+            else:
+                kind = not echo and holds_kind(question, unit.text)
+            if (
+                not kind
+                and not echo
+                and question.kind == "definition"
+                and len(placed_at) == len(focus)
+            ):
                 # A definition says its term as the text names it; a word the question puts
                 # before it ("ilmu geometri", "the science of geometry") may be said only by its
                 # passage.
@@ -1763,7 +1812,10 @@ def read_units(question: QuestionAnalysis, passages: Sequence[ReadPassage]) -> R
             # A sentence that only describes the term answers when none defines it, after any that
             # does: it scores as a unit without an answer of the asked kind.
             described = (
-                not kind and question.kind == "definition" and _describes(question, unit.text)
+                not kind
+                and not echo
+                and question.kind == "definition"
+                and _describes(question, unit.text)
             )
             missing = _missing_names(focus, placed_at, by_end, otherwise, anywhere) or unknown
             if not missing:
@@ -1850,6 +1902,62 @@ def read_units(question: QuestionAnalysis, passages: Sequence[ReadPassage]) -> R
     # A unit that answers comes before any that does not, however high the latter scores.
     readings.sort(key=lambda r: (not r.answers, -r.score, r.unit.passage, r.unit.position))
     return Reading(readings)
+
+
+def _asked_words(question: QuestionAnalysis) -> frozenset[str]:
+    """Every word of the question, folded, and its stem: what a unit may say without saying
+    anything the question did not."""
+    return frozenset(k for pair in _content_words(question.text, question.lang) for k in pair)
+
+
+_ITEM_END: Final = re.compile(
+    r"[;,]\s*(?:(?:dan|atau|serta|and|or|ve|veya)(?:\s*/\s*(?:atau|or))?)?\s*$", re.IGNORECASE
+)
+"""How a list's item ends: ``;``, ``; dan``, ``; dan/atau``, ``, or``."""
+
+
+def _echoes(asked: frozenset[str], text: str, lang: Lang) -> bool:
+    """``text`` is an item of a list saying nothing but the question's own words (and function
+    words): ``Data Pribadi yang bersifat spesifik; dan``, an item of a list naming what is asked
+    about, holds no answer to ``Apa saja Data Pribadi yang bersifat spesifik?``. A sentence may
+    answer in the question's words (``Bahasa Negara ialah Bahasa Indonesia.``)."""
+    return _ITEM_END.search(text) is not None and all(
+        word in asked or stem in asked or is_function_word(word, lang)
+        for word, stem in _content_words(text, lang)
+    )
+
+
+_INLINE_LIST: Final = re.compile(
+    r"[;:]\s*\S|,[^,.;:]{1,80},?\s+(?:dan|atau|serta|maupun|and|or|ve|veya)\s+\w",
+    re.IGNORECASE,
+)
+"""A list written in a sentence: items after a colon or between semicolons, or ``A, B dan C``."""
+
+
+_LISTS_AS: Final = re.compile(
+    r"(?<!\w)(?:meliputi|terdiri\s+(?:atas|dari)|yaitu|yakni|antara\s+lain|di\s*antaranya|"
+    r"sebagai\s+berikut|adalah|ialah|berupa|mencakup|termasuk|"
+    r"şunlardır|şunlar|şöyledir|aşağıdaki|içerir|oluşur|"
+    r"includes?|including|consists?\s+of|comprises?|namely|are|as\s+follows|following)(?!\w)",
+    re.IGNORECASE,
+)
+"""The words a list follows (``meliputi``, ``terdiri atas``, ``yaitu``; ``şunlardır``;
+``include``, ``consist of``): what says the items after them are what it names before."""
+
+
+def _listed(unit: Unit) -> str | None:
+    """What ``unit`` lists the items of — its words up to a word a list follows (``Data Pribadi
+    yang bersifat spesifik … meliputi`` of ``… meliputi:``) — when the items follow: a lead-in's
+    lines, or items written in its sentence (``terdiri atas A, B, dan C``); else ``None``. A
+    lead-in saying what someone does (``… Perum Peruri melakukan:``) lists duties, not what its
+    sentence names."""
+    said = _LISTS_AS.search(unit.text)
+    if said is None:
+        return None
+    after = _ITEM_END.sub("", unit.text[said.end() :])
+    if unit.items or _INLINE_LIST.search(after) is not None:
+        return unit.text[: said.end()]
+    return None
 
 
 def _cites_another_part(question: QuestionAnalysis, text: str) -> bool:

@@ -307,3 +307,13 @@ def test_the_breach_of_a_named_article_is_said_by_citing_it_and_parts_may_be_lis
     listed = analyze_question("Apa bunyi Pasal 33 ayat (3) dan ayat (4) UUD 1945?")
     assert listed.article_parts == ("3", "4")
     assert [t.surface for t in listed.focus] == ["pasal", "33", "uud", "1945"]
+
+
+def test_saja_after_a_question_word_asks_for_several_and_is_no_focus() -> None:
+    # Issue 22: "Apa saja …" (what all) asks for the items; "saja" was a content word no
+    # document says, so no unit of a passage below the first could answer.
+    listing = analyze_question("Apa saja Data Pribadi yang bersifat spesifik?")
+    assert "saja" not in [t.surface for t in listing.focus]
+    assert listing.asks_several
+    assert analyze_question("Siapakah saja anggota komite itu?").asks_several
+    assert not analyze_question("Apa Data Pribadi yang bersifat spesifik?").asks_several

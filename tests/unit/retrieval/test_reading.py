@@ -1901,3 +1901,69 @@ def test_an_article_whose_heading_opens_a_line_is_read_under_its_heading_only() 
     assert answers[0].unit.text.startswith("Madde 2 – Tebliğ")
     third = read("Tebligat Kanunu Madde 3 ne diyor?", law).answering(3)
     assert [a.unit.text[:9] for a in third] == ["Madde 3 –"]
+
+
+def test_a_list_lead_in_answers_with_its_items_and_an_item_echoing_the_question_does_not() -> None:
+    # Issue 22: "Apa saja Data Pribadi yang bersifat spesifik?" — the item "Data Pribadi yang
+    # bersifat spesifik; dan" of another list says nothing but the question's words (it answered
+    # first); the lead-in "… meliputi:" answers, and its items are what it quotes after it.
+    article = ReadPassage(
+        "P1",
+        "(1) Data Pribadi terdiri atas:\na. Data Pribadi yang bersifat spesifik; dan\n"
+        "b. Data Pribadi yang bersifat umum.\n"
+        "(2) Data Pribadi yang bersifat spesifik sebagaimana dimaksud pada ayat (1) huruf a "
+        "meliputi:\n. a. data dan informasi kesehatan;\nb. data biometrik;\nc. data genetika; "
+        "dan/atau\nd. data lainnya sesuai dengan ketentuan peraturan perundang-undangan.\n"
+        "(3) Data Pribadi yang bersifat umum meliputi nama lengkap dan jenis kelamin.",
+        ("Dokumen: Undang-Undang Nomor 27 Tahun 2022 tentang Pelindungan Data Pribadi",),
+    )
+    reading = read("Apa saja Data Pribadi yang bersifat spesifik?", article)
+    first = reading.answering(3)[0].unit
+    assert first.text.endswith("huruf a meliputi:")
+    assert first.items == (
+        "a. data dan informasi kesehatan;",
+        "b. data biometrik;",
+        "c. data genetika; dan/atau",
+        "d. data lainnya sesuai dengan ketentuan peraturan perundang-undangan.",
+    )
+    echo = next(
+        r for r in reading.ranked if r.unit.text == "Data Pribadi yang bersifat spesifik; dan"
+    )
+    assert not echo.answers
+    # A lead-in whose list goes on in its own line quotes no items: they are its sentence.
+    inline = ReadPassage("P1", "Data Pribadi meliputi: nama; alamat; dan agama.", ())
+    assert all(not u.items for u in passage_units(inline))
+
+
+def test_apa_saja_is_answered_by_a_list_of_what_it_names_only() -> None:
+    # Issue 22: with "saja" no longer a word asked, what answers "Apa saja X?" lists X — items
+    # after a word a list follows, the question's words said before it.
+    sanctions = ReadPassage(
+        "P1",
+        "Sanksi administratif berupa peringatan tertulis, penghentian sementara kegiatan, dan "
+        "denda administratif.",
+        (),
+    )
+    assert read("Apa saja sanksi administratif?", sanctions).answers
+    # A lead-in saying what someone does with what is asked lists duties, not the things asked.
+    duties = ReadPassage(
+        "P1",
+        "Dalam hal kementerian penanggung jawab Aplikasi SPBE Prioritas sedang membangun "
+        "Aplikasi SPBE Prioritas, Perum Peruri melakukan:\na. pelaksanaan kendali mutu "
+        "Aplikasi SPBE Prioritas;\nb. fasilitasi pengintegrasian Aplikasi SPBE Prioritas.",
+        (),
+    )
+    assert not read("Apa saja Aplikasi SPBE Prioritas?", duties).answers
+    # Nor does a sentence listing nothing, nor a list of something else.
+    society = ReadPassage(
+        "P1", "Masyarakat adalah sekelompok orang yang membentuk sebuah sistem semi tertutup.", ()
+    )
+    assert not read("Apakah saja jenis masyarakat?", society).answers
+    basis = ReadPassage(
+        "P1",
+        "Dasar pemrosesan Data Pribadi meliputi:\na. persetujuan Subjek Data Pribadi;\n"
+        "b. pemenuhan kewajiban perjanjian.",
+        ("Dokumen: Undang-Undang tentang Pelindungan Data Pribadi",),
+    )
+    assert not read("Apa saja hak Subjek Data Pribadi?", basis).answers
+    assert read("Apa saja dasar pemrosesan Data Pribadi?", basis).answers
