@@ -558,8 +558,11 @@ def _focus(
         capital = bare[:1].isupper()
         acronym = len(bare) >= 2 and bare.isupper() and not _ROMAN.match(bare)
         following = position + 1 < len(words) and words[position + 1][:1].isupper()
+        # Turkish writes an apostrophe before the suffix of a proper name only (``Surabaya'nın``):
+        # a name, though the question opens with it.
+        suffixed = lang == "tr" and bare != word
         name = (
-            (acronym or (capital and (position > 0 or following)))
+            (acronym or (capital and (position > 0 or following or suffixed)))
             and folded not in _TITLES
             and not (
                 lang == "tr"
@@ -568,7 +571,7 @@ def _focus(
                 and not (position > 0 and words[position - 1][:1].isupper())
             )
         )
-        if not (capital and (position > 0 or following)):
+        if not (capital and (position > 0 or following or suffixed)):
             in_name = False
         elif not in_name:
             group, in_name = group + 1, True

@@ -1967,3 +1967,21 @@ def test_apa_saja_is_answered_by_a_list_of_what_it_names_only() -> None:
     )
     assert not read("Apa saja hak Subjek Data Pribadi?", basis).answers
     assert read("Apa saja dasar pemrosesan Data Pribadi?", basis).answers
+
+
+def test_a_turkish_question_opening_with_a_suffixed_name_asks_about_that_name() -> None:
+    # Issue 22: "Surabaya'nın 2023 yılı bütçe geliri ne kadardır?" was answered, verified, with
+    # Batu's revenue row: the question's first word was read as an ordinary word one of which
+    # may be missing. Turkish writes the apostrophe before a proper name's suffix only.
+    question = "Ankara'nın 2023 yılı bütçe geliri ne kadardır?"
+    assert analyze_question(question).names == ("ankara",)
+
+    def budget(city: str) -> ReadPassage:
+        return ReadPassage(
+            "P1",
+            "kalem | bütçe | gerçekleşme\nBütçe geliri | 1.200.000 | 1.100.000",
+            (f"Belge: {city} Büyükşehir Belediyesi 2023 yılı bütçesi",),
+        )
+
+    assert not read(question, budget("İstanbul")).answers
+    assert read(question, budget("Ankara")).answers
