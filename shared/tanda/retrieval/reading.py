@@ -2255,6 +2255,8 @@ def _other_year(asked: frozenset[str], text: str) -> bool:
     if not asked:
         return False
     years = set(_YEAR_IN_TEXT.findall(text))
+    # A scanned statute's year with a letter O for a zero (``Tahun 2O23``) is a year all the same.
+    years |= {year.replace("O", "0") for year in _OCR_YEAR.findall(text) if "O" in year}
     return bool(years) and years.isdisjoint(asked)
 
 
@@ -2274,6 +2276,7 @@ _AMOUNT: Final = re.compile(
 
 
 _YEAR_IN_TEXT: Final = re.compile(rf"(?<![\d.,]){_YEAR_DIGITS}(?![\d.,]\d)")
+_OCR_YEAR: Final = re.compile(r"(?<![\w.,])(?:1[5-9]|2[0O])[\dO]{2}(?!\w)")
 """A year as :data:`_BARE_YEAR` reads one, standing in a text."""
 
 

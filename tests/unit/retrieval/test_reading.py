@@ -1985,3 +1985,18 @@ def test_a_turkish_question_opening_with_a_suffixed_name_asks_about_that_name() 
 
     assert not read(question, budget("İstanbul")).answers
     assert read(question, budget("Ankara")).answers
+
+
+def test_a_scanned_year_with_a_letter_o_is_another_year_than_the_one_asked() -> None:
+    # Issue 22: "Kapan Undang-Undang Nomor 1 Tahun 2024 mulai berlaku?" was answered first with
+    # a clause about "Undang-Undang Nomor 1 Tahun 2O23" (the scan's O for a zero): another law,
+    # another year, read as none.
+    law = ReadPassage(
+        "P1",
+        "Pasal 45A ayat (3) berlaku sampai dengan diberlakukannya Undang-Undang Nomor 1 Tahun "
+        "2O23 tentang Kitab Undang-Undang Hukum Pidana.\nPasal II\nUndang-Undang ini mulai "
+        "berlaku pada tanggal diundangkan.",
+        ("Dokumen: Undang-Undang Nomor 1 Tahun 2024 tentang Perubahan Kedua",),
+    )
+    first = read("Kapan Undang-Undang Nomor 1 Tahun 2024 mulai berlaku?", law).answering(3)[0]
+    assert first.unit.text == "Undang-Undang ini mulai berlaku pada tanggal diundangkan."
