@@ -1327,8 +1327,14 @@ def _missing_names(
         # Damri``) counts as said — even a name's only capitalised word.
         placed = placed | {n for n in members if _designator(focus[n]) and n not in otherwise}
         found = sum(1 for n in members if n in placed)
-        if focus[members[0]].group in by_end and _held_end(members, placed):
-            continue  # said by its end alone (:func:`_said_by_end`), and its place says that end
+        if (
+            focus[members[0]].group in by_end
+            and _held_end(members, placed)
+            and not any(n in otherwise for n in members)
+        ):
+            # Said by its end alone (:func:`_said_by_end`), and its place says that end — not
+            # when the place names another kind of area before it (``Kab. Malang``).
+            continue
         if found * 2 <= len(members) and not _said_in_short(members, placed):
             missing += [focus[n].surface for n in members if n not in placed]
     return tuple(missing)
@@ -1447,10 +1453,17 @@ def _designator(term: FocusTerm) -> bool:
     return fold(term.surface) in _DESIGNATORS or fold(term.surface) in _PLACE_KINDS
 
 
+_PLACE_KIND_SHORT: Final = {
+    "kab": "kabupaten",
+    "kec": "kecamatan",
+    "kel": "kelurahan",
+    "prov": "provinsi",
+}
+"""The kinds as Indonesian writes them short (``Kab. Malang``)."""
 _PLACE_KINDS: Final = _words(
     "kabupaten kota provinsi kecamatan kelurahan desa regency city province district county "
     "village il ilçe ilce şehir sehir köy koy"
-)
+) | frozenset(_PLACE_KIND_SHORT)
 """The kinds of an administrative area, which a text or a dataset often leaves out of a name
 (``APBD Malang`` for ``Kabupaten Malang``) — but ``Kota Malang`` is another area than
 ``Kabupaten Malang`` (:func:`_kind_said_otherwise`)."""
@@ -1465,9 +1478,12 @@ def _kind_said_otherwise(focus: Sequence[FocusTerm], text: str) -> frozenset[int
         following = focus[n + 1]
         if fold(term.surface) not in _PLACE_KINDS or following.group != term.group:
             continue
-        kinds = "|".join(re.escape(k) for k in _PLACE_KINDS if k != fold(term.surface))
+        asked = fold(term.surface)
+        same = {asked, _PLACE_KIND_SHORT.get(asked, asked)}
+        same |= {short for short, kind in _PLACE_KIND_SHORT.items() if kind in same}
+        kinds = "|".join(re.escape(k) for k in _PLACE_KINDS - same)
         if re.search(
-            rf"(?<!\w)(?:{kinds})[\s_]+{re.escape(following.surface)}(?!\w)", fold(text.lower())
+            rf"(?<!\w)(?:{kinds})\.?[\s_]+{re.escape(following.surface)}(?!\w)", fold(text.lower())
         ):
             out.add(n)
     return frozenset(out)

@@ -2000,3 +2000,22 @@ def test_a_scanned_year_with_a_letter_o_is_another_year_than_the_one_asked() -> 
     )
     first = read("Kapan Undang-Undang Nomor 1 Tahun 2024 mulai berlaku?", law).answering(3)[0]
     assert first.unit.text == "Undang-Undang ini mulai berlaku pada tanggal diundangkan."
+
+
+def test_kab_is_kabupaten_written_short() -> None:
+    # Issue 22: "Berapa realisasi belanja pegawai Kab. Malang tahun 2022?" was held back: "Kab"
+    # was read as a name no table says. It is the kind of the area, as "Kabupaten" is: left out
+    # by "APBD Malang", and another area than "Kota Malang".
+    def budget(title: str) -> ReadPassage:
+        return ReadPassage(
+            "P1",
+            "akun | anggaran | realisasi | persentase\n"
+            "Belanja Pegawai | 1.820,12 M | 1.399,10 M | 76.87",
+            (f"Dokumen: {title}",),
+        )
+
+    question = "Berapa realisasi belanja pegawai Kab. Malang tahun 2022?"
+    assert read(question, budget("APBD Malang 2022")).answers
+    assert not read(question, budget("APBD Kota Malang 2022")).answers
+    city = "Berapa realisasi belanja pegawai Kota Malang tahun 2022?"
+    assert not read(city, budget("APBD Kab. Malang 2022")).answers
