@@ -45,6 +45,8 @@ EQUIVALENTS: Final[tuple[str, ...]] = (
     "regulation peraturan yönetmelik",
     "penalty fine sanksi denda ceza",
     "imprisonment penjara pidana hapis",
+    # who signed: an Indonesian act's copy writes "ttd." (tertanda, signed) before the name
+    "signed menandatangani ditandatangani tertanda ttd imzaladı imzalandı",
     # people, places and time
     "born lahir dilahirkan kelahiran doğdu doğum",
     "died death meninggal wafat tewas mangkat öldü ölüm vefat",

@@ -2019,3 +2019,25 @@ def test_kab_is_kabupaten_written_short() -> None:
     assert not read(question, budget("APBD Kota Malang 2022")).answers
     city = "Berapa realisasi belanja pegawai Kota Malang tahun 2022?"
     assert not read(city, budget("APBD Kab. Malang 2022")).answers
+
+
+def test_who_signed_an_act_is_read_from_its_ttd() -> None:
+    # Issue 22: "Siapa yang menandatangani Peraturan Presiden Nomor 82 Tahun 2023?" was held
+    # back: a copy of an Indonesian act writes "ttd." (tertanda, signed) before the signer.
+    closing = ReadPassage(
+        "P1",
+        "Ditetapkan di Jakarta pada tanggal 18 Desember 2023 PRESIDEN REPUBLIK INDONESIA, ttd. "
+        "JOKO WIDODO",
+        ("Dokumen: Peraturan Presiden Nomor 82 Tahun 2023 tentang Transformasi Digital",),
+    )
+    before = ReadPassage(
+        "P0",
+        "Agar setiap orang mengetahuinya, memerintahkan pengundangan Peraturan Presiden ini "
+        "dengan penempatannya dalam Lembaran Negara Republik Indonesia.",
+        closing.identity,
+    )
+    question = "Siapa yang menandatangani Peraturan Presiden Nomor 82 Tahun 2023?"
+    # A passage below the first answers only in every content word of the question.
+    reading = read(question, before, closing)
+    assert reading.answers
+    assert reading.answering(3)[0].unit.text.endswith("PRESIDEN REPUBLIK INDONESIA, ttd.")
