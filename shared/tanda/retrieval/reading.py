@@ -1315,11 +1315,17 @@ def _missing_names(
     for members in groups.values():
         members = [n for n in members if not _regnal(focus[n])] or members
         lead = focus[members[0]]
-        if len(members) > 1 and lead.acronym and not _designator(lead) and members[0] in known:
+        if (
+            len(members) > 1
+            and lead.acronym
+            and not _designator(lead)
+            and (members[0] in known or fold(focus[members[1]].surface) in _PLACE_KINDS)
+        ):
             # "TKDD Kabupaten Malang": an acronym opening the run of capitals, which the
-            # passages read write, is a name of its own (the budget line asked for), not a word
-            # of the place's name after it. (One no passage writes is said in other words:
-            # Turkish passages spell out "UMC" in Turkish.)
+            # passages read write or which an area's kind follows, is a name of its own (the
+            # budget line asked for), not a word of the place's name after it. (One no passage
+            # writes is otherwise said in other words: Turkish passages spell out "UMC" in
+            # Turkish.)
             if members[0] not in placed:
                 missing.append(lead.surface)
             members = members[1:]
@@ -1335,7 +1341,9 @@ def _missing_names(
             # Said by its end alone (:func:`_said_by_end`), and its place says that end — not
             # when the place names another kind of area before it (``Kab. Malang``).
             continue
-        if found * 2 <= len(members) and not _said_in_short(members, placed):
+        if found * 2 <= len(members) and (
+            any(n in otherwise for n in members) or not _said_in_short(members, placed)
+        ):
             missing += [focus[n].surface for n in members if n not in placed]
     return tuple(missing)
 

@@ -2041,3 +2041,22 @@ def test_who_signed_an_act_is_read_from_its_ttd() -> None:
     reading = read(question, before, closing)
     assert reading.answers
     assert reading.answering(3)[0].unit.text.endswith("PRESIDEN REPUBLIK INDONESIA, ttd.")
+
+
+def test_an_acronym_before_an_area_is_the_line_asked_not_part_of_the_area_s_name() -> None:
+    # Issue 22: "Berapa realisasi DAU Kabupaten Malang tahun 2022?" was answered, verified, with
+    # the city's "Sisa Lebih Perhitungan Anggaran" row: "DAU Kabupaten Malang" was read as one
+    # name of three words, said "in short" by "Malang" alone.
+    def budget(title: str) -> ReadPassage:
+        return ReadPassage(
+            "P1",
+            "akun | anggaran | realisasi | persentase\n"
+            "Sisa Lebih Perhitungan Anggaran Tahun Sebelumnya | 149,59 M | 484,29 M | 323.76",
+            (f"Dokumen: {title}",),
+        )
+
+    question = "Berapa realisasi DAU Kabupaten Malang tahun 2022?"
+    assert not read(question, budget("APBD Kota Malang 2022")).answers
+    assert not read(question, budget("APBD Malang 2022")).answers
+    silpa = "Berapa realisasi Sisa Lebih Perhitungan Anggaran Kabupaten Malang tahun 2022?"
+    assert read(silpa, budget("APBD Malang 2022")).answers
