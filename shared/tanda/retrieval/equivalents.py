@@ -129,6 +129,7 @@ ABBREVIATIONS: Final[dict[Lang, tuple[str, ...]]] = {
         "dau = dana alokasi umum",
         "dak = dana alokasi khusus",
         "silpa = sisa lebih pembiayaan anggaran",
+        "silpa = sisa lebih perhitungan anggaran",  # a region's budget (Permendagri 77/2020)
         "dpr = dewan perwakilan rakyat",
         "dprd = dewan perwakilan rakyat daerah",
         "dpd = dewan perwakilan daerah",

@@ -2060,3 +2060,8 @@ def test_an_acronym_before_an_area_is_the_line_asked_not_part_of_the_area_s_name
     assert not read(question, budget("APBD Malang 2022")).answers
     silpa = "Berapa realisasi Sisa Lebih Perhitungan Anggaran Kabupaten Malang tahun 2022?"
     assert read(silpa, budget("APBD Malang 2022")).answers
+    # SiLPA is what a region's budget spells "Sisa Lebih Perhitungan Anggaran" (held back before:
+    # only the national budget's "Sisa Lebih Pembiayaan Anggaran" was listed).
+    assert read(
+        "Berapa realisasi SiLPA Kabupaten Malang tahun 2022?", budget("APBD Malang 2022")
+    ).answers
