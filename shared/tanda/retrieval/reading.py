@@ -1892,7 +1892,7 @@ def read_units(question: QuestionAnalysis, passages: Sequence[ReadPassage]) -> R
                 _relevance(covered, placed, kind)
                 + RANK_BONUS / (1 + rank)
                 + PHRASE_BONUS * _phrases(pairs, unit.text, lang)
-                + LABEL_BONUS * _label_share(unit, asked_keys, lang)
+                + LABEL_BONUS * _label_share(unit, asked_keys, question.text, lang)
                 + CONTENT_BONUS * _share(content, held_at)
                 + (DEFINIENDUM_BONUS if kind and _opens_with_term(question, unit.text) else 0.0)
                 + (NEAR_BONUS if kind and answer_near_focus(question, unit.text) else 0.0)
@@ -2322,16 +2322,43 @@ def _exact(term: FocusTerm, keys: _Keys) -> bool:
     return term.stem in keys.words
 
 
-def _label_share(unit: Unit, asked: frozenset[str], lang: Lang) -> float:
+def _label_share(unit: Unit, asked: frozenset[str], question_text: str, lang: Lang) -> float:
     """For a table row: the share of its label's (first cell's) words the question says —
     ``Pendapatan Daerah`` is all asked for in "realisasi pendapatan daerah", ``Pendapatan
-    Transfer Antar Daerah`` half. A sentence has no label: 0."""
+    Transfer Antar Daerah`` half. So for a labelled line (``Total with VAT: 1125 DKK``, a short
+    label without a comma before its colon). Any other sentence has no label: 0."""
     if unit.header is None:
-        return 0.0
+        return _line_label_share(unit.text, question_text, lang)
     label = _content_sequence(unit.text.split(" | ", 1)[0], lang)
     if not label:
         return 0.0
     return sum(1 for word in label if word in asked) / len(label)
+
+
+def _line_label_share(text: str, question_text: str, lang: Lang) -> float:
+    """A labelled line's label (a few words before a colon, no comma or bracket) read with its
+    small words: the share of its words the question says and of its word pairs it says side by
+    side — ``Total with VAT`` is what "the total amount with VAT" asks, ``Total VAT`` and
+    ``Total without VAT`` are not."""
+    labelled = _LABELLED.match(text)
+    if labelled is None:
+        return 0.0
+    said = text[: labelled.start(1)].rstrip(": ")
+    words = [fold(w.lower()) for w in tokenize(said, lang)]
+    if any(mark in said for mark in ",()[]") or not words or len(words) > MAX_LABEL_WORDS:
+        return 0.0  # a sentence's lead-in, or an aside opened before the colon
+    asked = [fold(w.lower()) for w in tokenize(question_text, lang)]
+    share = sum(1 for word in words if word in asked) / len(words)
+    pairs = list(itertools.pairwise(words))
+    if not pairs:
+        return share
+    side_by_side = set(itertools.pairwise(asked))
+    return (share + sum(1 for pair in pairs if pair in side_by_side) / len(pairs)) / 2
+
+
+MAX_LABEL_WORDS: Final = 5
+"""A labelled line's label is a few words (``Total with VAT``, ``Payment account``); a longer
+text before a colon is a sentence's lead-in."""
 
 
 def passage_relevance(question: QuestionAnalysis, passages: Sequence[ReadPassage]) -> list[float]:

@@ -2065,3 +2065,17 @@ def test_an_acronym_before_an_area_is_the_line_asked_not_part_of_the_area_s_name
     assert read(
         "Berapa realisasi SiLPA Kabupaten Malang tahun 2022?", budget("APBD Malang 2022")
     ).answers
+
+
+def test_a_labelled_line_whose_label_the_question_says_leads() -> None:
+    # Issue 22: "What is the total amount with VAT on invoice TOSL108?" was answered first with
+    # "Sum of line net amounts: 800 DKK": every total of the section held the question's words,
+    # and only a table row's label counted. A line's label counts too, with its small words.
+    totals = ReadPassage(
+        "P1",
+        "Sum of line net amounts: 800 DKK\nSum of charges: 100 DKK\nTotal VAT: 225 DKK\n"
+        "Total without VAT: 900 DKK\nTotal with VAT: 1125 DKK\nAmount due: 1125 DKK",
+        ("Document: Invoice TOSL108 — SubscriptionSeller → Buyercompany ltd", "Section: Totals"),
+    )
+    first = read("What is the total amount with VAT on invoice TOSL108?", totals).answering(3)[0]
+    assert first.unit.text == "Total with VAT: 1125 DKK"
