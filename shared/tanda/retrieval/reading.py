@@ -153,7 +153,8 @@ _TIME_OF_AN_EVENT: Final[dict[Lang, re.Pattern[str]]] = {
     # it cost more than it gave.
     "id": re.compile(
         r"(?<!\w)(?:masa|zaman|era)\s+[A-Z]\w+|\d[\d.,]*\s+(?:tahun|abad)\s+(?:yang\s+)?lalu\b|"
-        r"(?<!\w)(?:pada|selama|semasa|sejak)\s+(?:masa\s+)?Perang\s+[A-Z]"
+        r"(?<!\w)(?:pada|selama|semasa|sejak)\s+(?:masa\s+)?Perang\s+[A-Z]|"
+        r"(?<!\w)(?:dalam\s+hal|apabila|bilamana|manakala)(?!\w)"
     ),
     "tr": re.compile(
         r"\w+['’]?\w*\s+(?:sonunda|başında|başlarında|sonlarında|sırasında|esnasında|"

@@ -2079,3 +2079,16 @@ def test_a_labelled_line_whose_label_the_question_says_leads() -> None:
     )
     first = read("What is the total amount with VAT on invoice TOSL108?", totals).answering(3)[0]
     assert first.unit.text == "Total with VAT: 1125 DKK"
+
+
+def test_a_statute_s_condition_answers_when() -> None:
+    # Issue 22: "Kapan Data Pribadi wajib dimusnahkan?" was held back: a statute says when a duty
+    # applies by its conditions ("… dalam hal:", "apabila …"), not by a date.
+    article = ReadPassage(
+        "P1",
+        "Pengendali Data Pribadi wajib memusnahkan Data Pribadi dalam hal:\n"
+        "a. telah habis masa retensinya;\nb. terdapat permintaan dari Subjek Data Pribadi.",
+        ("Dokumen: Undang-Undang Nomor 27 Tahun 2022 tentang Pelindungan Data Pribadi",),
+    )
+    first = read("Kapan Data Pribadi wajib dimusnahkan?", article).answering(3)[0].unit
+    assert first.text.endswith("dalam hal:") and len(first.items) == 2
