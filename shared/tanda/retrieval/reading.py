@@ -1709,6 +1709,7 @@ def read_units(question: QuestionAnalysis, passages: Sequence[ReadPassage]) -> R
         # word is missed far more often than it is missing; one of them must be there.
         allowed = len(content) - 1
     denied = _denied(question)
+    offices = _offices_asked(question)
     # The opposite of a word the question denies is what it asks for ("tidak modern" —
     # "tradisional").
     # A word is asked as written too: an opposite may be keyed so (``öldü``, which folds to
@@ -1869,7 +1870,7 @@ def read_units(question: QuestionAnalysis, passages: Sequence[ReadPassage]) -> R
             opposite = (
                 bool(opposites) and _says_opposite(opposites, unit_keys)
             ) or _polarity_differs(question, unit.text, focus_stems, denied)
-            opposite = opposite or place_opposite
+            opposite = opposite or place_opposite or _another_office(offices, unit.text, lang)
             if denial_asked and not (
                 _denies(unit.text, lang, denied_terms)
                 or _says_opposite(denied_opposites, unit_keys)
@@ -1927,6 +1928,58 @@ def read_units(question: QuestionAnalysis, passages: Sequence[ReadPassage]) -> R
     # A unit that answers comes before any that does not, however high the latter scores.
     readings.sort(key=lambda r: (not r.answers, -r.score, r.unit.passage, r.unit.position))
     return Reading(readings)
+
+
+def _one_letter_off(words: str) -> str:
+    """``words`` (``|``-separated) and each with one letter misread (``Walil`` for ``Wakil``: a
+    scanned statute's OCR)."""
+    return "|".join(
+        rf"{w[:i]}[^\W\d_]{w[i + 1 :]}" for w in words.split("|") for i in range(len(w))
+    )
+
+
+_OFFICE_BEFORE: Final[dict[Lang, str]] = {
+    "id": _one_letter_off("wakil|mantan|bekas|calon") + r"|pelaksana\s+tugas|plt\.?",
+    "en": r"vice|deputy|former|acting|assistant",
+    "tr": r"eski",
+}
+"""The words that make an office another one said before it: ``Wakil Ketua`` is not the
+``Ketua``, ``former President`` not the President."""
+_OFFICE_AFTER: Final[dict[Lang, str]] = {"tr": r"yardımcı\w*|vekil\w*"}
+"""Turkish says it after: ``başkan yardımcısı`` (vice president), ``bakan vekili``."""
+
+
+def _offices_asked(question: QuestionAnalysis) -> tuple[re.Pattern[str], ...]:
+    """For each content word of the question not itself so qualified there, the pattern of its
+    qualified form (:data:`_OFFICE_BEFORE`) — none when the question says such a word."""
+    lang = question.lang
+    before, after = _OFFICE_BEFORE.get(lang), _OFFICE_AFTER.get(lang)
+    text = question.text.lower()
+    if (before and re.search(rf"(?<!\w)(?:{before})(?!\w)", text)) or (
+        after and re.search(rf"(?<!\w)(?:{after})(?!\w)", text)
+    ):
+        return ()
+    patterns = []
+    for term in question.focus:
+        if term.name or term.number or len(term.surface) < 3:
+            continue
+        word = re.escape(term.surface)
+        forms = [rf"(?:{before})\s+{word}"] if before else []
+        forms += [rf"{word}\s+(?:{after})"] if after else []
+        if forms:
+            patterns.append(
+                re.compile(rf"(?<!\w)(?:{'|'.join(forms)})(?!\w)|(?<!\w){word}(?!\w)", re.I)
+            )
+    return tuple(patterns)
+
+
+def _another_office(offices: Sequence[re.Pattern[str]], text: str, lang: Lang) -> bool:
+    """``text`` says an asked word only as another office (``Wakil Ketua`` for ``ketua``)."""
+    for pattern in offices:
+        said = [m.group(0) for m in pattern.finditer(text)]
+        if said and all(" " in s.strip() for s in said):
+            return True
+    return False
 
 
 def _asked_words(question: QuestionAnalysis) -> frozenset[str]:

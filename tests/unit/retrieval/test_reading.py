@@ -2092,3 +2092,28 @@ def test_a_statute_s_condition_answers_when() -> None:
     )
     first = read("Kapan Data Pribadi wajib dimusnahkan?", article).answering(3)[0].unit
     assert first.text.endswith("dalam hal:") and len(first.items) == 2
+
+
+def test_a_vice_chair_is_not_the_chair_asked() -> None:
+    # Issue 22: "Siapa ketua Komite Digital Pemerintah?" was answered, verified, with "Wakil
+    # Ketua I melaksanakan tugas …": the vice chair is another office (the scan's "Walil" too).
+    identity = ("Dokumen: Peraturan Presiden tentang Komite Digital Pemerintah",)
+    duties = ReadPassage(
+        "P0",
+        "Wakil Ketua I melaksanakan tugas dan fungsi Komite Digital Pemerintah di bidang tata "
+        "kelola. Walil Ketua II melaksanakan tugas dan fungsi Komite Digital Pemerintah di bidang "
+        "infrastruktur.",
+        identity,
+    )
+    offices = ReadPassage(
+        "P1",
+        "Susunan organisasi Komite Digital Pemerintah terdiri atas:\n"
+        "a. Ketua : Penasihat Khusus Presiden Bidang Digitalisasi;\n"
+        "b. Wakil Ketua I : menteri yang menyelenggarakan urusan aparatur negara;",
+        identity,
+    )
+    chair = read("Siapa ketua Komite Digital Pemerintah?", duties, offices).answering(3)
+    assert chair[0].unit.text.startswith("Ketua : Penasihat Khusus Presiden")
+    assert not any(r.unit.text.startswith(("Wakil", "Walil")) for r in chair)
+    vice = read("Siapa wakil ketua Komite Digital Pemerintah?", duties, offices).answering(3)
+    assert vice and vice[0].unit.text.startswith("Wakil Ketua I")
