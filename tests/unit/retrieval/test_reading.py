@@ -2002,17 +2002,19 @@ def test_a_scanned_year_with_a_letter_o_is_another_year_than_the_one_asked() -> 
     assert first.unit.text == "Undang-Undang ini mulai berlaku pada tanggal diundangkan."
 
 
+def _budget(title: str, row: str) -> ReadPassage:
+    """A region's budget table of one ``row`` under the document ``title``."""
+    return ReadPassage(
+        "P1", f"akun | anggaran | realisasi | persentase\n{row}", (f"Dokumen: {title}",)
+    )
+
+
 def test_kab_is_kabupaten_written_short() -> None:
     # Issue 22: "Berapa realisasi belanja pegawai Kab. Malang tahun 2022?" was held back: "Kab"
     # was read as a name no table says. It is the kind of the area, as "Kabupaten" is: left out
     # by "APBD Malang", and another area than "Kota Malang".
     def budget(title: str) -> ReadPassage:
-        return ReadPassage(
-            "P1",
-            "akun | anggaran | realisasi | persentase\n"
-            "Belanja Pegawai | 1.820,12 M | 1.399,10 M | 76.87",
-            (f"Dokumen: {title}",),
-        )
+        return _budget(title, "Belanja Pegawai | 1.820,12 M | 1.399,10 M | 76.87")
 
     question = "Berapa realisasi belanja pegawai Kab. Malang tahun 2022?"
     assert read(question, budget("APBD Malang 2022")).answers
@@ -2048,12 +2050,8 @@ def test_an_acronym_before_an_area_is_the_line_asked_not_part_of_the_area_s_name
     # the city's "Sisa Lebih Perhitungan Anggaran" row: "DAU Kabupaten Malang" was read as one
     # name of three words, said "in short" by "Malang" alone.
     def budget(title: str) -> ReadPassage:
-        return ReadPassage(
-            "P1",
-            "akun | anggaran | realisasi | persentase\n"
-            "Sisa Lebih Perhitungan Anggaran Tahun Sebelumnya | 149,59 M | 484,29 M | 323.76",
-            (f"Dokumen: {title}",),
-        )
+        row = "Sisa Lebih Perhitungan Anggaran Tahun Sebelumnya | 149,59 M | 484,29 M | 323.76"
+        return _budget(title, row)
 
     question = "Berapa realisasi DAU Kabupaten Malang tahun 2022?"
     assert not read(question, budget("APBD Kota Malang 2022")).answers
