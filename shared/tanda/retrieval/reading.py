@@ -2026,15 +2026,20 @@ _LISTS_AS: Final = re.compile(
 def _listed(unit: Unit) -> str | None:
     """What ``unit`` lists the items of — its words up to a word a list follows (``Data Pribadi
     yang bersifat spesifik … meliputi`` of ``… meliputi:``) — when the items follow: a lead-in's
-    lines, or items written in its sentence (``terdiri atas A, B, dan C``); else ``None``. A
-    lead-in saying what someone does (``… Perum Peruri melakukan:``) lists duties, not what its
-    sentence names."""
+    lines, or items written in its sentence (``terdiri atas A, B, dan C``); its words from that
+    word on when the items come first (``A, B, dan C adalah …``); else ``None``. A lead-in saying
+    what someone does (``… Perum Peruri melakukan:``) lists duties, not what its sentence
+    names."""
     said = _LISTS_AS.search(unit.text)
     if said is None:
         return None
     after = _ITEM_END.sub("", unit.text[said.end() :])
     if unit.items or _INLINE_LIST.search(after) is not None:
         return unit.text[: said.end()]
+    if _INLINE_LIST.search(unit.text[: said.start()]) is not None:
+        # The items first, what they are after the word (``Hak untuk hidup, hak untuk tidak
+        # disiksa, … adalah hak asasi manusia …``).
+        return unit.text[said.start() :]
     return None
 
 

@@ -1967,6 +1967,14 @@ def test_apa_saja_is_answered_by_a_list_of_what_it_names_only() -> None:
     )
     assert not read("Apa saja hak Subjek Data Pribadi?", basis).answers
     assert read("Apa saja dasar pemrosesan Data Pribadi?", basis).answers
+    # The items may come first, what they are after the word ("A, B, dan C adalah …").
+    rights = ReadPassage(
+        "P1",
+        "Hak untuk hidup, hak untuk tidak disiksa, dan hak beragama adalah hak asasi manusia "
+        "yang tidak dapat dikurangi dalam keadaan apa pun.",
+        ("Dokumen: Undang-Undang Dasar Negara Republik Indonesia Tahun 1945",),
+    )
+    assert read("Apa saja hak asasi manusia menurut UUD 1945?", rights).answers
 
 
 def test_a_turkish_question_opening_with_a_suffixed_name_asks_about_that_name() -> None:
