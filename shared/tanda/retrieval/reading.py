@@ -391,7 +391,7 @@ def _passage_units(key: str, passage: str, rank: int) -> tuple[Unit, ...]:
     return tuple(units)
 
 
-_ITEM_LINE: Final = re.compile(r"[.\s]*(?:[a-z]|\d{1,3})[.)]\s+\S|[-•–]\s+\S", re.IGNORECASE)
+_ITEM_LINE: Final = re.compile(r"[.\s]*(?:[a-z]|\d{1,3})[.)]{1,2}\s+\S|[-•–]\s+\S", re.IGNORECASE)
 """A line a list item opens: ``a. …``, ``1. …``, ``b) …``, ``- …`` (an article's ``(3)`` opens
 its next part, not an item)."""
 MAX_ITEMS_CHARS: Final = 600
@@ -1817,7 +1817,9 @@ def read_units(question: QuestionAnalysis, passages: Sequence[ReadPassage]) -> R
             if question.asks_several:
                 # "Apa saja …" is answered by a list of what it names, said before the list
                 # ("Data Pribadi yang bersifat spesifik … meliputi:"): its items are the answer.
-                listed = _listed(unit)
+                listed = _listed(unit) or _listed_by_head(
+                    unit, passage.identity, focus, content, lang
+                )
                 kind = listed is not None and all(
                     _holds(focus[n], _keys(listed, lang))
                     for n in content
@@ -2010,6 +2012,25 @@ _INLINE_LIST: Final = re.compile(
     re.IGNORECASE,
 )
 """A list written in a sentence: items after a colon or between semicolons, or ``A, B dan C``."""
+
+
+def _listed_by_head(
+    unit: Unit,
+    identity: Sequence[str],
+    focus: Sequence[FocusTerm],
+    content: Sequence[int],
+    lang: Lang,
+) -> str | None:
+    """A lead-in whose last word before its colon says the first thing the question asks of
+    (``… berwenang:`` for ``kewenangan``, ``… mempunyai tugas:`` for ``tugas``): it lists that —
+    read with its passage's identity, which names what it speaks of (``Lembaga sebagaimana
+    dimaksud …`` of a law on personal data). ``None`` otherwise."""
+    if not unit.items or not content or not unit.text.endswith(":"):
+        return None
+    words = _plain_words(unit.text[:-1], lang)
+    if not words or not _holds(focus[content[0]], _keys(words[-1][0], lang)):
+        return None
+    return " ".join((*identity, unit.text))
 
 
 _LISTS_AS: Final = re.compile(

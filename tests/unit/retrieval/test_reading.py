@@ -1975,6 +1975,18 @@ def test_apa_saja_is_answered_by_a_list_of_what_it_names_only() -> None:
         ("Dokumen: Undang-Undang Dasar Negara Republik Indonesia Tahun 1945",),
     )
     assert read("Apa saja hak asasi manusia menurut UUD 1945?", rights).answers
+    # A lead-in whose last word says what is asked lists it ("… berwenang:", the powers), read
+    # with its passage's identity; its items may open with a doubled dot ("a.. …").
+    powers = ReadPassage(
+        "P1",
+        "Lembaga sebagaimana dimaksud dalam Pasal 58 ayat (2) berwenang:\n"
+        "a.. merumuskan dan menetapkan kebijakan di bidang Pelindungan Data Pribadi;",
+        ("Dokumen: Undang-Undang Nomor 27 Tahun 2022 tentang Pelindungan Data Pribadi",),
+    )
+    first = read("Apa saja kewenangan lembaga pelindungan data pribadi?", powers).answering(3)
+    assert first and first[0].unit.items == (
+        "a.. merumuskan dan menetapkan kebijakan di bidang Pelindungan Data Pribadi;",
+    )
 
 
 def test_a_turkish_question_opening_with_a_suffixed_name_asks_about_that_name() -> None:
