@@ -1975,8 +1975,18 @@ def _offices_asked(question: QuestionAnalysis) -> tuple[re.Pattern[str], ...]:
     return tuple(patterns)
 
 
+@cache
+def _office_word(lang: Lang) -> re.Pattern[str]:
+    """Any word of :data:`_OFFICE_BEFORE` or :data:`_OFFICE_AFTER`: a text without one says no
+    other office (one search, not one per asked word)."""
+    words = "|".join(filter(None, (_OFFICE_BEFORE.get(lang), _OFFICE_AFTER.get(lang))))
+    return re.compile(rf"(?<!\w)(?:{words})(?!\w)" if words else r"(?!)", re.IGNORECASE)
+
+
 def _another_office(offices: Sequence[re.Pattern[str]], text: str, lang: Lang) -> bool:
     """``text`` says an asked word only as another office (``Wakil Ketua`` for ``ketua``)."""
+    if not offices or _office_word(lang).search(text) is None:
+        return False
     for pattern in offices:
         said = [m.group(0) for m in pattern.finditer(text)]
         if said and all(" " in s.strip() for s in said):
