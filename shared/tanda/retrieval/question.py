@@ -311,9 +311,10 @@ _TABLE_SHAPED: Final = re.compile(
     r")(?!\w)",
     re.IGNORECASE,
 )
-_SEVERAL: Final = r"(?:apa|siapa|mana|berapa)(?:kah)?\s+saja"
+_ASKS_SEVERAL: Final = re.compile(
+    r"(?<!\w)(?:apa|siapa|mana|berapa)(?:kah)?\s+saja(?!\w)", re.IGNORECASE
+)
 """Indonesian question words asking for several: ``apa saja`` (what all), ``siapa saja``."""
-_ASKS_SEVERAL: Final = re.compile(rf"(?<!\w){_SEVERAL}(?!\w)", re.IGNORECASE)
 _LISTING: Final = re.compile(
     r"(?<!\w)(?:"
     # Turkish stems: all, every, list, sort, breakdown, line item, detailed, one by one

@@ -403,7 +403,7 @@ def _list_items(passage: str, end: int) -> tuple[str, ...]:
     item's letter, number or bullet, up to the first line that is not one (the next part of an
     article, a sentence) or :data:`MAX_ITEMS_CHARS`."""
     rest = passage[end:]
-    if rest[:1] not in ("\n", "\r") and not rest.lstrip(" \t").startswith(("\n", "\r")):
+    if not rest.lstrip(" \t").startswith(("\n", "\r")):
         return ()  # the list is written on the lead-in's line: its own sentences
     items: list[str] = []
     size = 0
@@ -1695,6 +1695,7 @@ def read_units(question: QuestionAnalysis, passages: Sequence[ReadPassage]) -> R
     pairs = frozenset(itertools.pairwise(said_as))
     content = [n for n, t in enumerate(focus) if _is_content(t)]
     asked_words = _asked_words(question)
+    said_words = _said_words(question)
     if question.kind == "definition":
         # The classifier before a defined term (``kitab``) need not be said: the term is.
         term = _term_focus(question)
@@ -1896,7 +1897,7 @@ def read_units(question: QuestionAnalysis, passages: Sequence[ReadPassage]) -> R
                 _relevance(covered, placed, kind)
                 + RANK_BONUS / (1 + rank)
                 + PHRASE_BONUS * _phrases(pairs, unit.text, lang)
-                + LABEL_BONUS * _label_share(unit, asked_keys, question.text, lang)
+                + LABEL_BONUS * _label_share(unit, asked_keys, said_words, lang)
                 + CONTENT_BONUS * _share(content, held_at)
                 + (DEFINIENDUM_BONUS if kind and _opens_with_term(question, unit.text) else 0.0)
                 + (NEAR_BONUS if kind and answer_near_focus(question, unit.text) else 0.0)
@@ -1956,10 +1957,7 @@ def _offices_asked(question: QuestionAnalysis) -> tuple[re.Pattern[str], ...]:
     qualified form (:data:`_OFFICE_BEFORE`) — none when the question says such a word."""
     lang = question.lang
     before, after = _OFFICE_BEFORE.get(lang), _OFFICE_AFTER.get(lang)
-    text = question.text.lower()
-    if (before and re.search(rf"(?<!\w)(?:{before})(?!\w)", text)) or (
-        after and re.search(rf"(?<!\w)(?:{after})(?!\w)", text)
-    ):
+    if _office_word(lang).search(question.text) is not None:
         return ()
     patterns = []
     for term in question.focus:
@@ -2390,8 +2388,9 @@ _AMOUNT: Final = re.compile(
 
 
 _YEAR_IN_TEXT: Final = re.compile(rf"(?<![\d.,]){_YEAR_DIGITS}(?![\d.,]\d)")
-_OCR_YEAR: Final = re.compile(r"(?<![\w.,])(?:1[5-9]|2[0O])[\dO]{2}(?!\w)")
 """A year as :data:`_BARE_YEAR` reads one, standing in a text."""
+_OCR_YEAR: Final = re.compile(r"(?<![\w.,])(?:1[5-9]|2[0O])[\dO]{2}(?!\w)")
+"""A year a scan may write with a letter O for a zero (``2O23``), a whole word."""
 
 
 def _equivalent_cost(loose: Sequence[FocusTerm], total: float) -> float:
@@ -2412,20 +2411,31 @@ def _exact(term: FocusTerm, keys: _Keys) -> bool:
     return term.stem in keys.words
 
 
-def _label_share(unit: Unit, asked: frozenset[str], question_text: str, lang: Lang) -> float:
+_Said = tuple[frozenset[str], frozenset[tuple[str, str]]]
+"""A question's words as written and its pairs of words side by side (:func:`_said_words`)."""
+
+
+def _label_share(unit: Unit, asked: frozenset[str], question_words: _Said, lang: Lang) -> float:
     """For a table row: the share of its label's (first cell's) words the question says —
     ``Pendapatan Daerah`` is all asked for in "realisasi pendapatan daerah", ``Pendapatan
     Transfer Antar Daerah`` half. So for a labelled line (``Total with VAT: 1125 DKK``, a short
     label without a comma before its colon). Any other sentence has no label: 0."""
     if unit.header is None:
-        return _line_label_share(unit.text, question_text, lang)
+        return _line_label_share(unit.text, question_words, lang)
     label = _content_sequence(unit.text.split(" | ", 1)[0], lang)
     if not label:
         return 0.0
     return sum(1 for word in label if word in asked) / len(label)
 
 
-def _line_label_share(text: str, question_text: str, lang: Lang) -> float:
+def _said_words(question: QuestionAnalysis) -> _Said:
+    """The question's words as written, small words included, folded, and its pairs of words
+    side by side: what a labelled line's label is read against (:func:`_line_label_share`)."""
+    words = [fold(w.lower()) for w in tokenize(question.text, question.lang)]
+    return frozenset(words), frozenset(itertools.pairwise(words))
+
+
+def _line_label_share(text: str, question_words: _Said, lang: Lang) -> float:
     """A labelled line's label (a few words before a colon, no comma or bracket) read with its
     small words: the share of its words the question says and of its word pairs it says side by
     side — ``Total with VAT`` is what "the total amount with VAT" asks, ``Total VAT`` and
@@ -2437,12 +2447,11 @@ def _line_label_share(text: str, question_text: str, lang: Lang) -> float:
     words = [fold(w.lower()) for w in tokenize(said, lang)]
     if any(mark in said for mark in ",()[]") or not words or len(words) > MAX_LABEL_WORDS:
         return 0.0  # a sentence's lead-in, or an aside opened before the colon
-    asked = [fold(w.lower()) for w in tokenize(question_text, lang)]
+    asked, side_by_side = question_words
     share = sum(1 for word in words if word in asked) / len(words)
     pairs = list(itertools.pairwise(words))
     if not pairs:
         return share
-    side_by_side = set(itertools.pairwise(asked))
     return (share + sum(1 for pair in pairs if pair in side_by_side) / len(pairs)) / 2
 
 
