@@ -826,7 +826,9 @@ def holds_kind(question: QuestionAnalysis, text: str) -> bool:
     if kind == "place" and question.lang == "id":
         return _place_said(question, text)
     if kind in ("person", "place"):
-        named = _names(text, agents=kind == "person", asked=asked)
+        # The article a statute cites (``sebagaimana dimaksud dalam Pasal 58 ayat (2)``) is where
+        # it says something, not who or where.
+        named = _names(_REFERENCE.sub(" ", text), agents=kind == "person", asked=asked)
         if any(fold(name.lower()) not in asked for name in named):
             return True
         if kind == "person" and _subject_of(question, text):
@@ -1118,29 +1120,78 @@ def _subject_of(question: QuestionAnalysis, text: str) -> bool:
     asked = _who_does(question.text, question.lang)
     if asked is None:
         return False
-    verb, question_keys = asked
+    verb, question_keys, voice = asked
     lang = question.lang
     words = _plain_words(text, lang)
-    at = next((i for i, pair in enumerate(words) if not verb.isdisjoint(pair)), None)
+    at = next(
+        (
+            i
+            for i, pair in enumerate(words)
+            if not verb.isdisjoint(pair)
+            and (pair[0] in verb or not _nominal(pair, lang))
+            # "Lembaga … diawasi": before a passive, what is done to, not who does it
+            and (voice is None or _voice(pair, lang) in (voice, None))
+        ),
+        None,
+    )
+    # A predicate coordinated before it (``merumuskan dan menetapkan``) is no subject.
+    while at and at >= 2 and words[at - 1][0] in _AND[lang] and _active_verb(words[at - 2], lang):
+        at -= 2
     if not at:
         return False  # the predicate not said, or said first: no subject before it
     return any(
-        w not in question_keys and s not in question_keys and not is_function_word(w, lang)
+        len(w) > 1  # not a list's letter (``a. menetapkan …``)
+        and w not in question_keys
+        and s not in question_keys
+        and not is_function_word(w, lang)
         for w, s in words[:at]
     )
 
 
+_AND: Final[dict[Lang, frozenset[str]]] = {
+    "id": frozenset({"dan", "atau", "serta"}),
+    "tr": frozenset({"ve", "veya"}),
+    "en": frozenset({"and", "or"}),
+}
+
+
+def _voice(pair: tuple[str, str], lang: Lang) -> str | None:
+    """An Indonesian verb's voice as its prefix reads (``me``: active, ``di``: passive);
+    ``None`` for any other word, or language."""
+    word, root = pair
+    if lang != "id" or word == root:
+        return None
+    return "me" if word.startswith("me") else "di" if word.startswith("di") else None
+
+
+def _nominal(pair: tuple[str, str], lang: Lang) -> bool:
+    """An Indonesian word made a noun of its root (``penetapan``, ``kewajiban``): the act or
+    the thing, not the predicate said of a subject (``menetapkan``, ``ditetapkan``)."""
+    word, root = pair
+    return lang == "id" and word != root and word.startswith(("pe", "ke"))
+
+
+def _active_verb(pair: tuple[str, str], lang: Lang) -> bool:
+    """An Indonesian active verb as its prefix reads (``merumuskan``; ``menteri`` reads so too,
+    which is why it is asked only of a word coordinated with the predicate)."""
+    word, root = pair
+    return lang == "id" and word != root and word.startswith("me")
+
+
 @lru_cache(maxsize=256)
-def _who_does(question: str, lang: Lang) -> tuple[frozenset[str], frozenset[str]] | None:
-    """The keys of a "who does" question's predicate word and of all its words (read once per
-    question, not once per unit); ``None`` for any other question."""
+def _who_does(
+    question: str, lang: Lang
+) -> tuple[frozenset[str], frozenset[str], str | None] | None:
+    """The keys of a "who does" question's predicate word and of all its words, and the
+    predicate's :func:`_voice` (read once per question, not once per unit); ``None`` for any
+    other question."""
     asked = _WHO_DOES.get(lang)
     said = asked.match(question) if asked is not None else None
     verb = _plain_words(said.group(1), lang) if said is not None else ()
     if not verb:
         return None
     keys = frozenset(k for pair in _plain_words(question, lang) for k in pair)
-    return frozenset(k for pair in verb for k in pair), keys
+    return frozenset(k for pair in verb for k in pair), keys, _voice(verb[0], lang)
 
 
 _EVERYWHERE: Final = _words("bumi dunia jagat earth world universe dunya evren")

@@ -1682,6 +1682,59 @@ def test_who_does_what_a_statute_obliges_is_its_subject_though_no_name() -> None
     assert not read("Siapa yang wajib menghormati hak asasi manusia orang lain?", bare).answers
 
 
+def test_who_does_is_not_answered_by_the_act_named_nor_by_another_predicate() -> None:
+    # Issue 22: "Siapa yang menetapkan lembaga pelindungan data pribadi?" on UU 27/2022 was
+    # answered by "Dalam hal perumusan dan penetapan kebijakan …, lembaga melibatkan …" — the
+    # act named (``penetapan``) read as the predicate, ``perumusan`` before it as who does it —
+    # and by a list item "a. merumuskan dan menetapkan kebijakan …", whose letter and coordinated
+    # verb were read as its subject. Neither says who.
+    question = "Siapa yang menetapkan lembaga pelindungan data pribadi?"
+    named = ReadPassage(
+        "P1",
+        "Dalam hal perumusan dan penetapan kebijakan pelindungan data pribadi, lembaga "
+        "melibatkan masyarakat.",
+        ("Bagian: BAB IX > Pasal 60",),
+    )
+    assert not read(question, named).answers
+    item = ReadPassage(
+        "P1",
+        "a. merumuskan dan menetapkan kebijakan di bidang pelindungan data pribadi;",
+        ("Bagian: BAB IX > Pasal 60",),
+    )
+    assert not read(question, item).answers
+    # who does it, said before the predicate, still answers
+    said = ReadPassage(
+        "P1",
+        "Menteri menetapkan lembaga pelindungan data pribadi.",
+        ("Bagian: BAB IX > Pasal 58",),
+    )
+    best = read(question, said).best
+    assert best is not None and best.answers
+
+
+def test_an_article_a_statute_cites_is_no_one_asked_for() -> None:
+    # Issue 22: on UU 27/2022 "Siapa yang menetapkan lembaga pelindungan data pribadi?" was
+    # answered by "Lembaga sebagaimana dimaksud dalam Pasal 58 ayat (2) berwenang:" — ``Pasal``,
+    # capitalised mid-sentence, read as the name of who. A cited article is where a statute says
+    # something; and what is done to the thing asked of (``diawasi``) is no one doing it.
+    question = "Siapa yang mengawasi lembaga pelindungan data pribadi?"
+    cites = ReadPassage(
+        "P1",
+        "Lembaga pelindungan data pribadi sebagaimana dimaksud dalam Pasal 58 ayat (2) diawasi "
+        "secara berkala.",
+        ("Bagian: BAB IX > Pasal 59",),
+    )
+    assert not read(question, cites).answers
+    names = ReadPassage(
+        "P1",
+        "Lembaga pelindungan data pribadi sebagaimana dimaksud dalam Pasal 58 ayat (2) diawasi "
+        "oleh Dewan Perwakilan Rakyat.",
+        ("Bagian: BAB IX > Pasal 59",),
+    )
+    best = read(question, names).best
+    assert best is not None and best.answers
+
+
 def test_the_definition_introducing_a_short_form_leads_not_one_of_a_thing_of_it() -> None:
     # Issue 22: "Apa kepanjangan SPBE?" — Perpres 82/2023 Pasal 1 defines "Layanan SPBE",
     # "Pengguna SPBE" … after "Sistem Pemerintahan Berbasis Elektronik yang selanjutnya
