@@ -448,7 +448,9 @@ def test_a_refused_chunk_fails_the_ingest_before_anything_is_deleted(fake: FakeO
 
 
 def test_a_lexical_search_is_a_filtered_bool_query_without_pipeline(fake: FakeOpenSearch) -> None:
-    fake.search_replies.append(_hits([_chunk_source(2), _chunk_source(1)]))
+    fake.search_replies.append(
+        _counted(_hits([_chunk_source(2), _chunk_source(1)]), {"pribadi": 2})
+    )
     query = SearchQuery(text="data pribadi", scope=_scope(batch_id="b1"), top_k=2, lang="id")
     hits = _index(fake).search(query)
 
@@ -456,13 +458,13 @@ def test_a_lexical_search_is_a_filtered_bool_query_without_pipeline(fake: FakeOp
     assert [h.lexical_rank for h in hits] == [1, 2]
     assert hits[0].score == pytest.approx(1 / 61)
     (search,) = fake.of("POST", "/_search")
-    assert search.body == bodies.search_body(query, candidates=50)
+    assert search.body == _counting(bodies.search_body(query, candidates=50), ["pribadi"], "id")
     assert "search_pipeline" not in search.params
     assert TENANT_TERM in search.body["query"]["bool"]["filter"]
 
 
 def test_a_search_with_a_vector_is_hybrid_and_names_the_pipeline(fake: FakeOpenSearch) -> None:
-    fake.search_replies.append(_hits([_chunk_source(1)]))
+    fake.search_replies.append(_counted(_hits([_chunk_source(1)]), {"pribadi": 1}))
     query = SearchQuery(text="data pribadi", scope=_scope(), top_k=3, vector=(1.0, 0.0, 0.0))
     hits = _index(fake, dimensions=3, candidates=30).search(query)
 
@@ -474,6 +476,7 @@ def test_a_search_with_a_vector_is_hybrid_and_names_the_pipeline(fake: FakeOpenS
     assert TENANT_TERM in vector["knn"]["embedding"]["filter"]["bool"]["filter"]
     assert vector["knn"]["embedding"]["k"] == 30
     assert search.body["_source"] == {"excludes": ["embedding"]}
+    assert list(_word_filters(search.body)) == ["pribadi"]  # counted with the search
 
 
 def test_fused_here_both_arms_go_in_one_msearch_and_are_fused_with_rrf(
@@ -481,7 +484,7 @@ def test_fused_here_both_arms_go_in_one_msearch_and_are_fused_with_rrf(
 ) -> None:
     # Given the lexical arm finding c2, c1 and the vector arm c1, c3,
     fake.search_replies += [
-        _hits([_chunk_source(2), _chunk_source(1)]),
+        _counted(_hits([_chunk_source(2), _chunk_source(1)]), {"pribadi": 2}),
         _hits([_chunk_source(1), _chunk_source(3)]),
     ]
     query = SearchQuery(
@@ -495,8 +498,9 @@ def test_fused_here_both_arms_go_in_one_msearch_and_are_fused_with_rrf(
     # then one _msearch carried both arms, each filtered by the tenant, and no pipeline,
     (msearch,) = fake.of("POST", "/_msearch")
     assert msearch.path == f"/{INDEX}/_msearch"
+    lexical, vector = bodies.arm_search_bodies(query, candidates=30)
     assert msearch.body == bodies.msearch_lines(
-        INDEX, bodies.arm_search_bodies(query, candidates=30)
+        INDEX, [_counting(lexical, ["pribadi"], None), vector]
     )
     assert all(_contains(search, TENANT_TERM) for search in msearch.body[1::2])
     assert "search_pipeline" not in msearch.params and not fake.of("POST", "/_search")
@@ -525,16 +529,45 @@ def _word_filters(body: dict[str, Any]) -> dict[str, Any]:
     return tenant["aggregations"][bodies.WORD_COUNTS]["filters"]["filters"]  # type: ignore[no-any-return]
 
 
-def test_a_search_that_finds_something_asks_nothing_more(fake: FakeOpenSearch) -> None:
-    # Issue 22 (V2-19): a word the tenant may not hold is looked at only when nothing matched.
-    fake.search_replies.append(_hits([_chunk_source(1)]))
-    query = SearchQuery(text="Apa itu stalakmit di gua?", scope=_scope(batch_id="b1"), lang="id")
+def _counting(body: dict[str, Any], words: list[str], lang: str | None) -> dict[str, Any]:
+    """``body`` counting ``words`` inside the tenant as it searches."""
+    return {**body, "aggregations": bodies.word_counts_aggregation(TENANT, words, lang)}
+
+
+def test_a_search_whose_words_the_tenant_holds_asks_nothing_more(fake: FakeOpenSearch) -> None:
+    # Issue 22 (V2-19): the query's words worth correcting are counted by the search itself.
+    fake.search_replies.append(_counted(_hits([_chunk_source(1)]), {"stalagmit": 3}))
+    query = SearchQuery(text="Apa itu stalagmit di gua?", scope=_scope(batch_id="b1"), lang="id")
 
     hits = _index(fake).search(query)
 
     (search,) = fake.of("POST", "/_search")
     assert [h.chunk.chunk_id for h in hits] == ["c1"]
-    assert "aggregations" not in search.body
+    assert list(_word_filters(search.body)) == ["stalagmit"]
+
+
+def test_a_mistyped_word_beside_words_that_match_is_searched_as_its_neighbour(
+    fake: FakeOpenSearch,
+) -> None:
+    # Issue 22 (V2-19), issue 28: "stalakmit" beside "Jomblang", which matches, was searched as
+    # written: the cave passage found, never the one saying "stalagmit".
+    fake.search_replies += [
+        _counted(_hits([_chunk_source(1)]), {"stalakmit": 0, "jomblang": 1}),
+        _counted(_hits([]), {"stalagmit": 2}),
+        _hits([_chunk_source(2), _chunk_source(1)]),
+    ]
+    query = SearchQuery(text="stalakmit Jomblang", scope=_scope(), lang="id")
+
+    hits = _index(fake).search(query)
+
+    first, counting, again = fake.of("POST", "/_search")
+    assert set(_word_filters(first.body)) == {"stalakmit", "jomblang"}
+    assert set(_word_filters(counting.body)) == set(one_edit("stalakmit"))
+    assert again.body == bodies.search_body(
+        query.model_copy(update={"text": "stalagmit Jomblang"}), candidates=50
+    )
+    assert [h.chunk.chunk_id for h in hits] == ["c2", "c1"]
+    _assert_every_read_carries_the_tenant(fake)
 
 
 def test_a_word_no_chunk_of_the_tenant_holds_is_searched_as_its_most_frequent_neighbour(
@@ -542,21 +575,19 @@ def test_a_word_no_chunk_of_the_tenant_holds_is_searched_as_its_most_frequent_ne
 ) -> None:
     # Given a tenant holding no "stalakmit", "stalagmit" in 2 chunks and "stalakmix" in 1,
     fake.search_replies += [
-        _hits([]),
         _counted(_hits([]), {"stalakmit": 0}),
         _counted(_hits([]), {"stalagmit": 2, "stalakmix": 1, "stalakmis": 0}),
         _hits([_chunk_source(1)]),
     ]
     query = SearchQuery(text="Apa itu Stalakmit?", scope=_scope(), lang="id")
 
-    # when it is searched and nothing matches,
+    # when it is searched,
     hits = _index(fake).search(query)
 
-    # then its words were counted inside the tenant, then the neighbours one letter away of the
-    # word it does not hold, in one request,
-    first, words, counting, again = fake.of("POST", "/_search")
-    assert "aggregations" not in first.body
-    assert words.body["size"] == 0 and list(_word_filters(words.body)) == ["stalakmit"]
+    # then its words were counted inside the tenant with the search, then the neighbours one
+    # letter away of the word it does not hold, in one request,
+    first, counting, again = fake.of("POST", "/_search")
+    assert list(_word_filters(first.body)) == ["stalakmit"]
     assert counting.body["size"] == 0 and "query" not in counting.body
     assert set(_word_filters(counting.body)) == set(one_edit("stalakmit"))
     # and the query searched again with the tenant's most frequent one in the word's place.
@@ -567,27 +598,25 @@ def test_a_word_no_chunk_of_the_tenant_holds_is_searched_as_its_most_frequent_ne
     _assert_every_read_carries_the_tenant(fake)
 
 
-def test_a_word_without_a_neighbour_in_the_tenant_keeps_the_empty_result(
+def test_a_word_without_a_neighbour_in_the_tenant_keeps_the_result(
     fake: FakeOpenSearch,
 ) -> None:
     fake.search_replies += [
-        _hits([]),
         _counted(_hits([]), {"zzqqxx": 0, "pribadi": 0}),
         _counted(_hits([]), {}),
     ]
     query = SearchQuery(text="pribadi zzqqxx", scope=_scope(), lang="id")
     assert _index(fake).search(query) == []
-    # the search, the words' count, the neighbours' count: no search again
-    assert len(fake.of("POST", "/_search")) == 3
+    # the search counting the words, the neighbours' count: no search again
+    assert len(fake.of("POST", "/_search")) == 2
 
 
-def test_fused_here_an_empty_lexical_arm_is_corrected_and_both_arms_run_again(
+def test_fused_here_a_mistyped_word_is_corrected_and_both_arms_run_again(
     fake: FakeOpenSearch,
 ) -> None:
     fake.search_replies += [
-        _hits([]),  # lexical arm
+        _counted(_hits([]), {"stalakmit": 0}),  # lexical arm, counting the words
         _hits([_chunk_source(3)]),  # vector arm
-        _counted(_hits([]), {"stalakmit": 0}),  # the words' count (_search)
         _counted(_hits([]), {"stalagmit": 1}),  # the neighbours' count (_search)
         _hits([_chunk_source(1)]),  # lexical arm, corrected
         _hits([_chunk_source(3)]),  # vector arm
@@ -598,7 +627,8 @@ def test_fused_here_an_empty_lexical_arm_is_corrected_and_both_arms_run_again(
     hits = index.search(query)
 
     first, again = fake.of("POST", "/_msearch")
-    assert "aggregations" not in first.body[1]
+    assert list(_word_filters(first.body[1])) == ["stalakmit"]
+    assert "aggregations" not in first.body[3] and "aggregations" not in again.body[1]
     assert again.body[1]["query"]["bool"]["must"][0]["multi_match"]["query"] == "stalagmit"
     assert {h.chunk.chunk_id for h in hits} == {"c1", "c3"}  # c1: the corrected lexical arm's
 

@@ -9,7 +9,7 @@ See docs/opensearch.md.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
@@ -327,29 +327,40 @@ class OpenSearchIndex:
                     f"query vector has {len(vector)} dimensions, the index {dimensions}"
                 )
         candidates = max(self.candidates, query.top_k)
-        hits, lexical_found = self._search_once(query, candidates)
-        if lexical_found:
+        # The query's words worth correcting are counted inside the tenant by the search itself
+        # (one request); a word no chunk of the tenant holds is searched as the tenant's nearest
+        # word (issue 22, V2-19): its neighbours counted, then the query again with it replaced.
+        words = bodies.checked_words(query)
+        hits, counts = self._search_once(query, candidates, words)
+        if all(counts.get(word, 0) > 0 for word in words):
             return hits
-        # The lexical search found nothing: a word no chunk of the tenant holds is searched as
-        # the tenant's nearest word (issue 22, V2-19) — only then, so a query that finds
-        # something costs no more.
-        replaced = self._corrections(query)
+        replaced = self._corrections(query, words, counts)
         if not replaced:
             return hits
         fixed = bodies.with_words_replaced(query, replaced)
-        return self._search_once(fixed, candidates)[0]
+        return self._search_once(fixed, candidates, ())[0]
 
-    def _search_once(self, query: SearchQuery, candidates: int) -> tuple[list[SearchHit], bool]:
-        """The hits of one search, and whether its lexical arm found anything (with the hybrid
-        search pipeline, whose reply does not tell the arms apart: whether anything was
-        found — the vector arm answers a mistyped query there)."""
+    def _search_once(
+        self, query: SearchQuery, candidates: int, words: Sequence[str]
+    ) -> tuple[list[SearchHit], dict[str, int]]:
+        """The hits of one search, and how many of the tenant's chunks hold each of ``words``
+        (:func:`~tanda.retrieval.opensearch_bodies.word_counts_aggregation`, asked with the
+        search: with the hybrid pipeline's query, or the lexical arm's when fused here)."""
+        counting = (
+            bodies.word_counts_aggregation(query.scope.tenant_id, words, query.lang)
+            if words
+            else None
+        )
         if query.vector is not None and self.fusion_place == "client":
-            return self._search_fused_here(query, candidates)
+            return self._search_fused_here(query, candidates, counting, words)
         body = bodies.search_body(query, candidates=candidates)
+        if counting is not None:
+            body["aggregations"] = counting
         params: dict[str, str] = {}
         if query.vector is not None:
             params["search_pipeline"] = self.pipeline_name
         response = self._call(self.client.search, index=self.index_name, body=body, **params)
+        counts = _counts(words, response)
         raw_hits = response.get("hits", {}).get("hits", [])
         chunks = [bodies.chunk_from_source(hit) for hit in raw_hits]
         if query.vector is not None:
@@ -357,44 +368,49 @@ class OpenSearchIndex:
             return [
                 SearchHit(chunk=chunk, score=float(hit.get("_score") or 0.0))
                 for chunk, hit in zip(chunks, raw_hits, strict=True)
-            ], bool(chunks)
+            ], counts
         # Lexical only: score like the embedded adapter, RRF over the one arm, so scores compare.
         fused = reciprocal_rank_fusion({"lexical": [c.chunk_id for c in chunks]}, self.fusion)
         by_id = {chunk.chunk_id: chunk for chunk in chunks}
         return [
             SearchHit(chunk=by_id[f.id], score=f.score, lexical_rank=f.ranks["lexical"])
             for f in fused
-        ], bool(chunks)
+        ], counts
 
-    def _corrections(self, query: SearchQuery) -> dict[str, tuple[str, ...]]:
-        """The query's checked words (:func:`~tanda.retrieval.opensearch_bodies.checked_words`)
-        no chunk of the tenant holds, each with the words to search in its place
-        (:func:`tanda.retrieval.spelling.corrections`: the candidates one edit away that the
-        tenant's chunks hold most often), counted by size-0 aggregations inside the tenant —
-        never another tenant's words."""
-        words = bodies.checked_words(query)
-        if not words:
-            return {}
+    def _corrections(
+        self, query: SearchQuery, words: Sequence[str], counts: Mapping[str, int]
+    ) -> dict[str, tuple[str, ...]]:
+        """The query's checked ``words`` (:func:`~tanda.retrieval.opensearch_bodies.checked_words`)
+        no chunk of the tenant holds (``counts``, read with the search), each with the words to
+        search in its place (:func:`tanda.retrieval.spelling.corrections`: the candidates one
+        edit away that the tenant's chunks hold most often), counted by one size-0 search
+        inside the tenant — never another tenant's words."""
         tenant = query.scope.tenant_id
-        counts: dict[str, int] = {}
+        known: dict[str, int] = dict(counts)
 
         def doc_freqs(asked: Sequence[str]) -> dict[str, int]:
-            missing = [word for word in asked if word not in counts]
+            missing = [word for word in asked if word not in known]
             if missing:
                 body = bodies.word_counts_body(tenant, missing, query.lang)
                 response = self._call(self.client.search, index=self.index_name, body=body)
-                counts.update(dict.fromkeys(missing, 0) | bodies.word_counts(response))
-            return {word: counts[word] for word in asked}
+                known.update(dict.fromkeys(missing, 0) | bodies.word_counts(response))
+            return {word: known[word] for word in asked}
 
         return corrections(words, doc_freqs)
 
     def _search_fused_here(
-        self, query: SearchQuery, candidates: int
-    ) -> tuple[list[SearchHit], bool]:
+        self,
+        query: SearchQuery,
+        candidates: int,
+        counting: dict[str, Any] | None,
+        words: Sequence[str],
+    ) -> tuple[list[SearchHit], dict[str, int]]:
         """Both arms in one ``_msearch``, fused with the same RRF as the embedded index (ASK-02),
-        so hits carry each arm's rank as they do there; and whether the lexical arm found
-        anything."""
+        so hits carry each arm's rank as they do there; and the lexical arm's ``counting`` of
+        ``words``."""
         searches = bodies.arm_search_bodies(query, candidates=candidates)
+        if counting is not None:
+            searches[0]["aggregations"] = counting
         lines = bodies.msearch_lines(self.index_name, searches)
         response = self._call(self.client.msearch, index=self.index_name, body=lines)
         replies = response.get("responses")
@@ -419,7 +435,7 @@ class OpenSearchIndex:
                 vector_rank=f.ranks.get("vector"),
             )
             for f in fused[: query.top_k]
-        ], bool(arms["lexical"])
+        ], _counts(words, replies[0])
 
     def chunks(self, scope: SearchScope, chunk_ids: Sequence[str]) -> list[Chunk]:
         wanted = list(dict.fromkeys(chunk_ids))
@@ -619,3 +635,10 @@ def build_client(url: str, *, service: str | None, region: str | None) -> Any:
             raise ValueError("SigV4 needs AWS credentials and a region (TANDA_OPENSEARCH_REGION)")
         options["http_auth"] = RequestsAWSV4SignerAuth(credentials, signing_region, service)
     return OpenSearch(**options)
+
+
+def _counts(words: Sequence[str], response: Mapping[str, Any]) -> dict[str, int]:
+    """How many of the tenant's chunks hold each of ``words``, as a reply carrying
+    :func:`~tanda.retrieval.opensearch_bodies.word_counts_aggregation` says (a word it does
+    not count: 0)."""
+    return dict.fromkeys(words, 0) | bodies.word_counts(response) if words else {}

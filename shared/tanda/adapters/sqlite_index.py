@@ -76,9 +76,10 @@ from tanda.records.documents import (
 from tanda.records.structure import STRUCTURE_RECORD, RecordQuery, StructureRecord
 from tanda.retrieval import analysis
 from tanda.retrieval.analysis import query_terms
+from tanda.retrieval.edits import one_edit_apart, one_edit_before
 from tanda.retrieval.equivalents import search_text
 from tanda.retrieval.fusion import FusionConfig, reciprocal_rank_fusion
-from tanda.retrieval.spelling import corrected
+from tanda.retrieval.spelling import WALKED_PREFIX, corrected
 
 if TYPE_CHECKING:
     from tanda.adapters.tantivy_lexicon import LexicalEntry, TantivyLexicon
@@ -997,14 +998,46 @@ class SqliteSearchIndex(PooledConnections[apsw.Connection]):
             tenant = _tenant_fts(conn, scope.tenant_id)
             if tenant is None:
                 return []  # the tenant never indexed anything
+            # A term the tenant holds nowhere is searched as its nearest term (issue 22, V2-19).
+            terms = corrected(
+                terms,
+                lambda asked: self._term_stats(conn, tenant, asked)[1],
+                lambda term: self._fts5_neighbours(conn, tenant, term),
+            )
             rows = self._fts5_best(conn, tenant, terms, where, limit)
-            if not rows:
-                # Nothing matched: a term the tenant holds nowhere is searched as its nearest
-                # term (issue 22, V2-19) — only then, so a query that finds something pays nothing.
-                fixed = corrected(terms, lambda asked: self._term_stats(conn, tenant, asked)[1])
-                if fixed != list(terms):
-                    rows = self._fts5_best(conn, tenant, fixed, where, limit)
         return _ranked(rows, ids)
+
+    def _fts5_neighbours(
+        self, conn: apsw.Connection, tenant: _TenantFts, term: str
+    ) -> dict[str, int]:
+        """The tenant's document frequencies of the terms one edit from ``term`` it holds: those
+        beginning as ``term`` does read in one range scan of its FTS5 vocabulary
+        (:func:`~tanda.retrieval.edits.one_edit_apart`), the rest through
+        :meth:`_term_stats`."""
+        head = term[:WALKED_PREFIX]
+        found: dict[str, int] = {
+            str(held): _as_int(count)
+            for held, count in conn.execute(
+                f"SELECT term, doc FROM {self._vocab(conn, tenant)} "  # noqa: S608
+                "WHERE term >= ? AND term < ?",
+                (head, head + "\U0010ffff"),
+            ).fetchall()
+            if one_edit_apart(term, str(held))
+        }
+        looked_up = one_edit_before(term, WALKED_PREFIX)
+        df = self._term_stats(conn, tenant, looked_up)[1]
+        found.update({c: df[c] for c in looked_up if df.get(c, 0) > 0})
+        return found
+
+    @staticmethod
+    def _vocab(conn: apsw.Connection, tenant: _TenantFts) -> str:
+        """The tenant's FTS5 vocabulary (``fts5vocab``, row form) as a table of this connection's
+        temp schema, so the file's schema does not change."""
+        vocab = f"temp.chunk_vocab_{tenant.id}"
+        conn.execute(
+            f"CREATE VIRTUAL TABLE IF NOT EXISTS {vocab} USING fts5vocab(main, {tenant.table}, row)"
+        )
+        return vocab
 
     def _fts5_best(
         self,
@@ -1061,13 +1094,13 @@ class SqliteSearchIndex(PooledConnections[apsw.Connection]):
             state = _lexical_state(conn, scope.tenant_id)
             assert state is not None
             number, generation, _ = state
+        # A term the tenant holds nowhere is searched as its nearest term (issue 22, V2-19).
+        terms = corrected(
+            terms,
+            lambda asked: lexicon.doc_freqs(number, generation, asked),
+            lambda term: lexicon.neighbours(number, generation, term),
+        )
         hits = lexicon.search(number, generation, terms, scope, limit + TIE_SLACK)
-        if not hits:
-            # Nothing matched: a term the tenant holds nowhere is searched as its nearest term
-            # (issue 22, V2-19) — only then, so a query that finds something pays nothing.
-            fixed = corrected(terms, lambda asked: lexicon.doc_freqs(number, generation, asked))
-            if fixed != list(terms):
-                hits = lexicon.search(number, generation, fixed, scope, limit + TIE_SLACK)
         if not hits:
             return []
         hits.sort(key=lambda hit: -hit[0])  # best first (tantivy's order; ties keep theirs)
@@ -1168,13 +1201,9 @@ class SqliteSearchIndex(PooledConnections[apsw.Connection]):
             stats = self._stats[tenant.id] = _TermStats(tenant.generation, rows, {})
         missing = [t for t in dict.fromkeys(terms) if t not in stats.df]
         if missing:
-            # Per connection (temp schema): document frequency per term, straight from the
-            # tenant's FTS5 index (deleted rows excluded), so the file's schema does not change.
-            vocab = f"temp.chunk_vocab_{tenant.id}"
-            conn.execute(
-                f"CREATE VIRTUAL TABLE IF NOT EXISTS {vocab} "
-                f"USING fts5vocab(main, {tenant.table}, row)"
-            )
+            # Document frequency per term, straight from the tenant's FTS5 index (deleted rows
+            # excluded).
+            vocab = self._vocab(conn, tenant)
             marks = _marks(len(missing))
             found: dict[str, int] = dict(
                 conn.execute(  # type: ignore[arg-type]

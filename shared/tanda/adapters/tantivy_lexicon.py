@@ -36,6 +36,8 @@ from typing import Final, NamedTuple
 import tantivy
 
 from tanda.records.documents import SearchScope
+from tanda.retrieval.edits import one_edit_apart, one_edit_before
+from tanda.retrieval.spelling import WALKED_PREFIX
 
 _TOKENIZER: Final = "tanda_terms"
 """The analyzed stream is split on whitespace only: a term is exactly what tanda's analysis
@@ -46,6 +48,16 @@ field's lengths and the scores summed, as BM25F does (issue 22): the title every
 document repeats is not weighed as though the chunk's own words said it — in one stream, a
 chunk saying nearly nothing ("Cukup jelas.") was all title and ranked above the sentence that
 answers."""
+CACHED_TERMS: Final = 20_000
+"""Document frequencies (and one-edit neighbourhoods) kept per tenant until its next commit:
+a question's words are read again by every search of its turn (``/v1/ask`` searches several
+times)."""
+CACHED_NEIGHBOURHOODS: Final = 2_000
+"""One-edit neighbourhoods (the few neighbours a tenant holds, each) kept per tenant likewise."""
+TITLE_WALKED_PREFIX: Final = 2
+"""The letters the titles' term dictionary (``ident``) is walked by for a term's neighbours."""
+CACHED_TENANTS: Final = 64
+"""Tenants whose counts are kept at once (all forgotten when one more comes: ~2 MB each at most)."""
 IDENTITY_WEIGHT: Final = 0.5
 """The weight of a term's ``ident`` score beside its ``terms`` score. tantivy sums the fields'
 BM25 scores (it has no BM25F, which would weigh the fields' frequencies before one saturation):
@@ -90,6 +102,8 @@ class TantivyLexicon:
         self._schema = _schema()
         self._indexes: dict[int, tantivy.Index] = {}
         self._generations: dict[int, int] = {}
+        self._frequencies: dict[int, tuple[int, dict[str, int]]] = {}
+        self._near: dict[int, tuple[int, dict[str, dict[str, int]]]] = {}
         self._lock = threading.Lock()
 
     def _index(self, tenant_no: int) -> tantivy.Index:
@@ -202,11 +216,52 @@ class TantivyLexicon:
         searcher = self._searcher(tenant_no, generation)
         if searcher is None:
             return {}
-        counts = {
-            term: max(searcher.doc_freq(field, term) for field in _TEXT_FIELDS)
-            for term in dict.fromkeys(terms)
-        }
-        return {term: count for term, count in counts.items() if count > 0}
+        known = self._counts(tenant_no, generation)
+        for term in dict.fromkeys(terms):
+            if term not in known:
+                known[term] = max(searcher.doc_freq(field, term) for field in _TEXT_FIELDS)
+        return {term: known[term] for term in dict.fromkeys(terms) if known[term] > 0}
+
+    def neighbours(self, tenant_no: int, generation: int, term: str) -> dict[str, int]:
+        """:meth:`doc_freqs` of the terms one edit from ``term`` the tenant holds: the many that
+        begin as ``term`` does (:data:`~tanda.retrieval.spelling.WALKED_PREFIX` letters) read in
+        one walk of the term dictionary, the rest looked up one by one
+        (:func:`~tanda.retrieval.edits.one_edit_before`); kept for the tenant's
+        generation, as its counts are."""
+        searcher = self._searcher(tenant_no, generation)
+        if searcher is None:
+            return {}
+        near = self._near.get(tenant_no)
+        if near is None or near[0] != generation or len(near[1]) >= CACHED_NEIGHBOURHOODS:
+            if near is None and len(self._near) >= CACHED_TENANTS:
+                self._near.clear()
+            near = self._near[tenant_no] = (generation, {})
+        found = near[1].get(term)  # its candidates are the same every time (one_edit)
+        if found is not None:
+            return found
+        found = {}
+        # A chunk's words are walked by three letters; a title's, fewer (however many
+        # documents), by two: fewer left to look up.
+        for field, letters in (("terms", WALKED_PREFIX), ("ident", TITLE_WALKED_PREFIX)):
+            for held, count in searcher.terms_with_prefix(field, term[:letters]):
+                if one_edit_apart(term, held):
+                    found[held] = max(found.get(held, 0), count)
+            for candidate in one_edit_before(term, letters):
+                count = searcher.doc_freq(field, candidate)
+                if count > found.get(candidate, 0):
+                    found[candidate] = count
+        near[1][term] = found
+        return found
+
+    def _counts(self, tenant_no: int, generation: int) -> dict[str, int]:
+        """The tenant's document frequencies read so far at ``generation`` (a term it does not
+        hold: 0); a fresh map at its next commit, or when :data:`CACHED_TERMS` are kept."""
+        counts = self._frequencies.get(tenant_no)
+        if counts is None or counts[0] != generation or len(counts[1]) >= CACHED_TERMS:
+            if counts is None and len(self._frequencies) >= CACHED_TENANTS:
+                self._frequencies.clear()
+            counts = self._frequencies[tenant_no] = (generation, {})
+        return counts[1]
 
     def _searcher(self, tenant_no: int, generation: int) -> tantivy.Searcher | None:
         """A searcher of the tenant's index as of ``generation``; ``None`` when it has none."""
@@ -223,6 +278,8 @@ class TantivyLexicon:
         with self._lock:
             self._indexes.clear()
             self._generations.clear()
+            self._frequencies.clear()
+            self._near.clear()
             shutil.rmtree(self.folder, ignore_errors=True)
 
 

@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tanda.retrieval.edits import one_edit
+from tanda.retrieval.edits import one_edit, one_edit_apart, one_edit_before
 from tanda.retrieval.spelling import corrected, corrections, near_term_keys
 
 
@@ -113,3 +113,38 @@ def test_a_defined_terms_key_is_near_the_keys_one_letter_from_one_of_its_words()
     assert "pengendali" not in near_term_keys("pengendalian")
     assert "stalagmit" in near_term_keys("stalakmit")
     assert near_term_keys("uu 27/2022") == ()
+
+
+@given(st.sampled_from(["stalakmit", "homeostatis", "kewajban", "pengendalli", "oyuncus"]))
+def test_an_engine_reading_the_neighbours_at_once_corrects_as_lookups_do(term: str) -> None:
+    # Issue 28: an engine may read a term's one-edit neighbours in one walk of its dictionary
+    # (``Neighbours``); the rule, and so what is chosen, is the same as looked up one by one.
+    held = {c: 1 + (len(c) * 7 + ord(c[-1])) % 5 for c in one_edit(term)[::37]}
+    tenant = Vocabulary(**held, gua=3)
+    walked: list[str] = []
+
+    def neighbours(asked: str) -> Mapping[str, int]:
+        walked.append(asked)
+        return {c: held[c] for c in one_edit(asked) if c in held}
+
+    assert corrections([term, "gua"], tenant, neighbours) == corrections([term, "gua"], tenant)
+    assert walked == [term]
+
+
+@given(
+    st.text(alphabet="abcdeklmnrstuçğış", min_size=2, max_size=10),
+    st.text(alphabet="abcdeklmnrstuçğışéü", min_size=1, max_size=11),
+    st.integers(min_value=1, max_value=4),
+)
+def test_a_walk_and_the_lookups_read_exactly_the_one_edit_candidates(
+    term: str, other: str, kept: int
+) -> None:
+    # Issue 28: an engine walks its terms beginning with a term's first letters, keeping those
+    # one edit apart, and looks up the candidates an edit of those letters makes: together, every
+    # candidate of one_edit and nothing else.
+    candidates = set(one_edit(term))
+    before = one_edit_before(term, kept)
+    assert set(before) == {c for c in candidates if not c.startswith(term[:kept])}
+    for word in (other, term[:kept] + other, *list(candidates)[::7]):
+        if word.startswith(term[:kept]):
+            assert one_edit_apart(term, word) == (word in candidates)
