@@ -76,10 +76,9 @@ from tanda.records.documents import (
 from tanda.records.structure import STRUCTURE_RECORD, RecordQuery, StructureRecord
 from tanda.retrieval import analysis
 from tanda.retrieval.analysis import query_terms
-from tanda.retrieval.edits import one_edit_apart, one_edit_before
 from tanda.retrieval.equivalents import search_text
 from tanda.retrieval.fusion import FusionConfig, reciprocal_rank_fusion
-from tanda.retrieval.spelling import WALKED_PREFIX, corrected
+from tanda.retrieval.spelling import corrected, walked_neighbours
 
 if TYPE_CHECKING:
     from tanda.adapters.tantivy_lexicon import LexicalEntry, TantivyLexicon
@@ -1010,24 +1009,21 @@ class SqliteSearchIndex(PooledConnections[apsw.Connection]):
     def _fts5_neighbours(
         self, conn: apsw.Connection, tenant: _TenantFts, term: str
     ) -> dict[str, int]:
-        """The tenant's document frequencies of the terms one edit from ``term`` it holds: those
-        beginning as ``term`` does read in one range scan of its FTS5 vocabulary
-        (:func:`~tanda.retrieval.edits.one_edit_apart`), the rest through
-        :meth:`_term_stats`."""
-        head = term[:WALKED_PREFIX]
-        found: dict[str, int] = {
-            str(held): _as_int(count)
-            for held, count in conn.execute(
-                f"SELECT term, doc FROM {self._vocab(conn, tenant)} "  # noqa: S608
-                "WHERE term >= ? AND term < ?",
-                (head, head + "\U0010ffff"),
-            ).fetchall()
-            if one_edit_apart(term, str(held))
-        }
-        looked_up = one_edit_before(term, WALKED_PREFIX)
-        df = self._term_stats(conn, tenant, looked_up)[1]
-        found.update({c: df[c] for c in looked_up if df.get(c, 0) > 0})
-        return found
+        """The tenant's document frequencies of the terms one edit from ``term`` it holds
+        (:func:`~tanda.retrieval.spelling.walked_neighbours`): a range scan of its FTS5
+        vocabulary for those beginning as ``term`` does, :meth:`_term_stats` for the rest."""
+        vocab = self._vocab(conn, tenant)
+
+        def walk(head: str) -> list[tuple[str, int]]:
+            return [
+                (str(held), _as_int(count))
+                for held, count in conn.execute(
+                    f"SELECT term, doc FROM {vocab} WHERE term >= ? AND term < ?",  # noqa: S608
+                    (head, head + "\U0010ffff"),
+                ).fetchall()
+            ]
+
+        return walked_neighbours(term, walk, lambda asked: self._term_stats(conn, tenant, asked)[1])
 
     @staticmethod
     def _vocab(conn: apsw.Connection, tenant: _TenantFts) -> str:

@@ -31,13 +31,12 @@ import shutil
 import threading
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Final, NamedTuple
+from typing import Final, NamedTuple, TypeVar
 
 import tantivy
 
 from tanda.records.documents import SearchScope
-from tanda.retrieval.edits import one_edit_apart, one_edit_before
-from tanda.retrieval.spelling import WALKED_PREFIX
+from tanda.retrieval.spelling import WALKED_PREFIX, walked_neighbours
 
 _TOKENIZER: Final = "tanda_terms"
 """The analyzed stream is split on whitespace only: a term is exactly what tanda's analysis
@@ -216,52 +215,31 @@ class TantivyLexicon:
         searcher = self._searcher(tenant_no, generation)
         if searcher is None:
             return {}
-        known = self._counts(tenant_no, generation)
+        known = _kept(self._frequencies, tenant_no, generation, CACHED_TERMS)
         for term in dict.fromkeys(terms):
             if term not in known:
                 known[term] = max(searcher.doc_freq(field, term) for field in _TEXT_FIELDS)
         return {term: known[term] for term in dict.fromkeys(terms) if known[term] > 0}
 
     def neighbours(self, tenant_no: int, generation: int, term: str) -> dict[str, int]:
-        """:meth:`doc_freqs` of the terms one edit from ``term`` the tenant holds: the many that
-        begin as ``term`` does (:data:`~tanda.retrieval.spelling.WALKED_PREFIX` letters) read in
-        one walk of the term dictionary, the rest looked up one by one
-        (:func:`~tanda.retrieval.edits.one_edit_before`); kept for the tenant's
-        generation, as its counts are."""
+        """:meth:`doc_freqs` of the terms one edit from ``term`` the tenant holds, each field's
+        term dictionary walked (:func:`~tanda.retrieval.spelling.walked_neighbours`: a chunk's
+        words by :data:`~tanda.retrieval.spelling.WALKED_PREFIX` letters, a title's — fewer,
+        however many documents — by :data:`TITLE_WALKED_PREFIX`, fewer left to look up); kept
+        for the tenant's generation, as its counts are."""
         searcher = self._searcher(tenant_no, generation)
         if searcher is None:
             return {}
-        near = self._near.get(tenant_no)
-        if near is None or near[0] != generation or len(near[1]) >= CACHED_NEIGHBOURHOODS:
-            if near is None and len(self._near) >= CACHED_TENANTS:
-                self._near.clear()
-            near = self._near[tenant_no] = (generation, {})
-        found = near[1].get(term)  # its candidates are the same every time (one_edit)
+        near = _kept(self._near, tenant_no, generation, CACHED_NEIGHBOURHOODS)
+        found = near.get(term)  # its candidates are the same every time (one_edit)
         if found is not None:
             return found
         found = {}
-        # A chunk's words are walked by three letters; a title's, fewer (however many
-        # documents), by two: fewer left to look up.
         for field, letters in (("terms", WALKED_PREFIX), ("ident", TITLE_WALKED_PREFIX)):
-            for held, count in searcher.terms_with_prefix(field, term[:letters]):
-                if one_edit_apart(term, held):
-                    found[held] = max(found.get(held, 0), count)
-            for candidate in one_edit_before(term, letters):
-                count = searcher.doc_freq(field, candidate)
-                if count > found.get(candidate, 0):
-                    found[candidate] = count
-        near[1][term] = found
+            for candidate, count in _field_neighbours(searcher, field, term, letters).items():
+                found[candidate] = max(found.get(candidate, 0), count)
+        near[term] = found
         return found
-
-    def _counts(self, tenant_no: int, generation: int) -> dict[str, int]:
-        """The tenant's document frequencies read so far at ``generation`` (a term it does not
-        hold: 0); a fresh map at its next commit, or when :data:`CACHED_TERMS` are kept."""
-        counts = self._frequencies.get(tenant_no)
-        if counts is None or counts[0] != generation or len(counts[1]) >= CACHED_TERMS:
-            if counts is None and len(self._frequencies) >= CACHED_TENANTS:
-                self._frequencies.clear()
-            counts = self._frequencies[tenant_no] = (generation, {})
-        return counts[1]
 
     def _searcher(self, tenant_no: int, generation: int) -> tantivy.Searcher | None:
         """A searcher of the tenant's index as of ``generation``; ``None`` when it has none."""
@@ -281,6 +259,38 @@ class TantivyLexicon:
             self._frequencies.clear()
             self._near.clear()
             shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def _field_neighbours(
+    searcher: tantivy.Searcher, field: str, term: str, letters: int
+) -> dict[str, int]:
+    """:func:`~tanda.retrieval.spelling.walked_neighbours` of ``term`` in one field."""
+
+    def walk(head: str) -> list[tuple[str, int]]:
+        return searcher.terms_with_prefix(field, head)
+
+    def look_up(asked: Sequence[str]) -> dict[str, int]:
+        return {c: searcher.doc_freq(field, c) for c in asked}
+
+    return walked_neighbours(term, walk, look_up, letters)
+
+
+_K = TypeVar("_K")
+_V = TypeVar("_V")
+
+
+def _kept(
+    store: dict[int, tuple[int, dict[_K, _V]]], tenant_no: int, generation: int, most: int
+) -> dict[_K, _V]:
+    """The tenant's map in ``store`` as of ``generation`` (document frequencies, neighbourhoods):
+    a fresh one at its next commit or when ``most`` are kept; every tenant's forgotten when one
+    more than :data:`CACHED_TENANTS` comes."""
+    kept = store.get(tenant_no)
+    if kept is None or kept[0] != generation or len(kept[1]) >= most:
+        if kept is None and len(store) >= CACHED_TENANTS:
+            store.clear()
+        kept = store[tenant_no] = (generation, {})
+    return kept[1]
 
 
 def _merged(runs: Iterable[tuple[int, int]]) -> Iterator[tuple[int, int]]:

@@ -1134,8 +1134,9 @@ def _subject_of(question: QuestionAnalysis, text: str) -> bool:
         ),
         None,
     )
-    # A predicate coordinated before it (``merumuskan dan menetapkan``) is no subject.
-    while at and at >= 2 and words[at - 1][0] in _AND[lang] and _active_verb(words[at - 2], lang):
+    # An active verb coordinated before it (``merumuskan dan menetapkan``) is no subject (asked
+    # only there: ``menteri`` reads as one too).
+    while at and at >= 2 and words[at - 1][0] in _AND and _voice(words[at - 2], lang) == "me":
         at -= 2
     if not at:
         return False  # the predicate not said, or said first: no subject before it
@@ -1148,11 +1149,8 @@ def _subject_of(question: QuestionAnalysis, text: str) -> bool:
     )
 
 
-_AND: Final[dict[Lang, frozenset[str]]] = {
-    "id": frozenset({"dan", "atau", "serta"}),
-    "tr": frozenset({"ve", "veya"}),
-    "en": frozenset({"and", "or"}),
-}
+_AND: Final = _words("dan atau serta")
+"""Indonesian words coordinating two verbs."""
 
 
 def _voice(pair: tuple[str, str], lang: Lang) -> str | None:
@@ -1169,13 +1167,6 @@ def _nominal(pair: tuple[str, str], lang: Lang) -> bool:
     the thing, not the predicate said of a subject (``menetapkan``, ``ditetapkan``)."""
     word, root = pair
     return lang == "id" and word != root and word.startswith(("pe", "ke"))
-
-
-def _active_verb(pair: tuple[str, str], lang: Lang) -> bool:
-    """An Indonesian active verb as its prefix reads (``merumuskan``; ``menteri`` reads so too,
-    which is why it is asked only of a word coordinated with the predicate)."""
-    word, root = pair
-    return lang == "id" and word != root and word.startswith("me")
 
 
 @lru_cache(maxsize=256)

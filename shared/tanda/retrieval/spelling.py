@@ -35,7 +35,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Final
 
-from tanda.retrieval.edits import one_edit
+from tanda.retrieval.edits import one_edit, one_edit_apart, one_edit_before
 from tanda.retrieval.frames import frames_a_question
 
 MIN_LETTERS: Final = 5
@@ -56,7 +56,26 @@ Neighbours = Callable[[str], Mapping[str, int]]
 """The tenant's document frequency of each term one edit from the given term
 (:func:`~tanda.retrieval.edits.one_edit`) that it holds: an engine that can walk its term
 dictionary by prefix reads most of them in one walk instead of one lookup each
-(:func:`~tanda.retrieval.edits.one_edit_before`, :func:`~tanda.retrieval.edits.one_edit_apart`)."""
+(:func:`walked_neighbours`)."""
+
+
+def walked_neighbours(
+    term: str,
+    walk: Callable[[str], Iterable[tuple[str, int]]],
+    look_up: DocFreqs,
+    letters: int = WALKED_PREFIX,
+) -> dict[str, int]:
+    """:data:`Neighbours` of ``term`` for an engine that can ``walk`` its terms beginning with a
+    prefix (each with its document frequency): the walked terms of ``term``'s first ``letters``
+    letters that are one edit from it, and the candidates an edit of those letters makes,
+    ``look_up`` one by one — together exactly :func:`~tanda.retrieval.edits.one_edit`'s terms
+    the tenant holds."""
+    walked = walk(term[:letters])
+    found = {held: n for held, n in walked if n > 0 and one_edit_apart(term, held)}
+    rest = one_edit_before(term, letters)
+    counts = look_up(rest)
+    found.update((c, counts[c]) for c in rest if counts.get(c, 0) > 0)
+    return found
 
 
 def correctable(term: str) -> bool:
